@@ -1,0 +1,3 @@
+//! Runtime: values, primitive kernels and the evaluator of prepared code.
+
+pub mod value;

@@ -1,0 +1,153 @@
+//! Runtime values with MATLAB semantics: column-major N-D arrays (at least 2 dims), sparse matrices,
+//! cells, structs and function handles.
+
+use std::sync::Arc;
+
+/// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array<T> {
+    pub dims: Vec<usize>,
+    pub data: Vec<T>,
+}
+
+impl<T: Clone> Array<T> {
+    pub fn new(dims: Vec<usize>, data: Vec<T>) -> Array<T> {
+        let dims = normalize_dims(dims);
+        debug_assert_eq!(dims.iter().product::<usize>(), data.len());
+        Array { dims, data }
+    }
+    pub fn filled(dims: Vec<usize>, x: T) -> Array<T> {
+        let n = dims.iter().product();
+        Array::new(dims, vec![x; n])
+    }
+    pub fn scalar(x: T) -> Array<T> {
+        Array { dims: vec![1, 1], data: vec![x] }
+    }
+    pub fn row(data: Vec<T>) -> Array<T> {
+        Array { dims: vec![1, data.len()], data }
+    }
+    pub fn column(data: Vec<T>) -> Array<T> {
+        Array { dims: vec![data.len(), 1], data }
+    }
+    pub fn numel(&self) -> usize {
+        self.data.len()
+    }
+    pub fn rows(&self) -> usize {
+        self.dims[0]
+    }
+    /// Columns in the 2-D view (all trailing dims folded).
+    pub fn cols(&self) -> usize {
+        self.dims[1..].iter().product()
+    }
+    pub fn is_scalar(&self) -> bool {
+        self.data.len() == 1
+    }
+    pub fn map<U: Clone>(&self, f: impl Fn(&T) -> U) -> Array<U> {
+        Array { dims: self.dims.clone(), data: self.data.iter().map(f).collect() }
+    }
+}
+
+/// Drops trailing singleton dims beyond the second and pads to two dims.
+pub fn normalize_dims(mut dims: Vec<usize>) -> Vec<usize> {
+    while dims.len() > 2 && dims[dims.len() - 1] == 1 {
+        dims.pop();
+    }
+    while dims.len() < 2 {
+        dims.push(if dims.is_empty() { 0 } else { 1 });
+    }
+    dims
+}
+
+/// Real double sparse matrix in compressed sparse column form with sorted row indices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SparseMatrix {
+    pub nrows: usize,
+    pub ncols: usize,
+    pub colptr: Vec<usize>,
+    pub rowind: Vec<usize>,
+    pub values: Vec<f64>,
+}
+
+impl SparseMatrix {
+    pub fn nnz(&self) -> usize {
+        self.values.len()
+    }
+    pub fn to_dense(&self) -> Array<f64> {
+        let mut data = vec![0.0; self.nrows * self.ncols];
+        for j in 0..self.ncols {
+            for k in self.colptr[j]..self.colptr[j + 1] {
+                data[j * self.nrows + self.rowind[k]] = self.values[k];
+            }
+        }
+        Array::new(vec![self.nrows, self.ncols], data)
+    }
+}
+
+/// A struct array: field names in creation order, and for every element one value per field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructArray {
+    pub dims: Vec<usize>,
+    pub fields: Vec<String>,
+    /// `elements[k][f]`: field `f` of element `k` (column-major element order).
+    pub elements: Vec<Vec<Value>>,
+}
+
+/// A function handle as the host describes it: `@name`, or an anonymous function's source text
+/// (`@(x) x.^2 + p`) with the variables it captured.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FunctionHandle {
+    Named(String),
+    Anonymous { text: String, captured: Vec<(String, Value)> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Double(Array<f64>),
+    Logical(Array<bool>),
+    /// Characters as UTF-16 code units (MATLAB's mxChar).
+    Char(Array<u16>),
+    Sparse(SparseMatrix),
+    Cell(Array<Value>),
+    Struct(StructArray),
+    Handle(Arc<FunctionHandle>),
+}
+
+impl Value {
+    pub fn scalar(x: f64) -> Value {
+        Value::Double(Array::scalar(x))
+    }
+    pub fn string(s: &str) -> Value {
+        Value::Char(Array::row(s.encode_utf16().collect()))
+    }
+    pub fn dims(&self) -> Vec<usize> {
+        match self {
+            Value::Double(a) => a.dims.clone(),
+            Value::Logical(a) => a.dims.clone(),
+            Value::Char(a) => a.dims.clone(),
+            Value::Cell(a) => a.dims.clone(),
+            Value::Sparse(s) => vec![s.nrows, s.ncols],
+            Value::Struct(s) => s.dims.clone(),
+            Value::Handle(_) => vec![1, 1],
+        }
+    }
+    pub fn numel(&self) -> usize {
+        self.dims().iter().product()
+    }
+    pub fn class_name(&self) -> &'static str {
+        match self {
+            Value::Double(_) | Value::Sparse(_) => "double",
+            Value::Logical(_) => "logical",
+            Value::Char(_) => "char",
+            Value::Cell(_) => "cell",
+            Value::Struct(_) => "struct",
+            Value::Handle(_) => "function_handle",
+        }
+    }
+    /// Text of a char row vector.
+    pub fn as_string(&self) -> Option<String> {
+        match self {
+            Value::Char(a) if a.dims[0] <= 1 => Some(String::from_utf16_lossy(&a.data)),
+            _ => None,
+        }
+    }
+}
