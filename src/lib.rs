@@ -7,5 +7,6 @@
 
 pub mod diag;
 pub mod syntax;
+pub mod ad;
 pub mod exec;
 pub mod engine;

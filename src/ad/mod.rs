@@ -1,0 +1,5 @@
+//! Differentiation: sparsity patterns, colouring and compression; forward derivative rules live with
+//! the primitives in `exec::primitives`.
+
+pub mod coloring;
+pub mod pattern;

@@ -1,0 +1,1 @@
+//! Sparsity patterns (boolean Jacobian structure).
