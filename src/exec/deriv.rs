@@ -83,6 +83,19 @@ impl Deriv {
     }
 }
 
+impl Deriv {
+    /// A block of `rows` rows, zero except row `o` = row `i` of `self` for each pair `(o, i)`.
+    pub fn scatter(&self, pairs: &[(usize, usize)], rows: usize) -> Deriv {
+        let Deriv::Dense(d) = self else { return Deriv::Zero };
+        let mut out = DenseDeriv::zeros(rows, d.nd);
+        for j in 0..d.nd {
+            let (src, dst) = (d.column(j), out.column_mut(j));
+            pairs.iter().for_each(|&(o, i)| dst[o] = src[i]);
+        }
+        Deriv::Dense(out)
+    }
+}
+
 /// `sum_t coef_t[k] * d_t[map_t(k), :]` over the non-zero terms: the forward rule of every elementwise
 /// operation. `coefs` has one entry per output element.
 pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {

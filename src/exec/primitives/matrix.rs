@@ -20,6 +20,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         general("mrdivide", eval_mrdivide, forward_mrdivide),
         general("mldivide", eval_mldivide, forward_mldivide),
         general("mpower", eval_mpower, forward_mpower),
+        general("diag", eval_diag, forward_diag),
     ]
 }
 
@@ -173,4 +174,42 @@ fn eval_mpower(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 fn forward_mpower(fw: &Forward) -> Result<Deriv> {
     elementwise_forward("power", fw)
+}
+
+/// `diag(v, k)` places a vector on diagonal k; `diag(A, k)` extracts diagonal k. Returns the result dims
+/// and (result index, source index) pairs; every other element is zero.
+fn diag_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<(usize, usize)>)> {
+    super::check_arity("diag", args, 1, 2)?;
+    let k = match args.get(1) {
+        Some(v) => numeric("diag", v)?.data.first().copied().unwrap_or(0.0) as i64,
+        None => 0,
+    };
+    let dims = args[0].dims();
+    if dims.len() > 2 {
+        return Err(runtime("diag: requires a 2-D argument"));
+    }
+    let offset = k.unsigned_abs() as usize;
+    let (row0, col0) = if k >= 0 { (0, offset) } else { (offset, 0) };
+    if dims[0] == 1 || dims[1] == 1 {
+        let n = dims[0] * dims[1];
+        let size = n + offset;
+        let pairs = (0..n).map(|i| ((i + row0) + (i + col0) * size, i)).collect();
+        return Ok((vec![size, size], pairs));
+    }
+    let (r, c) = (dims[0], dims[1]);
+    let len = r.saturating_sub(row0).min(c.saturating_sub(col0));
+    Ok((vec![len, 1], (0..len).map(|i| (i, (i + row0) + (i + col0) * r)).collect()))
+}
+
+fn eval_diag(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (dims, pairs) = diag_plan(args)?;
+    let a = numeric("diag", args[0])?;
+    let mut out = Array::filled(dims, 0.0);
+    pairs.iter().for_each(|&(o, i)| out.data[o] = a.data[i]);
+    Ok(vec![Value::Double(out)])
+}
+
+fn forward_diag(fw: &Forward) -> Result<Deriv> {
+    let (dims, pairs) = diag_plan(fw.inputs)?;
+    Ok(fw.derivs[0].scatter(&pairs, dims.iter().product()))
 }
