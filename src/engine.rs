@@ -2,10 +2,10 @@
 //! lower, analyse; cached) and evaluate the value and the Jacobian of the first output with respect to
 //! argument `wrt`.
 
-use crate::analysis::{Activity, ArgSignature, Class, activity, fold_constants, propagate};
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, fold_constants, moves, propagate};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::interp::{Interpreter, Slot};
+use crate::exec::interp::{Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, SparseMatrix, Value};
 use crate::ir::program::Loader;
 use crate::ir::{FuncId, Program};
@@ -67,6 +67,7 @@ pub struct Evaluation {
 struct Prepared {
     program: Program,
     activity: Vec<Activity>,
+    moves: Vec<Moves>,
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
 }
@@ -135,7 +136,7 @@ impl Engine {
                 Slot { value: v.clone(), deriv }
             })
             .collect();
-        let mut interp = Interpreter::new(&plan.program, &plan.activity);
+        let mut interp = Interpreter::new(Plan { program: &plan.program, activity: &plan.activity, moves: &plan.moves });
         let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
         let m = match &result.value {
             Value::Double(_) | Value::Logical(_) | Value::Sparse(_) => result.value.numel(),
@@ -172,8 +173,9 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
         fold_constants(func, &lattice);
     }
     let activity = activity(&program, wrt);
+    let moves = program.functions.iter().map(moves).collect();
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
-    Ok(Prepared { program, activity, stamps })
+    Ok(Prepared { program, activity, moves, stamps })
 }
 
 /// The m x n Jacobian from the result's derivative block.

@@ -183,16 +183,16 @@ fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<
     })
 }
 
-/// `a(subs...) = rhs`: returns the new value and derivative. `base = None` is an undefined variable
-/// (MATLAB creates it). Out-of-range subscripts grow the array with zeros.
+/// `a(subs...) = rhs`: returns the new value and derivative, reusing the base's buffers when the size
+/// does not change. `base = None` is an undefined variable (MATLAB creates it). Out-of-range subscripts
+/// grow the array with zeros.
 pub fn assign(
-    base: Option<(&Value, &Deriv)>,
+    base: Option<(Value, Deriv)>,
     rhs: &Value,
     rhs_deriv: &Deriv,
     subs: &[Subscript],
 ) -> Result<(Value, Deriv)> {
-    let empty = Value::Double(Array::new(vec![0, 0], vec![]));
-    let (base, base_deriv) = base.unwrap_or((&empty, &Deriv::Zero));
+    let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
     let old_dims = base.dims();
     let new_dims = grown_dims(&old_dims, subs)?;
     let (_, targets) = gather_plan(&new_dims, subs)?;
@@ -211,7 +211,7 @@ pub fn assign(
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
-    let nd = [base_deriv, rhs_deriv].iter().find_map(|d| match d {
+    let nd = [&base_deriv, rhs_deriv].iter().find_map(|d| match d {
         Deriv::Dense(d) => Some(d.nd),
         Deriv::Zero => None,
     });
@@ -291,10 +291,10 @@ fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-fn resized_deriv(base: &Deriv, old_dims: &[usize], new_dims: &[usize], nd: usize) -> DenseDeriv {
+fn resized_deriv(base: Deriv, old_dims: &[usize], new_dims: &[usize], nd: usize) -> DenseDeriv {
     let numel: usize = new_dims.iter().product();
     match base {
-        Deriv::Dense(d) if old_dims == new_dims => d.clone(),
+        Deriv::Dense(d) if old_dims == new_dims => d,
         Deriv::Dense(d) => {
             let mut out = DenseDeriv::zeros(numel, nd);
             let map = resize_map(old_dims, new_dims);
@@ -309,17 +309,17 @@ fn resized_deriv(base: &Deriv, old_dims: &[usize], new_dims: &[usize], nd: usize
 }
 
 fn assign_value(
-    base: &Value,
+    base: Value,
     old_dims: &[usize],
     new_dims: &[usize],
     rhs: &Value,
     targets: &[usize],
     rhs_source: impl Fn(usize) -> usize,
 ) -> Result<Value> {
-    fn place<T: Clone>(old: &[T], zero: T, old_dims: &[usize], new_dims: &[usize]) -> Vec<T> {
+    fn place<T: Clone>(old: Vec<T>, zero: T, old_dims: &[usize], new_dims: &[usize]) -> Vec<T> {
         let n: usize = new_dims.iter().product();
         if old_dims == new_dims {
-            return old.to_vec();
+            return old;
         }
         let mut out = vec![zero; n];
         for (k, t) in resize_map(old_dims, new_dims).into_iter().enumerate() {
@@ -329,21 +329,22 @@ fn assign_value(
     }
     match (base, rhs) {
         (Value::Logical(b), Value::Logical(r)) => {
-            let mut data = place(&b.data, false, old_dims, new_dims);
+            let mut data = place(b.data, false, old_dims, new_dims);
             targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
             Ok(Value::Logical(Array::new(new_dims.to_vec(), data)))
         }
         (Value::Char(b), Value::Char(r)) => {
-            let mut data = place(&b.data, 0, old_dims, new_dims);
+            let mut data = place(b.data, 0, old_dims, new_dims);
             targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
             Ok(Value::Char(Array::new(new_dims.to_vec(), data)))
         }
-        _ => {
-            let (b, r) = (
-                base.numeric().ok_or_else(|| unsupported_assign(base))?,
-                rhs.numeric().ok_or_else(|| unsupported_assign(rhs))?,
-            );
-            let mut data = place(&b.data, 0.0, old_dims, new_dims);
+        (base, rhs) => {
+            let r = rhs.numeric().ok_or_else(|| unsupported_assign(rhs))?;
+            let b = match base {
+                Value::Double(b) => b,
+                other => other.numeric().ok_or_else(|| unsupported_assign(&other))?.into_owned(),
+            };
+            let mut data = place(b.data, 0.0, old_dims, new_dims);
             targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
             Ok(Value::Double(Array::new(new_dims.to_vec(), data)))
         }

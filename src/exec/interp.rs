@@ -5,7 +5,7 @@ use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::primitives::{self, Forward};
 use super::value::Value;
-use crate::analysis::Activity;
+use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Program, Terminator, ValueId};
 
@@ -32,20 +32,26 @@ enum Reg {
 
 const MAX_CALL_DEPTH: usize = 256;
 
+/// Per-function facts the evaluator relies on, indexed by `FuncId`.
+pub struct Plan<'p> {
+    pub program: &'p Program,
+    pub activity: &'p [Activity],
+    pub moves: &'p [Moves],
+}
+
 pub struct Interpreter<'p> {
-    program: &'p Program,
-    activity: &'p [Activity],
+    plan: Plan<'p>,
     depth: usize,
 }
 
 impl<'p> Interpreter<'p> {
-    pub fn new(program: &'p Program, activity: &'p [Activity]) -> Interpreter<'p> {
-        Interpreter { program, activity, depth: 0 }
+    pub fn new(plan: Plan<'p>) -> Interpreter<'p> {
+        Interpreter { plan, depth: 0 }
     }
 
     /// Calls function `id` with `args`, returning its first `nargout` results.
     pub fn call(&mut self, id: FuncId, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
-        let func = self.program.function(id);
+        let func = self.plan.program.function(id);
         if args.len() > func.params.len() {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
@@ -64,27 +70,30 @@ impl<'p> Interpreter<'p> {
     }
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
-        let activity = &self.activity[id.0 as usize];
+        let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
         let mut regs = vec![Reg::Unset; func.value_count as usize];
         let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
         let (mut block, mut pred) = (BlockId(0), None::<BlockId>);
         loop {
             let b = func.block(block);
             if let Some(p) = pred {
+                let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
                 let incoming: Vec<Reg> = b
                     .phis
                     .iter()
-                    .map(|phi| {
+                    .enumerate()
+                    .map(|(k, phi)| {
                         let (_, v) = phi.incoming.iter().find(|(from, _)| *from == p).expect("phi covers every predecessor");
-                        regs[v.0 as usize].clone()
+                        take_or_clone(&mut regs, *v, moves.phi(block, position, k))
                     })
                     .collect();
                 for (phi, r) in b.phis.iter().zip(incoming) {
                     regs[phi.dest.0 as usize] = r;
                 }
             }
-            for inst in &b.insts {
-                self.exec(func, activity, inst, &mut regs, &mut args)
+            for (k, inst) in b.insts.iter().enumerate() {
+                let movable = |arg: usize| moves.arg(block, k, arg);
+                self.exec(func, activity, inst, &movable, &mut regs, &mut args)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
@@ -120,6 +129,7 @@ impl<'p> Interpreter<'p> {
         func: &Function,
         activity: &Activity,
         inst: &Inst,
+        movable: &dyn Fn(usize) -> bool,
         regs: &mut [Reg],
         args: &mut [Option<Slot>],
     ) -> Result<()> {
@@ -152,7 +162,9 @@ impl<'p> Interpreter<'p> {
                 }
             }
             Op::Call(id) => {
-                let operands = slots(regs, &inst.args)?.into_iter().cloned().collect();
+                let operands = (0..inst.args.len())
+                    .map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k))))
+                    .collect::<Result<Vec<_>>>()?;
                 let results = self.call(*id, operands, inst.dests.len())?;
                 for (d, s) in inst.dests.iter().zip(results) {
                     set(regs, *d, Reg::Val(s));
@@ -165,8 +177,8 @@ impl<'p> Interpreter<'p> {
                 set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
             }
             Op::IndexAssign => {
-                let base = match &regs[inst.args[0].0 as usize] {
-                    Reg::Val(s) => Some((&s.value, &s.deriv)),
+                let base = match take_or_clone(regs, inst.args[0], movable(0)) {
+                    Reg::Val(s) => Some((s.value, s.deriv)),
                     _ => None,
                 };
                 let rhs = slot(regs, inst.args[1])?;
@@ -184,12 +196,31 @@ impl<'p> Interpreter<'p> {
     }
 }
 
+/// The register's content, moved out when this is its last read.
+fn take_or_clone(regs: &mut [Reg], v: ValueId, last_use: bool) -> Reg {
+    let r = &mut regs[v.0 as usize];
+    if last_use { std::mem::replace(r, Reg::Unset) } else { r.clone() }
+}
+
 fn slot(regs: &[Reg], v: ValueId) -> Result<&Slot> {
     match &regs[v.0 as usize] {
         Reg::Val(s) => Ok(s),
-        Reg::Undefined(name) => Err(Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))),
-        Reg::Colon => Err(Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index")),
-        Reg::Unset => unreachable!("SSA value read before its definition"),
+        other => Err(not_a_value(other)),
+    }
+}
+
+fn into_slot(reg: Reg) -> Result<Slot> {
+    match reg {
+        Reg::Val(s) => Ok(s),
+        other => Err(not_a_value(&other)),
+    }
+}
+
+fn not_a_value(reg: &Reg) -> Diagnostic {
+    match reg {
+        Reg::Undefined(name) => Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined")),
+        Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
+        Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
 
