@@ -55,6 +55,7 @@ pub struct Request {
     pub nargout: usize,
 }
 
+#[derive(Debug)]
 pub struct Evaluation {
     pub value: Value,
     /// `numel(value) x numel(args[wrt])`, `Value::Double` or `Value::Sparse`.

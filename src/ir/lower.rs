@@ -625,9 +625,14 @@ impl<'a> Lowerer<'a> {
     fn lower_call(&mut self, name: &str, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
-            return Err(Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
-                .at(&self.file, span)
-                .with_hint("define it as a variable before this use, or put its .m file on the path"));
+            // Octave's compiled builtins have no source to read, so an unknown name is either one of
+            // them or undefined: the message covers both.
+            return Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
+            )
+            .at(&self.file, span)
+            .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions"));
         };
         let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
