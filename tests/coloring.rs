@@ -42,6 +42,12 @@ fn from_rows_sorts_and_deduplicates() {
 }
 
 #[test]
+#[should_panic(expected = "out of range")]
+fn from_rows_rejects_a_column_out_of_range() {
+    Pattern::from_rows(2, &[vec![0, 2]]);
+}
+
+#[test]
 fn constructors_agree_on_random_patterns() {
     let mut rng = Rng::new(7);
     for (nrows, ncols) in [(0, 0), (0, 3), (3, 0), (1, 1), (5, 9), (40, 17), (100, 100)] {
@@ -55,6 +61,8 @@ fn constructors_agree_on_random_patterns() {
         assert_eq!(Pattern::from_dense(nrows, ncols, &dense), pattern);
         let (colptr, rowind) = pattern.csc();
         assert_eq!(Pattern::from_csc(nrows, ncols, colptr, rowind), pattern);
+        let (row_start, col_index) = pattern.csr();
+        assert_eq!(Pattern::from_csr(nrows, ncols, row_start, col_index), pattern);
         let sparse = SparseMatrix {
             nrows,
             ncols,

@@ -33,18 +33,17 @@ impl Compressed {
         &self.index[self.start[k]..self.start[k + 1]]
     }
 
-    /// Removes repeated indices within each line, in place: O(nnz) with a last-seen marker per index.
-    fn dedup_lines(&mut self, width: usize) {
-        let mut last_line_seen = vec![usize::MAX; width];
+    /// Sorts each line and drops repeats, in place. Lines are short in practice (a Jacobian row
+    /// reads few unknowns), so sorting them beats a counting sort over the whole width.
+    fn normalize_lines(&mut self) {
         let mut kept = 0;
         let mut line_begin = 0;
         for line in 0..self.line_count() {
             let line_end = self.start[line + 1];
+            self.index[line_begin..line_end].sort_unstable();
             for k in line_begin..line_end {
-                let idx = self.index[k];
-                if last_line_seen[idx] != line {
-                    last_line_seen[idx] = line;
-                    self.index[kept] = idx;
+                if k == line_begin || self.index[k] != self.index[k - 1] {
+                    self.index[kept] = self.index[k];
                     kept += 1;
                 }
             }
@@ -55,7 +54,7 @@ impl Compressed {
     }
 
     /// The other orientation, by counting sort: O(nnz + lines + width). Lines are visited in
-    /// order, so the result's indices come out sorted whatever the order within input lines.
+    /// order, so the result's indices come out sorted.
     fn transposed(&self, width: usize) -> Compressed {
         let mut start = vec![0; width + 1];
         for &idx in &self.index {
@@ -87,13 +86,9 @@ pub struct Pattern {
 
 impl Pattern {
     /// From the column indices (0-based) of each row; rows may be unsorted and repeat indices.
-    /// O(nnz + nrows + ncols). Panics if an index is not below `ncols`.
+    /// O(nnz log(max row nnz) + nrows + ncols). Panics if an index is not below `ncols`.
     pub fn from_rows<R: AsRef<[usize]>>(ncols: usize, rows: &[R]) -> Pattern {
-        let raw = Compressed::from_lines(rows);
-        if let Some(&bad) = raw.index.iter().find(|&&j| j >= ncols) {
-            panic!("pattern column index {bad} out of range for {ncols} columns");
-        }
-        Pattern::from_raw_rows(rows.len(), ncols, raw)
+        Pattern::from_raw_rows(rows.len(), ncols, Compressed::from_lines(rows))
     }
 
     /// From a column-major `nrows x ncols` boolean matrix.
@@ -109,19 +104,28 @@ impl Pattern {
         Pattern::from_csc(matrix.nrows, matrix.ncols, &matrix.colptr, &matrix.rowind)
     }
 
-    /// From compressed sparse column arrays; row indices may be unsorted and repeated.
-    pub fn from_csc(nrows: usize, ncols: usize, colptr: &[usize], rowind: &[usize]) -> Pattern {
-        assert_eq!(colptr.len(), ncols + 1, "CSC column pointer length");
-        assert!(rowind.iter().all(|&i| i < nrows), "CSC row index out of range");
-        let raw = Compressed { start: colptr.to_vec(), index: rowind[..colptr[ncols]].to_vec() };
-        Pattern::from_raw_rows(ncols, nrows, raw).transpose()
+    /// From compressed sparse row arrays (`row_start[0] == 0`); column indices may be unsorted and
+    /// repeated.
+    pub fn from_csr(nrows: usize, ncols: usize, row_start: &[usize], col_index: &[usize]) -> Pattern {
+        assert!(row_start.len() == nrows + 1 && row_start[0] == 0, "CSR row pointers");
+        let raw = Compressed { start: row_start.to_vec(), index: col_index[..row_start[nrows]].to_vec() };
+        Pattern::from_raw_rows(nrows, ncols, raw)
+    }
+
+    /// From compressed sparse column arrays (`col_start[0] == 0`); row indices may be unsorted and
+    /// repeated.
+    pub fn from_csc(nrows: usize, ncols: usize, col_start: &[usize], row_index: &[usize]) -> Pattern {
+        Pattern::from_csr(ncols, nrows, col_start, row_index).transpose()
     }
 
     /// Normalises raw rows (unsorted, repeated indices) into the canonical two-way form.
-    fn from_raw_rows(nrows: usize, ncols: usize, mut raw: Compressed) -> Pattern {
-        raw.dedup_lines(ncols);
-        let by_col = raw.transposed(ncols);
-        let by_row = by_col.transposed(nrows);
+    /// Panics if an index is not below `ncols`.
+    fn from_raw_rows(nrows: usize, ncols: usize, mut by_row: Compressed) -> Pattern {
+        if let Some(&bad) = by_row.index.iter().find(|&&j| j >= ncols) {
+            panic!("pattern index {bad} out of range for {ncols} columns");
+        }
+        by_row.normalize_lines();
+        let by_col = by_row.transposed(ncols);
         Pattern { nrows, ncols, by_row, by_col }
     }
 
