@@ -133,7 +133,7 @@ impl Engine {
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                let deriv = if i == wrt && nargout > 1 { Deriv::Dense(DenseDeriv::identity(n)) } else { Deriv::Zero };
+                let deriv = if i == wrt && nargout > 1 { Deriv::Dense(DenseDeriv::from_seed(n, n, identity(n))) } else { Deriv::Zero };
                 Slot { value: v.clone(), deriv }
             })
             .collect();
@@ -181,13 +181,15 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
 
 /// The m x n Jacobian from the result's derivative block.
 fn jacobian_matrix(deriv: &Deriv, m: usize, n: usize, storage: JacobianStorage) -> Value {
-    let dense = match deriv {
-        Deriv::Dense(d) => d.data.clone(),
-        Deriv::Zero => vec![0.0; m * n],
-    };
-    let full = Array::new(vec![m, n], dense);
+    let full = Array::new(vec![m, n], deriv.to_dense(m, n).data);
     match storage {
         JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&full)),
         JacobianStorage::Auto | JacobianStorage::Full => Value::Double(full),
     }
+}
+
+fn identity(n: usize) -> Vec<f64> {
+    let mut data = vec![0.0; n * n];
+    (0..n).for_each(|i| data[i * n + i] = 1.0);
+    data
 }

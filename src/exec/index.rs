@@ -1,7 +1,7 @@
 //! MATLAB indexing: `a(i)`, `a(i, j, ...)`, `end`, and indexed assignment that grows arrays, on values
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
-use super::deriv::{DenseDeriv, Deriv, RowMap};
+use super::deriv::{Deriv, RowMap};
 use super::primitives::runtime;
 use super::value::{Array, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -211,27 +211,12 @@ pub fn assign(
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
-    let nd = [&base_deriv, rhs_deriv].iter().find_map(|d| match d {
-        Deriv::Dense(d) => Some(d.nd),
-        Deriv::Zero => None,
-    });
-    let deriv = match nd {
-        None => Deriv::Zero,
-        Some(nd) => {
-            let mut out = resized_deriv(base_deriv, &old_dims, &new_dims, nd);
-            for j in 0..nd {
-                let col = out.column_mut(j);
-                for (k, &t) in targets.iter().enumerate() {
-                    col[t] = match rhs_deriv {
-                        Deriv::Dense(r) => r.get(rhs_source(k), j),
-                        Deriv::Zero => 0.0,
-                    };
-                }
-            }
-            debug_assert_eq!(out.rows, numel);
-            Deriv::Dense(out)
-        }
+    let base_deriv = if old_dims == new_dims {
+        base_deriv
+    } else {
+        base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
     };
+    let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
     Ok((value, deriv))
 }
 
@@ -289,23 +274,6 @@ fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
             idx
         })
         .collect()
-}
-
-fn resized_deriv(base: Deriv, old_dims: &[usize], new_dims: &[usize], nd: usize) -> DenseDeriv {
-    let numel: usize = new_dims.iter().product();
-    match base {
-        Deriv::Dense(d) if old_dims == new_dims => d,
-        Deriv::Dense(d) => {
-            let mut out = DenseDeriv::zeros(numel, nd);
-            let map = resize_map(old_dims, new_dims);
-            for j in 0..nd {
-                let (src, dst) = (d.column(j).to_vec(), out.column_mut(j));
-                map.iter().enumerate().for_each(|(k, &t)| dst[t] = src[k]);
-            }
-            out
-        }
-        Deriv::Zero => DenseDeriv::zeros(numel, nd),
-    }
 }
 
 fn assign_value(

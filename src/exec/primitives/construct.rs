@@ -4,7 +4,7 @@
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{DenseDeriv, Deriv};
+use crate::exec::deriv::{self, Deriv};
 use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, Value, normalize_dims};
 
@@ -289,17 +289,16 @@ fn forward_concat(fw: &Forward, axis: usize) -> Result<Deriv> {
     let dims: Vec<Vec<usize>> = fw.inputs.iter().map(|v| v.dims()).collect();
     let (out_dims, maps) = concat_plan(&dims, axis)?;
     let rows: usize = out_dims.iter().product();
-    let mut out: Option<DenseDeriv> = None;
-    for (d, map) in fw.derivs.iter().zip(&maps) {
-        if let (Deriv::Dense(d), Some(map)) = (d, map) {
-            let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
-            for j in 0..d.nd {
-                let (src, dst) = (d.column(j), o.column_mut(j));
-                map.iter().enumerate().for_each(|(k, &t)| dst[t] = src[k]);
-            }
-        }
-    }
-    Ok(out.map_or(Deriv::Zero, Deriv::Dense))
+    let parts = fw
+        .derivs
+        .iter()
+        .zip(&maps)
+        .filter_map(|(d, map)| {
+            let pairs: Vec<(usize, usize)> = map.as_ref()?.iter().enumerate().map(|(k, &t)| (t, k)).collect();
+            Some(d.scatter(&pairs, rows))
+        })
+        .collect();
+    Ok(deriv::sum(parts, rows))
 }
 
 fn eval_reshape(args: &[&Value], _: usize) -> Result<Vec<Value>> {

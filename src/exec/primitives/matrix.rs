@@ -4,7 +4,7 @@
 use super::elementwise::{dims_text, numeric};
 use super::{Derivative, Forward, Kernel, Primitive, lookup, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{DenseDeriv, Deriv, RowMap};
+use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -73,28 +73,73 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])
 }
 
-/// dC = dA B + A dB. `A dB` is one GEMM: the m x (n nd) product of A with dB viewed as k x (n nd).
+/// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
         return elementwise_forward("times", fw);
     }
     let (a, b) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
-    let nd = fw.derivs.iter().find_map(|d| match d {
-        Deriv::Dense(d) => Some(d.nd),
-        Deriv::Zero => None,
-    });
-    let Some(nd) = nd else { return Ok(Deriv::Zero) };
-    let mut out = DenseDeriv::zeros(m * n, nd);
-    if let Deriv::Dense(db) = fw.derivs[1] {
-        gemm(&mut out.data, &a.data, &db.data, m, k, n * nd, false);
+    let a_constant = fw.derivs[0].is_zero();
+    let terms = vec![
+        right_product(fw.derivs[0], &b.data, m, k, n, fw.derivs[1].is_zero()),
+        left_product(&a.data, fw.derivs[1], m, k, n, a_constant),
+    ];
+    Ok(deriv::sum(terms, m * n))
+}
+
+/// `A dB` for every direction. Dense: one GEMM of A with dB viewed as k x (n nd). Zeros of a constant
+/// A are structural and left out of sparse blocks; those of an active A are kept.
+fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
+    match db {
+        Deriv::Zero => Deriv::Zero,
+        Deriv::Dense(d) => {
+            let mut out = DenseDeriv::zeros(m * n, d.nd);
+            gemm(&mut out.data, a, &d.data, m, k, n * d.nd, false);
+            Deriv::Dense(out)
+        }
+        Deriv::Sparse(_) => db.apply(&product_operator(m, n, k, skip_zeros, |i, j, l| (l + k * j, a[i + m * l]))),
     }
-    if let Deriv::Dense(da) = fw.derivs[0] {
-        for d in 0..nd {
-            gemm(out.column_mut(d), da.column(d), &b.data, m, k, n, true);
+}
+
+/// `dA B` for every direction (one GEMM per direction when dense).
+fn right_product(da: &Deriv, b: &[f64], m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
+    match da {
+        Deriv::Zero => Deriv::Zero,
+        Deriv::Dense(d) => {
+            let mut out = DenseDeriv::zeros(m * n, d.nd);
+            for dir in 0..d.nd {
+                gemm(out.column_mut(dir), d.column(dir), b, m, k, n, false);
+            }
+            Deriv::Dense(out)
+        }
+        Deriv::Sparse(_) => da.apply(&product_operator(m, n, k, skip_zeros, |i, j, l| (i + m * l, b[l + k * j]))),
+    }
+}
+
+/// Row operator of a product: output row `i + m j` sums `term(i, j, l) = (source row, coefficient)`
+/// over l < k.
+fn product_operator(
+    m: usize,
+    n: usize,
+    k: usize,
+    skip_zeros: bool,
+    term: impl Fn(usize, usize, usize) -> (usize, f64),
+) -> RowOperator {
+    let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+    for j in 0..n {
+        for i in 0..m {
+            for l in 0..k {
+                let (src, coef) = term(i, j, l);
+                if coef != 0.0 || !skip_zeros {
+                    op.src.push(src);
+                    op.coef.push(coef);
+                }
+            }
+            op.ptr.push(op.src.len());
         }
     }
-    Ok(Deriv::Dense(out))
+    op
 }
 
 fn transpose_map(rows: usize, cols: usize) -> Vec<usize> {

@@ -4,7 +4,7 @@
 use super::elementwise::numeric;
 use super::{Derivative, Forward, Kernel, Primitive, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{DenseDeriv, Deriv};
+use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value, normalize_dims};
 
 #[derive(Clone, Copy)]
@@ -100,13 +100,41 @@ fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }
 
-fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
-    let Deriv::Dense(d) = fw.derivs[0] else { return Ok(Deriv::Zero) };
-    let p = plan(op, fw.inputs)?;
-    let rows: usize = p.out_dims.iter().product();
-    let mut out = DenseDeriv::zeros(rows, d.nd);
-    for j in 0..d.nd {
-        reduce(op, &p, d.column(j), out.column_mut(j));
+/// The reduction as a row operator: each output row sums its input rows (scaled for `mean`).
+fn operator(op: Reduction, p: &Plan) -> RowOperator {
+    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
+    let source = |b: usize, k: usize, a: usize| b + p.before * (k + p.len * a);
+    let mut out = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+    let mut push_row = |rows: &mut dyn Iterator<Item = usize>| {
+        for r in rows {
+            out.src.push(r);
+            out.coef.push(scale);
+        }
+        out.ptr.push(out.src.len());
+    };
+    // Output rows in column-major order of the result.
+    match op {
+        Reduction::CumSum => {
+            for a in 0..p.after {
+                for k in 0..p.len {
+                    for b in 0..p.before {
+                        push_row(&mut (0..=k).map(|kk| source(b, kk, a)));
+                    }
+                }
+            }
+        }
+        Reduction::Sum | Reduction::Mean => {
+            for a in 0..p.after {
+                for b in 0..p.before {
+                    push_row(&mut (0..p.len).map(|k| source(b, k, a)));
+                }
+            }
+        }
     }
-    Ok(Deriv::Dense(out))
+    out
+}
+
+fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
+    let p = plan(op, fw.inputs)?;
+    Ok(fw.derivs[0].apply(&operator(op, &p)))
 }
