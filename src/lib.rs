@@ -10,3 +10,4 @@ pub mod syntax;
 pub mod ad;
 pub mod exec;
 pub mod engine;
+pub mod mex;
