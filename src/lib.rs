@@ -12,3 +12,4 @@ pub mod analysis;
 pub mod ad;
 pub mod exec;
 pub mod engine;
+pub mod mex;
