@@ -8,10 +8,12 @@
 
 mod activity;
 mod liveness;
+mod regions;
 mod sccp;
 
 pub use activity::{Activity, activity};
 pub use liveness::{Moves, moves};
+pub use regions::two_sided_joins;
 pub use sccp::{Class, Lattice, fold_constants, propagate};
 
 /// What is known about one argument at the call: class and dims (values are not constants).

@@ -261,6 +261,26 @@ impl Deriv {
         }
     }
 
+    /// `self` with the structure of `other` added as explicit zeros (sparse blocks of equal rows; dense
+    /// blocks already hold every entry). None when the shapes differ.
+    pub fn with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
+        match (self, other) {
+            (d, Deriv::Zero) => Some(d.clone()),
+            (Deriv::Dense(d), Deriv::Dense(o)) => (d.rows == o.rows).then(|| Deriv::Dense(d.clone())),
+            (d, Deriv::Sparse(o)) => {
+                let s = d.to_sparse(o.rows, o.nd);
+                (s.rows == o.rows).then(|| {
+                    Deriv::Sparse(SparseDeriv::linear(o.rows, o.nd, |r, e| {
+                        let (c, v) = s.row(r);
+                        e.extend(c.iter().copied().zip(v.iter().copied()));
+                        e.extend(o.row(r).0.iter().map(|&c| (c, 0.0)));
+                    }))
+                })
+            }
+            (Deriv::Zero, Deriv::Dense(_)) | (Deriv::Sparse(_), Deriv::Dense(_)) => None,
+        }
+    }
+
     /// Sparse copy; `rows` is used only for `Zero`.
     fn to_sparse(&self, rows: usize, nd: usize) -> SparseDeriv {
         match self {

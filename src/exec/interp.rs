@@ -7,7 +7,7 @@ use super::primitives::{self, Forward};
 use super::value::Value;
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::{BlockId, FuncId, Function, Inst, Op, Program, Terminator, ValueId};
+use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 
 /// A value with its derivative block.
 #[derive(Clone, Debug)]
@@ -37,16 +37,42 @@ pub struct Plan<'p> {
     pub program: &'p Program,
     pub activity: &'p [Activity],
     pub moves: &'p [Moves],
+    /// Join blocks of two-sided branches, per function and block.
+    pub joins: &'p [Vec<Option<BlockId>>],
+}
+
+/// What the control path of a run tells about the sparsity pattern it found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlRecord {
+    /// No branch that depends on x was left unexplored: the pattern holds for every x.
+    pub global: bool,
+    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests), in order.
+    pub trace: Vec<bool>,
+}
+
+#[derive(Clone)]
+struct Frame {
+    regs: Vec<Reg>,
+    args: Vec<Option<Slot>>,
+}
+
+enum Exit {
+    Returned(Vec<Slot>),
+    /// Control reached the stop block, coming from this block.
+    Reached(BlockId),
 }
 
 pub struct Interpreter<'p> {
     plan: Plan<'p>,
     depth: usize,
+    /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
+    detect_sparsity: bool,
+    pub control: ControlRecord,
 }
 
 impl<'p> Interpreter<'p> {
-    pub fn new(plan: Plan<'p>) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0 }
+    pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
+        Interpreter { plan, depth: 0, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
     }
 
     /// Calls function `id` with `args`, returning its first `nargout` results.
@@ -70,47 +96,86 @@ impl<'p> Interpreter<'p> {
     }
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+        let mut frame = Frame {
+            regs: vec![Reg::Unset; func.value_count as usize],
+            args: args.into_iter().map(Some).collect(),
+        };
+        match self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout)? {
+            Exit::Returned(results) => Ok(results),
+            Exit::Reached(_) => unreachable!("no stop block was given"),
+        }
+    }
+
+    /// Runs from `start` (entered from `pred`; `pred == None` with a start block other than the entry
+    /// means its phis are already set) until the function returns or control reaches `stop`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_region(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        start: BlockId,
+        entered_from: Option<BlockId>,
+        stop: Option<BlockId>,
+        nargout: usize,
+    ) -> Result<Exit> {
         let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
-        let mut regs = vec![Reg::Unset; func.value_count as usize];
-        let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
-        let (mut block, mut pred) = (BlockId(0), None::<BlockId>);
+        let (mut block, mut pred) = (start, entered_from);
+        let mut phis_done = entered_from.is_none();
         loop {
+            if Some(block) == stop {
+                return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
+            }
             let b = func.block(block);
-            if let Some(p) = pred {
+            if let (Some(p), false) = (pred, phis_done) {
                 let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
                 let incoming: Vec<Reg> = b
                     .phis
                     .iter()
                     .enumerate()
-                    .map(|(k, phi)| {
-                        let (_, v) = phi.incoming.iter().find(|(from, _)| *from == p).expect("phi covers every predecessor");
-                        take_or_clone(&mut regs, *v, moves.phi(block, position, k))
-                    })
+                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)))
                     .collect();
                 for (phi, r) in b.phis.iter().zip(incoming) {
-                    regs[phi.dest.0 as usize] = r;
+                    frame.regs[phi.dest.0 as usize] = r;
                 }
             }
+            phis_done = false;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
-                self.exec(func, activity, inst, &movable, &mut regs, &mut args)
+                self.exec(func, activity, inst, &movable, &mut frame.regs, &mut frame.args)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
                 Terminator::Branch { cond, then_block, else_block } => {
-                    let taken = match &regs[cond.0 as usize] {
+                    let taken = match &frame.regs[cond.0 as usize] {
                         Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
                         _ => unreachable!("branch conditions are logical scalars from 'truth'"),
                     };
-                    (pred, block) = (Some(block), if taken { *then_block } else { *else_block });
+                    let (next, other) = if taken { (*then_block, *else_block) } else { (*else_block, *then_block) };
+                    if activity.depends_on_x(*cond) {
+                        let join = self.plan.joins[id.0 as usize][block.0 as usize];
+                        match join {
+                            Some(join) if self.detect_sparsity => {
+                                let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
+                                (pred, block, phis_done) = (Some(arrived_from), join, true);
+                                continue;
+                            }
+                            Some(_) => {}
+                            None => {
+                                self.control.global = false;
+                                self.control.trace.push(taken);
+                            }
+                        }
+                    }
+                    (pred, block) = (Some(block), next);
                 }
                 Terminator::Return(outputs) => {
-                    return outputs
+                    let results = outputs
                         .iter()
                         .take(nargout)
                         .zip(&func.outputs)
-                        .map(|(v, name)| match std::mem::replace(&mut regs[v.0 as usize], Reg::Unset) {
+                        .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
                             Reg::Val(s) => Ok(s),
                             _ => Err(Diagnostic::new(
                                 ErrorKind::Runtime,
@@ -118,10 +183,56 @@ impl<'p> Interpreter<'p> {
                             )
                             .at(&func.file, func.span)),
                         })
-                        .collect();
+                        .collect::<Result<Vec<_>>>()?;
+                    return Ok(Exit::Returned(results));
                 }
             }
         }
+    }
+
+    /// Sparsity detection at a branch whose condition depends on x: runs the taken side for the values,
+    /// then the other side from the same state for its pattern, and sets the join's phis to the taken
+    /// side's values with the union of both sides' patterns. Returns the taken side's block into the join.
+    #[allow(clippy::too_many_arguments)]
+    fn run_both_sides(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        branch: BlockId,
+        taken: BlockId,
+        other: BlockId,
+        join: BlockId,
+        nargout: usize,
+    ) -> Result<BlockId> {
+        let mut other_frame = frame.clone();
+        let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
+            unreachable!("the join post-dominates the branch")
+        };
+        let trace_len = self.control.trace.len();
+        let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
+        self.control.trace.truncate(trace_len);
+        let from_other = match other_side {
+            Ok(Exit::Reached(p)) => Some(p),
+            // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
+            _ => {
+                self.control.global = false;
+                None
+            }
+        };
+        for phi in &func.block(join).phis {
+            let Reg::Val(mut slot) = frame.regs[phi_input(phi, from_taken).0 as usize].clone() else { continue };
+            if let Some(p) = from_other {
+                if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
+                    match slot.deriv.with_structure_of(&alt.deriv) {
+                        Some(d) => slot.deriv = d,
+                        None => self.control.global = false,
+                    }
+                }
+            }
+            frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
+        }
+        Ok(from_taken)
     }
 
     fn exec(
@@ -194,6 +305,10 @@ impl<'p> Interpreter<'p> {
         }
         Ok(())
     }
+}
+
+fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
+    phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
 }
 
 /// The register's content, moved out when this is its last read.

@@ -2,12 +2,13 @@
 //! call's shape and parses `opts`. Host-independent, so it is tested without Octave.
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::engine::{JacobianStorage, Options, Request};
-use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use crate::ad::pattern::Pattern;
+use crate::engine::{JacobianStorage, Options, Request, Sparsity};
+use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
-const OPTION_NAMES: [&str; 4] = ["jacobian", "wrt", "threads", "verbose"];
+const OPTION_NAMES: [&str; 5] = ["jacobian", "sparsity", "wrt", "threads", "verbose"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
 
@@ -85,6 +86,7 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
         }
         match name.as_str() {
             "jacobian" => options.jacobian = jacobian_storage(value)?,
+            "sparsity" => options.sparsity = sparsity(value)?,
             "wrt" => {
                 let wrt = positive_integer(value, "wrt")?;
                 if wrt > arg_count {
@@ -110,8 +112,36 @@ fn jacobian_storage(value: &Value) -> Result<JacobianStorage> {
         Some("auto") => Ok(JacobianStorage::Auto),
         Some("full") => Ok(JacobianStorage::Full),
         Some("sparse") => Ok(JacobianStorage::Sparse),
-        _ => bad_input("opts.jacobian must be 'auto', 'full' or 'sparse'".to_string()),
+        Some("pattern") => Ok(JacobianStorage::Pattern),
+        _ => bad_input("opts.jacobian must be 'auto', 'full', 'sparse' or 'pattern'".to_string()),
     }
+}
+
+/// `'auto'`, `'none'`, or a pattern matrix (logical or numeric, full or sparse; nonzeros are entries).
+fn sparsity(value: &Value) -> Result<Sparsity> {
+    if let Some(text) = value.as_string() {
+        return match text.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Sparsity::Auto),
+            "none" => Ok(Sparsity::None),
+            _ => bad_input("opts.sparsity must be 'auto', 'none' or a pattern matrix".to_string()),
+        };
+    }
+    let matrix = match value {
+        Value::Sparse(s) => s.clone(),
+        other => match other.numeric() {
+            Some(a) if a.dims.len() == 2 => SparseMatrix::from_dense(&a),
+            _ => return bad_input("opts.sparsity must be 'auto', 'none' or a 2-D pattern matrix".to_string()),
+        },
+    };
+    // Stored zeros of a sparse matrix are not entries.
+    let mut colptr = vec![0];
+    let mut rowind = Vec::with_capacity(matrix.nnz());
+    for j in 0..matrix.ncols {
+        let range = matrix.colptr[j]..matrix.colptr[j + 1];
+        rowind.extend(range.filter(|&k| matrix.values[k] != 0.0).map(|k| matrix.rowind[k]));
+        colptr.push(rowind.len());
+    }
+    Ok(Sparsity::Pattern(Pattern::from_csc(matrix.nrows, matrix.ncols, &colptr, &rowind)))
 }
 
 fn scalar(value: &Value) -> Option<f64> {
@@ -149,6 +179,7 @@ pub fn describe(request: &Request) -> Value {
         JacobianStorage::Auto => "auto",
         JacobianStorage::Full => "full",
         JacobianStorage::Sparse => "sparse",
+        JacobianStorage::Pattern => "pattern",
     };
     let threads = match options.threads {
         Some(n) => Value::scalar(n as f64),
@@ -230,7 +261,7 @@ mod tests {
     #[test]
     fn unknown_option_names_the_valid_ones() {
         let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
-        assert!(message.contains("'jacobain'") && message.contains("jacobian, wrt, threads, verbose"), "{message}");
+        assert!(message.contains("'jacobain'") && message.contains("jacobian, sparsity, wrt, threads, verbose"), "{message}");
     }
 
     #[test]
