@@ -1,0 +1,35 @@
+function [z, index] = extreme(pick, args)
+% Shared max/min: PICK is @max or @min and ARGS the arguments of the call:
+% (x), (x, [], dim) reduce along a dimension; (a, b) is elementwise. The
+% result carries the value and derivatives of the selected element.
+  if numel(args) == 2 || (numel(args) == 3 && ~isempty(args{2}))
+    if numel(args) == 3
+      error('fmad:badInput', 'fmad: max/min(a, b, dim) is not defined');
+    end
+    z = elementwise_extreme(pick, args{1}, args{2});
+    index = [];
+    return
+  end
+  x = args{1};
+  sz = size(x);
+  if numel(args) == 3
+    dim = args{3};
+  else
+    dim = default_dim(sz);
+  end
+  [~, index] = pick(base_value(x), [], dim);
+  [before, len, after] = dim_layout(sz, dim);
+  first_of_slice = reshape(1:before, [], 1) + before * len * (0:after - 1);
+  rows = first_of_slice(:) + before * (index(:) - 1);
+  z = reshape(take(x, rows), size(index));
+end
+
+function z = elementwise_extreme(pick, a, b)
+  av = base_value(a);
+  bv = base_value(b);
+  % The builtin's choice, including its NaN rule (a NaN loses); put also
+  % makes the result an fmad object when a is a constant.
+  take_b = pick(av, bv) ~= av;
+  sz = size(take_b);
+  z = put(broadcast_to(a, sz), take(broadcast_to(b, sz), take_b), take_b);
+end

@@ -1,0 +1,15 @@
+function r = subsref(x, s)
+%SUBSREF  Indexing x(i), x(i,j,...) of fmad objects (':', end, logical masks).
+%   Field and cell indexing are errors: use getvalue / getinternalderivs.
+  if ~strcmp(s(1).type, '()')
+    error('fmad:badIndex', ['fmad: ''%s'' indexing is not supported; use ' ...
+          'getvalue(x) and getinternalderivs(x)'], s(1).type);
+  end
+  subs = s(1).subs;
+  r = x;
+  r.value = take(x.value, subs{:});
+  r.derivs = take(x.derivs, linear_rows(size(x.value), subs), ':');
+  if numel(s) > 1
+    r = subsref(r, s(2:end));
+  end
+end
