@@ -24,7 +24,11 @@ function x = subsasgn(x, s, rhs)
   end
   old_size = size(x.value);
   deleting = isa(rhs, 'double') && isequal(size(rhs), [0 0]);
-  x.value = put(x.value, rv, subs{:});
+  if deleting
+    x.value = remove_elements(x.value, subs);
+  else
+    x.value = put(x.value, rv, subs{:});
+  end
   if ~deleting && isequal(size(x.value), old_size)
     rows = linear_rows(old_size, subs);
     x.derivs = put(x.derivs, rhs_rows(rd, rhs_active, numel(rv), numel(rows)), rows, ':');
