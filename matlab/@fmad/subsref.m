@@ -1,6 +1,8 @@
-function r = subsref(x, s)
+function varargout = subsref(x, s)
 %SUBSREF  Indexing x(i), x(i,j,...) of fmad objects (':', end, logical masks).
 %   Field and cell indexing are errors: use getvalue / getinternalderivs.
+%   (varargout: Octave asks for numel(x) outputs of x.name, and the error
+%   below must be the one the user sees.)
   if ~strcmp(s(1).type, '()')
     error('fmad:badIndex', ['fmad: ''%s'' indexing is not supported; use ' ...
           'getvalue(x) and getinternalderivs(x)'], s(1).type);
@@ -12,4 +14,5 @@ function r = subsref(x, s)
   if numel(s) > 1
     r = subsref(r, s(2:end));
   end
+  varargout{1} = r;
 end

@@ -51,10 +51,10 @@ function z = binary_elementwise(a, b, op)
   zsize = size(zv);
   d = [];
   if a_active
-    d = scale_rows(broadcast_to(pa, zsize), expand_rows(ad, a_size, zsize));
+    d = scale_rows(partial_for(pa, zsize), expand_rows(ad, a_size, zsize));
   end
   if b_active
-    db = scale_rows(broadcast_to(pb, zsize), expand_rows(bd, b_size, zsize));
+    db = scale_rows(partial_for(pb, zsize), expand_rows(bd, b_size, zsize));
     if a_active
       if size(ad, 2) ~= size(bd, 2)
         error('fmad:badInput', 'fmad: operands have %d and %d directions', ...
@@ -69,6 +69,13 @@ function z = binary_elementwise(a, b, op)
     z = with_parts(a, zv, d);
   else
     z = with_parts(b, zv, d);
+  end
+end
+
+function p = partial_for(p, zsize)
+  % A scalar partial scales every row as it is; others expand to the result.
+  if numel(p) ~= 1
+    p = broadcast_to(p, zsize);
   end
 end
 

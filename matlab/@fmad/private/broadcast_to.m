@@ -1,8 +1,8 @@
 function a = broadcast_to(a, sz)
-% A scalar stays scalar; any other array is replicated along its singleton
-% dimensions up to size SZ (works for sparse and fmad arrays, unlike +).
+% A replicated along its singleton dimensions up to size SZ (works for
+% sparse and fmad arrays, unlike implicit expansion).
   asz = size(a);
-  if numel(a) == 1 || isequal(asz, sz)
+  if isequal(asz, sz)
     return
   end
   n = max(numel(asz), numel(sz));
