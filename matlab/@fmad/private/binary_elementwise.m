@@ -1,17 +1,26 @@
 function z = binary_elementwise(a, b, op)
 % Shared implementation of the elementwise binary operations: the value,
 % the partial derivatives with respect to each active operand, and the chain
-% rule with MATLAB's implicit expansion of the operands.
-  [av, ad, a_active] = parts(a);
-  [bv, bd, b_active] = parts(b);
+% rule with MATLAB's implicit expansion of the operands. (Hot path: operands
+% are unpacked inline and sizes compared through numel, since broadcasting
+% only grows arrays.)
+  a_active = isa(a, 'fmad');
+  b_active = isa(b, 'fmad');
+  if a_active
+    av = a.value;
+  else
+    av = a;
+  end
+  if b_active
+    bv = b.value;
+  else
+    bv = b;
+  end
   a_size = size(av);
   b_size = size(bv);
-  if (issparse(av) || issparse(bv)) && numel(av) > 1 && numel(bv) > 1 ...
-      && ~isequal(size(av), size(bv))
+  if issparse(av) || issparse(bv)
     % Octave does not broadcast sparse operands: expand them explicitly.
-    sz = max(size(av), size(bv));
-    av = broadcast_to(av, sz);
-    bv = broadcast_to(bv, sz);
+    [av, bv] = expand_sparse_operands(av, bv);
   end
   pa = [];
   pb = [];
@@ -48,34 +57,41 @@ function z = binary_elementwise(a, b, op)
     otherwise
       error('fmad:internal', 'binary_elementwise: unknown operation %s', op);
   end
-  zsize = size(zv);
-  d = [];
+  m = numel(zv);
   if a_active
-    d = scale_rows(partial_for(pa, zsize), expand_rows(ad, a_size, zsize));
-  end
-  if b_active
-    db = scale_rows(partial_for(pb, zsize), expand_rows(bd, b_size, zsize));
-    if a_active
-      if size(ad, 2) ~= size(bd, 2)
+    d = tangent(pa, a.derivs, a_size, zv, m);
+    if b_active
+      if size(a.derivs, 2) ~= size(b.derivs, 2)
         error('fmad:badInput', 'fmad: operands have %d and %d directions', ...
-              size(ad, 2), size(bd, 2));
+              size(a.derivs, 2), size(b.derivs, 2));
       end
-      d = d + db;
-    else
-      d = db;
+      d = d + tangent(pb, b.derivs, b_size, zv, m);
     end
-  end
-  if a_active
-    z = with_parts(a, zv, d);
+    z = a;
   else
-    z = with_parts(b, zv, d);
+    d = tangent(pb, b.derivs, b_size, zv, m);
+    z = b;
   end
+  z.value = zv;
+  z.derivs = d;
 end
 
-function p = partial_for(p, zsize)
-  % A scalar partial scales every row as it is; others expand to the result.
-  if numel(p) ~= 1
-    p = broadcast_to(p, zsize);
+function d = tangent(partial, d, operand_size, zv, m)
+  % partial .* (operand derivatives expanded to the result's elements)
+  if size(d, 1) ~= m
+    d = expand_rows(d, operand_size, size(zv));
+  end
+  if numel(partial) ~= 1 && numel(partial) ~= m
+    partial = broadcast_to(partial, size(zv));
+  end
+  d = scale_rows(partial, d);
+end
+
+function [av, bv] = expand_sparse_operands(av, bv)
+  if numel(av) > 1 && numel(bv) > 1 && ~isequal(size(av), size(bv))
+    sz = max(size(av), size(bv));
+    av = broadcast_to(av, sz);
+    bv = broadcast_to(bv, sz);
   end
 end
 

@@ -1,14 +1,30 @@
 function z = concatenate(dim, args)
-% cat(DIM, ARGS{:}) with fmad and constant arguments.
-  args = args(~cellfun(@(a) isa(a, 'double') && isequal(size(a), [0 0]), args));
-  template = args{find(cellfun(@(a) isa(a, 'fmad'), args), 1)};
+% cat(DIM, ARGS{:}) with fmad and constant arguments (0x0 arguments are
+% skipped, as the builtin does).
+  count = numel(args);
+  values = cell(1, count);
+  derivs = cell(1, count);
+  used = true(1, count);
+  template = [];
+  for i = 1:count
+    a = args{i};
+    if isa(a, 'fmad')
+      values{i} = a.value;
+      derivs{i} = a.derivs;
+      if isempty(template)
+        template = a;
+      end
+    else
+      values{i} = a;
+      used(i) = size(a, 1) > 0 || size(a, 2) > 0 || ndims(a) > 2;
+    end
+  end
+  values = values(used);
+  derivs = derivs(used);
   nd = size(template.derivs, 2);
-  values = cell(size(args));
-  derivs = cell(size(args));
-  contiguous = true;                  % each argument a block of rows?
-  for i = 1:numel(args)
-    [values{i}, derivs{i}, active] = parts(args{i});
-    if ~active
+  contiguous = true;                  % is each argument one block of rows?
+  for i = 1:numel(values)
+    if isempty(derivs{i})
       derivs{i} = zero_derivs(numel(values{i}), nd, template.derivs);
     elseif size(derivs{i}, 2) ~= nd
       error('fmad:badInput', 'fmad: concatenating objects with %d and %d directions', ...
@@ -17,18 +33,18 @@ function z = concatenate(dim, args)
     sz = size(values{i});
     contiguous = contiguous && prod(sz(dim+1:end)) == 1;
   end
-  zv = cat(dim, values{:});
-  d = vertcat(derivs{:});
+  z = template;
+  z.value = cat(dim, values{:});
+  z.derivs = vertcat(derivs{:});
   if ~contiguous
-    positions = cell(size(args));
+    positions = cell(size(values));
     offset = 0;
-    for i = 1:numel(args)
-      count = numel(values{i});
-      positions{i} = reshape(offset + (1:count), size(values{i}));
-      offset = offset + count;
+    for i = 1:numel(values)
+      n = numel(values{i});
+      positions{i} = reshape(offset + (1:n), size(values{i}));
+      offset = offset + n;
     end
     map = cat(dim, positions{:});
-    d = take(d, map(:), ':');
+    z.derivs = take(z.derivs, map(:), ':');
   end
-  z = with_parts(template, zv, d);
 end

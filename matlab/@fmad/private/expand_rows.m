@@ -1,8 +1,6 @@
 function d = expand_rows(d, from_size, to_size)
-% Derivative rows of an operand of size FROM_SIZE broadcast to TO_SIZE.
-  if isequal(from_size, to_size)
-    return
-  end
+% Derivative rows of an operand of size FROM_SIZE broadcast to the larger
+% size TO_SIZE.
   if prod(from_size) == 1
     d = take(d, ones(prod(to_size), 1), ':');
     return
