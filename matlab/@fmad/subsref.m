@@ -10,7 +10,12 @@ function varargout = subsref(x, s)
   subs = s(1).subs;
   r = x;
   r.value = take(x.value, subs{:});
-  r.derivs = take(x.derivs, linear_rows(size(x.value), subs), ':');
+  if numel(subs) == 1 && isnumeric(subs{1})
+    rows = subs{1};                  % linear indexing: the common case
+  else
+    rows = linear_rows(size(x.value), subs);
+  end
+  r.derivs = take(x.derivs, rows, ':');
   if numel(s) > 1
     r = subsref(r, s(2:end));
   end

@@ -1,9 +1,9 @@
 function z = binary_elementwise(a, b, op)
 % Shared implementation of the elementwise binary operations: the value,
 % the partial derivatives with respect to each active operand, and the chain
-% rule with MATLAB's implicit expansion of the operands. (Hot path: operands
-% are unpacked inline and sizes compared through numel, since broadcasting
-% only grows arrays.)
+% rule with MATLAB's implicit expansion of the operands. This is the hot
+% path of every fmad computation, hence the few builtin calls on the common
+% path (Octave spends microseconds on each).
   a_active = isa(a, 'fmad');
   b_active = isa(b, 'fmad');
   if a_active
@@ -16,88 +16,85 @@ function z = binary_elementwise(a, b, op)
   else
     bv = b;
   end
-  a_size = size(av);
-  b_size = size(bv);
-  if issparse(av) || issparse(bv)
-    % Octave does not broadcast sparse operands: expand them explicitly.
-    [av, bv] = expand_sparse_operands(av, bv);
-  end
-  pa = [];
+  pa = [];                           % [] = +1, for the linear operations
   pb = [];
-  switch op
-    case 'plus'
-      zv = av + bv;
-      pa = 1;
-      pb = 1;
-    case 'minus'
-      zv = av - bv;
-      pa = 1;
-      pb = -1;
-    case 'times'
-      zv = av .* bv;
-      if a_active, pa = bv; end
-      if b_active, pb = av; end
-    case 'rdivide'
-      zv = av ./ bv;
-      if a_active, pa = 1 ./ bv; end
-      if b_active, pb = -zv ./ bv; end
-    case 'power'
-      zv = av .^ bv;
-      if a_active, pa = power_base_partial(av, bv); end
-      if b_active, pb = power_exponent_partial(zv, av, bv); end
-    case 'atan2'
-      zv = atan2(av, bv);
-      r2 = av .^ 2 + bv .^ 2;
-      pa = bv ./ r2;
-      pb = -av ./ r2;
-    case 'hypot'
-      zv = hypot(av, bv);
-      pa = av ./ zv;
-      pb = bv ./ zv;
-    otherwise
-      error('fmad:internal', 'binary_elementwise: unknown operation %s', op);
+  try
+    switch op
+      case 'plus'
+        zv = av + bv;
+      case 'minus'
+        zv = av - bv;
+        pb = -1;
+      case 'times'
+        zv = av .* bv;
+        pa = bv;
+        pb = av;
+      case 'rdivide'
+        zv = av ./ bv;
+        if a_active, pa = 1 ./ bv; end
+        if b_active, pb = -zv ./ bv; end
+      case 'power'
+        zv = av .^ bv;
+        if a_active, pa = power_base_partial(av, bv); end
+        if b_active, pb = power_exponent_partial(zv, av, bv); end
+      case 'atan2'
+        zv = atan2(av, bv);
+        r2 = av .^ 2 + bv .^ 2;
+        pa = bv ./ r2;
+        pb = -av ./ r2;
+      case 'hypot'
+        zv = hypot(av, bv);
+        pa = av ./ zv;
+        pb = bv ./ zv;
+      otherwise
+        error('fmad:internal', 'binary_elementwise: unknown operation %s', op);
+    end
+  catch err
+    if ~(issparse(av) || issparse(bv))
+      rethrow(err);
+    end
+    % Octave does not broadcast sparse operands: expand them explicitly.
+    sz = max(size(av), size(bv));
+    z = binary_elementwise(broadcast_to(a, sz), broadcast_to(b, sz), op);
+    return
   end
   m = numel(zv);
   if a_active
-    d = tangent(pa, a.derivs, a_size, zv, m);
+    d = tangent(pa, a.derivs, av, zv, m);
     if b_active
       if size(a.derivs, 2) ~= size(b.derivs, 2)
         error('fmad:badInput', 'fmad: operands have %d and %d directions', ...
               size(a.derivs, 2), size(b.derivs, 2));
       end
-      d = d + tangent(pb, b.derivs, b_size, zv, m);
+      d = d + tangent(pb, b.derivs, bv, zv, m);
     end
     z = a;
   else
-    d = tangent(pb, b.derivs, b_size, zv, m);
+    d = tangent(pb, b.derivs, bv, zv, m);
     z = b;
   end
   z.value = zv;
   z.derivs = d;
 end
 
-function d = tangent(partial, d, operand_size, zv, m)
-  % partial .* (operand derivatives expanded to the result's elements)
+function d = tangent(partial, d, operand, zv, m)
+  % partial .* (operand derivatives expanded to the result's elements);
+  % broadcasting only grows arrays, so equal counts mean equal sizes.
   if size(d, 1) ~= m
-    d = expand_rows(d, operand_size, size(zv));
+    d = expand_rows(d, size(operand), size(zv));
   end
-  if numel(partial) ~= 1 && numel(partial) ~= m
+  if isempty(partial)
+    return
+  end
+  if numel(partial) ~= m && numel(partial) ~= 1
     partial = broadcast_to(partial, size(zv));
   end
   d = scale_rows(partial, d);
 end
 
-function [av, bv] = expand_sparse_operands(av, bv)
-  if numel(av) > 1 && numel(bv) > 1 && ~isequal(size(av), size(bv))
-    sz = max(size(av), size(bv));
-    av = broadcast_to(av, sz);
-    bv = broadcast_to(bv, sz);
-  end
-end
-
 function p = power_base_partial(av, bv)
   % d(a.^b)/da = b .* a.^(b-1); the common square avoids a pow call.
-  if isequal(bv, 2)
+  if numel(bv) == 1 && bv == 2
     p = 2 * av;
   else
     p = bv .* av .^ (bv - 1);

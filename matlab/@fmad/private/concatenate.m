@@ -1,45 +1,36 @@
 function z = concatenate(dim, args)
-% cat(DIM, ARGS{:}) with fmad and constant arguments (0x0 arguments are
-% skipped, as the builtin does).
+% cat(DIM, ARGS{:}) with fmad and constant arguments.
   count = numel(args);
-  values = cell(1, count);
+  values = args;
   derivs = cell(1, count);
-  used = true(1, count);
-  template = [];
+  z = [];
   for i = 1:count
-    a = args{i};
-    if isa(a, 'fmad')
-      values{i} = a.value;
-      derivs{i} = a.derivs;
-      if isempty(template)
-        template = a;
+    if isa(args{i}, 'fmad')
+      values{i} = args{i}.value;
+      derivs{i} = args{i}.derivs;
+      if isempty(z)
+        z = args{i};
       end
-    else
-      values{i} = a;
-      used(i) = size(a, 1) > 0 || size(a, 2) > 0 || ndims(a) > 2;
     end
   end
-  values = values(used);
-  derivs = derivs(used);
-  nd = size(template.derivs, 2);
-  contiguous = true;                  % is each argument one block of rows?
-  for i = 1:numel(values)
-    if isempty(derivs{i})
-      derivs{i} = zero_derivs(numel(values{i}), nd, template.derivs);
+  nd = size(z.derivs, 2);
+  for i = 1:count
+    if isempty(derivs{i})            % a constant (or empty) argument
+      derivs{i} = zero_derivs(numel(values{i}), nd, z.derivs);
     elseif size(derivs{i}, 2) ~= nd
       error('fmad:badInput', 'fmad: concatenating objects with %d and %d directions', ...
             nd, size(derivs{i}, 2));
     end
-    sz = size(values{i});
-    contiguous = contiguous && prod(sz(dim+1:end)) == 1;
   end
-  z = template;
   z.value = cat(dim, values{:});
   z.derivs = vertcat(derivs{:});
-  if ~contiguous
-    positions = cell(size(values));
+  % Each argument is one block of rows unless the result extends beyond
+  % dimension DIM (e.g. stacking rows): then interleave by an index map.
+  sz = size(z.value);
+  if any(sz(dim+1:end) > 1)
+    positions = cell(1, count);
     offset = 0;
-    for i = 1:numel(values)
+    for i = 1:count
       n = numel(values{i});
       positions{i} = reshape(offset + (1:n), size(values{i}));
       offset = offset + n;
