@@ -35,10 +35,11 @@ function colours = greedy_colouring(neighbours, order)
   [rows, cols] = find(neighbours);
   first = [1; cumsum(accumarray(cols, 1, [n 1])) + 1];   % CSC-style column starts
   used = zeros(1, n + 1);            % used(c) == j: colour c is taken by a neighbour of j
+  most = 0;                          % colours in use so far
   for j = order
     adjacent = colours(rows(first(j):first(j+1)-1));
     used(adjacent(adjacent > 0)) = j;
-    colour = find(used(1:n+1) ~= j, 1);
-    colours(j) = colour;
+    colours(j) = find(used(1:most+1) ~= j, 1);
+    most = max(most, colours(j));
   end
 end

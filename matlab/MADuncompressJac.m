@@ -17,11 +17,11 @@ function J = MADuncompressJac(compressed, pattern, colours)
           size(compressed, 1), size(compressed, 2), m, n, numel(colours));
   end
   [rows, cols] = find(pattern);
-  colour_of_entry = reshape(colours(cols), [], 1);
-  values = full(compressed(sub2ind(size(compressed), rows, colour_of_entry)));
-  J = sparse(rows, cols, values, m, n);
-  covered = sparse(rows, colour_of_entry, 1, m, size(compressed, 2));
-  if any(any(compressed ~= 0 & ~covered))
+  position = rows + m * (reshape(colours(cols), [], 1) - 1);   % in the compressed matrix
+  J = sparse(rows, cols, full(compressed(position)), m, n);
+  outside = compressed;
+  outside(position) = 0;
+  if any(outside(:))
     warning('MADuncompressJac:patternMismatch', ...
             'MADuncompressJac: the compressed Jacobian has entries outside the pattern');
   end

@@ -8,14 +8,21 @@ function varargout = subsref(x, s)
           'getvalue(x) and getinternalderivs(x)'], s(1).type);
   end
   subs = s(1).subs;
-  r = x;
-  r.value = take(x.value, subs{:});
+  value = x.value;
+  derivs = x.derivs;
   if numel(subs) == 1 && isnumeric(subs{1})
     rows = subs{1};                  % linear indexing: the common case
   else
-    rows = linear_rows(size(x.value), subs);
+    rows = linear_rows(size(value), subs);
   end
-  r.derivs = take(x.derivs, rows, ':');
+  r = x;
+  if isa(value, 'fmad') || isa(derivs, 'fmad')
+    r.value = take(value, subs{:});
+    r.derivs = take(derivs, rows, ':');
+  else
+    r.value = value(subs{:});
+    r.derivs = derivs(rows, :);
+  end
   if numel(s) > 1
     r = subsref(r, s(2:end));
   end

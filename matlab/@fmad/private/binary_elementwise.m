@@ -60,13 +60,21 @@ function z = binary_elementwise(a, b, op)
   end
   m = numel(zv);
   if a_active
-    d = tangent(pa, a.derivs, av, zv, m);
+    d = a.derivs;
+    if ~isempty(pa) || size(d, 1) ~= m
+      d = tangent(pa, d, av, zv, m);
+    end
     if b_active
-      if size(a.derivs, 2) ~= size(b.derivs, 2)
-        error('fmad:badInput', 'fmad: operands have %d and %d directions', ...
-              size(a.derivs, 2), size(b.derivs, 2));
+      db = b.derivs;
+      if ~isempty(pb) || size(db, 1) ~= m
+        db = tangent(pb, db, bv, zv, m);
       end
-      d = d + tangent(pb, b.derivs, bv, zv, m);
+      try
+        d = d + db;
+      catch
+        error('fmad:badInput', 'fmad: operands have %d and %d directions', ...
+              size(d, 2), size(db, 2));
+      end
     end
     z = a;
   else

@@ -3,16 +3,17 @@ function z = concatenate(dim, args)
   count = numel(args);
   values = args;
   derivs = cell(1, count);
-  z = [];
+  template = 0;
   for i = 1:count
     if isa(args{i}, 'fmad')
       values{i} = args{i}.value;
       derivs{i} = args{i}.derivs;
-      if isempty(z)
-        z = args{i};
+      if template == 0
+        template = i;
       end
     end
   end
+  z = args{template};
   nd = size(z.derivs, 2);
   for i = 1:count
     if isempty(derivs{i})            % a constant (or empty) argument
