@@ -25,6 +25,9 @@ check('A^-2', @(A, b) reshape(A^-2, [], 1));
 check('kron(A, C)', @(A, b) reshape(kron(A, C), [], 1));
 check('kron(b, A)', @(A, b) reshape(kron(b, A), [], 1));
 check('diag and trace', @(A, b) [diag(A); trace(A); reshape(diag(b, 1), [], 1)]);
+check('sparse(i, j, v) assembly, duplicates summed', ...
+      @(A, b) reshape(full(sparse([1 2 2 3], [1 1 1 2], [b; A(2, 2)], 3, 2)), [], 1));
+check('full and sparse storage', @(A, b) reshape(full(sparse(A) * b), [], 1));
 check('transposes', @(A, b) reshape(A.' * A' + b * b', [], 1));
 
 % A constant matrix solve shares one solve between value and derivatives.
@@ -34,4 +37,8 @@ fmadtest_check(getinternalderivs(x' / A0), inv(A0)', 1e-14, 'constant x'' / A');
 S = sparse(A0);
 y = S \ fmad(b0, speye(3));
 fmadtest_check(getinternalderivs(y), inv(A0), 1e-14, 'sparse A \ sparse-seeded x');
+x = sparse(fmad(A0, eye(9)));
+if ~issparse(getvalue(x)) || ~issparse(getinternalderivs(x)) || issparse(getinternalderivs(full(x)))
+  error('sparse()/full() of an fmad object did not convert value and derivatives');
+end
 disp('test_fmad_matrix_ops: ok');
