@@ -3,8 +3,9 @@ function d = rows_from_map(map, d_pos, d_neg, nd)
 % row -k of D_NEG, and 0 gives a zero row (fill created by growth or by a
 % structural zero). D_NEG may be [] when MAP has no negative entry.
   map = map(:);
+  % Store like the sources: fmad if either is, else sparse if either is.
   like = d_pos;
-  if isempty(like) || (~issparse(like) && issparse(d_neg)) || isa(d_neg, 'fmad')
+  if isa(d_neg, 'fmad') || (~isa(d_pos, 'fmad') && issparse(d_neg))
     like = d_neg;
   end
   d = zero_derivs(numel(map), nd, like);
