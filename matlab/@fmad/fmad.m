@@ -22,15 +22,16 @@ function x = fmad(value, derivs)
 %     getinternalderivs(getvalue(Y))          gradient (1 x n)
 %     getinternalderivs(getinternalderivs(Y)) Hessian (n x n)
 %
-%   Arrays filled in a loop: MATLAB turns Y = zeros(m,1); Y(i) = X(i)^2 into
-%   an fmad Y through fmad's subsasgn, but Octave cannot assign an object into
-%   a double array, so for code that must run in both preallocate with
+%   Arrays filled in a loop: Y = zeros(m,1); Y(i) = X(i)^2 makes Y an fmad
+%   object, as in MATLAB. Octave needs a small compiled glue for this, built
+%   with mkoctfile on the first call of fmad (see fmad_octave_assign.cc);
+%   without it, preallocate with
 %     Y = zeros(m, 1, 'like', X);   % or fmad(zeros(m,1), zeros(m,nd))
-%   (an undefined Y also works: Y(i) = ... then creates the fmad array).
 %
 %   See also getvalue, getderivs, getinternalderivs, MADcolor, MADgetseed,
 %   MADuncompressJac.
 
+  enable_assignment_promotion();
   if nargin == 0
     value = [];
   end

@@ -11,11 +11,15 @@ function x = subsasgn(x, s, rhs)
     rhs = subsasgn(subsref(x, s(1)), s(2:end), rhs);
   end
   [rv, rd, rhs_active] = parts(rhs);
+  if ~rhs_active && isobject(rhs)
+    error('fmad:badInput', 'fmad: cannot assign a %s object into an fmad array', class(rhs));
+  end
   if ~isa(x, 'fmad')
-    if ~rhs_active
-      error('fmad:internal', 'fmad subsasgn called without an fmad operand');
-    end
-    x = with_parts(rhs, x, zero_derivs(numel(x), size(rd, 2), rd));
+    x = with_parts(rhs, x, zeros(numel(x), 0));
+  end
+  if size(x.derivs, 2) == 0 && rhs_active
+    % A constant with no directions yet (a promoted double) adopts them.
+    x.derivs = zero_derivs(numel(x.value), size(rd, 2), rd);
   end
   nd = size(x.derivs, 2);
   if rhs_active && size(rd, 2) ~= nd

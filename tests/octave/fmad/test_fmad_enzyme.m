@@ -20,9 +20,10 @@ fmadtest_check(getinternalderivs(r), J_hand, 1e-14, 'Jacobian vs hand');
 fmadtest_check(getinternalderivs(r), fmadtest_fd_jacobian(residual, x0), 1e-7, ...
                'Jacobian vs central differences');
 
-% The same residual written as a scalar loop into a preallocated output.
+% The same residual written as a scalar loop into a preallocated output
+% (plain zeros, as MINPACK-style code does).
 x = fmad(x0, eye(4));
-r_loop = zeros(11, 1, 'like', x);
+r_loop = zeros(11, 1);
 for i = 1:11
   r_loop(i) = y(i) - x(1) * (u(i)^2 + x(2) * u(i)) / (u(i)^2 + x(3) * u(i) + x(4));
 end

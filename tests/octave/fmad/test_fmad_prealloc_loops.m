@@ -57,10 +57,36 @@ fmadtest_check(getinternalderivs(z)(3:4, :), sparse(2, n), 0, 'growth fill');
 z(3:4) = [];
 fmadtest_check(getinternalderivs(z), [1 0 0; 0 1 0; 0 0 2] * speye(3, n), 0, 'deletion');
 
-% A double left side with an fmad right side (how MATLAB dispatches
-% y = zeros(n,1); y(i) = x(i)^2; Octave cannot assign an object into a
-% double array, so the call is made explicitly here).
+% A double left side with an fmad right side: MATLAB calls fmad's subsasgn
+% with the double (made explicit here); Octave converts the double through
+% the glue fmad builds with mkoctfile (fmad_octave_assign.cc).
 w = subsasgn(zeros(n, 1), substruct('()', {3}), x(3)^2);
 fmadtest_check(getvalue(w), [0; 0; x0(3)^2; zeros(n-3, 1)], 0, 'promoted double value');
 fmadtest_check(getinternalderivs(w), sparse(3, 3, 2*x0(3), n, n), 1e-15, 'promoted double derivatives');
+try
+  w = zeros(n, 1);
+  for i = 1:n
+    w(i) = x(i)^2;
+  end
+catch err
+  error('fmadtest:promotion', ['y = zeros(n,1); y(i) = <fmad> failed (%s); was the ' ...
+        'Octave glue built (warning fmad:noAssignmentPromotion)?'], err.message);
+end
+fmadtest_check(getinternalderivs(w), spdiags(2*x0, 0, n, n), 1e-15, 'zeros(n,1) filled in a loop');
+w = 0;                                       % a scalar, a range, a logical left side
+w(2) = x(1);
+r = 1:3;
+r(2) = x(2);
+b = false(1, 2);
+b(1) = x(3);
+fmadtest_check([getinternalderivs(w); getinternalderivs(r); getinternalderivs(b)], ...
+               sparse([2 4 6], [1 2 3], 1, 7, n), 0, 'promotion of scalar, range and logical arrays');
+A = zeros(2);
+A(:, 2) = [x(1); 5];
+fmadtest_check(getinternalderivs(A), sparse(3, 1, 1, 4, n), 0, 'column assignment into zeros(2)');
+q = zeros(2);
+q(1, 2) = 4;                                 % plain numeric assignment is untouched
+if ~isa(q, 'double') || ~isequal(q, [0 4; 0 0])
+  error('plain double assignment changed by the fmad glue');
+end
 disp('test_fmad_prealloc_loops: ok');
