@@ -1,1 +1,77 @@
-fn main() {}
+//! Builds the MEX boundary when a `mex.h` is found: compiles the shim in `mex/` and generates its
+//! Rust bindings, then sets `cfg(msad_mex)`. Without headers only the engine builds.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SHIM_HEADER: &str = "mex/msad_mex.h";
+const SHIM_SOURCE: &str = "mex/msad_mex.cpp";
+
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(msad_mex)");
+    println!("cargo::rerun-if-env-changed=MSAD_MEX_INCLUDE");
+    println!("cargo::rerun-if-env-changed=MATLAB_ROOT");
+    println!("cargo::rerun-if-changed={SHIM_HEADER}");
+    println!("cargo::rerun-if-changed={SHIM_SOURCE}");
+
+    let Some(include_dirs) = find_mex_include() else {
+        println!(
+            "cargo::warning=mex.h not found (set MSAD_MEX_INCLUDE, install octave-dev, or set \
+             MATLAB_ROOT): building the engine without the MEX gateway"
+        );
+        return;
+    };
+    compile_shim(&include_dirs);
+    generate_bindings(&include_dirs);
+    // Octave unloads a MEX file on `clear`; threads the engine started (rayon) may still sleep in
+    // our code, so the library must stay mapped. The engine itself is freed through mexAtExit.
+    println!("cargo::rustc-cdylib-link-arg=-Wl,-z,nodelete");
+    println!("cargo::rustc-cfg=msad_mex");
+}
+
+/// Directories to add to the include path so that `#include "mex.h"` works: `MSAD_MEX_INCLUDE`
+/// (a path list), else Octave's `mkoctfile -p INCFLAGS`, else `$MATLAB_ROOT/extern/include`.
+fn find_mex_include() -> Option<Vec<PathBuf>> {
+    let candidates = [
+        env::var_os("MSAD_MEX_INCLUDE").map(|dirs| env::split_paths(&dirs).collect()),
+        octave_include_dirs(),
+        env::var_os("MATLAB_ROOT").map(|root| vec![Path::new(&root).join("extern/include")]),
+    ];
+    candidates.into_iter().flatten().find(|dirs: &Vec<PathBuf>| dirs.iter().any(|d| d.join("mex.h").is_file()))
+}
+
+fn octave_include_dirs() -> Option<Vec<PathBuf>> {
+    let output = Command::new("mkoctfile").args(["-p", "INCFLAGS"]).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let flags = String::from_utf8(output.stdout).ok()?;
+    Some(flags.split_whitespace().filter_map(|flag| flag.strip_prefix("-I")).map(PathBuf::from).collect())
+}
+
+fn compile_shim(include_dirs: &[PathBuf]) {
+    cc::Build::new()
+        .cpp(true)
+        .std("c++11")
+        .file(SHIM_SOURCE)
+        .include("mex")
+        .includes(include_dirs)
+        .warnings(true)
+        .compile("msad_mex_shim");
+}
+
+fn generate_bindings(include_dirs: &[PathBuf]) {
+    let bindings = bindgen::Builder::default()
+        .header(SHIM_HEADER)
+        .clang_args(include_dirs.iter().map(|dir| format!("-I{}", dir.display())))
+        .allowlist_function("msad_.*")
+        .rustified_enum("msad_kind")
+        // Raising an Octave error unwinds (C++ exception) through the Rust caller.
+        .override_abi(bindgen::Abi::CUnwind, "msad_end_call")
+        .layout_tests(false)
+        .generate()
+        .expect("generating bindings for mex/msad_mex.h");
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    bindings.write_to_file(out.join("mex_bindings.rs")).expect("writing the MEX bindings");
+}

@@ -1,0 +1,92 @@
+/*
+ * The boundary between msad's Rust code and the host's MEX API (Octave or MATLAB).
+ *
+ * mex.h renames many mx* functions with macros (per API version, interleaved or separate complex
+ * storage) and its element types differ between hosts (mxChar is 8-bit UTF-8 in Octave, UTF-16 in
+ * MATLAB; mwSize is signed in Octave). These wrappers have stable names and plain C types, so the
+ * Rust side (bindings generated from this file) is the same for every host.
+ *
+ * Every function but msad_end_call is noexcept: no C++ exception from the host crosses into Rust.
+ */
+#ifndef MSAD_MEX_H
+#define MSAD_MEX_H
+
+#include "mex.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define MSAD_NOEXCEPT noexcept
+extern "C" {
+#else
+#define MSAD_NOEXCEPT
+#endif
+
+typedef enum msad_kind {
+    MSAD_DOUBLE,
+    MSAD_SPARSE,
+    MSAD_LOGICAL,
+    MSAD_CHAR,
+    MSAD_CELL,
+    MSAD_STRUCT,
+    MSAD_FUNCTION_HANDLE,
+    MSAD_COMPLEX,
+    /* integer, single, sparse logical, objects: reported with msad_class_name */
+    MSAD_OTHER
+} msad_kind;
+
+msad_kind msad_kind_of(const mxArray *array) MSAD_NOEXCEPT;
+const char *msad_class_name(const mxArray *array) MSAD_NOEXCEPT;
+size_t msad_ndims(const mxArray *array) MSAD_NOEXCEPT;
+/* Writes msad_ndims(array) sizes. */
+void msad_dims(const mxArray *array, size_t *dims) MSAD_NOEXCEPT;
+size_t msad_numel(const mxArray *array) MSAD_NOEXCEPT;
+
+/* Element readers copy numel elements (nnz for sparse parts). */
+void msad_read_doubles(const mxArray *array, double *out) MSAD_NOEXCEPT;
+void msad_read_logicals(const mxArray *array, uint8_t *out) MSAD_NOEXCEPT;
+/* Character code units: UTF-8 bytes when msad_chars_are_utf8(), UTF-16 otherwise. */
+void msad_read_chars(const mxArray *array, uint16_t *out) MSAD_NOEXCEPT;
+int msad_chars_are_utf8(void) MSAD_NOEXCEPT;
+size_t msad_sparse_nnz(const mxArray *array) MSAD_NOEXCEPT;
+void msad_read_sparse(const mxArray *array, size_t *column_starts, size_t *row_indices,
+                      double *values) MSAD_NOEXCEPT;
+
+/* Elements of cells and structs; NULL stands for an unset element ([]). */
+const mxArray *msad_cell(const mxArray *array, size_t index) MSAD_NOEXCEPT;
+int msad_field_count(const mxArray *array) MSAD_NOEXCEPT;
+const char *msad_field_name(const mxArray *array, int field) MSAD_NOEXCEPT;
+const mxArray *msad_field(const mxArray *array, size_t index, int field) MSAD_NOEXCEPT;
+
+/* Constructors copy their data. Setters take ownership of value. */
+mxArray *msad_new_doubles(size_t ndims, const size_t *dims, const double *data) MSAD_NOEXCEPT;
+mxArray *msad_new_logicals(size_t ndims, const size_t *dims, const uint8_t *data) MSAD_NOEXCEPT;
+mxArray *msad_new_chars(size_t ndims, const size_t *dims, const uint16_t *data) MSAD_NOEXCEPT;
+mxArray *msad_new_sparse(size_t rows, size_t columns, size_t nnz, const size_t *column_starts,
+                         const size_t *row_indices, const double *values) MSAD_NOEXCEPT;
+mxArray *msad_new_cell(size_t ndims, const size_t *dims) MSAD_NOEXCEPT;
+void msad_set_cell(mxArray *cell, size_t index, mxArray *value) MSAD_NOEXCEPT;
+mxArray *msad_new_struct(size_t ndims, const size_t *dims, int field_count,
+                         const char **field_names) MSAD_NOEXCEPT;
+void msad_set_field(mxArray *array, size_t index, int field, mxArray *value) MSAD_NOEXCEPT;
+void msad_destroy(mxArray *array) MSAD_NOEXCEPT;
+
+/* Calls an Octave/MATLAB function; 0 on success. Errors are trapped, never raised. An interrupt
+   (Ctrl-C) is held back and re-raised by msad_end_call; later calls fail at once. */
+int msad_call(const char *function, int output_count, mxArray **outputs, int input_count,
+              mxArray **inputs) MSAD_NOEXCEPT;
+
+void msad_print(const char *text) MSAD_NOEXCEPT;
+void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
+
+/* Records the error msad_end_call will raise (copies both strings). */
+void msad_fail(const char *identifier, const char *message) MSAD_NOEXCEPT;
+/* Ends a mexFunction call: re-raises a held interrupt, else raises the recorded error, else returns.
+   Raising unwinds (C++ exception) or jumps: call it with no live Rust destructors. */
+void msad_end_call(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

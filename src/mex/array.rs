@@ -1,0 +1,251 @@
+//! Safe handles on the host's arrays: `ArrayRef` borrows an array the host owns for the current
+//! call, `OwnedArray` is one we created (destroyed on drop unless handed over). Plus calls back into
+//! the host and host text.
+
+use super::ffi;
+pub use super::ffi::msad_kind as Kind;
+use crate::exec::value::SparseMatrix;
+use std::ffi::{CStr, CString, c_char, c_int};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+/// An array the host owns, valid during the current MEX call.
+#[derive(Clone, Copy)]
+pub struct ArrayRef<'a> {
+    ptr: NonNull<ffi::mxArray>,
+    lifetime: PhantomData<&'a ffi::mxArray>,
+}
+
+impl<'a> ArrayRef<'a> {
+    /// # Safety
+    /// `ptr` is null or a valid array that outlives `'a`.
+    pub unsafe fn from_raw(ptr: *const ffi::mxArray) -> Option<ArrayRef<'a>> {
+        NonNull::new(ptr.cast_mut()).map(|ptr| ArrayRef { ptr, lifetime: PhantomData })
+    }
+
+    fn raw(self) -> *const ffi::mxArray {
+        self.ptr.as_ptr()
+    }
+
+    pub fn kind(self) -> Kind {
+        unsafe { ffi::msad_kind_of(self.raw()) }
+    }
+
+    pub fn class_name(self) -> String {
+        unsafe { c_text(ffi::msad_class_name(self.raw())) }
+    }
+
+    pub fn dims(self) -> Vec<usize> {
+        let mut dims = vec![0; unsafe { ffi::msad_ndims(self.raw()) }];
+        unsafe { ffi::msad_dims(self.raw(), dims.as_mut_ptr()) };
+        dims
+    }
+
+    pub fn numel(self) -> usize {
+        unsafe { ffi::msad_numel(self.raw()) }
+    }
+
+    /// Elements of a real full double array.
+    pub fn doubles(self) -> Vec<f64> {
+        let mut data = vec![0.0; self.numel()];
+        unsafe { ffi::msad_read_doubles(self.raw(), data.as_mut_ptr()) };
+        data
+    }
+
+    pub fn logicals(self) -> Vec<bool> {
+        let mut data = vec![0u8; self.numel()];
+        unsafe { ffi::msad_read_logicals(self.raw(), data.as_mut_ptr()) };
+        data.into_iter().map(|b| b != 0).collect()
+    }
+
+    /// Character code units as the host stores them (see `host_text`).
+    pub fn char_units(self) -> Vec<u16> {
+        let mut data = vec![0u16; self.numel()];
+        unsafe { ffi::msad_read_chars(self.raw(), data.as_mut_ptr()) };
+        data
+    }
+
+    /// A real double sparse matrix.
+    pub fn sparse(self) -> SparseMatrix {
+        let dims = self.dims();
+        let nnz = unsafe { ffi::msad_sparse_nnz(self.raw()) };
+        let mut colptr = vec![0; dims[1] + 1];
+        let mut rowind = vec![0; nnz];
+        let mut values = vec![0.0; nnz];
+        unsafe { ffi::msad_read_sparse(self.raw(), colptr.as_mut_ptr(), rowind.as_mut_ptr(), values.as_mut_ptr()) };
+        SparseMatrix { nrows: dims[0], ncols: dims[1], colptr, rowind, values }
+    }
+
+    /// Element `index` of a cell array; `None` for an unset element.
+    pub fn cell(self, index: usize) -> Option<ArrayRef<'a>> {
+        unsafe { ArrayRef::from_raw(ffi::msad_cell(self.raw(), index)) }
+    }
+
+    pub fn field_names(self) -> Vec<String> {
+        let count = unsafe { ffi::msad_field_count(self.raw()) };
+        (0..count).map(|field| unsafe { c_text(ffi::msad_field_name(self.raw(), field)) }).collect()
+    }
+
+    /// Field number `field` of struct element `index`; `None` for an unset value.
+    pub fn field(self, index: usize, field: usize) -> Option<ArrayRef<'a>> {
+        unsafe { ArrayRef::from_raw(ffi::msad_field(self.raw(), index, field as c_int)) }
+    }
+}
+
+/// An array created here; the host takes it over through `into_raw`.
+pub struct OwnedArray(NonNull<ffi::mxArray>);
+
+impl OwnedArray {
+    /// # Safety
+    /// `ptr` is null or an array we own.
+    unsafe fn from_raw(ptr: *mut ffi::mxArray) -> Option<OwnedArray> {
+        NonNull::new(ptr).map(OwnedArray)
+    }
+
+    /// The shim's constructors never return null: the host raises on allocation failure.
+    fn created(ptr: *mut ffi::mxArray) -> OwnedArray {
+        unsafe { OwnedArray::from_raw(ptr) }.expect("the host returned a null array")
+    }
+
+    pub fn doubles(dims: &[usize], data: &[f64]) -> OwnedArray {
+        OwnedArray::created(unsafe { ffi::msad_new_doubles(dims.len(), dims.as_ptr(), data.as_ptr()) })
+    }
+
+    pub fn logicals(dims: &[usize], data: &[bool]) -> OwnedArray {
+        let bytes: Vec<u8> = data.iter().map(|&b| b as u8).collect();
+        OwnedArray::created(unsafe { ffi::msad_new_logicals(dims.len(), dims.as_ptr(), bytes.as_ptr()) })
+    }
+
+    pub fn chars(dims: &[usize], units: &[u16]) -> OwnedArray {
+        OwnedArray::created(unsafe { ffi::msad_new_chars(dims.len(), dims.as_ptr(), units.as_ptr()) })
+    }
+
+    pub fn text(text: &str) -> OwnedArray {
+        let units = host_units(text);
+        OwnedArray::chars(&[1, units.len()], &units)
+    }
+
+    pub fn sparse(matrix: &SparseMatrix) -> OwnedArray {
+        let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        OwnedArray::created(unsafe {
+            ffi::msad_new_sparse(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
+        })
+    }
+
+    /// A cell array holding `elements` (column-major).
+    pub fn cell(dims: &[usize], elements: Vec<OwnedArray>) -> OwnedArray {
+        let cell = OwnedArray::created(unsafe { ffi::msad_new_cell(dims.len(), dims.as_ptr()) });
+        for (index, element) in elements.into_iter().enumerate() {
+            unsafe { ffi::msad_set_cell(cell.0.as_ptr(), index, element.into_raw()) };
+        }
+        cell
+    }
+
+    /// A struct array; `elements[k][f]` is field `f` of element `k`.
+    pub fn structure(dims: &[usize], fields: &[String], elements: Vec<Vec<OwnedArray>>) -> OwnedArray {
+        let names: Vec<CString> = fields.iter().map(|name| c_string(name)).collect();
+        let name_ptrs: Vec<*const c_char> = names.iter().map(|name| name.as_ptr()).collect();
+        let array = OwnedArray::created(unsafe {
+            ffi::msad_new_struct(dims.len(), dims.as_ptr(), name_ptrs.len() as c_int, name_ptrs.as_ptr().cast_mut())
+        });
+        for (index, values) in elements.into_iter().enumerate() {
+            for (field, value) in values.into_iter().enumerate() {
+                unsafe { ffi::msad_set_field(array.0.as_ptr(), index, field as c_int, value.into_raw()) };
+            }
+        }
+        array
+    }
+
+    pub fn as_ref(&self) -> ArrayRef<'_> {
+        ArrayRef { ptr: self.0, lifetime: PhantomData }
+    }
+
+    /// Hands the array over to the host (an output, or an element of a container).
+    pub fn into_raw(self) -> *mut ffi::mxArray {
+        let ptr = self.0.as_ptr();
+        std::mem::forget(self);
+        ptr
+    }
+}
+
+impl Drop for OwnedArray {
+    fn drop(&mut self) {
+        unsafe { ffi::msad_destroy(self.0.as_ptr()) }
+    }
+}
+
+/// Calls the host function `function` with `inputs`; `None` if it raised an error (trapped: the
+/// host does not unwind through us).
+pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<Vec<OwnedArray>> {
+    let name = c_string(function);
+    // The host takes non-const pointers but does not modify its inputs.
+    let mut input_ptrs: Vec<*mut ffi::mxArray> = inputs.iter().map(|input| input.raw().cast_mut()).collect();
+    let mut output_ptrs = vec![std::ptr::null_mut(); output_count];
+    let status = unsafe {
+        ffi::msad_call(
+            name.as_ptr(),
+            output_count as c_int,
+            output_ptrs.as_mut_ptr(),
+            input_ptrs.len() as c_int,
+            input_ptrs.as_mut_ptr(),
+        )
+    };
+    let outputs: Vec<OwnedArray> = output_ptrs.into_iter().filter_map(|ptr| unsafe { OwnedArray::from_raw(ptr) }).collect();
+    (status == 0 && outputs.len() == output_count).then_some(outputs)
+}
+
+/// Prints `text` in the host's command window.
+pub fn print(text: &str) {
+    let text = c_string(text);
+    unsafe { ffi::msad_print(text.as_ptr()) }
+}
+
+/// Records the error to raise once the MEX call ends.
+pub fn fail(identifier: &str, message: &str) {
+    let (identifier, message) = (c_string(identifier), c_string(message));
+    unsafe { ffi::msad_fail(identifier.as_ptr(), message.as_ptr()) }
+}
+
+/// Registers the function the host calls before it unloads the MEX file (`clear msad_eval`).
+pub fn at_exit(release: unsafe extern "C" fn()) {
+    unsafe { ffi::msad_at_exit(Some(release)) }
+}
+
+/// Ends the MEX call: raises a recorded error or held interrupt, else returns.
+///
+/// # Safety
+/// Raising unwinds (a C++ exception) through the caller's frames: no value with a destructor may
+/// be live in any Rust frame up to the host.
+pub unsafe fn end_call() {
+    unsafe { ffi::msad_end_call() }
+}
+
+fn chars_are_utf8() -> bool {
+    unsafe { ffi::msad_chars_are_utf8() != 0 }
+}
+
+/// Text of host character code units: UTF-8 bytes in Octave, UTF-16 in MATLAB.
+pub fn host_text(units: &[u16]) -> String {
+    if chars_are_utf8() {
+        let bytes: Vec<u8> = units.iter().map(|&unit| unit as u8).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        String::from_utf16_lossy(units)
+    }
+}
+
+/// Host character code units of `text`.
+pub fn host_units(text: &str) -> Vec<u16> {
+    if chars_are_utf8() { text.bytes().map(u16::from).collect() } else { text.encode_utf16().collect() }
+}
+
+/// Host strings never contain NUL; any that slips in is dropped rather than truncating the text.
+fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', "")).expect("NUL bytes were removed")
+}
+
+/// # Safety
+/// `text` is null or a NUL-terminated string.
+unsafe fn c_text(text: *const c_char) -> String {
+    if text.is_null() { String::new() } else { unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned() }
+}

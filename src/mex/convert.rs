@@ -1,0 +1,143 @@
+//! Host arrays <-> `Value`s. Inputs msad cannot represent (complex, integer, single, objects) are
+//! `msad:badInput` errors naming where they were found, e.g. `x{2}.k`.
+
+use super::array::{self, ArrayRef, Kind, OwnedArray};
+use crate::diag::{Diagnostic, ErrorKind, Result, err};
+use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use std::fmt;
+use std::sync::Arc;
+
+/// Where a value sits in the call's arguments, for error messages.
+#[derive(Clone, Copy)]
+pub enum Place<'a> {
+    Argument(&'a str),
+    Cell(&'a Place<'a>, usize),
+    Element(&'a Place<'a>, usize),
+    Field(&'a Place<'a>, &'a str),
+}
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Argument(name) => write!(f, "{name}"),
+            Place::Cell(outer, index) => write!(f, "{outer}{{{}}}", index + 1),
+            Place::Element(outer, index) => write!(f, "{outer}({})", index + 1),
+            Place::Field(outer, name) => write!(f, "{outer}.{name}"),
+        }
+    }
+}
+
+pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
+    let dims = array.dims();
+    Ok(match array.kind() {
+        Kind::MSAD_DOUBLE => Value::Double(Array::new(dims, array.doubles())),
+        Kind::MSAD_SPARSE => Value::Sparse(array.sparse()),
+        Kind::MSAD_LOGICAL => Value::Logical(Array::new(dims, array.logicals())),
+        Kind::MSAD_CHAR => Value::Char(Array::new(dims, array.char_units())),
+        Kind::MSAD_CELL => {
+            let elements = (0..array.numel())
+                .map(|index| element_value(array.cell(index), &Place::Cell(place, index)))
+                .collect::<Result<_>>()?;
+            Value::Cell(Array::new(dims, elements))
+        }
+        Kind::MSAD_STRUCT => {
+            let fields = array.field_names();
+            let elements = (0..array.numel())
+                .map(|index| {
+                    let element_place = if array.numel() == 1 { *place } else { Place::Element(place, index) };
+                    (0..fields.len())
+                        .map(|field| element_value(array.field(index, field), &Place::Field(&element_place, &fields[field])))
+                        .collect::<Result<_>>()
+                })
+                .collect::<Result<_>>()?;
+            Value::Struct(StructArray { dims, fields, elements })
+        }
+        Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place)?)),
+        Kind::MSAD_COMPLEX => return bad_input(place, "is complex: msad differentiates real code"),
+        Kind::MSAD_OTHER => {
+            return bad_input(place, &format!("is of class {}, which msad does not support", array.class_name()));
+        }
+    })
+}
+
+/// An unset cell element or field reads as `[]`, as in the host.
+fn element_value(array: Option<ArrayRef>, place: &Place) -> Result<Value> {
+    match array {
+        Some(array) => to_value(array, place),
+        None => Ok(Value::Double(Array::new(vec![0, 0], vec![]))),
+    }
+}
+
+fn bad_input<T>(place: &Place, problem: &str) -> Result<T> {
+    err(ErrorKind::BadInput, format!("{place} {problem}"))
+}
+
+/// Decodes a handle with the host's `functions`: a named function, or an anonymous function's text
+/// and captured variables.
+fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
+    let description = describe_handle(handle, place)?;
+    let text_field = |name: &str| match struct_field(&description, name) {
+        Some(Value::Char(units)) => Ok(array::host_text(&units.data)),
+        _ => err(ErrorKind::Internal, format!("functions() of {place} has no text field '{name}'")),
+    };
+    match text_field("type")?.as_str() {
+        "simple" => Ok(FunctionHandle::Named(text_field("function")?)),
+        "anonymous" => Ok(FunctionHandle::Anonymous { text: text_field("function")?, captured: captured_variables(&description) }),
+        other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
+            .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
+    }
+}
+
+fn describe_handle(handle: ArrayRef, place: &Place) -> Result<Value> {
+    let outputs = array::call("functions", &[handle], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("functions() failed on {place}")))?;
+    to_value(outputs[0].as_ref(), &Place::Field(place, "functions"))
+}
+
+fn struct_field(value: &Value, name: &str) -> Option<Value> {
+    match value {
+        Value::Struct(s) if s.elements.len() == 1 => {
+            s.fields.iter().position(|field| field == name).map(|field| s.elements[0][field].clone())
+        }
+        _ => None,
+    }
+}
+
+/// The variables an anonymous function captured: the fields of `workspace{1}`.
+fn captured_variables(description: &Value) -> Vec<(String, Value)> {
+    match struct_field(description, "workspace") {
+        Some(Value::Cell(cell)) => match cell.data.first() {
+            Some(Value::Struct(workspace)) if workspace.elements.len() == 1 => {
+                workspace.fields.iter().cloned().zip(workspace.elements[0].iter().cloned()).collect()
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+pub fn to_array(value: &Value) -> Result<OwnedArray> {
+    Ok(match value {
+        Value::Double(a) => OwnedArray::doubles(&a.dims, &a.data),
+        Value::Logical(a) => OwnedArray::logicals(&a.dims, &a.data),
+        Value::Char(a) => OwnedArray::chars(&a.dims, &a.data),
+        Value::Sparse(s) => OwnedArray::sparse(s),
+        Value::Cell(a) => OwnedArray::cell(&a.dims, a.data.iter().map(to_array).collect::<Result<_>>()?),
+        Value::Struct(s) => {
+            let elements = s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;
+            OwnedArray::structure(&s.dims, &s.fields, elements)
+        }
+        Value::Handle(handle) => handle_array(handle)?,
+    })
+}
+
+/// Named handles are rebuilt with `str2func`; anonymous ones cannot carry their captured values back.
+fn handle_array(handle: &FunctionHandle) -> Result<OwnedArray> {
+    let FunctionHandle::Named(name) = handle else {
+        return err(ErrorKind::Unsupported, "msad cannot return anonymous function handles");
+    };
+    let name = OwnedArray::text(name);
+    let mut outputs = array::call("str2func", &[name.as_ref()], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "str2func failed"))?;
+    Ok(outputs.remove(0))
+}

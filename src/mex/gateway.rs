@@ -1,0 +1,123 @@
+//! The MEX entry point. Neither a panic nor a host error may cross a Rust frame: panics are caught
+//! here and become `msad:internal` errors; errors are recorded with the shim, which raises them
+//! after every Rust value of the call has been dropped.
+
+use super::array::{self, ArrayRef};
+use super::convert::{self, Place};
+use super::ffi::mxArray;
+use super::host::MexHost;
+use super::request;
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::engine::{Engine, Request};
+use crate::exec::value::{Array, Value};
+use std::ffi::c_int;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+
+/// The engine and its cache live across calls until the host unloads the MEX file.
+static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
+/// What the last panic said and where, recorded by our panic hook (on whichever thread panicked).
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+static PANIC_HOOK: Once = Once::new();
+/// Test hooks: `panic` panics inside an evaluation, `echo` returns the parsed request instead.
+const TEST_HOOK: &str = "MSAD_TEST_HOOK";
+
+/// `[f, J] = msad_eval(fun, x, opts, extra...)`: the symbol Octave and MATLAB look up.
+///
+/// # Safety
+/// Called by the host with `plhs` room for `max(nlhs, 1)` outputs and `nrhs` valid inputs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn mexFunction(
+    nlhs: c_int,
+    plhs: *mut *mut mxArray,
+    nrhs: c_int,
+    prhs: *const *const mxArray,
+) {
+    // On every call: `clear msad_eval` makes the host forget it, though this library stays loaded.
+    array::at_exit(release_engine);
+    unsafe { respond(nlhs, plhs, nrhs, prhs) };
+    // No Rust value is live in this frame: raising an error unwinds through it into the host.
+    unsafe { array::end_call() }
+}
+
+unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) {
+    PANIC_HOOK.call_once(|| panic::set_hook(Box::new(record_panic)));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| unsafe { answer(nlhs, plhs, nrhs, prhs) }));
+    let failure = match outcome {
+        Ok(Ok(())) => return,
+        Ok(Err(diagnostic)) => diagnostic,
+        Err(_) => internal_error(),
+    };
+    array::fail(failure.identifier(), &failure.to_string());
+}
+
+unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) -> Result<()> {
+    let inputs = if nrhs > 0 { unsafe { std::slice::from_raw_parts(prhs, nrhs as usize) } } else { &[] };
+    let values = inputs
+        .iter()
+        .enumerate()
+        .map(|(index, &input)| {
+            let input = unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs");
+            convert::to_value(input, &Place::Argument(&request::argument_name(index)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let request = request::build_request(values, nlhs.max(0) as usize)?;
+    let outputs = evaluate(&request)?.iter().map(convert::to_array).collect::<Result<Vec<_>>>()?;
+    for (index, output) in outputs.into_iter().enumerate() {
+        unsafe { *plhs.add(index) = output.into_raw() };
+    }
+    Ok(())
+}
+
+/// The values for the call's outputs: `f`, then `J` when asked for.
+fn evaluate(request: &Request) -> Result<Vec<Value>> {
+    match std::env::var(TEST_HOOK).as_deref() {
+        Ok("panic") => {
+            let _engine = lock_engine();
+            panic!("{TEST_HOOK}=panic");
+        }
+        Ok("echo") => {
+            let mut outputs = vec![request::describe(request)];
+            outputs.resize(request.nargout, Value::Double(Array::new(vec![0, 0], vec![])));
+            return Ok(outputs);
+        }
+        _ => {}
+    }
+    let mut engine = lock_engine();
+    let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost, request)?;
+    if request.options.verbose {
+        evaluation.log.iter().for_each(|line| array::print(&format!("{line}\n")));
+    }
+    let mut outputs = vec![evaluation.value];
+    if request.nargout == 2 {
+        let jacobian = evaluation.jacobian.ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
+        outputs.push(jacobian);
+    }
+    Ok(outputs)
+}
+
+fn lock_engine() -> MutexGuard<'static, Option<Engine>> {
+    ENGINE.lock().unwrap_or_else(|poisoned| {
+        // A panic interrupted an evaluation: its cache may be inconsistent, so start afresh.
+        ENGINE.clear_poison();
+        let mut engine = poisoned.into_inner();
+        *engine = None;
+        engine
+    })
+}
+
+/// Called by the host before it unloads the MEX file: frees the engine and its cache.
+unsafe extern "C" fn release_engine() {
+    // Called from the host, outside any call: a panic must stop here.
+    let _ = panic::catch_unwind(|| *lock_engine() = None);
+}
+
+fn record_panic(info: &panic::PanicHookInfo) {
+    *LAST_PANIC.lock().unwrap_or_else(PoisonError::into_inner) = Some(info.to_string().replace('\n', " "));
+}
+
+fn internal_error() -> Diagnostic {
+    let panic = LAST_PANIC.lock().unwrap_or_else(PoisonError::into_inner).take();
+    Diagnostic::new(ErrorKind::Internal, format!("internal error ({})", panic.as_deref().unwrap_or("a panic")))
+        .with_hint("this is a bug in msad: please report it with the call that caused it")
+}

@@ -1,0 +1,21 @@
+//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`.
+
+use super::array::{self, Kind, OwnedArray};
+use crate::engine::Host;
+use std::path::PathBuf;
+
+pub struct MexHost;
+
+impl Host for MexHost {
+    /// Only `.m` files count: built-ins and MEX files are not source the engine can read.
+    fn which(&mut self, name: &str) -> Option<PathBuf> {
+        let name = OwnedArray::text(name);
+        let outputs = array::call("which", &[name.as_ref()], 1)?;
+        let found = outputs[0].as_ref();
+        if found.kind() != Kind::MSAD_CHAR {
+            return None;
+        }
+        let path = PathBuf::from(array::host_text(&found.char_units()));
+        (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
+    }
+}

@@ -1,0 +1,16 @@
+//! The Octave/MATLAB gateway `msad_eval`, the only unsafe and FFI code in msad. `request` (checking
+//! the call and parsing options) is host-independent; the rest needs a `mex.h` at build time
+//! (`cfg(msad_mex)`, set by build.rs) and runs inside Octave or MATLAB.
+
+pub mod request;
+
+#[cfg(msad_mex)]
+mod array;
+#[cfg(msad_mex)]
+mod convert;
+#[cfg(msad_mex)]
+mod ffi;
+#[cfg(msad_mex)]
+mod gateway;
+#[cfg(msad_mex)]
+mod host;

@@ -1,0 +1,256 @@
+//! `msad_eval(fun, x, opts, extra...)`'s arguments, as values, to an engine `Request`: checks the
+//! call's shape and parses `opts`. Host-independent, so it is tested without Octave.
+
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::engine::{JacobianStorage, Options, Request};
+use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use std::sync::Arc;
+
+pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
+const OPTION_NAMES: [&str; 4] = ["jacobian", "wrt", "threads", "verbose"];
+/// Arguments of msad_eval before the extra ones: fun, x, opts.
+const LEADING_ARGUMENTS: usize = 3;
+
+/// How errors name msad_eval's argument `index` (0-based).
+pub fn argument_name(index: usize) -> String {
+    match index {
+        0 => "fun".to_string(),
+        1 => "x".to_string(),
+        2 => "opts".to_string(),
+        _ => format!("argument {}", index + 1),
+    }
+}
+
+/// Builds the request from all of msad_eval's inputs and the number of outputs asked for.
+pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> {
+    if inputs.len() < 2 {
+        return bad_input(format!("msad_eval needs at least fun and x: {USAGE}"));
+    }
+    if nargout > 2 {
+        return bad_input(format!("msad_eval returns at most two outputs: {USAGE}"));
+    }
+    let extra = inputs.split_off(inputs.len().min(LEADING_ARGUMENTS));
+    let opts = if inputs.len() == LEADING_ARGUMENTS { inputs.pop() } else { None };
+    let x = inputs.pop().expect("at least two inputs");
+    let function = function_of(inputs.pop().expect("at least two inputs"))?;
+    let args: Vec<Value> = std::iter::once(x).chain(extra).collect();
+    let options = match opts {
+        None => Options::default(),
+        Some(opts) if opts.numel() == 0 => Options::default(),
+        Some(Value::Struct(opts)) if opts.elements.len() == 1 => parse_options(&opts, args.len())?,
+        Some(other) => return bad_input(format!("opts must be a struct or [], not a {}", describe_class(&other))),
+    };
+    check_differentiated(&args, options.wrt)?;
+    Ok(Request { function, args, options, nargout: nargout.max(1) })
+}
+
+fn bad_input<T>(message: String) -> Result<T> {
+    Err(Diagnostic::new(ErrorKind::BadInput, message))
+}
+
+fn describe_class(value: &Value) -> String {
+    let dims: Vec<String> = value.dims().iter().map(|d| d.to_string()).collect();
+    format!("{} {}", dims.join("x"), value.class_name())
+}
+
+fn function_of(fun: Value) -> Result<FunctionHandle> {
+    match fun {
+        Value::Handle(handle) => Ok(Arc::unwrap_or_clone(handle)),
+        Value::Char(_) => match fun.as_string() {
+            Some(name) if !name.trim().is_empty() => Ok(FunctionHandle::Named(name.trim().to_string())),
+            _ => bad_input("fun must be a function handle or a function name, not an empty string".to_string()),
+        },
+        other => bad_input(format!("fun must be a function handle or a function name, not a {}", describe_class(&other))),
+    }
+}
+
+fn check_differentiated(args: &[Value], wrt: usize) -> Result<()> {
+    match &args[wrt] {
+        Value::Double(_) | Value::Sparse(_) => Ok(()),
+        other => bad_input(format!(
+            "{} is the argument to differentiate (opts.wrt = {}) and must be a real double array, not a {}",
+            argument_name(if wrt == 0 { 1 } else { wrt + 2 }),
+            wrt + 1,
+            describe_class(other)
+        )),
+    }
+}
+
+/// Fields of a scalar opts struct; an empty value (`[]`) keeps the default.
+fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
+    let mut options = Options::default();
+    for (name, value) in opts.fields.iter().zip(&opts.elements[0]) {
+        if value.numel() == 0 {
+            continue;
+        }
+        match name.as_str() {
+            "jacobian" => options.jacobian = jacobian_storage(value)?,
+            "wrt" => {
+                let wrt = positive_integer(value, "wrt")?;
+                if wrt > arg_count {
+                    return bad_input(format!(
+                        "opts.wrt = {wrt}, but fun takes only {arg_count} argument(s): x and {} extra",
+                        arg_count - 1
+                    ));
+                }
+                options.wrt = wrt - 1;
+            }
+            "threads" => options.threads = Some(positive_integer(value, "threads")?),
+            "verbose" => options.verbose = flag(value, "verbose")?,
+            unknown => {
+                return bad_input(format!("unknown option '{unknown}'; valid options: {}", OPTION_NAMES.join(", ")));
+            }
+        }
+    }
+    Ok(options)
+}
+
+fn jacobian_storage(value: &Value) -> Result<JacobianStorage> {
+    match value.as_string().map(|text| text.to_ascii_lowercase()).as_deref() {
+        Some("auto") => Ok(JacobianStorage::Auto),
+        Some("full") => Ok(JacobianStorage::Full),
+        Some("sparse") => Ok(JacobianStorage::Sparse),
+        _ => bad_input("opts.jacobian must be 'auto', 'full' or 'sparse'".to_string()),
+    }
+}
+
+fn scalar(value: &Value) -> Option<f64> {
+    match value {
+        Value::Double(a) if a.is_scalar() => Some(a.data[0]),
+        Value::Logical(a) if a.is_scalar() => Some(f64::from(u8::from(a.data[0]))),
+        _ => None,
+    }
+}
+
+fn positive_integer(value: &Value, option: &str) -> Result<usize> {
+    match scalar(value) {
+        Some(x) if x >= 1.0 && x.fract() == 0.0 && x.is_finite() => Ok(x as usize),
+        _ => bad_input(format!("opts.{option} must be a positive integer")),
+    }
+}
+
+fn flag(value: &Value, option: &str) -> Result<bool> {
+    scalar(value)
+        .map(|x| x != 0.0)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::BadInput, format!("opts.{option} must be true or false")))
+}
+
+/// The request as an Octave struct, for the `MSAD_TEST_HOOK=echo` test hook: fields `function`
+/// (name or anonymous text), `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`,
+/// `threads` ([] = automatic), `verbose`, `nargout`.
+pub fn describe(request: &Request) -> Value {
+    let (function, captured) = match &request.function {
+        FunctionHandle::Named(name) => (name.clone(), Vec::new()),
+        FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
+    };
+    let (captured_names, captured_values) = captured.into_iter().unzip();
+    let options = &request.options;
+    let jacobian = match options.jacobian {
+        JacobianStorage::Auto => "auto",
+        JacobianStorage::Full => "full",
+        JacobianStorage::Sparse => "sparse",
+    };
+    let threads = match options.threads {
+        Some(n) => Value::scalar(n as f64),
+        None => Value::Double(Array::new(vec![0, 0], vec![])),
+    };
+    let fields = [
+        ("function", Value::string(&function)),
+        ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
+        ("args", Value::Cell(Array::row(request.args.clone()))),
+        ("wrt", Value::scalar((options.wrt + 1) as f64)),
+        ("jacobian", Value::string(jacobian)),
+        ("threads", threads),
+        ("verbose", Value::Logical(Array::scalar(options.verbose))),
+        ("nargout", Value::scalar(request.nargout as f64)),
+    ];
+    let (names, values) = fields.into_iter().map(|(name, value)| (name.to_string(), value)).unzip();
+    Value::Struct(StructArray { dims: vec![1, 1], fields: names, elements: vec![values] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handle(name: &str) -> Value {
+        Value::Handle(Arc::new(FunctionHandle::Named(name.to_string())))
+    }
+
+    fn opts(fields: &[(&str, Value)]) -> Value {
+        Value::Struct(StructArray {
+            dims: vec![1, 1],
+            fields: fields.iter().map(|(name, _)| name.to_string()).collect(),
+            elements: vec![fields.iter().map(|(_, value)| value.clone()).collect()],
+        })
+    }
+
+    fn empty() -> Value {
+        Value::Double(Array::new(vec![0, 0], vec![]))
+    }
+
+    fn bad_input_message(result: Result<Request>) -> String {
+        let error = result.err().expect("an error");
+        assert_eq!(error.identifier(), "msad:badInput");
+        error.message
+    }
+
+    #[test]
+    fn defaults_without_opts() {
+        let request = build_request(vec![handle("f"), Value::scalar(2.0)], 0).unwrap();
+        assert_eq!(request.function, FunctionHandle::Named("f".to_string()));
+        assert_eq!(request.args, vec![Value::scalar(2.0)]);
+        assert_eq!(request.nargout, 1);
+        assert_eq!(request.options.wrt, 0);
+        assert_eq!(request.options.jacobian, JacobianStorage::Auto);
+    }
+
+    #[test]
+    fn extra_arguments_follow_x_and_empty_opts_is_default() {
+        let request = build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty(), Value::string("p")], 2).unwrap();
+        assert_eq!(request.function, FunctionHandle::Named("rhs".to_string()));
+        assert_eq!(request.args, vec![Value::scalar(1.0), Value::string("p")]);
+        assert_eq!(request.nargout, 2);
+    }
+
+    #[test]
+    fn options_are_parsed() {
+        let o = opts(&[
+            ("jacobian", Value::string("Sparse")),
+            ("wrt", Value::scalar(2.0)),
+            ("threads", Value::scalar(4.0)),
+            ("verbose", Value::Logical(Array::scalar(true))),
+        ]);
+        let request = build_request(vec![handle("f"), Value::string("t"), o, Value::scalar(3.0)], 2).unwrap();
+        assert_eq!(request.options.jacobian, JacobianStorage::Sparse);
+        assert_eq!(request.options.wrt, 1);
+        assert_eq!(request.options.threads, Some(4));
+        assert!(request.options.verbose);
+    }
+
+    #[test]
+    fn unknown_option_names_the_valid_ones() {
+        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
+        assert!(message.contains("'jacobain'") && message.contains("jacobian, wrt, threads, verbose"), "{message}");
+    }
+
+    #[test]
+    fn bad_calls_are_bad_input() {
+        let cell_x = Value::Cell(Array::row(vec![Value::scalar(1.0)]));
+        let message = bad_input_message(build_request(vec![handle("f"), cell_x], 1));
+        assert!(message.contains("x is the argument to differentiate"), "{message}");
+        bad_input_message(build_request(vec![handle("f")], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 3));
+        bad_input_message(build_request(vec![Value::scalar(1.0), Value::scalar(1.0)], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])], 1));
+    }
+
+    #[test]
+    fn describe_lists_the_request() {
+        let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
+        let Value::Struct(described) = describe(&request) else { panic!("a struct") };
+        assert_eq!(described.fields, ["function", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
+        assert_eq!(described.elements[0][0], Value::string("f"));
+    }
+}
