@@ -6,16 +6,15 @@
 %   octave-cli --eval "run('benches/octave/bench_fmad_brusselator.m')"
 % (set N beforehand to change the size).
 root = fileparts(fileparts(fileparts(mfilename('fullpath'))));
-addpath(fullfile(root, 'matlab'));
-addpath(fullfile(root, 'benches', 'octave'));
-addpath(fullfile(root, 'tests', 'octave', 'fmad'));   % the shared Brusselator f
+addpath(fullfile(root, 'matlab'), fullfile(root, 'benches', 'octave'), ...
+        fullfile(root, 'tests', 'octave', 'problems'), ...   % the shared Brusselator
+        fullfile(root, 'tests', 'octave', 'fmad'));          % its hand Jacobian
 if ~exist('N', 'var')
   N = 1000;
 end
 runs = 5;
-f = @fmadtest_brusselator;
-x_grid = (1:N)' / (N + 1);
-y0 = reshape([1 + sin(2*pi*x_grid), 3 * ones(N, 1)].', [], 1);
+f = @brusselator_rhs_vec;
+y0 = brusselator_init(N);
 n = 2 * N;
 J_hand = fmadtest_brusselator_jacobian(y0);
 pattern = J_hand ~= 0;

@@ -1,5 +1,5 @@
 function J = fmadtest_brusselator_jacobian(y)
-% Hand-written sparse Jacobian of fmadtest_brusselator.
+% Hand-written sparse Jacobian of brusselator_rhs_vec (tests/octave/problems).
   n = numel(y) / 2;
   c = (n + 1)^2 / 50;
   u = y(1:2:end);

@@ -6,7 +6,7 @@
 fmadtest_setup;
 u = [4; 2; 1; 0.5; 0.25; 0.167; 0.125; 0.1; 0.0833; 0.0714; 0.0625];
 y = [0.1957; 0.1947; 0.1735; 0.16; 0.0844; 0.0627; 0.0456; 0.0342; 0.0323; 0.0235; 0.0246];
-x0 = [0.25; 0.39; 0.415; 0.39];              % standard starting point
+x0 = enzyme_init();                          % standard starting point
 
 residual = @(x) y - x(1) * (u .^ 2 + x(2) * u) ./ (u .^ 2 + x(3) * u + x(4));
 numerator = u .^ 2 + x0(2) * u;
@@ -17,16 +17,13 @@ J_hand = [-numerator ./ denominator, -x0(1) * u ./ denominator, ...
 r = residual(fmad(x0, eye(4)));
 fmadtest_check(getvalue(r), residual(x0), 1e-15, 'residual value');
 fmadtest_check(getinternalderivs(r), J_hand, 1e-14, 'Jacobian vs hand');
-fmadtest_check(getinternalderivs(r), fmadtest_fd_jacobian(residual, x0), 1e-7, ...
+fmadtest_check(getinternalderivs(r), fd_jacobian(residual, x0), 1e-7, ...
                'Jacobian vs central differences');
 
-% The same residual written as a scalar loop into a preallocated output
-% (plain zeros, as MINPACK-style code does).
-x = fmad(x0, eye(4));
-r_loop = zeros(11, 1);
-for i = 1:11
-  r_loop(i) = y(i) - x(1) * (u(i)^2 + x(2) * u(i)) / (u(i)^2 + x(3) * u(i) + x(4));
-end
+% The shared scalar-loop residual (tests/octave/problems), which fills a
+% plain zeros(11, 1) element by element.
+r_loop = enzyme_residual(fmad(x0, eye(4)));
+fmadtest_check(getvalue(r_loop), residual(x0), 1e-15, 'scalar-loop residual value');
 fmadtest_check(getinternalderivs(r_loop), J_hand, 1e-14, 'scalar-loop Jacobian');
 
 % Gauss-Newton quantities and the exact Hessian of 0.5 * ||f||^2.
@@ -36,5 +33,5 @@ gradient = getinternalderivs(getvalue(h))';
 fmadtest_check(gradient, J_hand' * residual(x0), 1e-14, 'gradient = J''f');
 H = full(getinternalderivs(getinternalderivs(h)));
 gradient_at = @(x) (getinternalderivs(objective(fmad(x, eye(4)))))';
-fmadtest_check(H, fmadtest_fd_jacobian(gradient_at, x0), 1e-7, 'Hessian vs differences of the gradient');
+fmadtest_check(H, fd_jacobian(gradient_at, x0), 1e-7, 'Hessian vs differences of the gradient');
 disp('test_fmad_enzyme: ok');

@@ -9,7 +9,7 @@ p0 = [A0(:); b0];                            % 12 unknowns: A then b
 % check(name, op): the Jacobian of p -> op(A, b) by fmad and by differences
 on_parameters = @(op) @(p) op(reshape(p(1:9), 3, 3), p(10:12));
 check = @(name, op) fmadtest_check(getinternalderivs(feval(on_parameters(op), fmad(p0, eye(12)))), ...
-                                   fmadtest_fd_jacobian(on_parameters(op), p0), 1e-7, name);
+                                   fd_jacobian(on_parameters(op), p0), 1e-7, name);
 check('A * b', @(A, b) A * b);
 check('A * C (constant right)', @(A, b) reshape(A * C, [], 1));
 check('C'' * A (constant left)', @(A, b) reshape(C' * A, [], 1));

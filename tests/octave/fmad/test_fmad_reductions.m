@@ -7,7 +7,7 @@ n = numel(x0);
 on_matrix = @(op) @(p) reshape(op(reshape(p, size(x0))), [], 1);
 check = @(name, op) fmadtest_check( ...
     getinternalderivs(feval(on_matrix(op), fmad(x0(:), speye(n)))), ...
-    fmadtest_fd_jacobian(on_matrix(op), x0(:)), 1e-7, name);
+    fd_jacobian(on_matrix(op), x0(:)), 1e-7, name);
 check('sum', @(X) sum(X));
 check('sum dim 2', @(X) sum(X, 2));
 check('sum dim 3', @(X) sum(X, 3));

@@ -14,7 +14,7 @@ end
 hand = spdiags([-ones(n,1), 3 - 4*x0, -2*ones(n,1)], -1:1, n, n);
 fmadtest_check(getvalue(y), broyden(x0), 1e-15, 'value');
 fmadtest_check(J, hand, 1e-15, 'Jacobian vs hand');
-fmadtest_check(J, fmadtest_fd_jacobian(broyden, x0), 1e-7, 'Jacobian vs central differences');
+fmadtest_check(J, fd_jacobian(broyden, x0), 1e-7, 'Jacobian vs central differences');
 if nnz(J) ~= nnz(hand)
   error('Jacobian has %d stored entries, expected %d', nnz(J), nnz(hand));
 end
