@@ -27,13 +27,13 @@ function x = subsasgn(x, s, rhs)
           size(rd, 2), nd);
   end
   old_size = size(x.value);
-  deleting = isa(rhs, 'double') && isequal(size(rhs), [0 0]);
+  deleting = ~rhs_active && isempty(rhs) && isa(rhs, 'double') && all(size(rhs) == 0);
   if deleting
     x.value = remove_elements(x.value, subs);
   else
     x.value = put(x.value, rv, subs{:});
   end
-  if ~deleting && isequal(size(x.value), old_size)
+  if ~deleting && numel(x.value) == prod(old_size)   % growth adds elements
     rows = linear_rows(old_size, subs);
     x.derivs = put(x.derivs, rhs_rows(rd, rhs_active, numel(rv), numel(rows)), rows, ':');
   else

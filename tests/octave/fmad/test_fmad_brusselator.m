@@ -30,4 +30,3 @@ if max(colours) > 5
 end
 compressed = getinternalderivs(brusselator_rhs_vec(fmad(y0, MADgetseed(pattern, colours))));
 fmadtest_check(MADuncompressJac(compressed, pattern, colours), J_hand, 1e-14, 'compressed seed');
-disp('test_fmad_brusselator: ok');

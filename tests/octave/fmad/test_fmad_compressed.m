@@ -37,4 +37,3 @@ g_pattern = (A ~= 0) | sparse([1 1 2 4 4], [1 3 2 4 6], 1, 5, 6);
 c = MADcolor(g_pattern);
 Jg = MADuncompressJac(getinternalderivs(g(fmad(x0, MADgetseed(g_pattern, c)))), g_pattern, c);
 fmadtest_check(Jg, fd_jacobian(g, x0), 1e-7, 'irregular pattern vs central differences');
-disp('test_fmad_compressed: ok');

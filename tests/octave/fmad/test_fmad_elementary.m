@@ -63,4 +63,3 @@ end
 if ~(x(1) > 0)                               % comparisons drive control flow
   error('comparison of an fmad scalar did not give true');
 end
-disp('test_fmad_elementary: ok');

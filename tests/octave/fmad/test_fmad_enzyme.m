@@ -34,4 +34,3 @@ fmadtest_check(gradient, J_hand' * residual(x0), 1e-14, 'gradient = J''f');
 H = full(getinternalderivs(getinternalderivs(h)));
 gradient_at = @(x) (getinternalderivs(objective(fmad(x, eye(4)))))';
 fmadtest_check(H, fd_jacobian(gradient_at, x0), 1e-7, 'Hessian vs differences of the gradient');
-disp('test_fmad_enzyme: ok');

@@ -26,4 +26,3 @@ r = fmad(x0', [1 0 0]);
 g = r(1) * r(2) + r(3)^3;
 fmadtest_check(getinternalderivs(g), x0(2), 1e-15, 'single direction');
 fmadtest_check(getderivs(g), x0(2), 1e-15, 'single direction external form');
-disp('test_fmad_full_identity: ok');

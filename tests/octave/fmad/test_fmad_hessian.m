@@ -59,4 +59,3 @@ for i = 1:n
 end
 Hv = full(getinternalderivs(getinternalderivs(sum(v))));
 fmadtest_check(Hv, diag(6 * x0), 1e-14, 'Hessian of a loop-filled array');
-disp('test_fmad_hessian: ok');

@@ -50,4 +50,3 @@ try
 catch err
   if ~strcmp(err.identifier, 'fmad:double'), rethrow(err); end
 end
-disp('test_fmad_indexing: ok');

@@ -41,4 +41,3 @@ x = sparse(fmad(A0, eye(9)));
 if ~issparse(getvalue(x)) || ~issparse(getinternalderivs(x)) || issparse(getinternalderivs(full(x)))
   error('sparse()/full() of an fmad object did not convert value and derivatives');
 end
-disp('test_fmad_matrix_ops: ok');

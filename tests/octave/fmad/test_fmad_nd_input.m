@@ -27,4 +27,3 @@ fmadtest_check(D(:, :, 1), [x0(1, 1, 2), 0, 0; 0, 0, 0], 1e-15, 'external form s
 % One direction given as an array shaped like the value.
 w = sum(sum(sum(fmad(x0, ones(size(x0))) .^ 2)));
 fmadtest_check(getinternalderivs(w), 2 * sum(x0(:)), 1e-14, 'single N-D direction');
-disp('test_fmad_nd_input: ok');

@@ -89,4 +89,3 @@ q(1, 2) = 4;                                 % plain numeric assignment is untou
 if ~isa(q, 'double') || ~isequal(q, [0 4; 0 0])
   error('plain double assignment changed by the fmad glue');
 end
-disp('test_fmad_prealloc_loops: ok');

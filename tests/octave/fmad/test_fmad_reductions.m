@@ -43,4 +43,3 @@ c = max(fmad([1 2], eye(2)), 10);
 if ~isa(c, 'fmad') || any(getinternalderivs(c)(:) ~= 0)
   error('max with a larger constant must be an fmad object with zero derivatives');
 end
-disp('test_fmad_reductions: ok');

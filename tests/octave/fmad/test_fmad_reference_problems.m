@@ -45,4 +45,3 @@ for k = 1:size(objectives, 1)
   check_jacobian(full(getinternalderivs(getinternalderivs(h))), fd_jacobian(gradient, x0), 1e-6, ...
                  [label ' Hessian vs differences of the gradient']);
 end
-disp('test_fmad_reference_problems: ok');

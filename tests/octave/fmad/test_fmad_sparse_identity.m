@@ -18,4 +18,3 @@ fmadtest_check(J, fd_jacobian(broyden, x0), 1e-7, 'Jacobian vs central differenc
 if nnz(J) ~= nnz(hand)
   error('Jacobian has %d stored entries, expected %d', nnz(J), nnz(hand));
 end
-disp('test_fmad_sparse_identity: ok');
