@@ -18,10 +18,7 @@ function [z, index] = extreme(pick, args)
     dim = default_dim(sz);
   end
   [~, index] = pick(base_value(x), [], dim);
-  [before, len, after] = dim_layout(sz, dim);
-  first_of_slice = reshape(1:before, [], 1) + before * len * (0:after - 1);
-  rows = first_of_slice(:) + before * (index(:) - 1);
-  z = reshape(take(x, rows), size(index));
+  z = reshape(take(x, slice_rows(sz, dim, index)), size(index));
 end
 
 function z = elementwise_extreme(pick, a, b)

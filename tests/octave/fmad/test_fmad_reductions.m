@@ -26,6 +26,10 @@ check('norm 1 / Inf / 3', @(X) [norm(X(:, 2), 1), norm(X(2, :), Inf), norm(X(:, 
 check('matrix norms', @(X) [norm(X, 'fro'), norm(X, 1), norm(X, Inf)]);
 check('max', @(X) max(X));
 check('min dim 2', @(X) min(X, [], 2));
+check('max dim 2 of a 3-D slice', @(X) max(cat(3, X, 2 * X(:, end:-1:1)), [], 3));
+check('sort', @(X) sort(X));
+check('sort dim 2 descending', @(X) sort(X, 2, 'descend'));
+check('bsxfun', @(X) bsxfun(@times, X, X(1, :)) + bsxfun(@minus, X, X(:, 2)));
 check('max elementwise', @(X) max(X, 0.5));
 check('min elementwise broadcast', @(X) min(X, X(:, 2)));
 
