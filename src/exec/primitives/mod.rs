@@ -6,6 +6,7 @@ mod construct;
 mod elementwise;
 mod matrix;
 mod reduce;
+mod sparse;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -75,6 +76,7 @@ fn table() -> &'static Table {
         entries.extend(matrix::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
+        entries.extend(sparse::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
