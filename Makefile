@@ -3,7 +3,7 @@ SHELL := /bin/bash
 # Where rustup installs cargo when scripts/setup.sh had to install it.
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-MEX_LIBRARY := target/release/libmsad.so
+MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
 # Octave loads NAME.mex, MATLAB on Linux NAME.mexa64.
 MEX_FILES := matlab/msad_eval.mex matlab/msad_eval.mexa64
 OCTAVE := bash scripts/octave.sh
