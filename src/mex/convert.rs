@@ -54,6 +54,7 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
         }
         Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place)?)),
         Kind::MSAD_COMPLEX => return bad_input(place, "is complex: msad differentiates real code"),
+        Kind::MSAD_SPARSE_LOGICAL => return bad_input(place, "is a sparse logical array: pass full(...) or double(...)"),
         Kind::MSAD_OTHER => {
             return bad_input(place, &format!("is of class {}, which msad does not support", array.class_name()));
         }

@@ -12,7 +12,7 @@ use crate::engine::{Engine, Request};
 use crate::exec::value::{Array, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
 
 /// The engine and its cache live across calls until the host unloads the MEX file.
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
@@ -73,7 +73,7 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
 fn evaluate(request: &Request) -> Result<Vec<Value>> {
     match std::env::var(TEST_HOOK).as_deref() {
         Ok("panic") => {
-            let _engine = lock_engine();
+            let _engine = lock_engine()?;
             panic!("{TEST_HOOK}=panic");
         }
         Ok("echo") => {
@@ -83,8 +83,8 @@ fn evaluate(request: &Request) -> Result<Vec<Value>> {
         }
         _ => {}
     }
-    let mut engine = lock_engine();
-    let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost, request)?;
+    let mut engine = lock_engine()?;
+    let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost::default(), request)?;
     if request.options.verbose {
         evaluation.log.iter().for_each(|line| array::print(&format!("{line}\n")));
     }
@@ -96,20 +96,29 @@ fn evaluate(request: &Request) -> Result<Vec<Value>> {
     Ok(outputs)
 }
 
-fn lock_engine() -> MutexGuard<'static, Option<Engine>> {
-    ENGINE.lock().unwrap_or_else(|poisoned| {
-        // A panic interrupted an evaluation: its cache may be inconsistent, so start afresh.
-        ENGINE.clear_poison();
-        let mut engine = poisoned.into_inner();
-        *engine = None;
-        engine
-    })
+/// The engine, unless a call on this (the host's only) thread holds it already: a function the
+/// engine had the host evaluate called msad_eval again.
+fn lock_engine() -> Result<MutexGuard<'static, Option<Engine>>> {
+    match ENGINE.try_lock() {
+        Ok(engine) => Ok(engine),
+        Err(TryLockError::Poisoned(poisoned)) => {
+            // A panic interrupted an evaluation: its cache may be inconsistent, so start afresh.
+            ENGINE.clear_poison();
+            let mut engine = poisoned.into_inner();
+            *engine = None;
+            Ok(engine)
+        }
+        Err(TryLockError::WouldBlock) => Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            "msad_eval was called from inside a function msad_eval is evaluating",
+        )),
+    }
 }
 
 /// Called by the host before it unloads the MEX file: frees the engine and its cache.
 unsafe extern "C" fn release_engine() {
-    // Called from the host, outside any call: a panic must stop here.
-    let _ = panic::catch_unwind(|| *lock_engine() = None);
+    // Called from the host, outside any Rust frame: a panic must stop here.
+    let _ = panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None));
 }
 
 fn record_panic(info: &panic::PanicHookInfo) {

@@ -6,6 +6,7 @@ function test_mex_gateway()
                'valid options: jacobian, wrt, threads, verbose');
   expect_error(@() msad_eval(@sin, int32(1)), 'msad:badInput', 'int32');
   expect_error(@() msad_eval(@sin, 1 + 2i), 'msad:badInput', 'complex');
+  expect_error(@() msad_eval(@sin, 1, [], sparse(true)), 'msad:badInput', 'argument 4 is a sparse logical');
   expect_error(@() msad_eval(@sin, 1, [], {1, single(2)}), 'msad:badInput', 'argument 4{2}');
   expect_error(@() msad_eval(@sin), 'msad:badInput', 'msad_eval(fun, x');
 
