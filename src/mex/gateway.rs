@@ -8,8 +8,8 @@ use super::ffi::mxArray;
 use super::host::MexHost;
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::engine::{Engine, Request};
-use crate::exec::value::{Array, Value};
+use crate::engine::{Engine, Host, Request};
+use crate::exec::value::{Array, FunctionHandle, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
@@ -77,7 +77,11 @@ fn evaluate(request: &Request) -> Result<Vec<Value>> {
             panic!("{TEST_HOOK}=panic");
         }
         Ok("echo") => {
-            let mut outputs = vec![request::describe(request)];
+            let source = match &request.function {
+                FunctionHandle::Named(name) => MexHost::default().which(name),
+                FunctionHandle::Anonymous { .. } => None,
+            };
+            let mut outputs = vec![request::describe(request, source.as_deref())];
             outputs.resize(request.nargout, Value::Double(Array::new(vec![0, 0], vec![])));
             return Ok(outputs);
         }

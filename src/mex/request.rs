@@ -4,6 +4,7 @@
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{JacobianStorage, Options, Request};
 use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use std::path::Path;
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
@@ -136,9 +137,10 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 }
 
 /// The request as an Octave struct, for the `MSAD_TEST_HOOK=echo` test hook: fields `function`
-/// (name or anonymous text), `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`,
-/// `threads` ([] = automatic), `verbose`, `nargout`.
-pub fn describe(request: &Request) -> Value {
+/// (name or anonymous text), `source` (the file the host found for a named function, or ''),
+/// `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`, `threads` ([] = automatic),
+/// `verbose`, `nargout`.
+pub fn describe(request: &Request, source: Option<&Path>) -> Value {
     let (function, captured) = match &request.function {
         FunctionHandle::Named(name) => (name.clone(), Vec::new()),
         FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
@@ -156,6 +158,7 @@ pub fn describe(request: &Request) -> Value {
     };
     let fields = [
         ("function", Value::string(&function)),
+        ("source", Value::string(&source.map(|path| path.display().to_string()).unwrap_or_default())),
         ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
         ("args", Value::Cell(Array::row(request.args.clone()))),
         ("wrt", Value::scalar((options.wrt + 1) as f64)),
@@ -249,8 +252,8 @@ mod tests {
     #[test]
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
-        let Value::Struct(described) = describe(&request) else { panic!("a struct") };
-        assert_eq!(described.fields, ["function", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
-        assert_eq!(described.elements[0][0], Value::string("f"));
+        let Value::Struct(described) = describe(&request, Some(Path::new("/m/f.m"))) else { panic!("a struct") };
+        assert_eq!(described.fields, ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
+        assert_eq!(described.elements[0][..2], [Value::string("f"), Value::string("/m/f.m")]);
     }
 }

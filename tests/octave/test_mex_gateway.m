@@ -48,7 +48,7 @@ function check_panic_is_contained()
   % The engine lock the panic poisoned is usable again.
   restore = test_hook('echo');
   request = msad_eval(@sin, 1);
-  assert(strcmp(request.function, 'sin'));
+  assert(strcmp(request.function, 'sin') && isempty(request.source), 'a built-in has no source');
 end
 
 function check_round_trip()
@@ -74,6 +74,8 @@ function check_round_trip()
     end
   end
   assert(strcmp(msad_eval('sin', 1).function, 'sin'), 'a function name is a named function');
+  request = msad_eval(@test_mex_gateway, 1);
+  assert(strcmp(request.source, [mfilename('fullpath') '.m']), 'which found %s', request.source);
 end
 
 function check_options()
