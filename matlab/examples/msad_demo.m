@@ -12,7 +12,7 @@ for j = 1:numel(x)
   J_fd(:, j) = (reactor_residual(x + step) - reactor_residual(x - step)) / (2 * h(j));
 end
 
-fprintf('F = reactor_residual(x) at x = [%s]:\n', num2str(x'));
+fprintf('F = reactor_residual(x) at x = [%s ]:\n', sprintf(' %g', x));
 disp(F');
 fprintf('J = dF/dx from msad_eval:\n');
 disp(full(J));
