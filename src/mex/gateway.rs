@@ -9,7 +9,7 @@ use super::host::MexHost;
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{Engine, Host, Request};
-use crate::exec::value::{Array, FunctionHandle, Value};
+use crate::exec::value::{FunctionHandle, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
@@ -19,7 +19,7 @@ static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
 /// What the last panic said and where, recorded by our panic hook (on whichever thread panicked).
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 static PANIC_HOOK: Once = Once::new();
-/// Test hooks: `panic` panics inside an evaluation, `echo` returns the parsed request instead.
+/// Names the test hook to run instead of the engine (see `test_hook`).
 const TEST_HOOK: &str = "MSAD_TEST_HOOK";
 
 /// `[f, J] = msad_eval(fun, x, opts, extra...)`: the symbol Octave and MATLAB look up.
@@ -71,21 +71,10 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
 
 /// The values for the call's outputs: `f`, then `J` when asked for.
 fn evaluate(request: &Request) -> Result<Vec<Value>> {
-    match std::env::var(TEST_HOOK).as_deref() {
-        Ok("panic") => {
-            let _engine = lock_engine()?;
-            panic!("{TEST_HOOK}=panic");
-        }
-        Ok("echo") => {
-            let source = match &request.function {
-                FunctionHandle::Named(name) => MexHost::default().which(name),
-                FunctionHandle::Anonymous { .. } => None,
-            };
-            let mut outputs = vec![request::describe(request, source.as_deref())];
-            outputs.resize(request.nargout, Value::Double(Array::new(vec![0, 0], vec![])));
-            return Ok(outputs);
-        }
-        _ => {}
+    if let Ok(mode) = std::env::var(TEST_HOOK)
+        && !mode.is_empty()
+    {
+        return test_hook(&mode, request);
     }
     let mut engine = lock_engine()?;
     let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost::default(), request)?;
@@ -94,10 +83,32 @@ fn evaluate(request: &Request) -> Result<Vec<Value>> {
     }
     let mut outputs = vec![evaluation.value];
     if request.nargout == 2 {
-        let jacobian = evaluation.jacobian.ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
+        let jacobian = evaluation
+            .jacobian
+            .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
         outputs.push(jacobian);
     }
     Ok(outputs)
+}
+
+/// `panic` panics while holding the engine; `echo` returns the parsed request (and `J = []`).
+fn test_hook(mode: &str, request: &Request) -> Result<Vec<Value>> {
+    match mode {
+        "panic" => {
+            let _engine = lock_engine()?;
+            panic!("{TEST_HOOK}=panic");
+        }
+        "echo" => {
+            let source = match &request.function {
+                FunctionHandle::Named(name) => MexHost::default().which(name),
+                FunctionHandle::Anonymous { .. } => None,
+            };
+            let mut outputs = vec![request::describe(request, source.as_deref())];
+            outputs.resize(request.nargout, request::empty_matrix());
+            Ok(outputs)
+        }
+        other => Err(Diagnostic::new(ErrorKind::BadInput, format!("{TEST_HOOK}={other}: use panic or echo"))),
+    }
 }
 
 /// The engine, unless a call on this (the host's only) thread holds it already: a function the

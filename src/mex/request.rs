@@ -22,6 +22,11 @@ pub fn argument_name(index: usize) -> String {
     }
 }
 
+/// `[]`, what the host reads for an unset element and returns for an output it has no value for.
+pub fn empty_matrix() -> Value {
+    Value::Double(Array::new(vec![0, 0], vec![]))
+}
+
 /// Builds the request from all of msad_eval's inputs and the number of outputs asked for.
 pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> {
     if inputs.len() < 2 {
@@ -61,7 +66,9 @@ fn function_of(fun: Value) -> Result<FunctionHandle> {
             Some(name) if !name.trim().is_empty() => Ok(FunctionHandle::Named(name.trim().to_string())),
             _ => bad_input("fun must be a function handle or a function name, not an empty string".to_string()),
         },
-        other => bad_input(format!("fun must be a function handle or a function name, not a {}", describe_class(&other))),
+        other => {
+            bad_input(format!("fun must be a function handle or a function name, not a {}", describe_class(&other)))
+        }
     }
 }
 
@@ -154,12 +161,15 @@ pub fn describe(request: &Request, source: Option<&Path>) -> Value {
     };
     let threads = match options.threads {
         Some(n) => Value::scalar(n as f64),
-        None => Value::Double(Array::new(vec![0, 0], vec![])),
+        None => empty_matrix(),
     };
     let fields = [
         ("function", Value::string(&function)),
         ("source", Value::string(&source.map(|path| path.display().to_string()).unwrap_or_default())),
-        ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
+        (
+            "captured",
+            Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] }),
+        ),
         ("args", Value::Cell(Array::row(request.args.clone()))),
         ("wrt", Value::scalar((options.wrt + 1) as f64)),
         ("jacobian", Value::string(jacobian)),
@@ -187,10 +197,6 @@ mod tests {
         })
     }
 
-    fn empty() -> Value {
-        Value::Double(Array::new(vec![0, 0], vec![]))
-    }
-
     fn bad_input_message(result: Result<Request>) -> String {
         let error = result.err().expect("an error");
         assert_eq!(error.identifier(), "msad:badInput");
@@ -209,7 +215,9 @@ mod tests {
 
     #[test]
     fn extra_arguments_follow_x_and_empty_opts_is_default() {
-        let request = build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty(), Value::string("p")], 2).unwrap();
+        let request =
+            build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty_matrix(), Value::string("p")], 2)
+                .unwrap();
         assert_eq!(request.function, FunctionHandle::Named("rhs".to_string()));
         assert_eq!(request.args, vec![Value::scalar(1.0), Value::string("p")]);
         assert_eq!(request.nargout, 2);
@@ -232,7 +240,10 @@ mod tests {
 
     #[test]
     fn unknown_option_names_the_valid_ones() {
-        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
+        let message = bad_input_message(build_request(
+            vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])],
+            1,
+        ));
         assert!(message.contains("'jacobain'") && message.contains("jacobian, wrt, threads, verbose"), "{message}");
     }
 
@@ -245,15 +256,24 @@ mod tests {
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 3));
         bad_input_message(build_request(vec![Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
-        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
-        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])], 1));
+        bad_input_message(build_request(
+            vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])],
+            1,
+        ));
+        bad_input_message(build_request(
+            vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])],
+            1,
+        ));
     }
 
     #[test]
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
         let Value::Struct(described) = describe(&request, Some(Path::new("/m/f.m"))) else { panic!("a struct") };
-        assert_eq!(described.fields, ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
+        assert_eq!(
+            described.fields,
+            ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]
+        );
         assert_eq!(described.elements[0][..2], [Value::string("f"), Value::string("/m/f.m")]);
     }
 }
