@@ -4,7 +4,6 @@
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{JacobianStorage, Options, Request};
 use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
-use std::path::Path;
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
@@ -66,9 +65,7 @@ fn function_of(fun: Value) -> Result<FunctionHandle> {
             Some(name) if !name.trim().is_empty() => Ok(FunctionHandle::Named(name.trim().to_string())),
             _ => bad_input("fun must be a function handle or a function name, not an empty string".to_string()),
         },
-        other => {
-            bad_input(format!("fun must be a function handle or a function name, not a {}", describe_class(&other)))
-        }
+        other => bad_input(format!("fun must be a function handle or a function name, not a {}", describe_class(&other))),
     }
 }
 
@@ -147,7 +144,7 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 /// (name or anonymous text), `source` (the file the host found for a named function, or ''),
 /// `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`, `threads` ([] = automatic),
 /// `verbose`, `nargout`.
-pub fn describe(request: &Request, source: Option<&Path>) -> Value {
+pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let (function, captured) = match &request.function {
         FunctionHandle::Named(name) => (name.clone(), Vec::new()),
         FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
@@ -240,10 +237,7 @@ mod tests {
 
     #[test]
     fn unknown_option_names_the_valid_ones() {
-        let message = bad_input_message(build_request(
-            vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])],
-            1,
-        ));
+        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
         assert!(message.contains("'jacobain'") && message.contains("jacobian, wrt, threads, verbose"), "{message}");
     }
 
@@ -256,20 +250,14 @@ mod tests {
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 3));
         bad_input_message(build_request(vec![Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
-        bad_input_message(build_request(
-            vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])],
-            1,
-        ));
-        bad_input_message(build_request(
-            vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])],
-            1,
-        ));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])], 1));
     }
 
     #[test]
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
-        let Value::Struct(described) = describe(&request, Some(Path::new("/m/f.m"))) else { panic!("a struct") };
+        let Value::Struct(described) = describe(&request, Some(std::path::Path::new("/m/f.m"))) else { panic!("a struct") };
         assert_eq!(
             described.fields,
             ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]
