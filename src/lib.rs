@@ -1,12 +1,14 @@
 //! msad: automatic differentiation of Octave/MATLAB code.
 //!
 //! Pipeline, one module per stage: `syntax` (lexer, parser, AST) -> `ir` (CFG in SSA form) -> `analysis`
-//! (class/shape/constant/activity inference) -> `ad` (forward derivative rules, sparsity, colouring) ->
-//! `exec` (values, primitive kernels, evaluator) -> `mex` (the Octave/MATLAB gateway, the only unsafe code).
-//! `engine` ties the stages together behind one call.
+//! (constant/class/shape propagation, activity) -> `ad` (sparsity, colouring, compression) -> `exec`
+//! (values, the primitive table with kernels and forward rules, the evaluator) -> `mex` (the Octave/MATLAB
+//! gateway, the only unsafe code). `engine` ties the stages together behind one call.
 
 pub mod diag;
 pub mod syntax;
+pub mod ir;
+pub mod analysis;
 pub mod ad;
 pub mod exec;
 pub mod engine;

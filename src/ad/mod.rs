@@ -2,4 +2,5 @@
 //! the primitives in `exec::primitives`.
 
 pub mod coloring;
+mod ordering;
 pub mod pattern;

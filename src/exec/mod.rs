@@ -1,3 +1,7 @@
-//! Runtime: values, primitive kernels and the evaluator of prepared code.
+//! Runtime: values, derivative blocks, indexing, the primitive table and the evaluator of prepared code.
 
+pub mod deriv;
+pub mod index;
+pub mod interp;
+pub mod primitives;
 pub mod value;

@@ -1,6 +1,7 @@
 //! Runtime values with MATLAB semantics: column-major N-D arrays (at least 2 dims), sparse matrices,
 //! cells, structs and function handles.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
@@ -71,6 +72,21 @@ pub struct SparseMatrix {
 impl SparseMatrix {
     pub fn nnz(&self) -> usize {
         self.values.len()
+    }
+    /// The nonzeros of a dense matrix (exact zeros dropped, as Octave's `sparse` does).
+    pub fn from_dense(a: &Array<f64>) -> SparseMatrix {
+        let (nrows, ncols) = (a.rows(), a.cols());
+        let mut m = SparseMatrix { nrows, ncols, colptr: vec![0], rowind: vec![], values: vec![] };
+        for j in 0..ncols {
+            for (i, &x) in a.data[j * nrows..(j + 1) * nrows].iter().enumerate() {
+                if x != 0.0 {
+                    m.rowind.push(i);
+                    m.values.push(x);
+                }
+            }
+            m.colptr.push(m.values.len());
+        }
+        m
     }
     pub fn to_dense(&self) -> Array<f64> {
         let mut data = vec![0.0; self.nrows * self.ncols];
@@ -148,6 +164,17 @@ impl Value {
         match self {
             Value::Char(a) if a.dims[0] <= 1 => Some(String::from_utf16_lossy(&a.data)),
             _ => None,
+        }
+    }
+
+    /// The value as a double array (logical and char convert, sparse densifies); None for containers.
+    pub fn numeric(&self) -> Option<Cow<'_, Array<f64>>> {
+        match self {
+            Value::Double(a) => Some(Cow::Borrowed(a)),
+            Value::Logical(a) => Some(Cow::Owned(a.map(|&b| b as u8 as f64))),
+            Value::Char(a) => Some(Cow::Owned(a.map(|&c| c as f64))),
+            Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
+            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) => None,
         }
     }
 }

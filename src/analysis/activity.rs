@@ -1,0 +1,88 @@
+//! Activity: a value is active when it may depend on the differentiated argument. Computed for the whole
+//! program at once: a callee's parameter is active when some call site passes an active argument, and a
+//! call's results are active when the callee can return an active value.
+
+use crate::exec::primitives;
+use crate::ir::{Op, Program, Terminator, ValueId};
+
+#[derive(Clone, Debug, Default)]
+pub struct Activity {
+    active: Vec<bool>,
+}
+
+impl Activity {
+    pub fn is_active(&self, v: ValueId) -> bool {
+        self.active[v.0 as usize]
+    }
+    pub fn count(&self) -> usize {
+        self.active.iter().filter(|a| **a).count()
+    }
+}
+
+/// Activity of every value of every function when argument `wrt` of the entry function is active.
+pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
+    let mut acts: Vec<Activity> = program
+        .functions
+        .iter()
+        .map(|f| Activity { active: vec![false; f.value_count as usize] })
+        .collect();
+    let mut active_params: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
+    if let Some(p) = active_params[0].get_mut(wrt) {
+        *p = true;
+    }
+    let mut active_results: Vec<bool> = vec![false; program.functions.len()];
+    loop {
+        let mut changed = false;
+        for (fi, func) in program.functions.iter().enumerate() {
+            let act = &mut acts[fi].active;
+            let mark = |v: ValueId, on: bool, act: &mut Vec<bool>| {
+                if on && !act[v.0 as usize] {
+                    act[v.0 as usize] = true;
+                    true
+                } else {
+                    false
+                }
+            };
+            for block in &func.blocks {
+                for phi in &block.phis {
+                    let on = phi.incoming.iter().any(|(_, v)| act[v.0 as usize]);
+                    changed |= mark(phi.dest, on, act);
+                }
+                for inst in &block.insts {
+                    let any_arg = inst.args.iter().any(|a| act[a.0 as usize]);
+                    let on = match &inst.op {
+                        Op::Param(i) => active_params[fi][*i],
+                        Op::Prim(id) => any_arg && primitives::is_differentiable(*id),
+                        Op::Index | Op::IndexAssign => {
+                            // Only the indexed array and the assigned value carry derivatives.
+                            act[inst.args[0].0 as usize] || (matches!(inst.op, Op::IndexAssign) && act[inst.args[1].0 as usize])
+                        }
+                        Op::Call(callee) => {
+                            let params = &mut active_params[callee.0 as usize];
+                            for (k, a) in inst.args.iter().enumerate() {
+                                if act[a.0 as usize] && k < params.len() && !params[k] {
+                                    params[k] = true;
+                                    changed = true;
+                                }
+                            }
+                            active_results[callee.0 as usize]
+                        }
+                        Op::Const(_) | Op::Undefined(_) | Op::MagicColon | Op::End { .. } => false,
+                    };
+                    for d in &inst.dests {
+                        changed |= mark(*d, on, act);
+                    }
+                }
+                if let Terminator::Return(outs) = &block.term {
+                    if outs.iter().any(|v| act[v.0 as usize]) && !active_results[fi] {
+                        active_results[fi] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return acts;
+        }
+    }
+}

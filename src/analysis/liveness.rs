@@ -1,0 +1,123 @@
+//! Liveness of SSA values, used to move instead of copy: when an instruction is the last reader of an
+//! array (typically `y(i) = v` in a loop), the evaluator takes the array out of its register and updates
+//! it in place, so a loop that fills an array costs O(n), not O(n^2).
+
+use crate::ir::{BlockId, Function, Terminator, ValueId};
+use std::collections::HashSet;
+
+/// Which operands may be moved out of their registers.
+#[derive(Clone, Debug, Default)]
+pub struct Moves {
+    /// `inst_moves[block][inst][arg]`: this read is the value's last.
+    inst_moves: Vec<Vec<Vec<bool>>>,
+    /// `phi_moves[block][pred_position][phi]`: the incoming value may be moved into the phi.
+    phi_moves: Vec<Vec<Vec<bool>>>,
+}
+
+impl Moves {
+    pub fn arg(&self, block: BlockId, inst: usize, arg: usize) -> bool {
+        self.inst_moves[block.0 as usize][inst][arg]
+    }
+    pub fn phi(&self, block: BlockId, pred_position: usize, phi: usize) -> bool {
+        self.phi_moves[block.0 as usize][pred_position][phi]
+    }
+}
+
+fn term_uses(term: &Terminator) -> Vec<ValueId> {
+    match term {
+        Terminator::Branch { cond, .. } => vec![*cond],
+        Terminator::Return(vs) => vs.clone(),
+        Terminator::Jump(_) => vec![],
+    }
+}
+
+/// Values live on entry to each block (phi results excluded; values read by phis count as live at the
+/// end of the predecessor they come from).
+fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
+    let n = func.blocks.len();
+    let mut live_in: Vec<HashSet<ValueId>> = vec![HashSet::new(); n];
+    let order = func.reverse_postorder();
+    loop {
+        let mut changed = false;
+        for &b in order.iter().rev() {
+            let live = live_out(func, &live_in, b);
+            let block = func.block(b);
+            let mut live = live;
+            term_uses(&block.term).into_iter().for_each(|v| {
+                live.insert(v);
+            });
+            for inst in block.insts.iter().rev() {
+                inst.dests.iter().for_each(|d| {
+                    live.remove(d);
+                });
+                live.extend(inst.args.iter().copied());
+            }
+            block.phis.iter().for_each(|p| {
+                live.remove(&p.dest);
+            });
+            if live != live_in[b.0 as usize] {
+                live_in[b.0 as usize] = live;
+                changed = true;
+            }
+        }
+        if !changed {
+            return live_in;
+        }
+    }
+}
+
+fn live_out(func: &Function, live_in: &[HashSet<ValueId>], b: BlockId) -> HashSet<ValueId> {
+    let mut out = HashSet::new();
+    for s in func.successors(b) {
+        out.extend(live_in[s.0 as usize].iter().copied());
+        for phi in &func.block(s).phis {
+            out.extend(phi.incoming.iter().filter(|(from, _)| *from == b).map(|(_, v)| *v));
+        }
+    }
+    out
+}
+
+pub fn moves(func: &Function) -> Moves {
+    let live_in = live_in(func);
+    let mut moves = Moves::default();
+    for (bi, block) in func.blocks.iter().enumerate() {
+        let b = BlockId(bi as u32);
+        let mut live = live_out(func, &live_in, b);
+        live.extend(term_uses(&block.term));
+        let mut per_inst = vec![vec![]; block.insts.len()];
+        for (ii, inst) in block.insts.iter().enumerate().rev() {
+            // An operand read twice by one instruction is never moved.
+            per_inst[ii] = inst
+                .args
+                .iter()
+                .map(|a| !live.contains(a) && inst.args.iter().filter(|x| *x == a).count() == 1)
+                .collect();
+            inst.dests.iter().for_each(|d| {
+                live.remove(d);
+            });
+            live.extend(inst.args.iter().copied());
+        }
+        moves.inst_moves.push(per_inst);
+        let per_pred = block
+            .preds
+            .iter()
+            .map(|&p| {
+                let incoming: Vec<Option<ValueId>> = block
+                    .phis
+                    .iter()
+                    .map(|phi| phi.incoming.iter().find(|(from, _)| *from == p).map(|(_, v)| *v))
+                    .collect();
+                incoming
+                    .iter()
+                    .map(|v| {
+                        v.is_some_and(|v| {
+                            !live_in[bi].contains(&v) && incoming.iter().filter(|x| **x == Some(v)).count() == 1
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        moves.phi_moves.push(per_pred);
+    }
+    moves
+}

@@ -1,0 +1,243 @@
+//! Sparse conditional constant propagation with class and dims: a forward fixpoint over the CFG in
+//! reverse post-order, visiting only blocks reachable through edges whose branch is not constant-false.
+
+use super::ArgSignature;
+use crate::exec::index::{Subscript, gather_plan};
+use crate::exec::primitives::{self, Kernel};
+use crate::exec::value::Value;
+use crate::ir::{BlockId, Function, Inst, Op, Terminator};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    Double,
+    Logical,
+    Char,
+    Cell,
+    Struct,
+    Handle,
+}
+
+impl Class {
+    pub fn of(v: &Value) -> Class {
+        match v {
+            Value::Double(_) | Value::Sparse(_) => Class::Double,
+            Value::Logical(_) => Class::Logical,
+            Value::Char(_) => Class::Char,
+            Value::Cell(_) => Class::Cell,
+            Value::Struct(_) => Class::Struct,
+            Value::Handle(_) => Class::Handle,
+        }
+    }
+}
+
+/// Knowledge about one SSA value, from most to least precise.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lattice {
+    /// Not reached yet (or only on non-executable paths).
+    Unreached,
+    Const(Value),
+    /// Varies between calls; class and dims where known.
+    Varying { class: Option<Class>, dims: Option<Vec<usize>> },
+}
+
+impl Lattice {
+    const UNKNOWN: Lattice = Lattice::Varying { class: None, dims: None };
+
+    fn class(&self) -> Option<Class> {
+        match self {
+            Lattice::Const(v) => Some(Class::of(v)),
+            Lattice::Varying { class, .. } => *class,
+            Lattice::Unreached => None,
+        }
+    }
+
+    fn dims(&self) -> Option<Vec<usize>> {
+        match self {
+            Lattice::Const(v) => Some(v.dims()),
+            Lattice::Varying { dims, .. } => dims.clone(),
+            Lattice::Unreached => None,
+        }
+    }
+
+    fn meet(&self, other: &Lattice) -> Lattice {
+        match (self, other) {
+            (Lattice::Unreached, x) | (x, Lattice::Unreached) => x.clone(),
+            (Lattice::Const(a), Lattice::Const(b)) if a == b => self.clone(),
+            _ => {
+                let class = self.class().filter(|c| Some(*c) == other.class());
+                let dims = self.dims().filter(|d| Some(d) == other.dims().as_ref());
+                Lattice::Varying { class, dims }
+            }
+        }
+    }
+}
+
+/// Constants folded only below this many elements, to keep prepared code small.
+const MAX_FOLDED_ELEMENTS: usize = 4096;
+
+/// Lattice value of every SSA value of `func` called with `args` (`None`: unknown argument).
+pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> Vec<Lattice> {
+    let mut values = vec![Lattice::Unreached; func.value_count as usize];
+    let mut executable = vec![false; func.blocks.len()];
+    executable[0] = true;
+    let order = func.reverse_postorder();
+    loop {
+        let mut changed = false;
+        for &b in &order {
+            if !executable[b.0 as usize] {
+                continue;
+            }
+            let block = func.block(b);
+            for phi in &block.phis {
+                let new = phi
+                    .incoming
+                    .iter()
+                    .filter(|(from, _)| executable[from.0 as usize] && edge_taken(func, &values, *from, b))
+                    .fold(Lattice::Unreached, |acc, (_, v)| acc.meet(&values[v.0 as usize]));
+                changed |= update(&mut values[phi.dest.0 as usize], new);
+            }
+            for inst in &block.insts {
+                for (d, new) in inst.dests.iter().zip(transfer(inst, &values, args)) {
+                    changed |= update(&mut values[d.0 as usize], new);
+                }
+            }
+            for s in func.successors(b) {
+                if edge_taken(func, &values, b, s) && !executable[s.0 as usize] {
+                    executable[s.0 as usize] = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return values;
+        }
+    }
+}
+
+/// Moves `slot` down the lattice to its meet with `new`; true if it changed.
+fn update(slot: &mut Lattice, new: Lattice) -> bool {
+    let met = slot.meet(&new);
+    if *slot == met {
+        return false;
+    }
+    *slot = met;
+    true
+}
+
+fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -> bool {
+    match &func.block(from).term {
+        Terminator::Branch { cond, then_block, else_block } => match &values[cond.0 as usize] {
+            Lattice::Const(Value::Logical(a)) => (if a.data[0] { *then_block } else { *else_block }) == to,
+            Lattice::Unreached => false,
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> Vec<Lattice> {
+    let operand = |i: usize| &values[inst.args[i].0 as usize];
+    let n = inst.dests.len();
+    let unknown = || vec![Lattice::UNKNOWN; n];
+    if inst.args.iter().any(|a| values[a.0 as usize] == Lattice::Unreached) {
+        return vec![Lattice::Unreached; n];
+    }
+    match &inst.op {
+        Op::Const(v) => vec![Lattice::Const(v.clone())],
+        Op::Param(i) => match args.get(*i) {
+            Some(Some(sig)) => vec![Lattice::Varying { class: Some(sig.class), dims: Some(sig.dims.clone()) }],
+            _ => unknown(),
+        },
+        Op::Undefined(_) | Op::MagicColon | Op::Call(_) | Op::IndexAssign => unknown(),
+        Op::End { position, count } => match operand(0).dims() {
+            Some(d) => {
+                let n = crate::exec::index::end_value(&d, *position, *count);
+                vec![Lattice::Const(Value::scalar(n as f64))]
+            }
+            None => vec![Lattice::Varying { class: Some(Class::Double), dims: Some(vec![1, 1]) }],
+        },
+        Op::Index => index_transfer(inst, values),
+        Op::Prim(id) => {
+            let constants: Option<Vec<&Value>> = inst
+                .args
+                .iter()
+                .map(|a| match &values[a.0 as usize] {
+                    Lattice::Const(v) => Some(v),
+                    _ => None,
+                })
+                .collect();
+            if let Some(constants) = constants {
+                if let Ok(results) = primitives::eval(*id, &constants, n) {
+                    if results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS) {
+                        return results.into_iter().map(Lattice::Const).collect();
+                    }
+                }
+            }
+            prim_transfer(*id, inst, values, n)
+        }
+    }
+}
+
+fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
+    let base = &values[inst.args[0].0 as usize];
+    let subs: Option<Vec<Subscript>> = inst.args[1..]
+        .iter()
+        .map(|a| match &values[a.0 as usize] {
+            Lattice::Const(v) => Subscript::from_value(v).ok(),
+            _ => None,
+        })
+        .collect();
+    let dims = match (base.dims(), subs) {
+        (Some(d), Some(s)) => gather_plan(&d, &s).ok().map(|(dims, _)| dims),
+        _ => None,
+    };
+    vec![Lattice::Varying { class: base.class(), dims }]
+}
+
+/// Class and dims of a primitive's result from its kernel kind.
+fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usize) -> Vec<Lattice> {
+    let dims_of = |i: usize| values[inst.args[i].0 as usize].dims();
+    let mut out = vec![Lattice::UNKNOWN; n];
+    out[0] = match primitives::get(id).kernel {
+        Kernel::Unary { .. } => Lattice::Varying { class: Some(Class::Double), dims: dims_of(0) },
+        Kernel::Binary { .. } | Kernel::Predicate(_) => {
+            let class = if matches!(primitives::get(id).kernel, Kernel::Predicate(_)) {
+                Class::Logical
+            } else {
+                Class::Double
+            };
+            let dims = match (dims_of(0), dims_of(1)) {
+                (Some(a), Some(b)) => primitives::broadcast_dims(&a, &b),
+                _ => None,
+            };
+            Lattice::Varying { class: Some(class), dims }
+        }
+        Kernel::General { .. } => Lattice::UNKNOWN,
+    };
+    out
+}
+
+/// Replaces every instruction whose results are all constants by `Const` instructions.
+pub fn fold_constants(func: &mut Function, values: &[Lattice]) {
+    for block in &mut func.blocks {
+        let insts = std::mem::take(&mut block.insts);
+        for inst in insts {
+            let folded: Option<Vec<Value>> = inst
+                .dests
+                .iter()
+                .map(|d| match &values[d.0 as usize] {
+                    Lattice::Const(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect();
+            match folded {
+                Some(consts) if !inst.dests.is_empty() && !matches!(inst.op, Op::Const(_)) => {
+                    for (d, v) in inst.dests.iter().zip(consts) {
+                        block.insts.push(Inst { dests: vec![*d], op: Op::Const(v), args: vec![], span: inst.span });
+                    }
+                }
+                _ => block.insts.push(inst),
+            }
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Derivative blocks ("derivvec"): for a value with `m = numel(v)` elements and `nd` directions, the
+//! `m x nd` matrix of directional derivatives (row i = element i of v).
+//!
+//! Every forward rule is linear in these blocks and is written with the operations below only, so it
+//! works unchanged on both storages: `Dense` (column-major; the compressed and full modes) and `Sparse`
+//! (rows of (direction, value) pairs; sparsity detection seeds it with the identity). Sparse blocks keep
+//! every structural entry, even when its value is zero, so the pattern they carry is never too small.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Deriv {
+    /// The value does not depend on the differentiated input.
+    Zero,
+    Dense(DenseDeriv),
+    Sparse(SparseDeriv),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DenseDeriv {
+    pub rows: usize,
+    pub nd: usize,
+    pub data: Vec<f64>,
+}
+
+/// Compressed sparse rows: row r holds directions `cols[ptr[r]..ptr[r+1]]` (sorted) and their values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SparseDeriv {
+    pub rows: usize,
+    pub nd: usize,
+    pub ptr: Vec<usize>,
+    pub cols: Vec<usize>,
+    pub vals: Vec<f64>,
+}
+
+impl DenseDeriv {
+    pub fn zeros(rows: usize, nd: usize) -> DenseDeriv {
+        DenseDeriv { rows, nd, data: vec![0.0; rows * nd] }
+    }
+    /// The seed `S` (n x nd, column-major) as a block.
+    pub fn from_seed(rows: usize, nd: usize, data: Vec<f64>) -> DenseDeriv {
+        debug_assert_eq!(data.len(), rows * nd);
+        DenseDeriv { rows, nd, data }
+    }
+    #[inline]
+    pub fn get(&self, row: usize, dir: usize) -> f64 {
+        self.data[dir * self.rows + row]
+    }
+    pub fn column(&self, dir: usize) -> &[f64] {
+        &self.data[dir * self.rows..(dir + 1) * self.rows]
+    }
+    pub fn column_mut(&mut self, dir: usize) -> &mut [f64] {
+        &mut self.data[dir * self.rows..(dir + 1) * self.rows]
+    }
+}
+
+impl SparseDeriv {
+    pub fn identity(n: usize) -> SparseDeriv {
+        SparseDeriv { rows: n, nd: n, ptr: (0..=n).collect(), cols: (0..n).collect(), vals: vec![1.0; n] }
+    }
+    pub fn row(&self, r: usize) -> (&[usize], &[f64]) {
+        let range = self.ptr[r]..self.ptr[r + 1];
+        (&self.cols[range.clone()], &self.vals[range])
+    }
+
+    /// Builds `rows` rows, row r being `sum coef * self.row(src)` over `terms(r)`; entries that meet add.
+    fn linear(rows: usize, nd: usize, mut terms: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> SparseDeriv {
+        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![] };
+        out.ptr.push(0);
+        let mut entries = Vec::new();
+        for r in 0..rows {
+            entries.clear();
+            terms(r, &mut entries);
+            entries.sort_unstable_by_key(|e| e.0);
+            for &(c, v) in entries.iter() {
+                if out.cols.len() > out.ptr[r] && *out.cols.last().expect("non-empty") == c {
+                    *out.vals.last_mut().expect("non-empty") += v;
+                } else {
+                    out.cols.push(c);
+                    out.vals.push(v);
+                }
+            }
+            out.ptr.push(out.cols.len());
+        }
+        out
+    }
+}
+
+/// How output element k of an elementwise operation reads one operand.
+#[derive(Clone, Debug)]
+pub enum RowMap {
+    /// Element k reads element k.
+    Identity,
+    /// Every element reads the operand's single element.
+    Scalar,
+    /// Element k reads element `map[k]` (implicit expansion, indexing).
+    Gather(Vec<usize>),
+}
+
+impl RowMap {
+    #[inline]
+    pub fn source(&self, k: usize) -> usize {
+        match self {
+            RowMap::Identity => k,
+            RowMap::Scalar => 0,
+            RowMap::Gather(m) => m[k],
+        }
+    }
+}
+
+/// A linear map on rows given as, for each output row, its (source row, coefficient) terms
+/// (compressed like a CSR matrix): reductions, cumulative sums, Kronecker-structured products.
+pub struct RowOperator {
+    pub ptr: Vec<usize>,
+    pub src: Vec<usize>,
+    pub coef: Vec<f64>,
+}
+
+impl RowOperator {
+    pub fn rows(&self) -> usize {
+        self.ptr.len() - 1
+    }
+}
+
+impl Deriv {
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Deriv::Zero)
+    }
+
+    pub fn nd(&self) -> Option<usize> {
+        match self {
+            Deriv::Zero => None,
+            Deriv::Dense(d) => Some(d.nd),
+            Deriv::Sparse(s) => Some(s.nd),
+        }
+    }
+
+    /// Rows of `self` selected by `map`, `rows` of them.
+    pub fn gather(&self, map: &RowMap, rows: usize) -> Deriv {
+        match self {
+            Deriv::Zero => Deriv::Zero,
+            Deriv::Dense(d) if matches!(map, RowMap::Identity) && d.rows == rows => self.clone(),
+            Deriv::Dense(d) => {
+                let mut out = DenseDeriv::zeros(rows, d.nd);
+                for j in 0..d.nd {
+                    let src = d.column(j);
+                    for (k, o) in out.column_mut(j).iter_mut().enumerate() {
+                        *o = src[map.source(k)];
+                    }
+                }
+                Deriv::Dense(out)
+            }
+            Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
+                let (c, v) = s.row(map.source(r));
+                e.extend(c.iter().copied().zip(v.iter().copied()));
+            })),
+        }
+    }
+
+    /// A block of `rows` rows, zero except row `o` = row `i` of `self` for each pair `(o, i)`.
+    pub fn scatter(&self, pairs: &[(usize, usize)], rows: usize) -> Deriv {
+        let mut sources = vec![usize::MAX; rows];
+        pairs.iter().for_each(|&(o, i)| sources[o] = i);
+        match self {
+            Deriv::Zero => Deriv::Zero,
+            Deriv::Dense(d) => {
+                let mut out = DenseDeriv::zeros(rows, d.nd);
+                for j in 0..d.nd {
+                    let (src, dst) = (d.column(j), out.column_mut(j));
+                    pairs.iter().for_each(|&(o, i)| dst[o] = src[i]);
+                }
+                Deriv::Dense(out)
+            }
+            Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
+                if sources[r] != usize::MAX {
+                    let (c, v) = s.row(sources[r]);
+                    e.extend(c.iter().copied().zip(v.iter().copied()));
+                }
+            })),
+        }
+    }
+
+    /// `op * self`.
+    pub fn apply(&self, op: &RowOperator) -> Deriv {
+        let rows = op.rows();
+        match self {
+            Deriv::Zero => Deriv::Zero,
+            Deriv::Dense(d) => {
+                let mut out = DenseDeriv::zeros(rows, d.nd);
+                for j in 0..d.nd {
+                    let (src, dst) = (d.column(j), out.column_mut(j));
+                    for (r, o) in dst.iter_mut().enumerate() {
+                        *o = (op.ptr[r]..op.ptr[r + 1]).map(|t| op.coef[t] * src[op.src[t]]).sum();
+                    }
+                }
+                Deriv::Dense(out)
+            }
+            Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
+                for t in op.ptr[r]..op.ptr[r + 1] {
+                    let (c, v) = s.row(op.src[t]);
+                    e.extend(c.iter().zip(v).map(|(&c, &v)| (c, op.coef[t] * v)));
+                }
+            })),
+        }
+    }
+
+    /// Dense copy of a block of `rows` rows and `nd` directions (for results and rules that need one).
+    pub fn to_dense(&self, rows: usize, nd: usize) -> DenseDeriv {
+        match self {
+            Deriv::Zero => DenseDeriv::zeros(rows, nd),
+            Deriv::Dense(d) => d.clone(),
+            Deriv::Sparse(s) => {
+                let mut out = DenseDeriv::zeros(rows, nd);
+                for r in 0..s.rows {
+                    let (c, v) = s.row(r);
+                    c.iter().zip(v).for_each(|(&c, &v)| out.data[c * rows + r] = v);
+                }
+                out
+            }
+        }
+    }
+
+    /// `self` with its rows moved to new positions `map[r]` in a block of `rows` rows (array growth).
+    pub fn relocate(self, map: &[usize], rows: usize) -> Deriv {
+        let pairs: Vec<(usize, usize)> = map.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        self.scatter(&pairs, rows)
+    }
+
+    /// Overwrites rows `targets[k]` with row `source(k)` of `rhs` (indexed assignment), in place.
+    pub fn assign_rows(self, rows: usize, targets: &[usize], rhs: &Deriv, source: impl Fn(usize) -> usize) -> Deriv {
+        let Some(nd) = self.nd().or(rhs.nd()) else { return Deriv::Zero };
+        match (self, rhs) {
+            (base @ (Deriv::Zero | Deriv::Dense(_)), Deriv::Zero | Deriv::Dense(_)) => {
+                let mut out = match base {
+                    Deriv::Dense(d) => d,
+                    _ => DenseDeriv::zeros(rows, nd),
+                };
+                for j in 0..nd {
+                    let col = out.column_mut(j);
+                    for (k, &t) in targets.iter().enumerate() {
+                        col[t] = match rhs {
+                            Deriv::Dense(r) => r.get(source(k), j),
+                            _ => 0.0,
+                        };
+                    }
+                }
+                Deriv::Dense(out)
+            }
+            (base, rhs) => {
+                let mut from_rhs = vec![usize::MAX; rows];
+                targets.iter().enumerate().for_each(|(k, &t)| from_rhs[t] = source(k));
+                let base = base.to_sparse(rows, nd);
+                let rhs = (!rhs.is_zero()).then(|| rhs.to_sparse(0, nd));
+                Deriv::Sparse(SparseDeriv::linear(rows, nd, |r, e| {
+                    let (c, v) = match (from_rhs[r], &rhs) {
+                        (usize::MAX, _) => base.row(r),
+                        (k, Some(rhs)) => rhs.row(k),
+                        (_, None) => (&[][..], &[][..]),
+                    };
+                    e.extend(c.iter().copied().zip(v.iter().copied()));
+                }))
+            }
+        }
+    }
+
+    /// Sparse copy; `rows` is used only for `Zero`.
+    fn to_sparse(&self, rows: usize, nd: usize) -> SparseDeriv {
+        match self {
+            Deriv::Sparse(s) => s.clone(),
+            Deriv::Zero => SparseDeriv { rows, nd, ptr: vec![0; rows + 1], cols: vec![], vals: vec![] },
+            Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
+        }
+    }
+}
+
+/// `sum_t coef_t[k] * d_t[map_t(k), :]` over the non-zero terms: the forward rule of every elementwise
+/// operation. `coefs` has one entry per output element.
+pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
+    if terms.iter().any(|(_, d, _)| matches!(d, Deriv::Sparse(_))) {
+        let nd = terms.iter().find_map(|(_, d, _)| d.nd()).expect("a sparse term");
+        return Deriv::Sparse(SparseDeriv::linear(rows, nd, |r, e| {
+            for (coefs, deriv, map) in terms {
+                match deriv {
+                    Deriv::Sparse(s) => {
+                        let (c, v) = s.row(map.source(r));
+                        e.extend(c.iter().zip(v).map(|(&c, &v)| (c, coefs[r] * v)));
+                    }
+                    Deriv::Dense(d) => e.extend((0..nd).map(|j| (j, coefs[r] * d.get(map.source(r), j)))),
+                    Deriv::Zero => {}
+                }
+            }
+        }));
+    }
+    let mut out: Option<DenseDeriv> = None;
+    for (coefs, deriv, map) in terms {
+        let Deriv::Dense(d) = deriv else { continue };
+        let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
+        for j in 0..d.nd {
+            let src = d.column(j);
+            for (k, dst) in o.column_mut(j).iter_mut().enumerate() {
+                *dst += coefs[k] * src[map.source(k)];
+            }
+        }
+    }
+    out.map_or(Deriv::Zero, Deriv::Dense)
+}
+
+/// Sum of derivative blocks of equal shape (Zero terms skipped).
+pub fn sum(terms: Vec<Deriv>, rows: usize) -> Deriv {
+    let ones = vec![1.0; rows];
+    let refs: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().map(|d| (&ones[..], d, &RowMap::Identity)).collect();
+    combine(&refs, rows)
+}

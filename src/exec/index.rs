@@ -1,0 +1,324 @@
+//! MATLAB indexing: `a(i)`, `a(i, j, ...)`, `end`, and indexed assignment that grows arrays, on values
+//! and on their derivative blocks (both are row gathers / scatters by linear index).
+
+use super::deriv::{Deriv, RowMap};
+use super::primitives::runtime;
+use super::value::{Array, Value, normalize_dims};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+
+/// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
+/// shape of a linear-indexing result).
+pub enum Subscript {
+    All,
+    List { positions: Vec<usize>, dims: Vec<usize>, is_logical: bool },
+}
+
+impl Subscript {
+    pub fn from_value(v: &Value) -> Result<Subscript> {
+        match v {
+            Value::Logical(mask) => Ok(Subscript::List {
+                positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
+                dims: mask.dims.clone(),
+                is_logical: true,
+            }),
+            _ => {
+                let a = v.numeric().ok_or_else(|| runtime(format!("subscript indices must be numeric, not {}", v.class_name())))?;
+                let positions = a
+                    .data
+                    .iter()
+                    .map(|&x| {
+                        if x >= 1.0 && x.fract() == 0.0 {
+                            Ok(x as usize - 1)
+                        } else {
+                            Err(runtime(format!(
+                                "index ({}): subscripts must be either integers 1 to (2^63)-1 or logicals",
+                                format_index(x)
+                            )))
+                        }
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
+            }
+        }
+    }
+
+    fn count(&self, extent: usize) -> usize {
+        match self {
+            Subscript::All => extent,
+            Subscript::List { positions, .. } => positions.len(),
+        }
+    }
+
+    fn position(&self, k: usize) -> usize {
+        match self {
+            Subscript::All => k,
+            Subscript::List { positions, .. } => positions[k],
+        }
+    }
+
+    fn max_position(&self) -> Option<usize> {
+        match self {
+            Subscript::All => None,
+            Subscript::List { positions, .. } => positions.iter().max().copied(),
+        }
+    }
+}
+
+fn format_index(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x}") } else { format!("{x:.4}") }
+}
+
+/// Dims of `dims` seen through `count` subscripts: the last one spans all remaining dims.
+fn folded_dims(dims: &[usize], count: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..count).map(|i| dims.get(i).copied().unwrap_or(1)).collect();
+    if count < dims.len() {
+        out[count - 1] = dims[count - 1..].iter().product();
+    }
+    out
+}
+
+/// The value of `end` in subscript `position` of `count` subscripts into an array of `dims`.
+pub fn end_value(dims: &[usize], position: usize, count: usize) -> usize {
+    if count == 1 { dims.iter().product() } else { folded_dims(dims, count)[position] }
+}
+
+/// The result dims and the source linear index of every element of `a(subs...)`.
+pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let numel: usize = dims.iter().product();
+    if subs.len() == 1 {
+        let positions: Vec<usize> = match &subs[0] {
+            Subscript::All => (0..numel).collect(),
+            Subscript::List { positions, .. } => positions.clone(),
+        };
+        if let Some(&bad) = positions.iter().find(|&&p| p >= numel) {
+            return Err(out_of_bound(bad + 1, numel, dims));
+        }
+        let out_dims = match &subs[0] {
+            Subscript::All => vec![numel, 1],
+            Subscript::List { dims: idims, is_logical, .. } => {
+                let n = positions.len();
+                let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1);
+                let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
+                if source_is_vector && (index_is_vector || *is_logical) {
+                    if dims[0] == 1 { vec![1, n] } else { vec![n, 1] }
+                } else if *is_logical {
+                    if idims[0] == 1 && idims.len() == 2 { vec![1, n] } else { vec![n, 1] }
+                } else {
+                    idims.clone()
+                }
+            }
+        };
+        return Ok((normalize_dims(out_dims), positions));
+    }
+    let view = folded_dims(dims, subs.len());
+    for (i, s) in subs.iter().enumerate() {
+        if let Some(p) = s.max_position() {
+            if p >= view[i] {
+                return Err(runtime(format!(
+                    "index ({}{}): out of bound; value {} out of bound {}",
+                    if i == 0 { "" } else { "_," },
+                    p + 1,
+                    p + 1,
+                    view[i]
+                )));
+            }
+        }
+    }
+    let counts: Vec<usize> = subs.iter().zip(&view).map(|(s, &e)| s.count(e)).collect();
+    Ok((normalize_dims(counts.clone()), linear_positions(&view, subs, &counts)))
+}
+
+fn out_of_bound(index: usize, numel: usize, dims: &[usize]) -> Diagnostic {
+    runtime(format!(
+        "index ({index}): out of bound {numel} (dimensions are {})",
+        dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
+    ))
+}
+
+/// Column-major enumeration of the cartesian product of the subscripts, as linear indices into `view`.
+fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec<usize> {
+    let total: usize = counts.iter().product();
+    let mut out = Vec::with_capacity(total);
+    let mut k = vec![0usize; subs.len()];
+    for _ in 0..total {
+        let mut idx = 0;
+        let mut stride = 1;
+        for (d, s) in subs.iter().enumerate() {
+            idx += s.position(k[d]) * stride;
+            stride *= view[d];
+        }
+        out.push(idx);
+        for (d, kd) in k.iter_mut().enumerate() {
+            *kd += 1;
+            if *kd < counts[d] {
+                break;
+            }
+            *kd = 0;
+        }
+    }
+    out
+}
+
+/// `a(subs...)` on the value and its derivative.
+pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    let out = gather_value(value, dims, &positions)?;
+    let d = deriv.gather(&RowMap::Gather(positions.clone()), positions.len());
+    Ok((out, d))
+}
+
+fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
+    fn pick<T: Clone>(a: &Array<T>, dims: Vec<usize>, p: &[usize]) -> Array<T> {
+        Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())
+    }
+    Ok(match value {
+        Value::Double(a) => Value::Double(pick(a, dims, positions)),
+        Value::Logical(a) => Value::Logical(pick(a, dims, positions)),
+        Value::Char(a) => Value::Char(pick(a, dims, positions)),
+        Value::Cell(a) => Value::Cell(pick(a, dims, positions)),
+        Value::Sparse(s) => Value::Double(pick(&s.to_dense(), dims, positions)),
+        Value::Struct(_) | Value::Handle(_) => {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, format!("indexing a {}", value.class_name())));
+        }
+    })
+}
+
+/// `a(subs...) = rhs`: returns the new value and derivative, reusing the base's buffers when the size
+/// does not change. `base = None` is an undefined variable (MATLAB creates it). Out-of-range subscripts
+/// grow the array with zeros.
+pub fn assign(
+    base: Option<(Value, Deriv)>,
+    rhs: &Value,
+    rhs_deriv: &Deriv,
+    subs: &[Subscript],
+) -> Result<(Value, Deriv)> {
+    let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
+    let old_dims = base.dims();
+    let new_dims = grown_dims(&old_dims, subs)?;
+    let (_, targets) = gather_plan(&new_dims, subs)?;
+    let rhs_n = rhs.numel();
+    if rhs_n == 0 && !targets.is_empty() {
+        return Err(Diagnostic::new(ErrorKind::Unsupported, "deleting elements with x(i) = []")
+            .with_hint("build the shorter array by indexing, e.g. x = x(keep)"));
+    }
+    if rhs_n != 1 && rhs_n != targets.len() {
+        return Err(runtime(format!(
+            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
+            targets.len(),
+            rhs_n
+        )));
+    }
+    let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
+    let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
+    let numel: usize = new_dims.iter().product();
+    let base_deriv = if old_dims == new_dims {
+        base_deriv
+    } else {
+        base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
+    };
+    let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
+    Ok((value, deriv))
+}
+
+/// Dims after assigning through `subs`: MATLAB grows the array to hold the largest subscript.
+fn grown_dims(dims: &[usize], subs: &[Subscript]) -> Result<Vec<usize>> {
+    let numel: usize = dims.iter().product();
+    if subs.len() == 1 {
+        let Some(max) = subs[0].max_position() else { return Ok(dims.to_vec()) };
+        if max < numel {
+            return Ok(dims.to_vec());
+        }
+        // 0x0 and row vectors (scalars included) grow along columns, column vectors along rows.
+        return match dims {
+            [0, 0] => Ok(vec![1, max + 1]),
+            [1, _] => Ok(vec![1, max + 1]),
+            [_, 1] => Ok(vec![max + 1, 1]),
+            _ => Err(runtime(format!(
+                "A(I) = X: index {} out of bound {}; a matrix cannot be resized by linear indexing",
+                max + 1,
+                numel
+            ))),
+        };
+    }
+    let view = folded_dims(dims, subs.len());
+    if subs.len() < dims.len() && subs.iter().zip(&view).any(|(s, &e)| s.max_position().is_some_and(|p| p >= e)) {
+        return Err(runtime("A(I,J,...) = X: cannot grow an array indexed with fewer subscripts than dims"));
+    }
+    let grown: Vec<usize> = subs
+        .iter()
+        .zip(&view)
+        .map(|(s, &e)| s.max_position().map_or(e, |p| e.max(p + 1)))
+        .collect();
+    let mut out = grown;
+    if subs.len() < dims.len() {
+        out = dims.to_vec();
+    }
+    Ok(normalize_dims(out))
+}
+
+/// Linear index in `new_dims` of every element of an array of `old_dims` (zero fill elsewhere).
+fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
+    let old_n: usize = old_dims.iter().product();
+    if old_dims == new_dims {
+        return (0..old_n).collect();
+    }
+    (0..old_n)
+        .map(|mut k| {
+            let mut idx = 0;
+            let mut stride = 1;
+            for (d, &od) in old_dims.iter().enumerate() {
+                idx += (k % od) * stride;
+                k /= od;
+                stride *= new_dims.get(d).copied().unwrap_or(1);
+            }
+            idx
+        })
+        .collect()
+}
+
+fn assign_value(
+    base: Value,
+    old_dims: &[usize],
+    new_dims: &[usize],
+    rhs: &Value,
+    targets: &[usize],
+    rhs_source: impl Fn(usize) -> usize,
+) -> Result<Value> {
+    fn place<T: Clone>(old: Vec<T>, zero: T, old_dims: &[usize], new_dims: &[usize]) -> Vec<T> {
+        let n: usize = new_dims.iter().product();
+        if old_dims == new_dims {
+            return old;
+        }
+        let mut out = vec![zero; n];
+        for (k, t) in resize_map(old_dims, new_dims).into_iter().enumerate() {
+            out[t] = old[k].clone();
+        }
+        out
+    }
+    match (base, rhs) {
+        (Value::Logical(b), Value::Logical(r)) => {
+            let mut data = place(b.data, false, old_dims, new_dims);
+            targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
+            Ok(Value::Logical(Array::new(new_dims.to_vec(), data)))
+        }
+        (Value::Char(b), Value::Char(r)) => {
+            let mut data = place(b.data, 0, old_dims, new_dims);
+            targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
+            Ok(Value::Char(Array::new(new_dims.to_vec(), data)))
+        }
+        (base, rhs) => {
+            let r = rhs.numeric().ok_or_else(|| unsupported_assign(rhs))?;
+            let b = match base {
+                Value::Double(b) => b,
+                other => other.numeric().ok_or_else(|| unsupported_assign(&other))?.into_owned(),
+            };
+            let mut data = place(b.data, 0.0, old_dims, new_dims);
+            targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
+            Ok(Value::Double(Array::new(new_dims.to_vec(), data)))
+        }
+    }
+}
+
+fn unsupported_assign(v: &Value) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("indexed assignment with a {} value", v.class_name()))
+}

@@ -1,0 +1,152 @@
+//! The primitive table: one entry per operator or builtin, holding everything msad knows about it —
+//! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
+//! Adding a builtin means adding one entry in one of the submodules' `entries()`.
+
+mod construct;
+mod elementwise;
+mod matrix;
+mod reduce;
+
+use super::deriv::Deriv;
+use super::value::Value;
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+pub use elementwise::{broadcast_dims, row_maps};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PrimId(pub u16);
+
+/// Inputs of a general forward rule: the primal inputs and result, and the inputs' derivative blocks.
+pub struct Forward<'a> {
+    pub inputs: &'a [&'a Value],
+    pub derivs: &'a [&'a Deriv],
+    pub output: &'a Value,
+}
+
+pub type EvalFn = fn(&[&Value], usize) -> Result<Vec<Value>>;
+pub type ForwardFn = fn(&Forward) -> Result<Deriv>;
+
+#[derive(Clone, Copy)]
+pub enum Kernel {
+    /// Elementwise real function: `f`, the derivative `df(x, f(x))` (None: piecewise constant), and the
+    /// domain outside which MATLAB's result is complex (None: all reals).
+    Unary { f: fn(f64) -> f64, df: Option<fn(f64, f64) -> f64>, domain: Option<fn(f64) -> bool> },
+    /// Elementwise with implicit expansion: `f`, partials `(dz/da, dz/db)` at `(a, b, z)`, and the pairs
+    /// for which MATLAB's result is complex.
+    Binary {
+        f: fn(f64, f64) -> f64,
+        partials: fn(f64, f64, f64) -> (f64, f64),
+        complex_result: Option<fn(f64, f64) -> bool>,
+    },
+    /// Elementwise comparison or logical operation: a logical result with zero derivative.
+    Predicate(fn(f64, f64) -> bool),
+    /// Anything else: its own kernel and forward rule.
+    General { eval: EvalFn, derivative: Derivative },
+}
+
+#[derive(Clone, Copy)]
+pub enum Derivative {
+    /// The result never depends on the inputs' values in a differentiable way (sizes, comparisons,
+    /// rounding): its derivative is zero.
+    Zero,
+    /// A forward rule for the first result.
+    Rule(ForwardFn),
+    /// Active inputs are an error: msad has no derivative rule for this function yet.
+    Missing,
+}
+
+pub struct Primitive {
+    pub name: &'static str,
+    pub kernel: Kernel,
+}
+
+struct Table {
+    entries: Vec<Primitive>,
+    by_name: HashMap<&'static str, PrimId>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut entries = Vec::new();
+        entries.extend(elementwise::entries());
+        entries.extend(matrix::entries());
+        entries.extend(construct::entries());
+        entries.extend(reduce::entries());
+        let mut by_name = HashMap::new();
+        for (i, p) in entries.iter().enumerate() {
+            let previous = by_name.insert(p.name, PrimId(i as u16));
+            assert!(previous.is_none(), "primitive '{}' defined twice", p.name);
+        }
+        Table { entries, by_name }
+    })
+}
+
+pub fn lookup(name: &str) -> Option<PrimId> {
+    table().by_name.get(name).copied()
+}
+
+pub fn get(id: PrimId) -> &'static Primitive {
+    &table().entries[id.0 as usize]
+}
+
+/// All primitive names, for documentation and coverage counts.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    table().entries.iter().map(|p| p.name)
+}
+
+/// Runs a primitive's kernel.
+pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
+        Kernel::Binary { f, complex_result, .. } => elementwise::eval_binary(p.name, f, complex_result, args),
+        Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
+        Kernel::General { eval, .. } => eval(args, nargout),
+    }
+}
+
+/// Derivative of the first result given the inputs' derivatives (at least one is non-zero).
+pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw),
+        Kernel::Binary { partials, .. } => elementwise::forward_binary(partials, fw),
+        Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
+        Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
+        Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(Diagnostic::new(
+            ErrorKind::NotDifferentiable,
+            format!("msad has no derivative rule for '{}' and its input depends on x", p.name),
+        )
+        .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")),
+    }
+}
+
+/// Whether a primitive's result can carry a derivative at all (used by activity analysis).
+pub fn is_differentiable(id: PrimId) -> bool {
+    match get(id).kernel {
+        Kernel::Unary { df, .. } => df.is_some(),
+        Kernel::Binary { .. } => true,
+        Kernel::Predicate(_) => false,
+        Kernel::General { derivative, .. } => !matches!(derivative, Derivative::Zero),
+    }
+}
+
+// ---- argument helpers shared by the kernels ----
+
+pub(crate) fn runtime(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Runtime, message)
+}
+
+pub(crate) fn check_arity(name: &str, args: &[&Value], min: usize, max: usize) -> Result<()> {
+    if args.len() < min {
+        return Err(runtime(format!("{name}: not enough input arguments")));
+    }
+    if args.len() > max {
+        return Err(runtime(format!("{name}: too many input arguments")));
+    }
+    Ok(())
+}

@@ -1,0 +1,766 @@
+//! Lowering of one function's AST to SSA, building phi nodes on the fly (Braun et al., "Simple and
+//! Efficient Construction of SSA Form", 2013): a variable read looks up its definition in the current block,
+//! then recursively in the predecessors, placing phis at joins; trivial phis are removed at the end.
+//!
+//! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
+//! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
+
+use super::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Terminator, ValueId};
+use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
+use crate::exec::primitives::{self, PrimId};
+use crate::exec::value::Value;
+use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// What a function name refers to.
+#[derive(Clone, Copy, Debug)]
+pub enum Callee {
+    Prim(PrimId),
+    User(FuncId),
+}
+
+pub trait Resolver {
+    /// Resolves a function name called from `file`; `None` when nothing defines it.
+    fn resolve(&mut self, name: &str, file: &Arc<SourceFile>) -> Result<Option<Callee>>;
+}
+
+/// Lowers a named function of a parsed file.
+pub fn lower_function(
+    func: &ast::Function,
+    file: &Arc<SourceFile>,
+    resolver: &mut dyn Resolver,
+) -> Result<Function> {
+    if let Some(nested) = func.nested.first() {
+        return Err(unsupported("nested functions", file, nested.span)
+            .with_hint("move the nested function out as a subfunction and pass the shared variables as arguments"));
+    }
+    let params = param_names(&func.inputs, file)?;
+    let outputs: Vec<String> = func.outputs.iter().map(|o| o.name.clone()).collect();
+    if let Some(v) = outputs.iter().position(|o| o == "varargout") {
+        return Err(unsupported("varargout", file, func.outputs[v].span));
+    }
+    let mut variables: HashSet<String> = params.iter().cloned().collect();
+    collect_assigned(&func.body, &mut variables);
+    let mut lw = Lowerer::new(file, resolver, variables);
+    for (i, p) in params.iter().enumerate() {
+        let v = lw.emit(Op::Param(i), vec![], func.name.span);
+        lw.write_var(p, v);
+    }
+    lw.lower_block(&func.body)?;
+    lw.finish(func.name.name.clone(), params, outputs, func.span)
+}
+
+/// Lowers an anonymous function `@(params) body` whose captured variables are known constants.
+pub fn lower_anonymous(
+    params: &[Param],
+    body: &Expr,
+    captured: &[(String, Value)],
+    file: &Arc<SourceFile>,
+    resolver: &mut dyn Resolver,
+) -> Result<Function> {
+    let params = param_names(params, file)?;
+    let mut variables: HashSet<String> = params.iter().cloned().collect();
+    variables.extend(captured.iter().map(|(n, _)| n.clone()));
+    let mut lw = Lowerer::new(file, resolver, variables);
+    for (name, value) in captured {
+        let v = lw.emit(Op::Const(value.clone()), vec![], body.span);
+        lw.write_var(name, v);
+    }
+    for (i, p) in params.iter().enumerate() {
+        let v = lw.emit(Op::Param(i), vec![], body.span);
+        lw.write_var(p, v);
+    }
+    let result = lw.lower_expr(body)?;
+    lw.write_var(ANON_RESULT, result);
+    lw.finish("@anonymous".into(), params, vec![ANON_RESULT.into()], body.span)
+}
+
+const ANON_RESULT: &str = "ans";
+
+fn param_names(params: &[Param], file: &Arc<SourceFile>) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        match p {
+            Param::Name(id) if id.name == "varargin" => return Err(unsupported("varargin", file, id.span)),
+            Param::Name(id) => names.push(id.name.clone()),
+            // An ignored input still occupies its position.
+            Param::Ignored(_) => names.push(format!("~{i}")),
+        }
+    }
+    Ok(names)
+}
+
+fn unsupported(what: &str, file: &Arc<SourceFile>, span: Span) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("msad does not support {what} yet")).at(file, span)
+}
+
+/// Every name assigned in a statement list (targets, loop variables), including inside nested blocks.
+fn collect_assigned(stmts: &[Stmt], out: &mut HashSet<String>) {
+    fn add(lv: &LValue, out: &mut HashSet<String>) {
+        if let LValue::Var { name, .. } = lv {
+            out.insert(name.name.clone());
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| add(t, out)),
+            StmtKind::OpAssign { target, .. } => add(target, out),
+            StmtKind::For { var, body, .. } => {
+                add(var, out);
+                collect_assigned(body, out);
+            }
+            StmtKind::If { clauses, else_body } => {
+                clauses.iter().for_each(|(_, b)| collect_assigned(b, out));
+                if let Some(b) = else_body {
+                    collect_assigned(b, out);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::DoUntil { body, .. } => collect_assigned(body, out),
+            StmtKind::Switch { cases, otherwise, .. } => {
+                cases.iter().for_each(|(_, b)| collect_assigned(b, out));
+                if let Some(b) = otherwise {
+                    collect_assigned(b, out);
+                }
+            }
+            StmtKind::TryCatch { body, ident, catch_body } => {
+                collect_assigned(body, out);
+                if let Some(id) = ident {
+                    out.insert(id.name.clone());
+                }
+                collect_assigned(catch_body, out);
+            }
+            StmtKind::UnwindProtect { body, cleanup } => {
+                collect_assigned(body, out);
+                collect_assigned(cleanup, out);
+            }
+            StmtKind::Global(names) | StmtKind::Persistent(names) => {
+                names.iter().for_each(|(id, _)| {
+                    out.insert(id.name.clone());
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+struct Loop {
+    continue_to: BlockId,
+    break_to: BlockId,
+}
+
+struct Lowerer<'a> {
+    file: Arc<SourceFile>,
+    resolver: &'a mut dyn Resolver,
+    variables: HashSet<String>,
+    blocks: Vec<Block>,
+    current: BlockId,
+    exit: BlockId,
+    defs: Vec<HashMap<String, ValueId>>,
+    sealed: Vec<bool>,
+    incomplete_phis: Vec<Vec<(String, ValueId)>>,
+    undefined_reads: Vec<Inst>,
+    next_value: u32,
+    loops: Vec<Loop>,
+    /// Innermost indexing expression: its base value and the index count, for `end`.
+    end_context: Vec<(ValueId, usize, usize)>,
+    temp_count: usize,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(file: &Arc<SourceFile>, resolver: &'a mut dyn Resolver, variables: HashSet<String>) -> Self {
+        let mut lw = Lowerer {
+            file: file.clone(),
+            resolver,
+            variables,
+            blocks: vec![],
+            current: BlockId(0),
+            exit: BlockId(0),
+            defs: vec![],
+            sealed: vec![],
+            incomplete_phis: vec![],
+            undefined_reads: vec![],
+            next_value: 0,
+            loops: vec![],
+            end_context: vec![],
+            temp_count: 0,
+        };
+        let entry = lw.new_block();
+        lw.seal(entry);
+        lw.exit = lw.new_block();
+        lw.current = entry;
+        lw
+    }
+
+    fn finish(mut self, name: String, params: Vec<String>, outputs: Vec<String>, span: Span) -> Result<Function> {
+        self.jump(self.exit);
+        self.seal(self.exit);
+        self.current = self.exit;
+        let results = outputs.iter().map(|o| self.read_var(o, span)).collect();
+        self.blocks[self.exit.0 as usize].term = Terminator::Return(results);
+        let undefined = std::mem::take(&mut self.undefined_reads);
+        self.blocks[0].insts.splice(0..0, undefined);
+        let mut func = Function {
+            name,
+            file: self.file.clone(),
+            params,
+            outputs,
+            blocks: self.blocks,
+            value_count: self.next_value,
+            span,
+        };
+        remove_trivial_phis(&mut func);
+        Ok(func)
+    }
+
+    fn err(&self, what: &str, span: Span) -> Diagnostic {
+        unsupported(what, &self.file, span)
+    }
+
+    // ---- blocks and SSA construction ----
+
+    fn new_block(&mut self) -> BlockId {
+        let id = BlockId(self.blocks.len() as u32);
+        self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![] });
+        self.defs.push(HashMap::new());
+        self.sealed.push(false);
+        self.incomplete_phis.push(vec![]);
+        id
+    }
+
+    fn new_value(&mut self) -> ValueId {
+        self.next_value += 1;
+        ValueId(self.next_value - 1)
+    }
+
+    /// Ends the current block with `term` and records the CFG edges. Code after a terminator (after
+    /// `break`, `return`) goes to a fresh unreachable block.
+    fn terminate(&mut self, term: Terminator) {
+        let from = self.current;
+        let targets = match &term {
+            Terminator::Jump(b) => vec![*b],
+            Terminator::Branch { then_block, else_block, .. } => vec![*then_block, *else_block],
+            Terminator::Return(_) => vec![],
+        };
+        for t in targets {
+            self.blocks[t.0 as usize].preds.push(from);
+        }
+        self.blocks[from.0 as usize].term = term;
+        self.current = self.new_block();
+        self.seal(self.current);
+    }
+
+    fn jump(&mut self, to: BlockId) {
+        self.terminate(Terminator::Jump(to));
+    }
+
+    fn branch(&mut self, cond: ValueId, then_block: BlockId, else_block: BlockId) {
+        self.terminate(Terminator::Branch { cond, then_block, else_block });
+    }
+
+    fn seal(&mut self, block: BlockId) {
+        let b = block.0 as usize;
+        if self.sealed[b] {
+            return;
+        }
+        self.sealed[b] = true;
+        for (var, phi) in std::mem::take(&mut self.incomplete_phis[b]) {
+            self.add_phi_operands(block, &var, phi);
+        }
+    }
+
+    fn write_var(&mut self, name: &str, value: ValueId) {
+        let b = self.current.0 as usize;
+        self.defs[b].insert(name.to_string(), value);
+    }
+
+    fn read_var(&mut self, name: &str, span: Span) -> ValueId {
+        self.read_var_in(name, self.current, span)
+    }
+
+    fn read_var_in(&mut self, name: &str, block: BlockId, span: Span) -> ValueId {
+        if let Some(v) = self.defs[block.0 as usize].get(name) {
+            return *v;
+        }
+        let b = block.0 as usize;
+        let value = if !self.sealed[b] {
+            let phi = self.add_phi(block, name);
+            self.incomplete_phis[b].push((name.to_string(), phi));
+            phi
+        } else if block.0 == 0 || self.blocks[b].preds.is_empty() {
+            let dest = self.new_value();
+            self.undefined_reads.push(Inst { dests: vec![dest], op: Op::Undefined(name.into()), args: vec![], span });
+            dest
+        } else if self.blocks[b].preds.len() == 1 {
+            let pred = self.blocks[b].preds[0];
+            self.read_var_in(name, pred, span)
+        } else {
+            let phi = self.add_phi(block, name);
+            self.defs[b].insert(name.to_string(), phi);
+            self.add_phi_operands(block, name, phi);
+            phi
+        };
+        self.defs[b].insert(name.to_string(), value);
+        value
+    }
+
+    fn add_phi(&mut self, block: BlockId, name: &str) -> ValueId {
+        let dest = self.new_value();
+        self.blocks[block.0 as usize].phis.push(Phi { dest, var: name.to_string(), incoming: vec![] });
+        dest
+    }
+
+    fn add_phi_operands(&mut self, block: BlockId, name: &str, phi: ValueId) {
+        let preds = self.blocks[block.0 as usize].preds.clone();
+        let span = Span::default();
+        let incoming: Vec<_> = preds.iter().map(|&p| (p, self.read_var_in(name, p, span))).collect();
+        let phis = &mut self.blocks[block.0 as usize].phis;
+        phis.iter_mut().find(|p| p.dest == phi).expect("phi exists").incoming = incoming;
+    }
+
+    fn emit(&mut self, op: Op, args: Vec<ValueId>, span: Span) -> ValueId {
+        let dest = self.new_value();
+        self.emit_multi(op, args, vec![dest], span);
+        dest
+    }
+
+    fn emit_multi(&mut self, op: Op, args: Vec<ValueId>, dests: Vec<ValueId>, span: Span) {
+        self.blocks[self.current.0 as usize].insts.push(Inst { dests, op, args, span });
+    }
+
+    fn prim(&mut self, name: &str, args: Vec<ValueId>, span: Span) -> Result<ValueId> {
+        let id = primitives::lookup(name).ok_or_else(|| self.err(&format!("the function '{name}'"), span))?;
+        Ok(self.emit(Op::Prim(id), args, span))
+    }
+
+    fn constant(&mut self, value: Value, span: Span) -> ValueId {
+        self.emit(Op::Const(value), vec![], span)
+    }
+
+    fn fresh_temp(&mut self) -> String {
+        self.temp_count += 1;
+        format!("#t{}", self.temp_count)
+    }
+
+    // ---- statements ----
+
+    fn lower_block(&mut self, stmts: &[Stmt]) -> Result<()> {
+        stmts.iter().try_for_each(|s| self.lower_stmt(s))
+    }
+
+    fn lower_stmt(&mut self, stmt: &Stmt) -> Result<()> {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Expr(e) => self.lower_expr_stmt(e),
+            StmtKind::Assign { targets, rhs } if targets.len() == 1 => {
+                let value = self.lower_expr(rhs)?;
+                self.assign(&targets[0], value)
+            }
+            StmtKind::Assign { targets, rhs } => {
+                let values = self.lower_multi(rhs, targets.len())?;
+                targets.iter().zip(values).try_for_each(|(t, v)| self.assign(t, v))
+            }
+            StmtKind::OpAssign { target, op, rhs } => {
+                let current = self.lower_lvalue_read(target)?;
+                let r = self.lower_expr(rhs)?;
+                let v = self.prim(binop_prim(*op), vec![current, r], span)?;
+                self.assign(target, v)
+            }
+            StmtKind::If { clauses, else_body } => self.lower_if(clauses, else_body.as_deref()),
+            StmtKind::For { var, iter, body, .. } => self.lower_for(var, iter, body, span),
+            StmtKind::While { cond, body } => self.lower_while(cond, body),
+            StmtKind::Switch { subject, cases, otherwise } => self.lower_switch(subject, cases, otherwise.as_deref()),
+            StmtKind::Break | StmtKind::Continue => {
+                let Some(l) = self.loops.last() else {
+                    return Err(self.err("break/continue outside a loop", span));
+                };
+                let to = if matches!(stmt.kind, StmtKind::Break) { l.break_to } else { l.continue_to };
+                self.jump(to);
+                Ok(())
+            }
+            StmtKind::Return => {
+                self.jump(self.exit);
+                Ok(())
+            }
+            StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
+            StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
+            StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
+            StmtKind::Global(_) => Err(self.err("global variables", span)),
+            StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
+            StmtKind::Command { name, .. } => Err(self.err(&format!("the command '{}'", name.name), span)),
+        }
+    }
+
+    /// An expression statement: a call whose results are not used, or a value that would be displayed.
+    fn lower_expr_stmt(&mut self, e: &Expr) -> Result<()> {
+        match &e.kind {
+            ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, &[], 0, e.span).map(drop),
+            ExprKind::Call { base, args } => match &base.kind {
+                ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, args, 0, e.span).map(drop),
+                _ => self.lower_expr(e).map(drop),
+            },
+            _ => self.lower_expr(e).map(drop),
+        }
+    }
+
+    fn assign(&mut self, target: &LValue, value: ValueId) -> Result<()> {
+        match target {
+            LValue::Ignored(_) => Ok(()),
+            LValue::Var { name, accessors, span } => match accessors.as_slice() {
+                [] => {
+                    self.write_var(&name.name, value);
+                    Ok(())
+                }
+                [ast::Accessor::Paren(indices, _)] => {
+                    let base = self.read_var(&name.name, name.span);
+                    let mut args = vec![base, value];
+                    args.extend(self.lower_indices(base, indices)?);
+                    let v = self.emit(Op::IndexAssign, args, *span);
+                    self.write_var(&name.name, v);
+                    Ok(())
+                }
+                _ => Err(self.err("assignment into fields, cells or nested indices", *span)),
+            },
+        }
+    }
+
+    /// The current value of an assignment target (for `x += e`).
+    fn lower_lvalue_read(&mut self, target: &LValue) -> Result<ValueId> {
+        match target {
+            LValue::Var { name, accessors, span } if accessors.is_empty() => {
+                let _ = span;
+                Ok(self.read_var(&name.name, name.span))
+            }
+            LValue::Var { span, .. } | LValue::Ignored(span) => Err(self.err("this compound assignment", *span)),
+        }
+    }
+
+    fn lower_if(&mut self, clauses: &[(Expr, Vec<Stmt>)], else_body: Option<&[Stmt]>) -> Result<()> {
+        let join = self.new_block();
+        for (cond, body) in clauses {
+            let c = self.lower_condition(cond)?;
+            let (then_b, else_b) = (self.new_block(), self.new_block());
+            self.branch(c, then_b, else_b);
+            self.seal(then_b);
+            self.seal(else_b);
+            self.current = then_b;
+            self.lower_block(body)?;
+            self.jump(join);
+            self.current = else_b;
+        }
+        if let Some(body) = else_body {
+            self.lower_block(body)?;
+        }
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(())
+    }
+
+    fn lower_condition(&mut self, cond: &Expr) -> Result<ValueId> {
+        let v = self.lower_expr(cond)?;
+        self.prim("truth", vec![v], cond.span)
+    }
+
+    /// `for v = e`: iterates over the columns of `e` with a hidden counter.
+    fn lower_for(&mut self, var: &LValue, iter: &Expr, body: &[Stmt], span: Span) -> Result<()> {
+        let collection = self.lower_expr(iter)?;
+        let count = self.prim("for_count", vec![collection], iter.span)?;
+        let counter = self.fresh_temp();
+        let zero = self.constant(Value::scalar(0.0), span);
+        self.write_var(&counter, zero);
+        let (header, body_b, step, exit) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+        self.jump(header);
+        self.current = header;
+        let k = self.read_var(&counter, span);
+        let more = self.prim("lt", vec![k, count], span)?;
+        let more = self.prim("truth", vec![more], span)?;
+        self.branch(more, body_b, exit);
+        self.seal(body_b);
+        self.current = body_b;
+        let k = self.read_var(&counter, span);
+        let item = self.prim("for_item", vec![collection, k], iter.span)?;
+        self.assign(var, item)?;
+        self.loops.push(Loop { continue_to: step, break_to: exit });
+        self.lower_block(body)?;
+        self.loops.pop();
+        self.jump(step);
+        self.seal(step);
+        self.current = step;
+        let k = self.read_var(&counter, span);
+        let one = self.constant(Value::scalar(1.0), span);
+        let next = self.prim("plus", vec![k, one], span)?;
+        self.write_var(&counter, next);
+        self.jump(header);
+        self.seal(header);
+        self.seal(exit);
+        self.current = exit;
+        Ok(())
+    }
+
+    fn lower_while(&mut self, cond: &Expr, body: &[Stmt]) -> Result<()> {
+        let (header, body_b, exit) = (self.new_block(), self.new_block(), self.new_block());
+        self.jump(header);
+        self.current = header;
+        let c = self.lower_condition(cond)?;
+        self.branch(c, body_b, exit);
+        self.seal(body_b);
+        self.current = body_b;
+        self.loops.push(Loop { continue_to: header, break_to: exit });
+        self.lower_block(body)?;
+        self.loops.pop();
+        self.jump(header);
+        self.seal(header);
+        self.seal(exit);
+        self.current = exit;
+        Ok(())
+    }
+
+    fn lower_switch(&mut self, subject: &Expr, cases: &[(Expr, Vec<Stmt>)], otherwise: Option<&[Stmt]>) -> Result<()> {
+        let s = self.lower_expr(subject)?;
+        let join = self.new_block();
+        for (label, body) in cases {
+            let l = self.lower_expr(label)?;
+            let c = self.prim("switch_match", vec![s, l], label.span)?;
+            let (then_b, else_b) = (self.new_block(), self.new_block());
+            self.branch(c, then_b, else_b);
+            self.seal(then_b);
+            self.seal(else_b);
+            self.current = then_b;
+            self.lower_block(body)?;
+            self.jump(join);
+            self.current = else_b;
+        }
+        if let Some(body) = otherwise {
+            self.lower_block(body)?;
+        }
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(())
+    }
+
+    // ---- expressions ----
+
+    fn lower_expr(&mut self, e: &Expr) -> Result<ValueId> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Number(x) => Ok(self.constant(Value::scalar(*x), span)),
+            ExprKind::Str { value, .. } => Ok(self.constant(Value::string(value), span)),
+            ExprKind::Ident(name) if self.variables.contains(name) => Ok(self.read_var(name, span)),
+            ExprKind::Ident(name) => Ok(self.lower_call(name, &[], 1, span)?[0]),
+            ExprKind::Colon => Ok(self.emit(Op::MagicColon, vec![], span)),
+            ExprKind::End => match self.end_context.last() {
+                Some(&(base, position, count)) => Ok(self.emit(Op::End { position, count }, vec![base], span)),
+                None => Err(self.err("'end' outside an index", span)),
+            },
+            ExprKind::Binary { op: op @ (BinOp::AndAnd | BinOp::OrOr), lhs, rhs } => {
+                self.lower_short_circuit(*op, lhs, rhs, span)
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.lower_expr(lhs)?, self.lower_expr(rhs)?);
+                self.prim(binop_prim(*op), vec![l, r], span)
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.lower_expr(operand)?;
+                let name = match op {
+                    UnOp::Neg => "uminus",
+                    UnOp::Plus => "uplus",
+                    UnOp::Not => "not",
+                };
+                self.prim(name, vec![v], span)
+            }
+            ExprKind::Postfix { op, operand } => {
+                let v = self.lower_expr(operand)?;
+                let name = match op {
+                    PostOp::Transpose => "transpose",
+                    PostOp::CTranspose => "ctranspose",
+                };
+                self.prim(name, vec![v], span)
+            }
+            ExprKind::Range { start, step, stop } => {
+                let mut args = vec![self.lower_expr(start)?];
+                if let Some(s) = step {
+                    args.push(self.lower_expr(s)?);
+                }
+                args.push(self.lower_expr(stop)?);
+                self.prim("colon", args, span)
+            }
+            ExprKind::Call { base, args } => match &base.kind {
+                ExprKind::Ident(name) if self.variables.contains(name) => {
+                    let b = self.read_var(name, base.span);
+                    let mut operands = vec![b];
+                    operands.extend(self.lower_indices(b, args)?);
+                    Ok(self.emit(Op::Index, operands, span))
+                }
+                ExprKind::Ident(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
+                _ => Err(self.err("indexing the result of an expression", span)),
+            },
+            ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
+            ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
+            ExprKind::CellIndex { .. } | ExprKind::CellArray(_) => Err(self.err("cell arrays", span)),
+            ExprKind::Field { .. } | ExprKind::DynField { .. } => Err(self.err("structs", span)),
+            ExprKind::AnonFn { .. } | ExprKind::FuncHandle(_) => {
+                Err(self.err("function handles inside the differentiated code", span))
+            }
+        }
+    }
+
+    /// The expression on the right of `[a, b] = ...`, which must be a call giving `n` results.
+    fn lower_multi(&mut self, rhs: &Expr, n: usize) -> Result<Vec<ValueId>> {
+        let (name, args) = match &rhs.kind {
+            ExprKind::Ident(name) => (name, &[][..]),
+            ExprKind::Call { base, args } => match &base.kind {
+                ExprKind::Ident(name) => (name, args.as_slice()),
+                _ => return Err(self.err("this multiple assignment", rhs.span)),
+            },
+            _ => return Err(self.err("this multiple assignment", rhs.span)),
+        };
+        if self.variables.contains(name) {
+            return Err(self.err("multiple assignment from a variable (cs-lists)", rhs.span));
+        }
+        self.lower_call(name, args, n, rhs.span)
+    }
+
+    fn lower_call(&mut self, name: &str, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
+        let Some(callee) = callee else {
+            // Octave's compiled builtins have no source to read, so an unknown name is either one of
+            // them or undefined: the message covers both.
+            return Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
+            )
+            .at(&self.file, span)
+            .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions"));
+        };
+        let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+        let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+        let op = match callee {
+            Callee::Prim(id) => Op::Prim(id),
+            Callee::User(id) => Op::Call(id),
+        };
+        self.emit_multi(op, operands, dests.clone(), span);
+        Ok(dests)
+    }
+
+    /// Index arguments of `base(...)`, with `end` bound to `base`.
+    fn lower_indices(&mut self, base: ValueId, indices: &[Expr]) -> Result<Vec<ValueId>> {
+        let count = indices.len();
+        let mut out = Vec::with_capacity(count);
+        for (position, e) in indices.iter().enumerate() {
+            self.end_context.push((base, position, count));
+            let v = self.lower_expr(e);
+            self.end_context.pop();
+            out.push(v?);
+        }
+        Ok(out)
+    }
+
+    fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
+        let mut row_values = Vec::with_capacity(rows.len());
+        for row in rows {
+            let elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+            row_values.push(self.prim("horzcat", elems, span)?);
+        }
+        self.prim("vertcat", row_values, span)
+    }
+
+    /// `a && b`, `a || b`: the right side runs only when needed.
+    fn lower_short_circuit(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, span: Span) -> Result<ValueId> {
+        let temp = self.fresh_temp();
+        let l = self.lower_condition(lhs)?;
+        self.write_var(&temp, l);
+        let (rhs_b, join) = (self.new_block(), self.new_block());
+        match op {
+            BinOp::AndAnd => self.branch(l, rhs_b, join),
+            _ => self.branch(l, join, rhs_b),
+        }
+        self.seal(rhs_b);
+        self.current = rhs_b;
+        let r = self.lower_condition(rhs)?;
+        self.write_var(&temp, r);
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(self.read_var(&temp, span))
+    }
+}
+
+fn binop_prim(op: BinOp) -> &'static str {
+    use BinOp::*;
+    match op {
+        Add => "plus",
+        Sub => "minus",
+        Mul => "mtimes",
+        Div => "mrdivide",
+        LeftDiv => "mldivide",
+        Pow => "mpower",
+        ElMul => "times",
+        ElDiv => "rdivide",
+        ElLeftDiv => "ldivide",
+        ElPow => "power",
+        Eq => "eq",
+        Ne => "ne",
+        Lt => "lt",
+        Le => "le",
+        Gt => "gt",
+        Ge => "ge",
+        And => "and",
+        Or => "or",
+        AndAnd => "and",
+        OrOr => "or",
+    }
+}
+
+/// Replaces phis whose operands are all one value (or the phi itself) by that value, to a fixpoint,
+/// and rewrites every use.
+fn remove_trivial_phis(func: &mut Function) {
+    let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
+    let resolve = |alias: &HashMap<ValueId, ValueId>, mut v: ValueId| {
+        while let Some(&a) = alias.get(&v) {
+            v = a;
+        }
+        v
+    };
+    loop {
+        let mut changed = false;
+        for block in &mut func.blocks {
+            block.phis.retain(|phi| {
+                let mut unique = None;
+                for &(_, v) in &phi.incoming {
+                    let v = resolve(&alias, v);
+                    if v == phi.dest || unique == Some(v) {
+                        continue;
+                    }
+                    if unique.is_some() {
+                        return true;
+                    }
+                    unique = Some(v);
+                }
+                // A phi with no other operand only occurs in unreachable code: drop it.
+                if let Some(u) = unique {
+                    alias.insert(phi.dest, u);
+                }
+                changed = true;
+                false
+            });
+        }
+        if !changed {
+            break;
+        }
+    }
+    for block in &mut func.blocks {
+        for phi in &mut block.phis {
+            phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve(&alias, *v));
+        }
+        for inst in &mut block.insts {
+            inst.args.iter_mut().for_each(|v| *v = resolve(&alias, *v));
+        }
+        match &mut block.term {
+            Terminator::Branch { cond, .. } => *cond = resolve(&alias, *cond),
+            Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve(&alias, *v)),
+            Terminator::Jump(_) => {}
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Intermediate representation: each user function becomes a control-flow graph of three-address
+//! instructions in SSA form (phi nodes at joins). Variables disappear: every assignment defines a new value.
+
+pub mod lower;
+pub mod program;
+mod dump;
+
+use crate::diag::{SourceFile, Span};
+use crate::exec::primitives::PrimId;
+use crate::exec::value::Value;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Const(Value),
+    /// The i-th input argument.
+    Param(usize),
+    /// A variable read on a path where it was never assigned; using it is an error.
+    Undefined(String),
+    /// The `:` of `a(:, 1)`: a marker understood by indexing only.
+    MagicColon,
+    /// Operator or builtin from the primitive table, `nargout` results.
+    Prim(PrimId),
+    /// Call of a user function with as many results as `dests`.
+    Call(FuncId),
+    /// `args[0](args[1..])`.
+    Index,
+    /// `args[0](args[2..]) = args[1]`: a new array value.
+    IndexAssign,
+    /// The value of `end` in index position `position` of `count` indices into `args[0]`.
+    End { position: usize, count: usize },
+}
+
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub dests: Vec<ValueId>,
+    pub op: Op,
+    pub args: Vec<ValueId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Phi {
+    pub dest: ValueId,
+    /// The source variable, for dumps and error messages.
+    pub var: String,
+    pub incoming: Vec<(BlockId, ValueId)>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Terminator {
+    Jump(BlockId),
+    /// Branch on a logical scalar (conditions are converted by the `truth` primitive).
+    Branch { cond: ValueId, then_block: BlockId, else_block: BlockId },
+    /// Returns the values of the output variables.
+    Return(Vec<ValueId>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub phis: Vec<Phi>,
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    pub preds: Vec<BlockId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub file: Arc<SourceFile>,
+    pub params: Vec<String>,
+    pub outputs: Vec<String>,
+    /// `blocks[0]` is the entry.
+    pub blocks: Vec<Block>,
+    pub value_count: u32,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.0 as usize]
+    }
+    /// Successors of a block, in branch order.
+    pub fn successors(&self, id: BlockId) -> Vec<BlockId> {
+        match &self.block(id).term {
+            Terminator::Jump(b) => vec![*b],
+            Terminator::Branch { then_block, else_block, .. } => vec![*then_block, *else_block],
+            Terminator::Return(_) => vec![],
+        }
+    }
+    /// Blocks in reverse post-order from the entry (unreachable blocks omitted).
+    pub fn reverse_postorder(&self) -> Vec<BlockId> {
+        let mut seen = vec![false; self.blocks.len()];
+        let mut order = Vec::with_capacity(self.blocks.len());
+        let mut stack = vec![(BlockId(0), false)];
+        while let Some((b, done)) = stack.pop() {
+            if done {
+                order.push(b);
+                continue;
+            }
+            if std::mem::replace(&mut seen[b.0 as usize], true) {
+                continue;
+            }
+            stack.push((b, true));
+            for s in self.successors(b).into_iter().rev() {
+                if !seen[s.0 as usize] {
+                    stack.push((s, false));
+                }
+            }
+        }
+        order.reverse();
+        order
+    }
+}
+
+/// All functions of one prepared call: `functions[0]` is the entry.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// Every source file read, for cache invalidation.
+    pub sources: Vec<Arc<SourceFile>>,
+}
+
+impl Program {
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+}

@@ -1,0 +1,134 @@
+//! Loading: from the entry function, read and parse every source file it reaches (once each), resolve
+//! function names and lower every user function that is called.
+//!
+//! Resolution order for a name that is not a variable: a function in the caller's file (subfunction or
+//! the file's own primary), then msad's primitive table, then a `.m` file found by the host (`which`).
+//! Primitives come before path files so that Octave's own `.m` implementations of functions msad has
+//! rules for are not parsed.
+
+use super::lower::{self, Callee, Resolver};
+use super::{FuncId, Function, Program};
+use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile};
+use crate::engine::Host;
+use crate::exec::primitives;
+use crate::exec::value::Value;
+use crate::syntax::{self, ast};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+struct ParsedFile {
+    source: Arc<SourceFile>,
+    ast: ast::File,
+}
+
+enum Pending {
+    Named { file: Arc<ParsedFile>, index: usize },
+}
+
+pub struct Loader<'h> {
+    host: &'h mut dyn Host,
+    files: HashMap<PathBuf, Arc<ParsedFile>>,
+    ids: HashMap<(PathBuf, String), FuncId>,
+    functions: Vec<Option<Function>>,
+    pending: Vec<(FuncId, Pending)>,
+    sources: Vec<Arc<SourceFile>>,
+}
+
+impl<'h> Loader<'h> {
+    pub fn new(host: &'h mut dyn Host) -> Loader<'h> {
+        Loader { host, files: HashMap::new(), ids: HashMap::new(), functions: vec![], pending: vec![], sources: vec![] }
+    }
+
+    /// Program whose entry is the primary function of the file defining `name`.
+    pub fn load_named(mut self, name: &str) -> Result<Program> {
+        let path = self.host.which(name).ok_or_else(|| {
+            Diagnostic::new(ErrorKind::Undefined, format!("function '{name}' not found"))
+                .with_hint("check the name and that its .m file is on the Octave path")
+        })?;
+        let file = self.parsed(&path)?;
+        let primary = file.ast.functions.first().map(|f| f.name.name.clone()).ok_or_else(|| {
+            Diagnostic::new(ErrorKind::Unsupported, format!("{} is a script, not a function", path.display()))
+                .with_hint("wrap the code in a function that takes x and returns the result")
+        })?;
+        self.function_id(&file, &primary);
+        self.finish()
+    }
+
+    /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`.
+    pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)]) -> Result<Program> {
+        let source = SourceFile::new("<anonymous>", text);
+        let parsed = syntax::parse(&source)?;
+        let body = match parsed.body.as_slice() {
+            [ast::Stmt { kind: ast::StmtKind::Expr(e), .. }] => e,
+            _ => return Err(Diagnostic::new(ErrorKind::BadInput, format!("'{text}' is not an anonymous function"))),
+        };
+        let ast::ExprKind::AnonFn { params, body } = &body.kind else {
+            return Err(Diagnostic::new(ErrorKind::BadInput, format!("'{text}' is not an anonymous function")));
+        };
+        self.sources.push(source.clone());
+        self.functions.push(None);
+        let func = lower::lower_anonymous(params, body, captured, &source, &mut self)?;
+        self.functions[0] = Some(func);
+        self.finish()
+    }
+
+    fn finish(mut self) -> Result<Program> {
+        while let Some((id, Pending::Named { file, index })) = self.pending.pop() {
+            let func = lower::lower_function(&file.ast.functions[index], &file.source, &mut self)?;
+            self.functions[id.0 as usize] = Some(func);
+        }
+        let functions = self.functions.into_iter().map(|f| f.expect("every queued function is lowered")).collect();
+        Ok(Program { functions, sources: self.sources })
+    }
+
+    fn parsed(&mut self, path: &Path) -> Result<Arc<ParsedFile>> {
+        if let Some(f) = self.files.get(path) {
+            return Ok(f.clone());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display()))
+        })?;
+        let source = SourceFile::new(path, text);
+        let ast = syntax::parse(&source)?;
+        if ast.kind == ast::FileKind::Classdef {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, format!("{} is a classdef file", path.display()))
+                .with_hint("msad differentiates functions; call the class's methods from a plain function"));
+        }
+        self.sources.push(source.clone());
+        let parsed = Arc::new(ParsedFile { source, ast });
+        self.files.insert(path.to_path_buf(), parsed.clone());
+        Ok(parsed)
+    }
+
+    /// Id of function `name` defined in `file`, queueing it for lowering on first use.
+    fn function_id(&mut self, file: &Arc<ParsedFile>, name: &str) -> Option<FuncId> {
+        let index = file.ast.functions.iter().position(|f| f.name.name == name)?;
+        let key = (file.source.path.clone(), name.to_string());
+        if let Some(id) = self.ids.get(&key) {
+            return Some(*id);
+        }
+        let id = FuncId(self.functions.len() as u32);
+        self.functions.push(None);
+        self.ids.insert(key, id);
+        self.pending.push((id, Pending::Named { file: file.clone(), index }));
+        Some(id)
+    }
+}
+
+impl Resolver for Loader<'_> {
+    fn resolve(&mut self, name: &str, caller: &Arc<SourceFile>) -> Result<Option<Callee>> {
+        if let Some(file) = self.files.get(&caller.path).cloned() {
+            if let Some(id) = self.function_id(&file, name) {
+                return Ok(Some(Callee::User(id)));
+            }
+        }
+        if let Some(p) = primitives::lookup(name) {
+            return Ok(Some(Callee::Prim(p)));
+        }
+        let Some(path) = self.host.which(name) else { return Ok(None) };
+        let file = self.parsed(&path)?;
+        let primary = file.ast.functions.first().map(|f| f.name.name.clone());
+        Ok(primary.and_then(|p| self.function_id(&file, &p)).map(Callee::User))
+    }
+}

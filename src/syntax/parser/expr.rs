@@ -1,0 +1,277 @@
+//! Expressions, by precedence climbing. From loosest to tightest: `||`, `&&`, `|`, `&`, comparisons, `:`,
+//! `+ -`, `* / \ .* ./ .\`, unary `+ - ~`, `^ .^` (whose right operand may carry unary operators: `2^-1`),
+//! postfix `'`, `.'`, indexing and fields.
+
+use super::Parser;
+use crate::diag::{Result, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Param, PostOp, UnOp};
+use crate::syntax::token::Tok;
+
+/// Binding strength of the range operator `:` among the binary operators.
+const RANGE_PRECEDENCE: u8 = 6;
+
+/// The binary operator a token stands for and its precedence (higher binds tighter); `None` op for `:`.
+fn binary_operator(tok: &Tok) -> Option<(Option<BinOp>, u8)> {
+    use BinOp::*;
+    let (op, precedence) = match tok {
+        Tok::PipePipe => (OrOr, 1),
+        Tok::AmpAmp => (AndAnd, 2),
+        Tok::Pipe => (Or, 3),
+        Tok::Amp => (And, 4),
+        Tok::EqEq => (Eq, 5),
+        Tok::Ne => (Ne, 5),
+        Tok::Lt => (Lt, 5),
+        Tok::Le => (Le, 5),
+        Tok::Gt => (Gt, 5),
+        Tok::Ge => (Ge, 5),
+        Tok::Colon => return Some((None, RANGE_PRECEDENCE)),
+        Tok::Plus => (Add, 7),
+        Tok::Minus => (Sub, 7),
+        Tok::Star => (Mul, 8),
+        Tok::Slash => (Div, 8),
+        Tok::Backslash => (LeftDiv, 8),
+        Tok::DotStar => (ElMul, 8),
+        Tok::DotSlash => (ElDiv, 8),
+        Tok::DotBackslash => (ElLeftDiv, 8),
+        _ => return None,
+    };
+    Some((Some(op), precedence))
+}
+
+fn unary_operator(tok: &Tok) -> Option<UnOp> {
+    match tok {
+        Tok::Minus | Tok::MinusMinus => Some(UnOp::Neg),
+        Tok::Plus | Tok::PlusPlus => Some(UnOp::Plus),
+        Tok::Not => Some(UnOp::Not),
+        _ => None,
+    }
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn expr(&mut self) -> Result<Expr> {
+        self.nested(|parser| parser.binary(1))
+    }
+
+    fn binary(&mut self, min_precedence: u8) -> Result<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, precedence)) = binary_operator(self.peek()) {
+            if precedence < min_precedence {
+                break;
+            }
+            self.bump();
+            let rhs = self.binary(precedence + 1)?;
+            lhs = match op {
+                Some(op) => self.binary_expr(op, lhs, rhs),
+                None => self.range(lhs, rhs)?,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn binary_expr(&self, op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+        let span = lhs.span.to(rhs.span);
+        Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span }
+    }
+
+    /// `start:second` has been read; a further `:third` makes `second` the step.
+    fn range(&mut self, start: Expr, second: Expr) -> Result<Expr> {
+        let (step, stop) = if self.eat(&Tok::Colon) {
+            (Some(Box::new(second)), self.binary(RANGE_PRECEDENCE + 1)?)
+        } else {
+            (None, second)
+        };
+        let span = start.span.to(stop.span);
+        Ok(Expr { kind: ExprKind::Range { start: Box::new(start), step, stop: Box::new(stop) }, span })
+    }
+
+    /// Unary operators bind looser than `^`: `-2^2` is `-(2^2)`. Octave's `++`/`--` here are two signs.
+    fn unary(&mut self) -> Result<Expr> {
+        let Some(op) = unary_operator(self.peek()) else { return self.power() };
+        let token = self.bump();
+        self.nested(|parser| {
+            let operand = match token.tok {
+                Tok::PlusPlus | Tok::MinusMinus => {
+                    let inner = parser.unary()?;
+                    let span = Span::new(token.span.lo as usize + 1, inner.span.hi as usize);
+                    Expr { kind: ExprKind::Unary { op, operand: Box::new(inner) }, span }
+                }
+                _ => parser.unary()?,
+            };
+            let span = token.span.to(operand.span);
+            Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
+        })
+    }
+
+    /// Left-associative `^`/`.^`; the exponent may be signed (`2^-1`) and binds only to its postfix operand.
+    fn power(&mut self) -> Result<Expr> {
+        let mut base = self.postfix()?;
+        loop {
+            let op = match self.peek() {
+                Tok::Caret => BinOp::Pow,
+                Tok::DotCaret => BinOp::ElPow,
+                _ => return Ok(base),
+            };
+            self.bump();
+            let exponent = self.exponent()?;
+            base = self.binary_expr(op, base, exponent);
+        }
+    }
+
+    fn exponent(&mut self) -> Result<Expr> {
+        let Some(op) = unary_operator(self.peek()) else { return self.postfix() };
+        let token = self.bump();
+        let operand = self.nested(Self::exponent)?;
+        let span = token.span.to(operand.span);
+        Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
+    }
+
+    /// A primary followed by any chain of `(args)`, `{args}`, `.name`, `.(expr)`, `'`, `.'`.
+    pub(super) fn postfix(&mut self) -> Result<Expr> {
+        let mut expr = self.primary()?;
+        loop {
+            let lo = expr.span.lo;
+            let kind = match self.peek() {
+                Tok::LParen => {
+                    let args = self.arguments(Tok::LParen, Tok::RParen)?;
+                    ExprKind::Call { base: Box::new(expr), args }
+                }
+                Tok::LBrace => {
+                    let args = self.arguments(Tok::LBrace, Tok::RBrace)?;
+                    ExprKind::CellIndex { base: Box::new(expr), args }
+                }
+                Tok::Dot => {
+                    self.bump();
+                    if *self.peek() == Tok::LParen {
+                        let open = self.bump().span;
+                        let name = self.expr()?;
+                        self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
+                        ExprKind::DynField { base: Box::new(expr), name: Box::new(name) }
+                    } else {
+                        let name = self.ident("a field name or '(' after '.'")?;
+                        ExprKind::Field { base: Box::new(expr), name }
+                    }
+                }
+                Tok::Transpose | Tok::CTranspose => {
+                    let op = if *self.peek() == Tok::Transpose { PostOp::Transpose } else { PostOp::CTranspose };
+                    self.bump();
+                    ExprKind::Postfix { op, operand: Box::new(expr) }
+                }
+                _ => return Ok(expr),
+            };
+            expr = Expr { kind, span: Span { lo, hi: self.prev_end().hi } };
+        }
+    }
+
+    /// Comma-separated index arguments between `open` and `close`; a lone `:` is `Colon`.
+    fn arguments(&mut self, open: Tok, close: Tok) -> Result<Vec<Expr>> {
+        let open_span = self.bump().span;
+        let mut args = Vec::new();
+        if self.eat(&close) {
+            return Ok(args);
+        }
+        loop {
+            let lone_colon = *self.peek() == Tok::Colon && matches!(self.peek_at(1), Tok::Comma)
+                || *self.peek() == Tok::Colon && *self.peek_at(1) == close;
+            if lone_colon {
+                args.push(Expr { kind: ExprKind::Colon, span: self.bump().span });
+            } else {
+                args.push(self.expr()?);
+            }
+            if !self.eat(&Tok::Comma) {
+                self.expect_close(&close, &open, open_span)?;
+                return Ok(args);
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        let span = self.span();
+        let kind = match self.peek().clone() {
+            Tok::Num(value) => ExprKind::Number(value),
+            Tok::Imag(value) => ExprKind::ImagNumber(value),
+            Tok::Str { value, double_quoted } => ExprKind::Str { value, double_quoted },
+            Tok::Ident(name) => ExprKind::Ident(name),
+            Tok::EndIndex => ExprKind::End,
+            Tok::LParen => {
+                self.bump();
+                let inner = self.expr()?;
+                self.expect_close(&Tok::RParen, &Tok::LParen, span)?;
+                return Ok(Expr { kind: inner.kind, span: span.to(self.prev_end()) });
+            }
+            Tok::LBracket => return self.matrix(Tok::LBracket, Tok::RBracket),
+            Tok::LBrace => return self.matrix(Tok::LBrace, Tok::RBrace),
+            Tok::At => return self.function_handle(),
+            _ => return Err(self.expected("an expression")),
+        };
+        self.bump();
+        Ok(Expr { kind, span })
+    }
+
+    /// `[...]` or `{...}`: rows separated by `;` or newlines, elements by `,` (or whitespace, made `,` by the
+    /// lexer). Empty rows are dropped.
+    fn matrix(&mut self, open: Tok, close: Tok) -> Result<Expr> {
+        let open_span = self.bump().span;
+        let mut rows = Vec::new();
+        let mut row = Vec::new();
+        let mut need_separator = false;
+        loop {
+            match self.peek() {
+                Tok::Semi | Tok::Newline => {
+                    self.bump();
+                    if !row.is_empty() {
+                        rows.push(std::mem::take(&mut row));
+                    }
+                    need_separator = false;
+                }
+                Tok::Comma if need_separator => {
+                    self.bump();
+                    need_separator = false;
+                }
+                tok if *tok == close => {
+                    self.bump();
+                    break;
+                }
+                _ if need_separator => {
+                    self.expect_close(&close, &open, open_span)?;
+                }
+                _ => {
+                    row.push(self.expr()?);
+                    need_separator = true;
+                }
+            }
+        }
+        if !row.is_empty() {
+            rows.push(row);
+        }
+        let span = open_span.to(self.prev_end());
+        let kind = if open == Tok::LBracket { ExprKind::Matrix(rows) } else { ExprKind::CellArray(rows) };
+        Ok(Expr { kind, span })
+    }
+
+    /// `@name`, `@pkg.name`, or `@(params) body`.
+    fn function_handle(&mut self) -> Result<Expr> {
+        let start = self.bump().span;
+        if *self.peek() == Tok::LParen {
+            let open = self.bump().span;
+            let mut params: Vec<Param> = Vec::new();
+            if !self.eat(&Tok::RParen) {
+                loop {
+                    params.push(self.param()?);
+                    if !self.eat(&Tok::Comma) {
+                        self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
+                        break;
+                    }
+                }
+            }
+            let body = self.expr()?;
+            let span = start.to(body.span);
+            return Ok(Expr { kind: ExprKind::AnonFn { params, body: Box::new(body) }, span });
+        }
+        let mut name = self.ident("a function name or '(' after '@'")?;
+        while *self.peek() == Tok::Dot && matches!(self.peek_at(1), Tok::Ident(_)) {
+            self.bump();
+            name.name = format!("{}.{}", name.name, self.ident("a name")?.name);
+        }
+        Ok(Expr { kind: ExprKind::FuncHandle(name.name), span: start.to(self.prev_end()) })
+    }
+}

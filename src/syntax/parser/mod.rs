@@ -1,0 +1,308 @@
+//! Recursive-descent parser over the lexer's tokens: files and functions here, statements in `stmt`,
+//! expressions in `expr`.
+
+mod expr;
+mod stmt;
+
+use super::ast::{File, FileKind, Function, Param};
+use super::lexer::Lexed;
+use super::token::{Kw, Tok, Token};
+use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
+use std::sync::Arc;
+
+/// Deeper nesting of expressions or blocks than this is a parse error rather than a stack overflow.
+pub const MAX_DEPTH: usize = 100;
+
+pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
+    let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
+    let mut parser =
+        Parser { file, tokens: lexed.tokens, pos: 0, lex_error: lexed.error, depth: 0, functions_closed_by_end };
+    parser.file()
+}
+
+/// Whether the file closes its functions with `end`: then it has one more block end per function than the
+/// other blocks need.
+fn functions_closed_by_end(tokens: &[Token]) -> bool {
+    let (mut opened, mut closed) = (0usize, 0usize);
+    for token in tokens {
+        match token.tok {
+            Tok::Kw(kw) if kw.opens_end_block() => opened += 1,
+            Tok::Kw(kw) if kw.is_end() => closed += 1,
+            _ => {}
+        }
+    }
+    closed > opened
+}
+
+pub(super) struct Parser<'a> {
+    file: &'a Arc<SourceFile>,
+    tokens: Vec<Token>,
+    pos: usize,
+    lex_error: Option<Diagnostic>,
+    depth: usize,
+    functions_closed_by_end: bool,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.tokens[self.pos].tok
+    }
+
+    fn peek_at(&self, ahead: usize) -> &Tok {
+        let last = self.tokens.len() - 1;
+        &self.tokens[(self.pos + ahead).min(last)].tok
+    }
+
+    fn span(&self) -> Span {
+        self.tokens[self.pos].span
+    }
+
+    /// End of the previous token: where a construct that just finished ends.
+    fn prev_end(&self) -> Span {
+        let hi = self.tokens[self.pos.saturating_sub(1)].span.hi as usize;
+        Span::new(hi, hi)
+    }
+
+    fn bump(&mut self) -> Token {
+        let token = self.tokens[self.pos].clone();
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        token
+    }
+
+    fn eat(&mut self, tok: &Tok) -> bool {
+        let found = self.peek() == tok;
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    fn at_keyword(&self, kw: Kw) -> bool {
+        *self.peek() == Tok::Kw(kw)
+    }
+
+    fn position(&self, span: Span) -> String {
+        let (line, col) = self.file.line_col(span.lo);
+        format!("{line}:{col}")
+    }
+
+    /// "expected X, found <current token>" at the current token; a lexing error if the lexer stopped here.
+    fn expected(&self, what: &str) -> Diagnostic {
+        if *self.peek() == Tok::Eof {
+            if let Some(lex_error) = &self.lex_error {
+                return lex_error.clone();
+            }
+        }
+        let message = format!("parse error: expected {what}, found {}", self.peek());
+        Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
+    }
+
+    fn expect(&mut self, tok: &Tok, what: &str) -> Result<Span> {
+        if self.peek() == tok {
+            return Ok(self.bump().span);
+        }
+        Err(self.expected(what))
+    }
+
+    /// Expects the closing bracket `close` of the `open` bracket at `open_span`.
+    fn expect_close(&mut self, close: &Tok, open: &Tok, open_span: Span) -> Result<Span> {
+        let what = format!("{close} to close {open} opened at {}", self.position(open_span));
+        self.expect(close, &what)
+    }
+
+    /// Runs `inner` one nesting level deeper, refusing to go beyond `MAX_DEPTH`.
+    fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_DEPTH {
+            let message = format!("parse error: nesting deeper than {MAX_DEPTH} levels");
+            return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span()));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn skip_separators(&mut self) {
+        while matches!(self.peek(), Tok::Newline | Tok::Semi | Tok::Comma) {
+            self.bump();
+        }
+    }
+
+    fn file(&mut self) -> Result<File> {
+        self.skip_separators();
+        let kind = match self.peek() {
+            Tok::Kw(Kw::Function) => FileKind::Function,
+            Tok::Kw(Kw::Classdef) => return self.classdef(),
+            _ => FileKind::Script,
+        };
+        let mut body = Vec::new();
+        let mut functions = Vec::new();
+        loop {
+            body.extend(self.block()?);
+            match self.peek() {
+                Tok::Eof => break,
+                Tok::Kw(Kw::Function) => functions.push(self.function()?),
+                _ => return Err(self.expected("a statement")),
+            }
+        }
+        if let Some(error) = self.lex_error.take() {
+            return Err(error);
+        }
+        Ok(File { kind, body, functions })
+    }
+
+    /// `function [out, ...] = name(in, ...)` with its body, nested functions and (if the file uses them) `end`.
+    fn function(&mut self) -> Result<Function> {
+        let start = self.expect(&Tok::Kw(Kw::Function), "'function'")?;
+        let outputs = self.function_outputs()?;
+        let name = self.function_name()?;
+        let inputs = self.function_inputs()?;
+        let mut body = Vec::new();
+        let mut nested = Vec::new();
+        loop {
+            body.extend(self.block()?);
+            if !(self.functions_closed_by_end && self.at_keyword(Kw::Function)) {
+                break;
+            }
+            nested.push(self.nested(Self::function)?);
+        }
+        if self.functions_closed_by_end {
+            self.expect_end(Kw::Function, start)?;
+        } else if !matches!(self.peek(), Tok::Eof | Tok::Kw(Kw::Function)) {
+            return Err(self.expected("a statement"));
+        }
+        Ok(Function { name, inputs, outputs, body, nested, span: start.to(self.prev_end()) })
+    }
+
+    fn function_outputs(&mut self) -> Result<Vec<super::ast::Ident>> {
+        if *self.peek() == Tok::LBracket && self.bracket_followed_by_assign() {
+            let open = self.bump().span;
+            let mut outputs = Vec::new();
+            while !self.eat(&Tok::RBracket) {
+                if !self.eat(&Tok::Comma) {
+                    if !matches!(self.peek(), Tok::Ident(_)) {
+                        return Err(self.expected(&format!("an output name or ']' to close '[' opened at {}",
+                            self.position(open))));
+                    }
+                    outputs.push(self.ident("an output name")?);
+                }
+            }
+            self.bump();
+            return Ok(outputs);
+        }
+        if matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::Assign {
+            let output = self.ident("an output name")?;
+            self.bump();
+            return Ok(vec![output]);
+        }
+        Ok(Vec::new())
+    }
+
+    /// A function name; dotted for classdef property accessors (`get.Prop`).
+    fn function_name(&mut self) -> Result<super::ast::Ident> {
+        let mut name = self.ident("a function name")?;
+        while *self.peek() == Tok::Dot && matches!(self.peek_at(1), Tok::Ident(_)) {
+            self.bump();
+            let part = self.ident("a name")?;
+            name.name = format!("{}.{}", name.name, part.name);
+            name.span = name.span.to(part.span);
+        }
+        Ok(name)
+    }
+
+    fn function_inputs(&mut self) -> Result<Vec<Param>> {
+        let mut inputs = Vec::new();
+        if *self.peek() != Tok::LParen {
+            return Ok(inputs);
+        }
+        let open = self.bump().span;
+        if self.eat(&Tok::RParen) {
+            return Ok(inputs);
+        }
+        loop {
+            inputs.push(self.param()?);
+            if !self.eat(&Tok::Comma) {
+                self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
+                return Ok(inputs);
+            }
+        }
+    }
+
+    /// A parameter name or `~`.
+    fn param(&mut self) -> Result<Param> {
+        if *self.peek() == Tok::Not {
+            return Ok(Param::Ignored(self.bump().span));
+        }
+        Ok(Param::Name(self.ident("a parameter name")?))
+    }
+
+    fn ident(&mut self, what: &str) -> Result<super::ast::Ident> {
+        match self.peek().clone() {
+            Tok::Ident(name) => Ok(super::ast::Ident { name, span: self.bump().span }),
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// At `[`: whether the matching `]` is followed by `=` (a multi-assignment or a function's output list).
+    fn bracket_followed_by_assign(&self) -> bool {
+        let mut depth = 0usize;
+        for (offset, token) in self.tokens[self.pos..].iter().enumerate() {
+            match token.tok {
+                Tok::LBracket | Tok::LParen | Tok::LBrace => depth += 1,
+                Tok::RBracket | Tok::RParen | Tok::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return *self.peek_at(offset + 1) == Tok::Assign;
+                    }
+                }
+                Tok::Newline | Tok::Eof => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Expects the `end` (or its specific spelling) closing the `opener` keyword at `open_span`.
+    fn expect_end(&mut self, opener: Kw, open_span: Span) -> Result<()> {
+        let specific = match opener {
+            Kw::If => "endif",
+            Kw::For => "endfor",
+            Kw::Parfor => "endparfor",
+            Kw::While => "endwhile",
+            Kw::Switch => "endswitch",
+            Kw::Try => "end_try_catch",
+            Kw::UnwindProtect => "end_unwind_protect",
+            Kw::Function => "endfunction",
+            _ => "end",
+        };
+        if matches!(self.peek(), Tok::Kw(Kw::End)) || *self.peek() == Tok::Kw(Kw::EndSpelled(specific)) {
+            self.bump();
+            return Ok(());
+        }
+        let what = format!("'end' to close '{}' opened at {}", opener.spelling(), self.position(open_span));
+        Err(self.expected(&what))
+    }
+
+    /// A classdef file: its body is skipped (classes are not supported by the lowering), but its blocks must
+    /// balance.
+    fn classdef(&mut self) -> Result<File> {
+        let start = self.bump().span;
+        let mut open_blocks = vec![start];
+        while let Some(&open) = open_blocks.last() {
+            match self.peek() {
+                Tok::Eof => return Err(self.expected(&format!("'end' to close 'classdef' block opened at {}",
+                    self.position(open)))),
+                Tok::Kw(kw) if kw.is_end() => {
+                    open_blocks.pop();
+                }
+                Tok::Kw(Kw::Function) if !self.functions_closed_by_end => {}
+                Tok::Kw(kw) if kw.opens_end_block() || *kw == Kw::Function => open_blocks.push(self.span()),
+                _ => {}
+            }
+            self.bump();
+        }
+        Ok(File { kind: FileKind::Classdef, body: Vec::new(), functions: Vec::new() })
+    }
+}

@@ -1,0 +1,71 @@
+//! Jacobians of the reference problems (tests/octave/problems) against central differences.
+
+mod common;
+
+use common::*;
+use msad::diag::ErrorKind;
+use msad::engine::Engine;
+use msad::exec::value::Value;
+
+fn brusselator_init(n: usize) -> Vec<f64> {
+    (1..=n)
+        .flat_map(|i| {
+            let x = i as f64 / (n as f64 + 1.0);
+            [1.0 + (2.0 * std::f64::consts::PI * x).sin(), 3.0]
+        })
+        .collect()
+}
+
+#[test]
+fn enzyme_residual_matches_finite_differences() {
+    let x0 = [0.25, 0.39, 0.415, 0.39];
+    let result = check_against_fd(&named("enzyme_residual"), &x0, &[], 1e-7);
+    assert_eq!(result.value.dims(), vec![11, 1]);
+    assert_eq!(result.jacobian.unwrap().dims(), vec![11, 4]);
+}
+
+#[test]
+fn brusselator_loop_version_matches_finite_differences() {
+    let y0 = brusselator_init(50);
+    let result = check_against_fd(&named("brusselator_rhs"), &y0, &[], 1e-7);
+    assert_eq!(result.jacobian.unwrap().dims(), vec![100, 100]);
+}
+
+#[test]
+fn brusselator_vectorised_equals_loop_version() {
+    let y0 = brusselator_init(50);
+    let mut engine = Engine::new();
+    let lp = evaluate(&mut engine, &named("brusselator_rhs"), vec![column(y0.clone())], 2).unwrap();
+    let vec = evaluate(&mut engine, &named("brusselator_rhs_vec"), vec![column(y0)], 2).unwrap();
+    assert!(relative_error(&values(&lp.value), &values(&vec.value)) < 1e-14);
+    assert!(relative_error(&values(lp.jacobian.as_ref().unwrap()), &values(vec.jacobian.as_ref().unwrap())) < 1e-14);
+}
+
+#[test]
+fn anonymous_function_with_captured_variable() {
+    let f = anonymous("@(x) p(1)*x.^2 + sin(x) + brusselator_rhs(x)", vec![("p", column(vec![3.0, 4.0]))]);
+    check_against_fd(&f, &[0.5, 1.5, 2.0, 3.5], &[], 1e-7);
+}
+
+#[test]
+fn unsupported_builtin_reports_its_position() {
+    let mut engine = Engine::new();
+    let err = evaluate(&mut engine, &named("calls_eig_on_input"), vec![column(vec![1.0, 2.0])], 2).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    let (file, line, col) = err.position().expect("position");
+    assert!(file.ends_with("calls_eig_on_input.m"), "{file}");
+    let text = std::fs::read_to_string(repo_path("tests/octave/fixtures/calls_eig_on_input.m")).unwrap();
+    let (eline, ecol) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("eig(shifted)").map(|c| (i + 1, c + 1)))
+        .unwrap();
+    assert_eq!((line, col), (eline, ecol), "{err}");
+}
+
+#[test]
+fn non_double_input_is_rejected() {
+    let mut engine = Engine::new();
+    let err = evaluate(&mut engine, &named("enzyme_residual"), vec![Value::string("abcd")], 2).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::BadInput, "{err}");
+}
