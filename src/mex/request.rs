@@ -22,6 +22,11 @@ pub fn argument_name(index: usize) -> String {
     }
 }
 
+/// `[]`, what the host reads for an unset element and returns for an output it has no value for.
+pub fn empty_matrix() -> Value {
+    Value::Double(Array::new(vec![0, 0], vec![]))
+}
+
 /// Builds the request from all of msad_eval's inputs and the number of outputs asked for.
 pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> {
     if inputs.len() < 2 {
@@ -166,9 +171,10 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 }
 
 /// The request as an Octave struct, for the `MSAD_TEST_HOOK=echo` test hook: fields `function`
-/// (name or anonymous text), `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`,
-/// `threads` ([] = automatic), `verbose`, `nargout`.
-pub fn describe(request: &Request) -> Value {
+/// (name or anonymous text), `source` (the file the host found for a named function, or ''),
+/// `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`, `threads` ([] = automatic),
+/// `verbose`, `nargout`.
+pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let (function, captured) = match &request.function {
         FunctionHandle::Named(name) => (name.clone(), Vec::new()),
         FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
@@ -183,11 +189,15 @@ pub fn describe(request: &Request) -> Value {
     };
     let threads = match options.threads {
         Some(n) => Value::scalar(n as f64),
-        None => Value::Double(Array::new(vec![0, 0], vec![])),
+        None => empty_matrix(),
     };
     let fields = [
         ("function", Value::string(&function)),
-        ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
+        ("source", Value::string(&source.map(|path| path.display().to_string()).unwrap_or_default())),
+        (
+            "captured",
+            Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] }),
+        ),
         ("args", Value::Cell(Array::row(request.args.clone()))),
         ("wrt", Value::scalar((options.wrt + 1) as f64)),
         ("jacobian", Value::string(jacobian)),
@@ -215,10 +225,6 @@ mod tests {
         })
     }
 
-    fn empty() -> Value {
-        Value::Double(Array::new(vec![0, 0], vec![]))
-    }
-
     fn bad_input_message(result: Result<Request>) -> String {
         let error = result.err().expect("an error");
         assert_eq!(error.identifier(), "msad:badInput");
@@ -237,7 +243,9 @@ mod tests {
 
     #[test]
     fn extra_arguments_follow_x_and_empty_opts_is_default() {
-        let request = build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty(), Value::string("p")], 2).unwrap();
+        let request =
+            build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty_matrix(), Value::string("p")], 2)
+                .unwrap();
         assert_eq!(request.function, FunctionHandle::Named("rhs".to_string()));
         assert_eq!(request.args, vec![Value::scalar(1.0), Value::string("p")]);
         assert_eq!(request.nargout, 2);
@@ -280,8 +288,11 @@ mod tests {
     #[test]
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
-        let Value::Struct(described) = describe(&request) else { panic!("a struct") };
-        assert_eq!(described.fields, ["function", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
-        assert_eq!(described.elements[0][0], Value::string("f"));
+        let Value::Struct(described) = describe(&request, Some(std::path::Path::new("/m/f.m"))) else { panic!("a struct") };
+        assert_eq!(
+            described.fields,
+            ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]
+        );
+        assert_eq!(described.elements[0][..2], [Value::string("f"), Value::string("/m/f.m")]);
     }
 }
