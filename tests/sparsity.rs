@@ -123,3 +123,22 @@ fn dense_jacobian_stays_full_in_auto_mode() {
         assert!(matches!(result.jacobian, Some(Value::Double(_))));
     }
 }
+
+fn rd2d_init(m: usize) -> Vec<f64> {
+    (0..m * m).map(|k| 0.5 + 0.4 * ((k as f64) * 0.37).sin()).collect()
+}
+
+#[test]
+fn reaction_diffusion_with_kron_spdiags_laplacian() {
+    let f = named("rd2d_rhs");
+    check_against_fd(&f, &rd2d_init(10), &[], 1e-7);
+    let m = 100;
+    let mut engine = Engine::new();
+    let result = run(&mut engine, &f, &rd2d_init(m), Options::default()).unwrap();
+    let line = log_line(&result.log, "pattern");
+    let colours: usize = line.split(", ").nth(2).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let bound: usize = line.split("row bound ").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+    assert_eq!(bound, 5, "{line}");
+    assert!(colours <= bound + 2, "{line}");
+    assert_eq!(sparse(result.jacobian.as_ref().unwrap()).nnz(), 5 * m * m - 4 * m);
+}

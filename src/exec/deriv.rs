@@ -314,9 +314,12 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
         let Deriv::Dense(d) = deriv else { continue };
         let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
         for j in 0..d.nd {
-            let src = d.column(j);
-            for (k, dst) in o.column_mut(j).iter_mut().enumerate() {
-                *dst += coefs[k] * src[map.source(k)];
+            let (src, dst) = (d.column(j), o.column_mut(j));
+            // One loop per map kind, so the common identity case vectorises.
+            match map {
+                RowMap::Identity => dst.iter_mut().zip(*coefs).zip(src).for_each(|((o, c), s)| *o += c * s),
+                RowMap::Scalar => dst.iter_mut().zip(*coefs).for_each(|(o, c)| *o += c * src[0]),
+                RowMap::Gather(m) => dst.iter_mut().zip(*coefs).zip(m).for_each(|((o, c), &i)| *o += c * src[i]),
             }
         }
     }
