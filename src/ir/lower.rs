@@ -657,13 +657,15 @@ impl<'a> Lowerer<'a> {
         Ok(out)
     }
 
+    /// `[a, b; c]`: rows are horizontal concatenations stacked vertically; a lone element or a lone row
+    /// needs no concatenation.
     fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
         let mut row_values = Vec::with_capacity(rows.len());
         for row in rows {
-            let elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
-            row_values.push(self.prim("horzcat", elems, span)?);
+            let mut elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+            row_values.push(if elems.len() == 1 { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
         }
-        self.prim("vertcat", row_values, span)
+        if row_values.len() == 1 { Ok(row_values[0]) } else { self.prim("vertcat", row_values, span) }
     }
 
     /// `a && b`, `a || b`: the right side runs only when needed.
