@@ -1,6 +1,7 @@
 //! Tokens produced by the lexer. Context-sensitive decisions (string vs transpose, element separators inside
 //! brackets, command syntax, `end` as an index) are already made here, so the parser is context-free.
 
+use super::ast::BinOp;
 use crate::diag::Span;
 use std::fmt;
 
@@ -57,11 +58,8 @@ pub enum Tok {
     CTranspose,
     PlusPlus,
     MinusMinus,
-    PlusEq,
-    MinusEq,
-    StarEq,
-    SlashEq,
-    CaretEq,
+    /// Octave's `+=`, `-=`, `*=`, `/=`, `^=`, `.*=`, `./=`, `.^=`, `|=`, `&=`.
+    OpAssign(BinOp),
     Eof,
 }
 
@@ -246,11 +244,6 @@ impl Tok {
             CTranspose => "'",
             PlusPlus => "++",
             MinusMinus => "--",
-            PlusEq => "+=",
-            MinusEq => "-=",
-            StarEq => "*=",
-            SlashEq => "/=",
-            CaretEq => "^=",
             _ => return None,
         })
     }
@@ -266,6 +259,7 @@ impl fmt::Display for Tok {
             Tok::Kw(kw) => write!(f, "'{}'", kw.spelling()),
             Tok::EndIndex => write!(f, "'end'"),
             Tok::CmdWord(word) => write!(f, "command word '{word}'"),
+            Tok::OpAssign(op) => write!(f, "'{}='", op.symbol()),
             Tok::Newline => write!(f, "end of line"),
             Tok::Eof => write!(f, "end of input"),
             other => write!(f, "'{}'", other.symbol().unwrap_or("?")),

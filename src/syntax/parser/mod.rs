@@ -4,7 +4,7 @@
 mod expr;
 mod stmt;
 
-use super::ast::{File, FileKind, Function, Param};
+use super::ast::{BinOp, Expr, ExprKind, File, FileKind, Function, Ident, LValue, Param, Stmt, StmtKind};
 use super::lexer::Lexed;
 use super::token::{Kw, Tok, Token};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
@@ -16,7 +16,15 @@ pub const MAX_DEPTH: usize = 100;
 pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
     let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
     let mut parser =
-        Parser { file, tokens: lexed.tokens, pos: 0, lex_error: lexed.error, depth: 0, functions_closed_by_end };
+        Parser {
+        file,
+        tokens: lexed.tokens,
+        pos: 0,
+        lex_error: lexed.error,
+        depth: 0,
+        functions_closed_by_end,
+        nested_functions: Vec::new(),
+    };
     parser.file()
 }
 
@@ -34,6 +42,21 @@ fn functions_closed_by_end(tokens: &[Token]) -> bool {
     closed > opened
 }
 
+/// `if nargin < position, name = value; end`
+fn default_value(name: Ident, position: usize, value: Expr) -> Stmt {
+    let span = name.span.to(value.span);
+    let expr = |kind| Expr { kind, span };
+    let too_few = ExprKind::Binary {
+        op: BinOp::Lt,
+        lhs: Box::new(expr(ExprKind::Ident("nargin".into()))),
+        rhs: Box::new(expr(ExprKind::Number(position as f64))),
+    };
+    let target = LValue::Var { name, accessors: Vec::new(), span };
+    let assign = Stmt { kind: StmtKind::Assign { targets: vec![target], rhs: value }, span, display: false };
+    let kind = StmtKind::If { clauses: vec![(expr(too_few), vec![assign])], else_body: None };
+    Stmt { kind, span, display: true }
+}
+
 pub(super) struct Parser<'a> {
     file: &'a Arc<SourceFile>,
     tokens: Vec<Token>,
@@ -41,6 +64,8 @@ pub(super) struct Parser<'a> {
     lex_error: Option<Diagnostic>,
     depth: usize,
     functions_closed_by_end: bool,
+    /// For each function being parsed, the functions nested in it so far.
+    nested_functions: Vec<Vec<Function>>,
 }
 
 impl<'a> Parser<'a> {
@@ -158,16 +183,11 @@ impl<'a> Parser<'a> {
         let start = self.expect(&Tok::Kw(Kw::Function), "'function'")?;
         let outputs = self.function_outputs()?;
         let name = self.function_name()?;
-        let inputs = self.function_inputs()?;
-        let mut body = Vec::new();
-        let mut nested = Vec::new();
-        loop {
-            body.extend(self.block()?);
-            if !(self.functions_closed_by_end && self.at_keyword(Kw::Function)) {
-                break;
-            }
-            nested.push(self.nested(Self::function)?);
-        }
+        let (inputs, defaults) = self.function_inputs()?;
+        self.nested_functions.push(Vec::new());
+        let body = self.block();
+        let nested = self.nested_functions.pop().unwrap_or_default();
+        let body = defaults.into_iter().chain(body?).collect();
         if self.functions_closed_by_end {
             self.expect_end(Kw::Function, start)?;
         } else if !matches!(self.peek(), Tok::Eof | Tok::Kw(Kw::Function)) {
@@ -176,7 +196,21 @@ impl<'a> Parser<'a> {
         Ok(Function { name, inputs, outputs, body, nested, span: start.to(self.prev_end()) })
     }
 
-    fn function_outputs(&mut self) -> Result<Vec<super::ast::Ident>> {
+    /// Inside a function of a file whose functions end with `end`, a `function` (even within an `if`) is nested.
+    pub(super) fn at_nested_function(&self) -> bool {
+        self.functions_closed_by_end && !self.nested_functions.is_empty() && self.at_keyword(Kw::Function)
+    }
+
+    /// Parses a nested function into the list of the function being parsed.
+    pub(super) fn nested_function(&mut self) -> Result<()> {
+        let function = self.nested(Self::function)?;
+        if let Some(siblings) = self.nested_functions.last_mut() {
+            siblings.push(function);
+        }
+        Ok(())
+    }
+
+    fn function_outputs(&mut self) -> Result<Vec<Ident>> {
         if *self.peek() == Tok::LBracket && self.bracket_followed_by_assign() {
             let open = self.bump().span;
             let mut outputs = Vec::new();
@@ -201,7 +235,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A function name; dotted for classdef property accessors (`get.Prop`).
-    fn function_name(&mut self) -> Result<super::ast::Ident> {
+    fn function_name(&mut self) -> Result<Ident> {
         let mut name = self.ident("a function name")?;
         while *self.peek() == Tok::Dot && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
@@ -212,20 +246,27 @@ impl<'a> Parser<'a> {
         Ok(name)
     }
 
-    fn function_inputs(&mut self) -> Result<Vec<Param>> {
+    /// The parameter list, and for Octave's default values (`opt = 0`) the statements
+    /// `if nargin < k, opt = 0; end` that give them.
+    fn function_inputs(&mut self) -> Result<(Vec<Param>, Vec<Stmt>)> {
         let mut inputs = Vec::new();
+        let mut defaults = Vec::new();
         if *self.peek() != Tok::LParen {
-            return Ok(inputs);
+            return Ok((inputs, defaults));
         }
         let open = self.bump().span;
         if self.eat(&Tok::RParen) {
-            return Ok(inputs);
+            return Ok((inputs, defaults));
         }
         loop {
-            inputs.push(self.param()?);
+            let param = self.param()?;
+            if let (Param::Name(name), true) = (&param, self.eat(&Tok::Assign)) {
+                defaults.push(default_value(name.clone(), inputs.len() + 1, self.expr()?));
+            }
+            inputs.push(param);
             if !self.eat(&Tok::Comma) {
                 self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
-                return Ok(inputs);
+                return Ok((inputs, defaults));
             }
         }
     }
@@ -238,9 +279,9 @@ impl<'a> Parser<'a> {
         Ok(Param::Name(self.ident("a parameter name")?))
     }
 
-    fn ident(&mut self, what: &str) -> Result<super::ast::Ident> {
+    fn ident(&mut self, what: &str) -> Result<Ident> {
         match self.peek().clone() {
-            Tok::Ident(name) => Ok(super::ast::Ident { name, span: self.bump().span }),
+            Tok::Ident(name) => Ok(Ident { name, span: self.bump().span }),
             _ => Err(self.expected(what)),
         }
     }
