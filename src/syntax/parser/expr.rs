@@ -66,12 +66,13 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let target = Box::new(self.lvalue(expr)?);
-        let rhs = self.expr_or_assignment()?;
+        let rhs = self.nested(Self::expr_or_assignment)?;
         let span = target_span(&target).to(rhs.span);
         Ok(Expr { kind: ExprKind::Assign { target, rhs: Box::new(rhs) }, span })
     }
 
     fn binary(&mut self, min_precedence: u8) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut lhs = self.unary()?;
         loop {
             // MATLAB's `a--b` is `a - -b`.
@@ -82,6 +83,7 @@ impl<'a> Parser<'a> {
             if precedence < min_precedence {
                 break;
             }
+            self.link()?;
             self.bump();
             let rhs = self.binary(precedence + 1)?;
             lhs = match op {
@@ -89,6 +91,7 @@ impl<'a> Parser<'a> {
                 None => self.range(lhs, rhs)?,
             };
         }
+        self.tree_depth = tree_depth;
         Ok(lhs)
     }
 
@@ -132,13 +135,18 @@ impl<'a> Parser<'a> {
 
     /// Left-associative `^`/`.^`; the exponent may be signed (`2^-1`) and binds only to its postfix operand.
     fn power(&mut self) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut base = self.postfix()?;
         loop {
             let op = match self.peek() {
                 Tok::Caret => BinOp::Pow,
                 Tok::DotCaret => BinOp::ElPow,
-                _ => return Ok(base),
+                _ => {
+                    self.tree_depth = tree_depth;
+                    return Ok(base);
+                }
             };
+            self.link()?;
             self.bump();
             let exponent = self.exponent()?;
             base = self.binary_expr(op, base, exponent);
@@ -158,8 +166,10 @@ impl<'a> Parser<'a> {
 
     /// A primary followed by any chain of `(args)`, `{args}`, `.name`, `.(expr)`, `'`, `.'`.
     pub(super) fn postfix(&mut self) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut expr = self.primary()?;
         loop {
+            self.link()?;
             let lo = expr.span.lo;
             let kind = match self.peek() {
                 Tok::LParen => {
@@ -191,7 +201,10 @@ impl<'a> Parser<'a> {
                     self.bump();
                     ExprKind::Postfix { op, operand: Box::new(expr) }
                 }
-                _ => return Ok(expr),
+                _ => {
+                    self.tree_depth = tree_depth;
+                    return Ok(expr);
+                }
             };
             expr = Expr { kind, span: Span { lo, hi: self.prev_end().hi } };
         }
@@ -224,9 +237,8 @@ impl<'a> Parser<'a> {
             return Ok(args);
         }
         loop {
-            let lone_colon = *self.peek() == Tok::Colon && matches!(self.peek_at(1), Tok::Comma)
-                || *self.peek() == Tok::Colon && *self.peek_at(1) == close;
-            if lone_colon {
+            // A range cannot start with `:`, so here it is the whole-dimension index.
+            if *self.peek() == Tok::Colon {
                 args.push(Expr { kind: ExprKind::Colon, span: self.bump().span });
             } else {
                 args.push(self.expr_or_assignment()?);

@@ -13,6 +13,10 @@ use std::sync::Arc;
 /// Deeper nesting of expressions or blocks than this is a parse error rather than a stack overflow.
 pub const MAX_DEPTH: usize = 100;
 
+/// Deepest syntax tree accepted, counting operator chains (`1+1+...` is a deep tree built without recursion)
+/// so that recursive consumers of the tree (printer, lowering, drop) stay within the stack.
+pub const MAX_TREE_DEPTH: usize = 2000;
+
 pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
     let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
     let mut parser =
@@ -22,6 +26,7 @@ pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
         pos: 0,
         lex_error: lexed.error,
         depth: 0,
+        tree_depth: 0,
         functions_closed_by_end,
         nested_functions: Vec::new(),
     };
@@ -63,6 +68,7 @@ pub(super) struct Parser<'a> {
     pos: usize,
     lex_error: Option<Diagnostic>,
     depth: usize,
+    tree_depth: usize,
     functions_closed_by_end: bool,
     /// For each function being parsed, the functions nested in it so far.
     nested_functions: Vec<Vec<Function>>,
@@ -120,7 +126,14 @@ impl<'a> Parser<'a> {
                 return lex_error.clone();
             }
         }
-        let message = format!("parse error: expected {what}, found {}", self.peek());
+        let found = match self.peek() {
+            Tok::Num(_) | Tok::Imag(_) => {
+                let span = self.span();
+                format!("number '{}'", &self.file.text[span.lo as usize..span.hi as usize])
+            }
+            tok => tok.to_string(),
+        };
+        let message = format!("parse error: expected {what}, found {found}");
         Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
@@ -140,13 +153,30 @@ impl<'a> Parser<'a> {
     /// Runs `inner` one nesting level deeper, refusing to go beyond `MAX_DEPTH`.
     fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         if self.depth >= MAX_DEPTH {
-            let message = format!("parse error: nesting deeper than {MAX_DEPTH} levels");
-            return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span()));
+            return Err(self.too_deep(MAX_DEPTH));
         }
         self.depth += 1;
+        let tree_depth = self.tree_depth;
+        self.link()?;
         let result = inner(self);
         self.depth -= 1;
+        self.tree_depth = tree_depth;
         result
+    }
+
+    /// Counts one more level of the tree being built by a loop (an operator chain); the caller restores
+    /// `tree_depth` when its chain is complete.
+    fn link(&mut self) -> Result<()> {
+        self.tree_depth += 1;
+        if self.tree_depth > MAX_TREE_DEPTH {
+            return Err(self.too_deep(MAX_TREE_DEPTH));
+        }
+        Ok(())
+    }
+
+    fn too_deep(&self, limit: usize) -> Diagnostic {
+        let message = format!("parse error: expression or block nested more than {limit} levels deep");
+        Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
     fn skip_separators(&mut self) {
@@ -211,7 +241,7 @@ impl<'a> Parser<'a> {
     }
 
     fn function_outputs(&mut self) -> Result<Vec<Ident>> {
-        if *self.peek() == Tok::LBracket && self.bracket_followed_by_assign() {
+        if *self.peek() == Tok::LBracket {
             let open = self.bump().span;
             let mut outputs = Vec::new();
             while !self.eat(&Tok::RBracket) {

@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
-use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, LValue, Stmt, StmtKind};
+use crate::syntax::ast::{Accessor, BinOp, Expr, ExprKind, Ident, LValue, Stmt, StmtKind};
 use crate::syntax::token::{Kw, Tok};
 
 /// Keywords that end a statement list; the enclosing construct decides whether they fit.
@@ -183,30 +183,30 @@ impl<'a> Parser<'a> {
         Ok(StmtKind::Assign { targets, rhs: self.expr()? })
     }
 
-    /// The assignment target written as the expression `expr`.
+    /// The assignment target written as the expression `expr`: a name followed by accessors.
     pub(super) fn lvalue(&self, expr: Expr) -> Result<LValue> {
         let span = expr.span;
-        let (name, accessors) = self.target_parts(expr)?;
-        Ok(LValue::Var { name, accessors, span })
-    }
-
-    fn target_parts(&self, expr: Expr) -> Result<(Ident, Vec<crate::syntax::ast::Accessor>)> {
-        use crate::syntax::ast::Accessor;
-        let span = expr.span;
-        let (base, accessor) = match expr.kind {
-            ExprKind::Ident(name) => return Ok((Ident { name, span }, Vec::new())),
-            ExprKind::Call { base, args } => (base, Accessor::Paren(args, span)),
-            ExprKind::CellIndex { base, args } => (base, Accessor::Brace(args, span)),
-            ExprKind::Field { base, name } => (base, Accessor::Field(name)),
-            ExprKind::DynField { base, name } => (base, Accessor::DynField(name, span)),
-            _ => {
-                let message = "parse error: expected an assignment target (a name, possibly indexed), found an expression";
-                return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, span));
-            }
+        let mut accessors = Vec::new();
+        let mut current = expr;
+        let name = loop {
+            let here = current.span;
+            let (base, accessor) = match current.kind {
+                ExprKind::Ident(name) => break Ident { name, span: here },
+                ExprKind::Call { base, args } => (base, Accessor::Paren(args, here)),
+                ExprKind::CellIndex { base, args } => (base, Accessor::Brace(args, here)),
+                ExprKind::Field { base, name } => (base, Accessor::Field(name)),
+                ExprKind::DynField { base, name } => (base, Accessor::DynField(name, here)),
+                _ => {
+                    let message = "parse error: expected an assignment target (a name, possibly indexed), found an \
+                                   expression";
+                    return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, here));
+                }
+            };
+            accessors.push(accessor);
+            current = *base;
         };
-        let (name, mut accessors) = self.target_parts(*base)?;
-        accessors.push(accessor);
-        Ok((name, accessors))
+        accessors.reverse();
+        Ok(LValue::Var { name, accessors, span })
     }
 
     fn if_statement(&mut self, start: Span) -> Result<StmtKind> {
