@@ -46,3 +46,6 @@ pub fn find_m_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+#[cfg(test)]
+mod tests;
