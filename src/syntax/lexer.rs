@@ -75,8 +75,8 @@ fn is_blank(c: u8) -> bool {
 
 /// Binary operators, longest first, for the command-syntax test.
 const BINARY_OPERATORS: [&str; 26] = [
-    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "++", "--", "**", "+", "-", "*", "/", "\\",
-    "^", "<", ">", "&", "|", ":", "=",
+    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "++", "--", "**", "+", "-", "*", "/", "\\", "^",
+    "<", ">", "&", "|", ":", "=",
 ];
 
 /// Whether the rest of a line has an assignment `=` outside brackets and strings (`vals {end} = 1` is not a
@@ -151,8 +151,7 @@ impl<'a> Lexer<'a> {
             if self.pos >= self.src.len() {
                 return Ok(());
             }
-            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts()
-            {
+            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts() {
                 self.push(Tok::Comma, self.pos);
             }
             self.token()?;

@@ -112,8 +112,10 @@ fn operator_precedence_follows_matlab() {
 
 #[test]
 fn numbers() {
-    assert_eq!(canon("x = [1e3 1d3 1E-3 .5 1.5 0x1F 0b101 20_000 3i 2.5j 1e3i]"),
-        "x = [1000, 1000, 0.001, 0.5, 1.5, 31, 5, 20000, 3i, 2.5i, 1000i]");
+    assert_eq!(
+        canon("x = [1e3 1d3 1E-3 .5 1.5 0x1F 0b101 20_000 3i 2.5j 1e3i]"),
+        "x = [1000, 1000, 0.001, 0.5, 1.5, 31, 5, 20000, 3i, 2.5i, 1000i]"
+    );
     assert_eq!(canon("x = 1./y"), "x = 1 ./ y");
     assert_eq!(canon("x = 1.'"), "x = (1).'");
     assert_eq!(canon("x = 1e999"), "x = 1e999");

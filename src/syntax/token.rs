@@ -9,7 +9,10 @@ use std::fmt;
 pub enum Tok {
     Num(f64),
     Imag(f64),
-    Str { value: String, double_quoted: bool },
+    Str {
+        value: String,
+        double_quoted: bool,
+    },
     Ident(String),
     Kw(Kw),
     /// `end` inside parentheses, brackets or braces: the last index.
@@ -191,7 +194,16 @@ impl Kw {
         use Kw::*;
         matches!(
             self,
-            If | For | Parfor | While | Switch | Try | UnwindProtect | Classdef | Properties | Methods | Events
+            If | For
+                | Parfor
+                | While
+                | Switch
+                | Try
+                | UnwindProtect
+                | Classdef
+                | Properties
+                | Methods
+                | Events
                 | Enumeration
         )
     }

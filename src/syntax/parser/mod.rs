@@ -19,8 +19,7 @@ pub const MAX_TREE_DEPTH: usize = 2000;
 
 pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
     let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
-    let mut parser =
-        Parser {
+    let mut parser = Parser {
         file,
         tokens: lexed.tokens,
         pos: 0,
@@ -247,8 +246,10 @@ impl<'a> Parser<'a> {
             while !self.eat(&Tok::RBracket) {
                 if !self.eat(&Tok::Comma) {
                     if !matches!(self.peek(), Tok::Ident(_)) {
-                        return Err(self.expected(&format!("an output name or ']' to close '[' opened at {}",
-                            self.position(open))));
+                        return Err(self.expected(&format!(
+                            "an output name or ']' to close '[' opened at {}",
+                            self.position(open)
+                        )));
                     }
                     outputs.push(self.ident("an output name")?);
                 }
@@ -363,8 +364,11 @@ impl<'a> Parser<'a> {
         let mut open_blocks = vec![start];
         while let Some(&open) = open_blocks.last() {
             match self.peek() {
-                Tok::Eof => return Err(self.expected(&format!("'end' to close 'classdef' block opened at {}",
-                    self.position(open)))),
+                Tok::Eof => {
+                    return Err(
+                        self.expected(&format!("'end' to close 'classdef' block opened at {}", self.position(open)))
+                    );
+                }
                 Tok::Kw(kw) if kw.is_end() => {
                     open_blocks.pop();
                 }
