@@ -8,9 +8,16 @@ pub fn print_file(file: &File) -> String {
     if file.kind == FileKind::Classdef {
         return "classdef Unsupported\nend\n".to_string();
     }
-    printer.stmts(&file.body);
+    // A function file starts with its functions (statements after them stay after them); a script with its
+    // statements.
+    if file.kind == FileKind::Script {
+        printer.stmts(&file.body);
+    }
     for function in &file.functions {
         printer.function(function);
+    }
+    if file.kind == FileKind::Function {
+        printer.stmts(&file.body);
     }
     printer.out
 }
@@ -306,9 +313,11 @@ impl Printer {
                     UnOp::Plus => "+",
                     UnOp::Not => "~",
                 });
-                // `--x` would read as a decrement.
-                let min = if matches!(operand.kind, ExprKind::Unary { .. }) { POSTFIX + 1 } else { UNARY };
-                self.expr(operand, min);
+                // `--x` would read as a decrement; a blank keeps the signs apart without a bracket level.
+                if matches!(operand.kind, ExprKind::Unary { .. }) {
+                    self.out.push(' ');
+                }
+                self.expr(operand, UNARY);
             }
             ExprKind::Postfix { op, operand } => {
                 self.postfix_base(operand);

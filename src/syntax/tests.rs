@@ -107,7 +107,8 @@ fn operator_precedence_follows_matlab() {
     assert_eq!(canon("a .* b ./ c .\\ d \\ e"), "a .* b ./ c .\\ d \\ e");
     assert_eq!(canon("a ** b .** c"), "a^b.^c");
     assert_eq!(canon("a--b"), "a - -b");
-    assert_eq!(canon("-(-a)"), "-(-a)");
+    assert_eq!(canon("-(-a)"), "- -a");
+    assert_eq!(canon("[a - - -b]"), "[a - - -b]");
 }
 
 #[test]
