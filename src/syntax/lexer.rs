@@ -31,7 +31,8 @@ pub fn lex(file: &Arc<SourceFile>) -> Lexed {
     let mut lexer = Lexer {
         file,
         src: &file.text,
-        pos: 0,
+        // A UTF-8 byte-order mark is not part of the program.
+        pos: if file.text.starts_with('\u{feff}') { 3 } else { 0 },
         tokens: Vec::new(),
         nesting: Vec::new(),
         at_stmt_start: true,

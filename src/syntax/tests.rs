@@ -131,6 +131,7 @@ fn comments_and_continuations() {
     assert_eq!(canon("x = 1 + ... comment\n 2"), "x = 1 + 2");
     assert_eq!(canon("x = 1 + \\\n 2"), "x = 1 + 2");
     assert_eq!(canon("x = f(1,\n 2)"), "x = f(1, 2)");
+    assert_eq!(canon("\u{feff}x = 1"), "x = 1");
 }
 
 #[test]
