@@ -5,7 +5,7 @@ use msad::engine::{Engine, JacobianStorage, Options, PathHost, Request};
 use msad::exec::value::{Array, FunctionHandle, Value};
 use msad::ir::program::Loader;
 use msad::syntax;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -57,27 +57,9 @@ fn parse_command(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// All `.m` files under `dir`, sorted.
-fn m_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for path in entries.flatten().map(|e| e.path()) {
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "m") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// Parses every `.m` file under `dir`; prints the failures, the success count and the throughput.
 fn summary(dir: &Path) -> Result<(), String> {
-    let sources = m_files(dir).iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = syntax::find_m_files(dir).iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
     let started = Instant::now();
     let failures: Vec<_> = sources.iter().filter_map(|s| syntax::parse(s).err()).collect();

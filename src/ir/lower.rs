@@ -383,6 +383,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
+            StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
             StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
@@ -600,6 +601,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
             ExprKind::CellIndex { .. } | ExprKind::CellArray(_) => Err(self.err("cell arrays", span)),
             ExprKind::Field { .. } | ExprKind::DynField { .. } => Err(self.err("structs", span)),
+            ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {
+                Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
+            }
             ExprKind::AnonFn { .. } | ExprKind::FuncHandle(_) => {
                 Err(self.err("function handles inside the differentiated code", span))
             }
