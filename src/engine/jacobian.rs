@@ -73,7 +73,7 @@ pub(super) fn evaluate(
 ) -> Result<(Value, Value)> {
     let storage = options.jacobian;
     if storage == JacobianStorage::Full || options.sparsity == Sparsity::None {
-        return full(plan, args, wrt, n, storage);
+        return full(plan, args, wrt, n, options);
     }
     if let Sparsity::Pattern(user) = &options.sparsity {
         if user.ncols() != n {
@@ -86,13 +86,13 @@ pub(super) fn evaluate(
             let control = ControlRecord { global: true, trace: vec![] };
             plan.compression = Some(Compression::new(user.clone(), control, true));
         }
-        return compressed(plan, args, wrt, n, storage, log);
+        return compressed(plan, args, wrt, n, options, log);
     }
     match &plan.compression {
         Some(c) if !c.from_user && (c.pays() || storage != JacobianStorage::Auto) => {
-            compressed(plan, args, wrt, n, storage, log)
+            compressed(plan, args, wrt, n, options, log)
         }
-        Some(c) if !c.from_user => full(plan, args, wrt, n, storage),
+        Some(c) if !c.from_user => full(plan, args, wrt, n, options),
         _ => detect(plan, args, wrt, n, storage, log),
     }
 }
@@ -105,19 +105,19 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
         .collect()
 }
 
-fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, storage: JacobianStorage) -> Result<(Value, Value)> {
+fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options) -> Result<(Value, Value)> {
     let mut identity = vec![0.0; n * n];
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
-    let seed = Deriv::Dense(DenseDeriv::from_seed(n, n, identity));
-    let result = run(plan, seeded_args(args, wrt, seed), false)?.0;
-    let m = result.value.numel();
-    let full = Array::new(vec![m, n], result.deriv.to_dense(m, n).data);
+    let (value, directions, _) = run_dense(plan, args, wrt, DenseDeriv::from_seed(n, n, identity), options.threads)?;
+    let m = value.numel();
+    let full = Array::new(vec![m, n], directions.data);
+    let storage = options.jacobian;
     let jacobian = match storage {
         JacobianStorage::Auto | JacobianStorage::Full => Value::Double(full),
         JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&full)),
         JacobianStorage::Pattern => Value::Sparse(ones(&Pattern::from_sparse(&SparseMatrix::from_dense(&full)))),
     };
-    Ok((result.value, jacobian))
+    Ok((value, jacobian))
 }
 
 fn detect(
@@ -157,9 +157,10 @@ fn compressed(
     args: &[Value],
     wrt: usize,
     n: usize,
-    storage: JacobianStorage,
+    options: &Options,
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
+    let (storage, threads) = (options.jacobian, options.threads);
     let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
     if storage == JacobianStorage::Pattern {
         let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false)?.0.value;
@@ -171,25 +172,24 @@ fn compressed(
     let mut seed = c.seed.clone();
     seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
-    let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(DenseDeriv::from_seed(n, nd, seed))), false)?;
+    let (value, directions, control) = run_dense(plan, args, wrt, DenseDeriv::from_seed(n, nd, seed), threads)?;
     if !c.from_user && !c.control.global && control.trace != c.control.trace {
         log.push("msad: the control path changed since the pattern was detected: detecting again".into());
         return detect(plan, args, wrt, n, storage, log);
     }
-    let m = result.value.numel();
+    let m = value.numel();
     if m != c.pattern.nrows() {
         return Err(Diagnostic::new(
             ErrorKind::BadPattern,
             format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
         ));
     }
-    let directions = result.deriv.to_dense(m, nd).data;
-    let jacobian = decompress(&c.pattern, &c.coloring, &directions[..m * p])?;
+    let jacobian = decompress(&c.pattern, &c.coloring, &directions.data[..m * p])?;
     if let Some(r) = &check {
-        verify_product(&jacobian, r, &directions[m * p..])?;
+        verify_product(&jacobian, r, &directions.data[m * p..])?;
     }
     log.push(format!("msad: compressed evaluation with {p} directions"));
-    Ok((result.value, Value::Sparse(jacobian)))
+    Ok((value, Value::Sparse(jacobian)))
 }
 
 /// A fixed direction with entries in [0.5, 1.5) and no structure a pattern could line up with.
@@ -224,6 +224,65 @@ fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool) -> Result<(Slot,
     let mut interp = plan.interpreter(detect_sparsity);
     let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
     Ok((result, interp.control))
+}
+
+/// Runs dense seed directions, split into one contiguous chunk of columns per thread when there are
+/// enough of them. Every rule treats directions independently, so the chunks' columns are the same
+/// numbers a single run computes. Returns the value and the m x nd derivative block.
+fn run_dense(
+    plan: &Prepared,
+    args: &[Value],
+    wrt: usize,
+    seed: DenseDeriv,
+    threads: Option<usize>,
+) -> Result<(Value, DenseDeriv, ControlRecord)> {
+    let (n, nd) = (seed.rows, seed.nd);
+    let pool = thread_pool(threads);
+    let chunks = pool.current_num_threads().min(nd / MIN_DIRECTIONS_PER_THREAD).max(1);
+    if chunks == 1 {
+        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false)?;
+        let m = result.value.numel();
+        return Ok((result.value, result.deriv.to_dense(m, nd), control));
+    }
+    let bounds: Vec<(usize, usize)> = (0..chunks).map(|c| (c * nd / chunks, (c + 1) * nd / chunks)).collect();
+    let runs: Vec<Result<(Slot, ControlRecord)>> = pool.install(|| {
+        use rayon::prelude::*;
+        bounds
+            .par_iter()
+            .map(|&(lo, hi)| {
+                let part = DenseDeriv::from_seed(n, hi - lo, seed.data[lo * n..hi * n].to_vec());
+                run(plan, seeded_args(args, wrt, Deriv::Dense(part)), false)
+            })
+            .collect()
+    });
+    let mut data = Vec::new();
+    let mut first = None;
+    for (run, &(lo, hi)) in runs.into_iter().zip(&bounds) {
+        let (slot, control) = run?;
+        let m = slot.value.numel();
+        data.extend(slot.deriv.to_dense(m, hi - lo).data);
+        first.get_or_insert((slot.value, control));
+    }
+    let (value, control) = first.expect("at least one chunk");
+    let m = value.numel();
+    Ok((value, DenseDeriv::from_seed(m, nd, data), control))
+}
+
+/// Below this many directions per thread, splitting costs more (each chunk repeats the primal) than it
+/// saves.
+const MIN_DIRECTIONS_PER_THREAD: usize = 16;
+
+/// One rayon pool per requested thread count, built on first use.
+fn thread_pool(threads: Option<usize>) -> std::sync::Arc<rayon::ThreadPool> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    pools
+        .entry(threads)
+        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool")))
+        .clone()
 }
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
