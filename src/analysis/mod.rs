@@ -2,16 +2,20 @@
 //! - sparse conditional constant propagation over a lattice of class, dims and constant value
 //!   (`types`): constants are folded by running the primitive's own kernel, so folding can never
 //!   disagree with evaluation; branches on constants make only one side executable;
+//! - common-subexpression elimination (`eliminate_common_subexpressions`) over the dominator tree;
 //! - liveness (`moves`): the last read of each value, so the evaluator can move instead of copy;
 //! - activity (`activity`): which values depend on the differentiated argument. Inactive values are
 //!   computed by the primal kernels only, never differentiated.
 
 mod activity;
+mod cse;
+mod dominance;
 mod liveness;
 mod regions;
 mod sccp;
 
 pub use activity::{Activity, activity};
+pub use cse::eliminate_common_subexpressions;
 pub use liveness::{Moves, moves};
 pub use regions::two_sided_joins;
 pub use sccp::{Class, Lattice, fold_constants, propagate};

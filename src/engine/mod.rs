@@ -6,7 +6,7 @@
 mod jacobian;
 
 use crate::ad::pattern::Pattern;
-use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, fold_constants, moves, propagate, two_sided_joins};
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{Interpreter, Plan, Slot};
 use crate::exec::value::{FunctionHandle, Value};
@@ -203,6 +203,7 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 { args } else { &[] });
         fold_constants(func, &lattice);
+        eliminate_common_subexpressions(func);
     }
     let activity = activity(&program, wrt);
     let moves = program.functions.iter().map(moves).collect();

@@ -723,12 +723,7 @@ fn binop_prim(op: BinOp) -> &'static str {
 /// and rewrites every use.
 fn remove_trivial_phis(func: &mut Function) {
     let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
-    let resolve = |alias: &HashMap<ValueId, ValueId>, mut v: ValueId| {
-        while let Some(&a) = alias.get(&v) {
-            v = a;
-        }
-        v
-    };
+    let resolve = super::resolve_alias;
     loop {
         let mut changed = false;
         for block in &mut func.blocks {
@@ -756,17 +751,5 @@ fn remove_trivial_phis(func: &mut Function) {
             break;
         }
     }
-    for block in &mut func.blocks {
-        for phi in &mut block.phis {
-            phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve(&alias, *v));
-        }
-        for inst in &mut block.insts {
-            inst.args.iter_mut().for_each(|v| *v = resolve(&alias, *v));
-        }
-        match &mut block.term {
-            Terminator::Branch { cond, .. } => *cond = resolve(&alias, *cond),
-            Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve(&alias, *v)),
-            Terminator::Jump(_) => {}
-        }
-    }
+    func.replace_uses(&alias);
 }

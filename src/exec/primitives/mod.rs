@@ -127,6 +127,14 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     }
 }
 
+/// Builtins whose result is not a function of their arguments: never folded or merged.
+const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
+
+/// Whether equal arguments always give equal results.
+pub fn is_pure(id: PrimId) -> bool {
+    !IMPURE.contains(&get(id).name)
+}
+
 /// Whether a primitive's result can carry a derivative at all (used by activity analysis).
 pub fn is_differentiable(id: PrimId) -> bool {
     match get(id).kernel {
