@@ -95,3 +95,23 @@ fn two_signatures_are_cached_side_by_side() {
     let (_, log) = eval(&mut engine, dir.path(), &f, vec![4.0, 5.0, 6.0]);
     assert!(was_cached(&log));
 }
+
+#[test]
+fn cached_linear_derivatives_and_merged_subexpressions_give_the_same_jacobian() {
+    let n = 12;
+    let a: Vec<f64> = (0..n * n).map(|k| ((k as f64) * 0.618).fract() - 0.5).collect();
+    let captured = vec![("A", Value::Double(msad::exec::value::Array::new(vec![n, n], a)))];
+    let f = anonymous("@(x) A * x + sin(x).^2 + [x(2:end) - x(1:end-1); 0] .* (x(2:end) - x(1:end-1)).' * x(2:end)", captured);
+    let mut engine = Engine::new();
+    for call in 0..3 {
+        let x: Vec<f64> = (0..n).map(|i| 0.3 + (i as f64 + call as f64).sin()).collect();
+        let jacobian = |unoptimized: bool, engine: &mut Engine| {
+            let options = Options { jacobian: msad::engine::JacobianStorage::Full, unoptimized, ..Options::default() };
+            let request = Request { function: f.clone(), args: vec![column(x.clone())], options, nargout: 2 };
+            values(&engine.evaluate(&mut host(), &request).unwrap().jacobian.unwrap())
+        };
+        let (on, off) = (jacobian(false, &mut engine), jacobian(true, &mut engine));
+        assert!(on.iter().zip(&off).all(|(a, b)| a.to_bits() == b.to_bits()), "call {call}");
+        assert!(relative_error(&on, &fd_jacobian(&mut engine, &f, &x, &[])) < 1e-7, "call {call}");
+    }
+}

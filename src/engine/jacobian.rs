@@ -31,13 +31,20 @@ pub(super) struct Compression {
     /// The control path the pattern was detected on; `global` patterns hold on every path.
     control: ControlRecord,
     from_user: bool,
+    /// Names this seed in the derivative cache.
+    seed_id: u64,
 }
+
+/// The full-mode seed's id in the derivative cache; compressions count up from 1.
+const IDENTITY_SEED: u64 = 0;
 
 impl Compression {
     fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
         let coloring = color_columns(&pattern);
         let seed = seed_matrix(&coloring).data;
-        Compression { pattern, coloring, seed, control, from_user }
+        static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
+        let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Compression { pattern, coloring, seed, control, from_user, seed_id }
     }
 
     fn pays(&self) -> bool {
@@ -108,7 +115,8 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
 fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options) -> Result<(Value, Value)> {
     let mut identity = vec![0.0; n * n];
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
-    let (value, directions, _) = run_dense(plan, args, wrt, DenseDeriv::from_seed(n, n, identity), options.threads)?;
+    let seed = DenseDeriv::from_seed(n, n, identity);
+    let (value, directions, _) = run_dense(plan, args, wrt, seed, IDENTITY_SEED, options.threads)?;
     let m = value.numel();
     let full = Array::new(vec![m, n], directions.data);
     let storage = options.jacobian;
@@ -129,7 +137,7 @@ fn detect(
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
     let seed = Deriv::Sparse(SparseDeriv::identity(n));
-    let (result, control) = run(plan, seeded_args(args, wrt, seed), true)?;
+    let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None)?;
     let m = result.value.numel();
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
@@ -141,6 +149,8 @@ fn detect(
     };
     let compression = Compression::new(pattern, control, false);
     compression.describe(log);
+    // Blocks cached for an earlier seed will not be asked for again.
+    plan.derivative_cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
     let pays = compression.pays();
     let jacobian = match storage {
         JacobianStorage::Pattern => Value::Sparse(ones(&compression.pattern)),
@@ -163,7 +173,7 @@ fn compressed(
     let (storage, threads) = (options.jacobian, options.threads);
     let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
     if storage == JacobianStorage::Pattern {
-        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false)?.0.value;
+        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None)?.0.value;
         return Ok((value, Value::Sparse(ones(&c.pattern))));
     }
     let p = c.coloring.ncolors;
@@ -172,7 +182,8 @@ fn compressed(
     let mut seed = c.seed.clone();
     seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
-    let (value, directions, control) = run_dense(plan, args, wrt, DenseDeriv::from_seed(n, nd, seed), threads)?;
+    let seed = DenseDeriv::from_seed(n, nd, seed);
+    let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, threads)?;
     if !c.from_user && !c.control.global && control.trace != c.control.trace {
         log.push("msad: the control path changed since the pattern was detected: detecting again".into());
         return detect(plan, args, wrt, n, storage, log);
@@ -220,8 +231,12 @@ fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Resul
     Ok(())
 }
 
-fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool) -> Result<(Slot, ControlRecord)> {
+/// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.
+fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool, seed_key: Option<u64>) -> Result<(Slot, ControlRecord)> {
     let mut interp = plan.interpreter(detect_sparsity);
+    if let Some(key) = seed_key {
+        interp = interp.with_seed_key(key);
+    }
     let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
     Ok((result, interp.control))
 }
@@ -234,13 +249,21 @@ fn run_dense(
     args: &[Value],
     wrt: usize,
     seed: DenseDeriv,
+    seed_id: u64,
     threads: Option<usize>,
 ) -> Result<(Value, DenseDeriv, ControlRecord)> {
+    // Chunks of one seed are different seeds for the cache.
+    let key = |lo: usize, hi: usize| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (seed_id, lo, hi).hash(&mut h);
+        h.finish()
+    };
     let (n, nd) = (seed.rows, seed.nd);
     let pool = thread_pool(threads);
     let chunks = pool.current_num_threads().min(nd / MIN_DIRECTIONS_PER_THREAD).max(1);
     if chunks == 1 {
-        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false)?;
+        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false, Some(key(0, nd)))?;
         let m = result.value.numel();
         return Ok((result.value, result.deriv.to_dense(m, nd), control));
     }
@@ -251,7 +274,7 @@ fn run_dense(
             .par_iter()
             .map(|&(lo, hi)| {
                 let part = DenseDeriv::from_seed(n, hi - lo, seed.data[lo * n..hi * n].to_vec());
-                run(plan, seeded_args(args, wrt, Deriv::Dense(part)), false)
+                run(plan, seeded_args(args, wrt, Deriv::Dense(part)), false, Some(key(lo, hi)))
             })
             .collect()
     });

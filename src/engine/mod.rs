@@ -6,9 +6,9 @@
 mod jacobian;
 
 use crate::ad::pattern::Pattern;
-use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::interp::{Interpreter, Plan, Slot};
+use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
 use crate::exec::value::{FunctionHandle, Value};
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, FuncId, Program};
@@ -66,6 +66,8 @@ pub struct Options {
     pub wrt: usize,
     pub threads: Option<usize>,
     pub verbose: bool,
+    /// Prepare without common-subexpression elimination and derivative caching (to measure them).
+    pub unoptimized: bool,
 }
 
 pub struct Request {
@@ -92,6 +94,8 @@ struct Prepared {
     activity: Vec<Activity>,
     moves: Vec<Moves>,
     joins: Vec<Vec<Option<BlockId>>>,
+    constant_derivatives: Vec<bool>,
+    derivative_cache: DerivativeCache,
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
     compression: Option<jacobian::Compression>,
@@ -103,7 +107,14 @@ impl Prepared {
     }
 
     fn interpreter(&self, detect_sparsity: bool) -> Interpreter<'_> {
-        let plan = Plan { program: &self.program, activity: &self.activity, moves: &self.moves, joins: &self.joins };
+        let plan = Plan {
+            program: &self.program,
+            activity: &self.activity,
+            moves: &self.moves,
+            joins: &self.joins,
+            constant_derivatives: &self.constant_derivatives,
+            derivative_cache: &self.derivative_cache,
+        };
         Interpreter::new(plan, detect_sparsity)
     }
 }
@@ -120,6 +131,7 @@ struct PlanKey {
     captured: u64,
     args: Vec<Option<ArgSignature>>,
     wrt: usize,
+    unoptimized: bool,
 }
 
 /// Holds the cache of prepared functions across calls.
@@ -149,9 +161,10 @@ impl Engine {
             captured: captured_hash(&request.function),
             args: request.args.iter().map(signature).collect(),
             wrt,
+            unoptimized: request.options.unoptimized,
         };
         if !self.plans.get(&key).is_some_and(Prepared::is_current) {
-            let prepared = prepare(host, &request.function, &key.args, wrt)?;
+            let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
             self.plans.insert(key.clone(), prepared);
             log.push(format!("msad: prepared {} ({} functions)", key.function, self.plans[&key].program.functions.len()));
         } else {
@@ -194,7 +207,13 @@ fn signature(v: &Value) -> Option<ArgSignature> {
     Some(ArgSignature { class: Class::of(v), dims: v.dims() })
 }
 
-fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSignature>], wrt: usize) -> Result<Prepared> {
+fn prepare(
+    host: &mut dyn Host,
+    function: &FunctionHandle,
+    args: &[Option<ArgSignature>],
+    wrt: usize,
+    optimize: bool,
+) -> Result<Prepared> {
     let loader = Loader::new(host);
     let mut program = match function {
         FunctionHandle::Named(name) => loader.load_named(name)?,
@@ -203,13 +222,26 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 { args } else { &[] });
         fold_constants(func, &lattice);
-        eliminate_common_subexpressions(func);
+        if optimize {
+            eliminate_common_subexpressions(func);
+        }
     }
     let activity = activity(&program, wrt);
     let moves = program.functions.iter().map(moves).collect();
     let joins = program.functions.iter().map(two_sided_joins).collect();
+    let constant_derivatives =
+        if optimize { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
-    Ok(Prepared { program, activity, moves, joins, stamps, compression: None })
+    Ok(Prepared {
+        program,
+        activity,
+        moves,
+        joins,
+        constant_derivatives,
+        derivative_cache: DerivativeCache::default(),
+        stamps,
+        compression: None,
+    })
 }
 
 /// Hash of an anonymous function's captured values (their classes, sizes and bits).

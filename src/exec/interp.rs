@@ -8,6 +8,7 @@ use super::value::Value;
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use std::collections::HashMap;
 
 /// A value with its derivative block.
 #[derive(Clone, Debug)]
@@ -39,7 +40,14 @@ pub struct Plan<'p> {
     pub moves: &'p [Moves],
     /// Join blocks of two-sided branches, per function and block.
     pub joins: &'p [Vec<Option<BlockId>>],
+    /// Values of the entry function whose derivative is the same on every call with the same seed.
+    pub constant_derivatives: &'p [bool],
+    /// Their derivative blocks, by seed and value.
+    pub derivative_cache: &'p DerivativeCache,
 }
+
+/// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
+pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 
 /// What the control path of a run tells about the sparsity pattern it found.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +73,8 @@ enum Exit {
 pub struct Interpreter<'p> {
     plan: Plan<'p>,
     depth: usize,
+    /// Identifies the seed of this run, for the derivative cache (None: do not cache).
+    seed_key: Option<u64>,
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
     detect_sparsity: bool,
     pub control: ControlRecord,
@@ -72,7 +82,13 @@ pub struct Interpreter<'p> {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
+    }
+
+    /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
+    pub fn with_seed_key(mut self, key: u64) -> Interpreter<'p> {
+        self.seed_key = Some(key);
+        self
     }
 
     /// Calls function `id` with `args`, returning its first `nargout` results.
@@ -142,7 +158,8 @@ impl<'p> Interpreter<'p> {
             phis_done = false;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
-                self.exec(func, activity, inst, &movable, &mut frame.regs, &mut frame.args)
+                let cache_key = self.cache_key(id, inst);
+                self.exec(func, activity, inst, cache_key, &movable, &mut frame.regs, &mut frame.args)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
@@ -235,11 +252,20 @@ impl<'p> Interpreter<'p> {
         Ok(from_taken)
     }
 
+    /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
+    fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
+        let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
+        let constant = id == FuncId(0) && self.plan.constant_derivatives.get(dest.0 as usize) == Some(&true);
+        constant.then_some((seed, dest))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn exec(
         &mut self,
         func: &Function,
         activity: &Activity,
         inst: &Inst,
+        cache_key: Option<(u64, ValueId)>,
         movable: &dyn Fn(usize) -> bool,
         regs: &mut [Reg],
         args: &mut [Option<Slot>],
@@ -262,10 +288,18 @@ impl<'p> Interpreter<'p> {
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let deriv = if first_active && derivs.iter().any(|d| !d.is_zero()) {
-                    primitives::forward(*id, &Forward { inputs: &values, derivs: &derivs, output: &results[0] })?
-                } else {
-                    Deriv::Zero
+                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                let deriv = match cached {
+                    Some(deriv) => deriv,
+                    None if first_active && derivs.iter().any(|d| !d.is_zero()) => {
+                        let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
+                        let deriv = primitives::forward(*id, &forward)?;
+                        if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
+                            cache.insert(key, deriv.clone());
+                        }
+                        deriv
+                    }
+                    None => Deriv::Zero,
                 };
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
                 for (d, value) in inst.dests.iter().zip(results) {

@@ -127,6 +127,32 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     }
 }
 
+/// How a primitive's result depends on its operands, for linearity analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linearity {
+    /// Linear in all operands together (sums, reshapes, concatenation, selections).
+    Additive,
+    /// Linear in each operand when the others are constant (products).
+    Bilinear,
+    /// Linear in the first operand when the others are constant (`a / c`).
+    Numerator,
+    /// Linear in the second operand when the first is constant (`c \ b`).
+    Denominator,
+    Nonlinear,
+}
+
+pub fn linearity(id: PrimId) -> Linearity {
+    match get(id).name {
+        "plus" | "minus" | "uminus" | "uplus" | "sum" | "mean" | "cumsum" | "transpose" | "ctranspose" | "reshape"
+        | "horzcat" | "vertcat" | "diag" | "full" | "double" | "trace" | "tril" | "triu" | "fliplr" | "flipud"
+        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" => Linearity::Additive,
+        "times" | "mtimes" | "kron" | "dot" => Linearity::Bilinear,
+        "rdivide" | "mrdivide" => Linearity::Numerator,
+        "ldivide" | "mldivide" => Linearity::Denominator,
+        _ => Linearity::Nonlinear,
+    }
+}
+
 /// Builtins whose result is not a function of their arguments: never folded or merged.
 const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
 
