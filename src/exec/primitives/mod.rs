@@ -4,8 +4,14 @@
 
 mod construct;
 mod elementwise;
+mod factor;
+mod linalg;
+mod linsolve;
 mod matrix;
 mod reduce;
+mod slices;
+#[cfg(test)]
+mod testing;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -73,6 +79,8 @@ fn table() -> &'static Table {
         let mut entries = Vec::new();
         entries.extend(elementwise::entries());
         entries.extend(matrix::entries());
+        entries.extend(linsolve::entries());
+        entries.extend(linalg::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
