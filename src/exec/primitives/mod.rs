@@ -8,6 +8,7 @@ mod factor;
 mod linalg;
 mod linsolve;
 mod matrix;
+mod products;
 mod reduce;
 mod slices;
 #[cfg(test)]
@@ -81,6 +82,7 @@ fn table() -> &'static Table {
         entries.extend(matrix::entries());
         entries.extend(linsolve::entries());
         entries.extend(linalg::entries());
+        entries.extend(products::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
