@@ -4,9 +4,16 @@
 
 mod construct;
 mod elementwise;
+mod factor;
+mod linalg;
+mod linsolve;
 mod matrix;
+mod products;
 mod reduce;
+mod slices;
 mod sparse;
+#[cfg(test)]
+mod testing;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -74,6 +81,9 @@ fn table() -> &'static Table {
         let mut entries = Vec::new();
         entries.extend(elementwise::entries());
         entries.extend(matrix::entries());
+        entries.extend(linsolve::entries());
+        entries.extend(linalg::entries());
+        entries.extend(products::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         entries.extend(sparse::entries());
