@@ -92,9 +92,13 @@ fn assigns_later(line: &str) -> bool {
         match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b'"' => at += line[at + 1..].find('"').map_or(bytes.len(), |i| i + 1),
+            b'"' => {
+                at = string_end(bytes, at);
+                continue;
+            }
             b'\'' if !(is_ident_char(prev) || matches!(prev, b')' | b']' | b'}' | b'.' | b'\'')) => {
-                at += line[at + 1..].find('\'').map_or(bytes.len(), |i| i + 1)
+                at = string_end(bytes, at);
+                continue;
             }
             b'%' | b'#' => return false,
             b'=' if depth == 0 => {
@@ -109,6 +113,23 @@ fn assigns_later(line: &str) -> bool {
         at += 1;
     }
     false
+}
+
+/// Index just past the string whose opening quote is at `open` (doubled quotes, and backslash escapes in `"`
+/// strings, stay inside), or of the end of the line if it is not closed.
+fn string_end(bytes: &[u8], open: usize) -> usize {
+    let quote = bytes[open];
+    let mut at = open + 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\n' => return at,
+            b'\\' if quote == b'"' => at += 2,
+            c if c == quote && bytes.get(at + 1) == Some(&quote) => at += 2,
+            c if c == quote => return at + 1,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// The operator of Octave's `op=` assignment spelled with `tok`.

@@ -111,10 +111,15 @@ fn quote_double(value: &str) -> String {
     out
 }
 
-/// A command-syntax word: bare when it is a plain word, quoted otherwise.
+/// A command-syntax word: bare when it is a plain word, quoted otherwise (with escapes if it needs them).
 fn command_word(word: &str) -> String {
-    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain { word.to_string() } else { quote_single(word) }
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        word.to_string()
+    } else if word.chars().any(char::is_control) {
+        quote_double(word)
+    } else {
+        quote_single(word)
+    }
 }
 
 impl Printer {
