@@ -93,12 +93,13 @@ impl<'a> Parser<'a> {
         Span::new(hi, hi)
     }
 
-    fn bump(&mut self) -> Token {
-        let token = self.tokens[self.pos].clone();
+    /// Moves past the current token (never past `Eof`); returns its span.
+    fn bump(&mut self) -> Span {
+        let span = self.span();
         if self.pos + 1 < self.tokens.len() {
             self.pos += 1;
         }
-        token
+        span
     }
 
     fn eat(&mut self, tok: &Tok) -> bool {
@@ -138,7 +139,7 @@ impl<'a> Parser<'a> {
 
     fn expect(&mut self, tok: &Tok, what: &str) -> Result<Span> {
         if self.peek() == tok {
-            return Ok(self.bump().span);
+            return Ok(self.bump());
         }
         Err(self.expected(what))
     }
@@ -241,7 +242,7 @@ impl<'a> Parser<'a> {
 
     fn function_outputs(&mut self) -> Result<Vec<Ident>> {
         if *self.peek() == Tok::LBracket {
-            let open = self.bump().span;
+            let open = self.bump();
             let mut outputs = Vec::new();
             while !self.eat(&Tok::RBracket) {
                 if !self.eat(&Tok::Comma) {
@@ -285,7 +286,7 @@ impl<'a> Parser<'a> {
         if *self.peek() != Tok::LParen {
             return Ok((inputs, defaults));
         }
-        let open = self.bump().span;
+        let open = self.bump();
         if self.eat(&Tok::RParen) {
             return Ok((inputs, defaults));
         }
@@ -305,14 +306,14 @@ impl<'a> Parser<'a> {
     /// A parameter name or `~`.
     fn param(&mut self) -> Result<Param> {
         if *self.peek() == Tok::Not {
-            return Ok(Param::Ignored(self.bump().span));
+            return Ok(Param::Ignored(self.bump()));
         }
         Ok(Param::Name(self.ident("a parameter name")?))
     }
 
     fn ident(&mut self, what: &str) -> Result<Ident> {
         match self.peek().clone() {
-            Tok::Ident(name) => Ok(Ident { name, span: self.bump().span }),
+            Tok::Ident(name) => Ok(Ident { name, span: self.bump() }),
             _ => Err(self.expected(what)),
         }
     }
@@ -360,7 +361,7 @@ impl<'a> Parser<'a> {
     /// A classdef file: its body is skipped (classes are not supported by the lowering), but its blocks must
     /// balance.
     fn classdef(&mut self) -> Result<File> {
-        let start = self.bump().span;
+        let start = self.bump();
         let mut open_blocks = vec![start];
         while let Some(&open) = open_blocks.last() {
             match self.peek() {
