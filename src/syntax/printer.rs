@@ -33,6 +33,9 @@ pub fn print_expr(expr: &Expr) -> String {
 struct Printer {
     out: String,
     indent: usize,
+    /// How many brackets (or anonymous function bodies) enclose the current position: `end` is an index only
+    /// inside one.
+    brackets: usize,
 }
 
 /// Precedence levels, loosest to tightest, matching the parser. An assignment expression is written bare only
@@ -263,10 +266,12 @@ impl Printer {
         let bracketed = precedence(expr) < min_precedence && !open_ended;
         if bracketed {
             self.out.push('(');
+            self.brackets += 1;
         }
         self.expr_unbracketed(expr, at_end || bracketed);
         if bracketed {
             self.out.push(')');
+            self.brackets -= 1;
         }
     }
 
@@ -288,14 +293,16 @@ impl Printer {
         self.out.push_str(follower);
     }
 
-    /// Comma-separated items, each bracketed when it binds looser than `min_precedence`.
+    /// Comma-separated items inside brackets, each bracketed when it binds looser than `min_precedence`.
     fn list(&mut self, items: &[Expr], min_precedence: u8) {
+        self.brackets += 1;
         for (index, item) in items.iter().enumerate() {
             if index > 0 {
                 self.out.push_str(", ");
             }
             self.expr(item, min_precedence, true);
         }
+        self.brackets -= 1;
     }
 
     fn expr_unbracketed(&mut self, expr: &Expr, at_end: bool) {
@@ -306,6 +313,7 @@ impl Printer {
             ExprKind::Str { value, double_quoted: true } => self.out.push_str(&quote_double(value)),
             ExprKind::Ident(name) => self.out.push_str(name),
             ExprKind::Colon => self.out.push(':'),
+            ExprKind::End if self.brackets == 0 => self.out.push_str("(end)"),
             ExprKind::End => self.out.push_str("end"),
             ExprKind::Binary { op, lhs, rhs } => {
                 let precedence = binary_precedence(*op);
@@ -360,14 +368,18 @@ impl Printer {
             ExprKind::DynField { base, name } => {
                 self.postfix_base(base, ".");
                 self.out.push('(');
+                self.brackets += 1;
                 self.expr(name, ANON, true);
+                self.brackets -= 1;
                 self.out.push(')');
             }
             ExprKind::Matrix(rows) => self.rows(rows, '[', ']'),
             ExprKind::CellArray(rows) => self.rows(rows, '{', '}'),
             ExprKind::AnonFn { params: ps, body } => {
                 self.out.push_str(&format!("@({}) ", params(ps)));
+                self.brackets += 1;
                 self.expr(body, ANON, at_end);
+                self.brackets -= 1;
             }
             ExprKind::FuncHandle(name) => {
                 self.out.push('@');
@@ -416,7 +428,7 @@ fn lvalue(target: &LValue) -> String {
             Accessor::Paren(args, _) => out.push_str(&format!("({})", expr_list(args))),
             Accessor::Brace(args, _) => out.push_str(&format!("{{{}}}", expr_list(args))),
             Accessor::Field(field) => out.push_str(&format!(".{}", field.name)),
-            Accessor::DynField(field, _) => out.push_str(&format!(".({})", print_expr(field))),
+            Accessor::DynField(field, _) => out.push_str(&format!(".({})", expr_list(std::slice::from_ref(field)))),
         }
     }
     out

@@ -180,6 +180,7 @@ fn indexing_end_colon_fields() {
     assert_eq!(canon("s.a(2).c"), "s.a(2).c");
     assert_eq!(canon("s.(n)"), "s.(n)");
     assert_eq!(canon("s.end"), "s.end");
+    assert_eq!(canon("(end) > 0"), "(end) > 0");
     assert_eq!(canon("x = a(:)'"), "x = a(:)'");
     let StmtKind::Expr(expr) = single_stmt("a(1, :)") else { panic!() };
     let ExprKind::Call { base, args } = expr.kind else { panic!("not a call") };
