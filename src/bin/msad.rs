@@ -8,16 +8,15 @@ use std::time::Instant;
 
 type Subcommand = fn(&[String]) -> Result<(), String>;
 
-const PARSE_USAGE: &str = "msad parse FILE [--print] | msad parse --summary DIR";
-
-const SUBCOMMANDS: [(&str, &str, Subcommand); 1] = [("parse", PARSE_USAGE, parse_command)];
+const SUBCOMMANDS: [(&str, &str, Subcommand); 1] =
+    [("parse", "parse FILE [--print] | parse --summary DIR", parse_command)];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((_, _, run)) = args.first().and_then(|name| SUBCOMMANDS.iter().find(|(n, _, _)| n == name)) else {
         eprintln!("usage:");
         for (_, usage, _) in SUBCOMMANDS {
-            eprintln!("  {usage}");
+            eprintln!("  msad {usage}");
         }
         return ExitCode::from(2);
     };
@@ -35,30 +34,25 @@ fn read_source(path: &Path) -> Result<std::sync::Arc<SourceFile>, String> {
     Ok(SourceFile::new(path, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
-fn parse_file(path: &str) -> Result<syntax::ast::File, String> {
-    syntax::parse(&read_source(Path::new(path))?).map_err(|d| d.to_string())
-}
-
 fn parse_command(args: &[String]) -> Result<(), String> {
     match args {
         [flag, dir] if flag == "--summary" => summary(Path::new(dir)),
         [path] => {
-            println!("{:#?}", parse_file(path)?);
+            let file = syntax::parse(&read_source(Path::new(path))?).map_err(|d| d.to_string())?;
+            println!("{file:#?}");
             Ok(())
         }
         [path, flag] | [flag, path] if flag == "--print" => {
-            print!("{}", syntax::printer::print_file(&parse_file(path)?));
+            let file = syntax::parse(&read_source(Path::new(path))?).map_err(|d| d.to_string())?;
+            print!("{}", syntax::printer::print_file(&file));
             Ok(())
         }
-        _ => Err(format!("usage: {PARSE_USAGE}")),
+        _ => Err("usage: msad parse FILE [--print] | msad parse --summary DIR".into()),
     }
 }
 
 /// Parses every `.m` file under `dir`; prints the failures, the success count and the throughput.
 fn summary(dir: &Path) -> Result<(), String> {
-    if !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
-    }
     let sources = syntax::find_m_files(dir).iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
     let started = Instant::now();
