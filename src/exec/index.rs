@@ -69,7 +69,7 @@ fn format_index(x: f64) -> String {
 }
 
 /// Dims of `dims` seen through `count` subscripts: the last one spans all remaining dims.
-fn folded_dims(dims: &[usize], count: usize) -> Vec<usize> {
+pub(crate) fn folded_dims(dims: &[usize], count: usize) -> Vec<usize> {
     let mut out: Vec<usize> = (0..count).map(|i| dims.get(i).copied().unwrap_or(1)).collect();
     if count < dims.len() {
         out[count - 1] = dims[count - 1..].iter().product();
@@ -167,7 +167,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     Ok((out, d))
 }
 
-fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
+pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
     fn pick<T: Clone>(a: &Array<T>, dims: Vec<usize>, p: &[usize]) -> Array<T> {
         Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())
     }

@@ -59,7 +59,7 @@ function problem = run_item(item, x)
     got = msad_eval(f, x);
     gotError = '';
   catch err
-    gotError = sprintf('[%s] %s', err.identifier, err.message);
+    gotError = sprintf('[%s] %s', err.identifier, strtok(err.message, "\n"));
   end
   if ~isempty(refError)
     if isempty(gotError)
@@ -225,10 +225,10 @@ function result = summarise(items, outcome, deviations, opts)
       failures{end + 1} = sprintf('%s: %s', label, outcome{k});  %#ok<AGROW>
     end
   end
-  if opts.verbose
+  if opts.verbose && ~isempty(deviated)
     printf('  %s\n', deviated{:});
   end
-  if ~opts.quiet
+  if ~opts.quiet && ~isempty(failures)
     printf('FAIL %s\n', failures{:});
   end
   for c = 1:numel(counts)
