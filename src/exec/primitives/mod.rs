@@ -5,6 +5,7 @@
 mod arrays;
 mod construct;
 mod elementwise;
+mod grids;
 mod matrix;
 mod reduce;
 mod sparse;
@@ -79,6 +80,7 @@ fn table() -> &'static Table {
         entries.extend(reduce::entries());
         entries.extend(sparse::entries());
         entries.extend(arrays::entries());
+        entries.extend(grids::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));

@@ -147,8 +147,9 @@ end
 
 function deviations = read_deviations(file)
 % Lines "KIND PATTERN | reason": KIND expr (a regexp on the expression),
-% item (INPUT EXPRESSION, exact) or result (a property of Octave's result:
-% complex, integer, single).
+% item (INPUT EXPRESSION, exact), result (a property of Octave's result:
+% complex, integer, single) or problem (a regexp on the mismatch's
+% description, e.g. msad's error identifier and message).
   lines = strsplit(fileread(file), "\n");
   deviations = struct('kind', {}, 'pattern', {}, 'reason', {}, 'used', {});
   for k = 1:numel(lines)
@@ -156,7 +157,7 @@ function deviations = read_deviations(file)
     if isempty(line) || line(1) == '#'
       continue;
     end
-    parts = regexp(line, '^(expr|item|result)\s+(.*?)\s+\|\s+(.*)$', 'tokens', 'once');
+    parts = regexp(line, '^(expr|item|result|problem)\s+(.*?)\s+\|\s+(.*)$', 'tokens', 'once');
     if isempty(parts)
       error('conformance:deviations', 'deviations.txt:%d: expected "KIND PATTERN | reason"', k);
     end
@@ -164,11 +165,13 @@ function deviations = read_deviations(file)
   end
 end
 
-function k = deviation_of(item, x, deviations)
+function k = deviation_of(item, x, problem, deviations)
 % Index of the first deviation entry covering a mismatching item, 0 if none.
   for k = 1:numel(deviations)
     d = deviations(k);
     switch d.kind
+      case 'problem'
+        hit = ~isempty(regexp(problem, d.pattern, 'once'));
       case 'expr'
         hit = ~isempty(regexp(item.expression, d.pattern, 'once'));
       case 'item'
@@ -215,7 +218,7 @@ function result = summarise(items, outcome, deviations, opts)
       counts(c).passed += 1;
       continue;
     end
-    d = deviation_of(items(k), conformance_input(items(k).input), deviations);
+    d = deviation_of(items(k), conformance_input(items(k).input), outcome{k}, deviations);
     if d > 0
       counts(c).deviations += 1;
       deviations(d).used += 1;
