@@ -2,9 +2,11 @@
 //! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
 //! Adding a builtin means adding one entry in one of the submodules' `entries()`.
 
+mod arrays;
 mod construct;
 mod elementwise;
 mod factor;
+mod grids;
 mod linalg;
 mod linsolve;
 mod matrix;
@@ -87,6 +89,8 @@ fn table() -> &'static Table {
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         entries.extend(sparse::entries());
+        entries.extend(arrays::entries());
+        entries.extend(grids::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
