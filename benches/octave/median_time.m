@@ -1,5 +1,5 @@
 function [seconds, samples] = median_time(run, settings, firstCall)
-% MEDIAN_TIME  Median wall-clock time of one call run(), over several samples.
+% MEDIAN_TIME  Median time of one call run(), over several samples.
 %   [seconds, samples] = median_time(run, settings) makes one warm-up call (msad
 %   prepares and caches its code on the first call, Octave parses files), then takes
 %   samples until both settings.minSamples samples and settings.minTotal seconds are
@@ -9,9 +9,9 @@ function [seconds, samples] = median_time(run, settings, firstCall)
 %   taking firstCall seconds: that call was the warm-up. A call slower than
 %   settings.slowCall seconds is timed settings.slowSamples times in all, counting that
 %   first call (a cold start costs milliseconds, nothing beside such a call).
-%   Wall clock, not cputime: msad may run threads, and the user waits for wall time.
+%   The clock is settings.clock (process CPU time by default, see bench_settings).
   if nargin < 3
-    firstCall = time_once(run);
+    firstCall = time_once(run, settings.clock);
   end
   if firstCall > settings.slowCall
     times = firstCall;
@@ -22,11 +22,11 @@ function [seconds, samples] = median_time(run, settings, firstCall)
     times = [];
     wanted = settings.minSamples;
     minTotal = settings.minTotal;
-    repeats = max(1, ceil(settings.minSample / max(time_once(run), 1e-7)));
+    repeats = max(1, ceil(settings.minSample / max(time_once(run, settings.clock), 1e-7)));
   end
   total = 0;
   while numel(times) < settings.maxSamples && (numel(times) < wanted || total < minTotal)
-    elapsed = time_once(@() repeat(run, repeats));
+    elapsed = time_once(@() repeat(run, repeats), settings.clock);
     times(end+1) = elapsed / repeats;
     total += elapsed;
   end
@@ -34,10 +34,10 @@ function [seconds, samples] = median_time(run, settings, firstCall)
   samples = numel(times);
 end
 
-function seconds = time_once(run)
-  started = tic;
+function seconds = time_once(run, clock)
+  started = clock();
   run();
-  seconds = toc(started);
+  seconds = clock() - started;
 end
 
 function repeat(run, count)

@@ -11,7 +11,8 @@ addpath(benchDir, fullfile(benchDir, 'problems'), fullfile(benchDir, 'hand'), ..
         fullfile(repoRoot, 'matlab'));
 rand('state', 11);   % the random points where patterns are taken
 settings = bench_settings();
-printf('msad benchmarks: cap %g s per call, quick run: %d\n', settings.capSeconds, settings.quick);
+printf('msad benchmarks: %s time, cap %g s per call, quick run: %d\n', settings.clockName, ...
+       settings.capSeconds, settings.quick);
 runStarted = tic;
 results = [];
 for problem = bench_problems(settings.quick).'
