@@ -4,7 +4,8 @@
 //! Each time is the median of several samples; the engine's Jacobian is checked against the Rust one.
 //! Sizes where the engine's call is predicted to exceed `CAP` are skipped (its Jacobian is dense today).
 //! Profiling: `MSAD_PROFILE=brusselator_rhs_vec,640,10 target/release/deps/brusselator-*` only repeats the
-//! engine's J+f of that function at that n for 10 s (for `perf record` or `valgrind --tool=callgrind`).
+//! engine's J+f of that function at that n for 10 s (for `perf record` or `valgrind --tool=callgrind`);
+//! a fourth field `,1` repeats f alone (nargout = 1).
 
 #[path = "../tests/common/mod.rs"]
 #[allow(dead_code)]
@@ -166,19 +167,21 @@ fn significant(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
-/// `MSAD_PROFILE=function,n,seconds`: repeat the engine's J+f, nothing else.
+/// `MSAD_PROFILE=function,n,seconds[,nargout]`: repeat the engine's J+f (or f), nothing else.
 fn profile(spec: &str) {
-    let [function, n, seconds] = spec.split(',').collect::<Vec<_>>()[..] else {
-        panic!("MSAD_PROFILE=function,n,seconds, not {spec}");
+    let fields: Vec<&str> = spec.split(',').collect();
+    let [function, n, seconds, ..] = fields[..] else {
+        panic!("MSAD_PROFILE=function,n,seconds[,nargout], not {spec}");
     };
+    let nargout = fields.get(3).map_or(2, |k| k.parse().expect("nargout"));
     let y = initial_state(n.parse().expect("n"));
     let until = Instant::now() + Duration::from_secs_f64(seconds.parse().expect("seconds"));
     let (mut engine, mut host, mut calls) = (Engine::new(), common::host(), 0);
     while Instant::now() < until {
-        black_box(engine.evaluate(&mut host, &engine_request(function, &y, 2)).expect("engine J+f"));
+        black_box(engine.evaluate(&mut host, &engine_request(function, &y, nargout)).expect("engine"));
         calls += 1;
     }
-    println!("{calls} calls of {function} J+f at n = {n}");
+    println!("{calls} calls of {function} (nargout {nargout}) at n = {n}");
 }
 
 fn main() {

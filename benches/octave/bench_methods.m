@@ -2,8 +2,9 @@ function methods = bench_methods(problem, pattern, colours)
 % BENCH_METHODS  The ways of computing J (and f) that the driver times, for one problem and size.
 %   methods = bench_methods(problem, pattern, colours): struct array with
 %     label   column heading
-%     kind    'ad' (exact up to rounding) or 'fd' (truncation error expected)
-%     run     handle: [J, f] = run(x), both J and f computed (the timed quantity is J+f)
+%     kind    'ad' (exact up to rounding), 'fd' (truncation error expected) or 'value'
+%     run     handle: [J, f] = run(x), both J and f computed (the timed quantity is J+f);
+%             a 'value' method computes f only (J = []): msad's speed on the function itself
 %     growth  exponent of time in n assumed before two sizes have been measured
 %     skip    reason not to run it at all ('' = run)
 %   Exact methods come first: the first one that succeeds gives the reference Jacobian.
@@ -15,6 +16,7 @@ function methods = bench_methods(problem, pattern, colours)
   end
   methods(end+1) = method('msad full', 'ad', @(x) msad_jacobian(fun, x, struct('jacobian', 'full')), 2);
   methods(end+1) = method('msad', 'ad', @(x) msad_jacobian(fun, x, struct()), 2);
+  methods(end+1) = method('msad f only', 'value', @(x) msad_value(fun, x), 1);
   fmadSparse = method('fmad sparse', 'ad', @(x) fmad_jacobian(fun, x, speye(n)), 1);
   fmadCompressed = method('fmad compressed', 'ad', @(x) fmad_compressed_jacobian(fun, x, pattern, colours), 1);
   if ~exist('fmad')
@@ -46,6 +48,11 @@ end
 
 function [J, f] = msad_jacobian(fun, x, options)
   [f, J] = msad_eval(fun, x, options);
+end
+
+function [J, f] = msad_value(fun, x)
+  J = [];
+  f = msad_eval(fun, x);
 end
 
 function [J, f] = fmad_jacobian(fun, x, seed)

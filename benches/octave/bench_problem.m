@@ -3,8 +3,8 @@ function result = bench_problem(problem, settings)
 %   result = bench_problem(problem, settings): problem from bench_problems, settings from
 %   bench_settings. result.sizes(k) holds, for size n: fSeconds, and per method (in
 %   result.labels order) seconds (NaN if not run), status ('' or why it was not timed),
-%   jDiff/fDiff (largest relative difference of J to the reference Jacobian and of f to
-%   Octave's f) and wrong (true when that difference is beyond the method's tolerance).
+%   jDiff/fDiff (largest relative difference of J to the reference Jacobian, NaN for a
+%   method that computes f only, and of f to Octave's f) and wrong (true when that difference is beyond the method's tolerance).
 %   A method that fails or is predicted to exceed settings.capSeconds is not run at the
 %   larger sizes either.
   result = struct('problem', problem, 'labels', {{}}, 'reference', '', 'sizes', []);
@@ -40,13 +40,16 @@ function result = bench_problem(problem, settings)
         [J, fByMethod] = m.run(x);
         firstCall = settings.clock() - started;
         entry.fDiff(k) = value_difference(fByMethod, f);
-        if isempty(reference)
+        if isempty(reference) && ~isempty(J)
           [reference, referenceKind] = deal(J, m.kind);
           result.reference = m.label;
         end
-        entry.jDiff(k) = jacobian_difference(J, reference);
-        tolerance = max(settings.tolerance.(m.kind), settings.tolerance.(referenceKind));
-        entry.wrong(k) = ~(entry.jDiff(k) <= tolerance && entry.fDiff(k) <= settings.tolerance.ad);
+        entry.wrong(k) = ~(entry.fDiff(k) <= settings.tolerance.ad);
+        if ~strcmp(m.kind, 'value')
+          entry.jDiff(k) = jacobian_difference(J, reference);
+          tolerance = max(settings.tolerance.(m.kind), settings.tolerance.(referenceKind));
+          entry.wrong(k) = entry.wrong(k) || ~(entry.jDiff(k) <= tolerance);
+        end
         if ~isfield(history, key)
           history.(key) = struct('points', zeros(0, 2), 'fullBytes', 0);
         end
