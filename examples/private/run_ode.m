@@ -6,9 +6,9 @@ function run = run_ode(solver, label, rhs, tspan, y0, options)
 %   rhs calls including those of the solver's finite differences, Jacobian
 %   calls) and solution (y at tspan(end)).
   call_count();
-  countedRhs = counted_ode(rhs, 'rhs');
+  countedRhs = counted(rhs, 'rhs', 2);
   if is_function_handle(options.Jacobian)
-    options.Jacobian = counted_ode(options.Jacobian, 'jacobian');
+    options.Jacobian = counted(options.Jacobian, 'jacobian', 2);
   end
   options = odeset(options, 'Stats', 'on');
   started = tic;
