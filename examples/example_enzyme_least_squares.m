@@ -1,4 +1,4 @@
-function comparison = example_enzyme_least_squares(repeats)
+function comparison = example_enzyme_least_squares(repeats, solverName)
 % EXAMPLE_ENZYME_LEAST_SQUARES  Enzyme-reaction fit (MINPACK-2): msad Jacobian vs finite differences.
 %   example_enzyme_least_squares() fits the 4 parameters of the enzyme
 %   reaction model to its 11 measurements (minimum sum of squares 3.075e-4)
@@ -13,15 +13,19 @@ function comparison = example_enzyme_least_squares(repeats)
 %   sum(F.^2) for overdetermined systems (more residuals than unknowns)
 %   with the same trust-region Gauss-Newton model.
 %
-%   comparison = example_enzyme_least_squares(repeats) repeats each fit
-%   repeats times and returns both runs' figures.
+%   comparison = example_enzyme_least_squares(repeats, solverName) repeats
+%   each fit repeats times, uses solverName ('lsqnonlin', 'fsolve' or
+%   'auto', the default: as above) and returns both runs' figures.
 %
 %   See also msad_fjac, lsqnonlin, fsolve, enzyme_residual.
   if nargin < 1
     repeats = 20;
   end
+  if nargin < 2
+    solverName = 'auto';
+  end
   add_msad_paths();
-  [solver, solverName] = least_squares_solver();
+  [solver, solverName] = least_squares_solver(solverName);
   x0 = enzyme_init();
   options = optimset('TolFun', 1e-8, 'TolX', 1e-8);
   reference = run_solver(solver, [solverName, ', finite differences'], @enzyme_residual, x0, options, repeats);
@@ -31,16 +35,19 @@ function comparison = example_enzyme_least_squares(repeats)
   comparison = compare_runs(titleText, reference, withMsad, 1e-6);
 end
 
-function [solver, name] = least_squares_solver()
-  if ~exist('lsqnonlin', 'file') && any(strcmp('optim', cellfun(@(p) p.name, pkg('list'), 'UniformOutput', false)))
+function [solver, name] = least_squares_solver(name)
+  wanted = strcmp(name, 'lsqnonlin') || strcmp(name, 'auto');
+  if wanted && ~exist('lsqnonlin', 'file') && any(strcmp('optim', cellfun(@(p) p.name, pkg('list'), 'UniformOutput', false)))
     % optim loads statistics, whose replacements of core functions warn.
     previous = warning('off', 'Octave:shadowed-function');
     pkg('load', 'optim');
     warning(previous);
   end
-  if exist('lsqnonlin', 'file')
+  if wanted && exist('lsqnonlin', 'file')
     solver = @lsqnonlin_unbounded;
     name = 'lsqnonlin';
+  elseif strcmp(name, 'lsqnonlin')
+    error('msad:example', 'lsqnonlin is not available: install the optim package');
   else
     solver = @fsolve;
     name = 'fsolve';
