@@ -8,10 +8,10 @@ function jac = msad_odejac(rhs, varargin)
 %   jac = msad_odejac(rhs, p1, p2, ...) passes extra arguments:
 %   the Jacobian is that of rhs(t, y, p1, p2, ...) with respect to y.
 %
-%   Example (stiff Van der Pol, mu = 1000):
+%   Example (stiff Van der Pol, mu = 100):
 %     vdp = @(t, y, mu) [y(2); mu * (1 - y(1)^2) * y(2) - y(1)];
-%     opts = odeset('Jacobian', msad_odejac(vdp, 1000));
-%     [t, y] = ode15s(@(t, y) vdp(t, y, 1000), [0 3000], [2; 0], opts);
+%     opts = odeset('Jacobian', msad_odejac(vdp, 100));
+%     [t, y] = ode15s(@(t, y) vdp(t, y, 100), [0 300], [2; 0], opts);
 %
 %   Notes on Octave's ode15s (7.x):
 %   - the Jacobian handle must take exactly two inputs (t, y); this one does.
