@@ -166,7 +166,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
                     _ => None,
                 })
                 .collect();
-            if let Some(constants) = constants {
+            if let Some(constants) = constants.filter(|_| primitives::is_pure(*id)) {
                 if let Ok(results) = primitives::eval(*id, &constants, n) {
                     if results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS) {
                         return results.into_iter().map(Lattice::Const).collect();

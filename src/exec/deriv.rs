@@ -261,6 +261,26 @@ impl Deriv {
         }
     }
 
+    /// `self` with the structure of `other` added as explicit zeros (sparse blocks of equal rows; dense
+    /// blocks already hold every entry). None when the shapes differ.
+    pub fn with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
+        match (self, other) {
+            (d, Deriv::Zero) => Some(d.clone()),
+            (Deriv::Dense(d), Deriv::Dense(o)) => (d.rows == o.rows).then(|| Deriv::Dense(d.clone())),
+            (d, Deriv::Sparse(o)) => {
+                let s = d.to_sparse(o.rows, o.nd);
+                (s.rows == o.rows).then(|| {
+                    Deriv::Sparse(SparseDeriv::linear(o.rows, o.nd, |r, e| {
+                        let (c, v) = s.row(r);
+                        e.extend(c.iter().copied().zip(v.iter().copied()));
+                        e.extend(o.row(r).0.iter().map(|&c| (c, 0.0)));
+                    }))
+                })
+            }
+            (Deriv::Zero, Deriv::Dense(_)) | (Deriv::Sparse(_), Deriv::Dense(_)) => None,
+        }
+    }
+
     /// Sparse copy; `rows` is used only for `Zero`.
     fn to_sparse(&self, rows: usize, nd: usize) -> SparseDeriv {
         match self {
@@ -294,9 +314,12 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
         let Deriv::Dense(d) = deriv else { continue };
         let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
         for j in 0..d.nd {
-            let src = d.column(j);
-            for (k, dst) in o.column_mut(j).iter_mut().enumerate() {
-                *dst += coefs[k] * src[map.source(k)];
+            let (src, dst) = (d.column(j), o.column_mut(j));
+            // One loop per map kind, so the common identity case vectorises.
+            match map {
+                RowMap::Identity => dst.iter_mut().zip(*coefs).zip(src).for_each(|((o, c), s)| *o += c * s),
+                RowMap::Scalar => dst.iter_mut().zip(*coefs).for_each(|(o, c)| *o += c * src[0]),
+                RowMap::Gather(m) => dst.iter_mut().zip(*coefs).zip(m).for_each(|((o, c), &i)| *o += c * src[i]),
             }
         }
     }

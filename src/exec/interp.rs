@@ -7,7 +7,8 @@ use super::primitives::{self, Forward};
 use super::value::Value;
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::{BlockId, FuncId, Function, Inst, Op, Program, Terminator, ValueId};
+use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use std::collections::HashMap;
 
 /// A value with its derivative block.
 #[derive(Clone, Debug)]
@@ -37,16 +38,57 @@ pub struct Plan<'p> {
     pub program: &'p Program,
     pub activity: &'p [Activity],
     pub moves: &'p [Moves],
+    /// Join blocks of two-sided branches, per function and block.
+    pub joins: &'p [Vec<Option<BlockId>>],
+    /// Values of the entry function whose derivative is the same on every call with the same seed.
+    pub constant_derivatives: &'p [bool],
+    /// Their derivative blocks, by seed and value.
+    pub derivative_cache: &'p DerivativeCache,
+}
+
+/// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
+pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
+
+/// What the control path of a run tells about the sparsity pattern it found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlRecord {
+    /// No branch that depends on x was left unexplored: the pattern holds for every x.
+    pub global: bool,
+    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests), in order.
+    pub trace: Vec<bool>,
+}
+
+#[derive(Clone)]
+struct Frame {
+    regs: Vec<Reg>,
+    args: Vec<Option<Slot>>,
+}
+
+enum Exit {
+    Returned(Vec<Slot>),
+    /// Control reached the stop block, coming from this block.
+    Reached(BlockId),
 }
 
 pub struct Interpreter<'p> {
     plan: Plan<'p>,
     depth: usize,
+    /// Identifies the seed of this run, for the derivative cache (None: do not cache).
+    seed_key: Option<u64>,
+    /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
+    detect_sparsity: bool,
+    pub control: ControlRecord,
 }
 
 impl<'p> Interpreter<'p> {
-    pub fn new(plan: Plan<'p>) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0 }
+    pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
+    }
+
+    /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
+    pub fn with_seed_key(mut self, key: u64) -> Interpreter<'p> {
+        self.seed_key = Some(key);
+        self
     }
 
     /// Calls function `id` with `args`, returning its first `nargout` results.
@@ -70,47 +112,87 @@ impl<'p> Interpreter<'p> {
     }
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+        let mut frame = Frame {
+            regs: vec![Reg::Unset; func.value_count as usize],
+            args: args.into_iter().map(Some).collect(),
+        };
+        match self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout)? {
+            Exit::Returned(results) => Ok(results),
+            Exit::Reached(_) => unreachable!("no stop block was given"),
+        }
+    }
+
+    /// Runs from `start` (entered from `pred`; `pred == None` with a start block other than the entry
+    /// means its phis are already set) until the function returns or control reaches `stop`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_region(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        start: BlockId,
+        entered_from: Option<BlockId>,
+        stop: Option<BlockId>,
+        nargout: usize,
+    ) -> Result<Exit> {
         let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
-        let mut regs = vec![Reg::Unset; func.value_count as usize];
-        let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
-        let (mut block, mut pred) = (BlockId(0), None::<BlockId>);
+        let (mut block, mut pred) = (start, entered_from);
+        let mut phis_done = entered_from.is_none();
         loop {
+            if Some(block) == stop {
+                return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
+            }
             let b = func.block(block);
-            if let Some(p) = pred {
+            if let (Some(p), false) = (pred, phis_done) {
                 let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
                 let incoming: Vec<Reg> = b
                     .phis
                     .iter()
                     .enumerate()
-                    .map(|(k, phi)| {
-                        let (_, v) = phi.incoming.iter().find(|(from, _)| *from == p).expect("phi covers every predecessor");
-                        take_or_clone(&mut regs, *v, moves.phi(block, position, k))
-                    })
+                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)))
                     .collect();
                 for (phi, r) in b.phis.iter().zip(incoming) {
-                    regs[phi.dest.0 as usize] = r;
+                    frame.regs[phi.dest.0 as usize] = r;
                 }
             }
+            phis_done = false;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
-                self.exec(func, activity, inst, &movable, &mut regs, &mut args)
+                let cache_key = self.cache_key(id, inst);
+                self.exec(func, activity, inst, cache_key, &movable, &mut frame.regs, &mut frame.args)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
                 Terminator::Branch { cond, then_block, else_block } => {
-                    let taken = match &regs[cond.0 as usize] {
+                    let taken = match &frame.regs[cond.0 as usize] {
                         Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
                         _ => unreachable!("branch conditions are logical scalars from 'truth'"),
                     };
-                    (pred, block) = (Some(block), if taken { *then_block } else { *else_block });
+                    let (next, other) = if taken { (*then_block, *else_block) } else { (*else_block, *then_block) };
+                    if activity.depends_on_x(*cond) {
+                        let join = self.plan.joins[id.0 as usize][block.0 as usize];
+                        match join {
+                            Some(join) if self.detect_sparsity => {
+                                let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
+                                (pred, block, phis_done) = (Some(arrived_from), join, true);
+                                continue;
+                            }
+                            Some(_) => {}
+                            None => {
+                                self.control.global = false;
+                                self.control.trace.push(taken);
+                            }
+                        }
+                    }
+                    (pred, block) = (Some(block), next);
                 }
                 Terminator::Return(outputs) => {
-                    return outputs
+                    let results = outputs
                         .iter()
                         .take(nargout)
                         .zip(&func.outputs)
-                        .map(|(v, name)| match std::mem::replace(&mut regs[v.0 as usize], Reg::Unset) {
+                        .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
                             Reg::Val(s) => Ok(s),
                             _ => Err(Diagnostic::new(
                                 ErrorKind::Runtime,
@@ -118,17 +200,72 @@ impl<'p> Interpreter<'p> {
                             )
                             .at(&func.file, func.span)),
                         })
-                        .collect();
+                        .collect::<Result<Vec<_>>>()?;
+                    return Ok(Exit::Returned(results));
                 }
             }
         }
     }
 
+    /// Sparsity detection at a branch whose condition depends on x: runs the taken side for the values,
+    /// then the other side from the same state for its pattern, and sets the join's phis to the taken
+    /// side's values with the union of both sides' patterns. Returns the taken side's block into the join.
+    #[allow(clippy::too_many_arguments)]
+    fn run_both_sides(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        branch: BlockId,
+        taken: BlockId,
+        other: BlockId,
+        join: BlockId,
+        nargout: usize,
+    ) -> Result<BlockId> {
+        let mut other_frame = frame.clone();
+        let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
+            unreachable!("the join post-dominates the branch")
+        };
+        let trace_len = self.control.trace.len();
+        let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
+        self.control.trace.truncate(trace_len);
+        let from_other = match other_side {
+            Ok(Exit::Reached(p)) => Some(p),
+            // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
+            _ => {
+                self.control.global = false;
+                None
+            }
+        };
+        for phi in &func.block(join).phis {
+            let Reg::Val(mut slot) = frame.regs[phi_input(phi, from_taken).0 as usize].clone() else { continue };
+            if let Some(p) = from_other {
+                if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
+                    match slot.deriv.with_structure_of(&alt.deriv) {
+                        Some(d) => slot.deriv = d,
+                        None => self.control.global = false,
+                    }
+                }
+            }
+            frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
+        }
+        Ok(from_taken)
+    }
+
+    /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
+    fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
+        let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
+        let constant = id == FuncId(0) && self.plan.constant_derivatives.get(dest.0 as usize) == Some(&true);
+        constant.then_some((seed, dest))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn exec(
         &mut self,
         func: &Function,
         activity: &Activity,
         inst: &Inst,
+        cache_key: Option<(u64, ValueId)>,
         movable: &dyn Fn(usize) -> bool,
         regs: &mut [Reg],
         args: &mut [Option<Slot>],
@@ -151,10 +288,18 @@ impl<'p> Interpreter<'p> {
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let deriv = if first_active && derivs.iter().any(|d| !d.is_zero()) {
-                    primitives::forward(*id, &Forward { inputs: &values, derivs: &derivs, output: &results[0] })?
-                } else {
-                    Deriv::Zero
+                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                let deriv = match cached {
+                    Some(deriv) => deriv,
+                    None if first_active && derivs.iter().any(|d| !d.is_zero()) => {
+                        let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
+                        let deriv = primitives::forward(*id, &forward)?;
+                        if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
+                            cache.insert(key, deriv.clone());
+                        }
+                        deriv
+                    }
+                    None => Deriv::Zero,
                 };
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
                 for (d, value) in inst.dests.iter().zip(results) {
@@ -194,6 +339,10 @@ impl<'p> Interpreter<'p> {
         }
         Ok(())
     }
+}
+
+fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
+    phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
 }
 
 /// The register's content, moved out when this is its last read.

@@ -34,7 +34,8 @@ impl fmt::Display for Function {
                     Op::End { position, count } => format!("end[{position}/{count}]"),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
-                writeln!(f, "  {lhs}{op}({})", args.join(", "))?;
+                let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };
+                writeln!(f, "  {lhs}{op}{args}")?;
             }
             match &b.term {
                 Terminator::Jump(t) => writeln!(f, "  jump b{}", t.0)?,

@@ -383,6 +383,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
+            StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
             StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
@@ -600,6 +601,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
             ExprKind::CellIndex { .. } | ExprKind::CellArray(_) => Err(self.err("cell arrays", span)),
             ExprKind::Field { .. } | ExprKind::DynField { .. } => Err(self.err("structs", span)),
+            ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {
+                Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
+            }
             ExprKind::AnonFn { .. } | ExprKind::FuncHandle(_) => {
                 Err(self.err("function handles inside the differentiated code", span))
             }
@@ -657,13 +661,15 @@ impl<'a> Lowerer<'a> {
         Ok(out)
     }
 
+    /// `[a, b; c]`: rows are horizontal concatenations stacked vertically; a lone element or a lone row
+    /// needs no concatenation.
     fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
         let mut row_values = Vec::with_capacity(rows.len());
         for row in rows {
-            let elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
-            row_values.push(self.prim("horzcat", elems, span)?);
+            let mut elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+            row_values.push(if elems.len() == 1 { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
         }
-        self.prim("vertcat", row_values, span)
+        if row_values.len() == 1 { Ok(row_values[0]) } else { self.prim("vertcat", row_values, span) }
     }
 
     /// `a && b`, `a || b`: the right side runs only when needed.
@@ -717,12 +723,7 @@ fn binop_prim(op: BinOp) -> &'static str {
 /// and rewrites every use.
 fn remove_trivial_phis(func: &mut Function) {
     let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
-    let resolve = |alias: &HashMap<ValueId, ValueId>, mut v: ValueId| {
-        while let Some(&a) = alias.get(&v) {
-            v = a;
-        }
-        v
-    };
+    let resolve = super::resolve_alias;
     loop {
         let mut changed = false;
         for block in &mut func.blocks {
@@ -750,17 +751,5 @@ fn remove_trivial_phis(func: &mut Function) {
             break;
         }
     }
-    for block in &mut func.blocks {
-        for phi in &mut block.phis {
-            phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve(&alias, *v));
-        }
-        for inst in &mut block.insts {
-            inst.args.iter_mut().for_each(|v| *v = resolve(&alias, *v));
-        }
-        match &mut block.term {
-            Terminator::Branch { cond, .. } => *cond = resolve(&alias, *cond),
-            Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve(&alias, *v)),
-            Terminator::Jump(_) => {}
-        }
-    }
+    func.replace_uses(&alias);
 }

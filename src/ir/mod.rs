@@ -8,6 +8,7 @@ mod dump;
 use crate::diag::{SourceFile, Span};
 use crate::exec::primitives::PrimId;
 use crate::exec::value::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -119,6 +120,37 @@ impl Function {
         }
         order.reverse();
         order
+    }
+}
+
+/// Follows `alias` from `v` to the value that finally replaces it.
+pub fn resolve_alias(alias: &HashMap<ValueId, ValueId>, mut v: ValueId) -> ValueId {
+    while let Some(&a) = alias.get(&v) {
+        v = a;
+    }
+    v
+}
+
+impl Function {
+    /// Rewrites every use of a value in `alias` (phi inputs, operands, branch conditions, results) to
+    /// the value that replaces it.
+    pub fn replace_uses(&mut self, alias: &HashMap<ValueId, ValueId>) {
+        if alias.is_empty() {
+            return;
+        }
+        for block in &mut self.blocks {
+            for phi in &mut block.phis {
+                phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve_alias(alias, *v));
+            }
+            for inst in &mut block.insts {
+                inst.args.iter_mut().for_each(|v| *v = resolve_alias(alias, *v));
+            }
+            match &mut block.term {
+                Terminator::Branch { cond, .. } => *cond = resolve_alias(alias, *cond),
+                Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve_alias(alias, *v)),
+                Terminator::Jump(_) => {}
+            }
+        }
     }
 }
 

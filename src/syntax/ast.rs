@@ -61,6 +61,8 @@ pub enum StmtKind {
     OpAssign { target: LValue, op: BinOp, rhs: Expr },
     If { clauses: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>> },
     For { var: LValue, iter: Expr, body: Vec<Stmt>, parallel: bool },
+    /// Octave's loop over a struct's fields, `for [value, key] = s`.
+    ForKeyValue { value: LValue, key: LValue, iter: Expr, body: Vec<Stmt> },
     While { cond: Expr, body: Vec<Stmt> },
     DoUntil { body: Vec<Stmt>, cond: Expr },
     Switch { subject: Expr, cases: Vec<(Expr, Vec<Stmt>)>, otherwise: Option<Vec<Stmt>> },
@@ -126,6 +128,12 @@ pub enum ExprKind {
     AnonFn { params: Vec<Param>, body: Box<Expr> },
     /// `@name` (also `@pkg.name`).
     FuncHandle(String),
+    /// Octave's `x++` / `x--` inside an expression: the value of `target` before `target op= 1` (`op` is
+    /// `Add` or `Sub`). As a whole statement, `x++` is `OpAssign` instead.
+    PostIncrement { target: Box<LValue>, op: BinOp },
+    /// Octave's assignment inside parentheses or arguments, `(x = e)`, `ischar (ln = fgets (fid))`: assigns
+    /// and yields the value.
+    Assign { target: Box<LValue>, rhs: Box<Expr> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

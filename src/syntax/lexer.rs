@@ -2,6 +2,7 @@
 //! or transposes, where whitespace separates elements inside `[]`/`{}`, which newlines end statements, when a
 //! statement is command syntax, and whether `end` is an index. The parser then sees a context-free stream.
 
+use super::ast::BinOp;
 use super::token::{Kw, Tok, Token};
 use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
 use std::sync::Arc;
@@ -18,6 +19,8 @@ enum Nest {
     Paren,
     Bracket,
     Brace,
+    /// `c{...}`: braces that index, where whitespace does not separate elements.
+    IndexBrace,
     /// `@(` ... `)`: the parameter list of an anonymous function.
     AnonParams,
     /// The body of an anonymous function: whitespace is not an element separator there, even inside `[]`.
@@ -28,7 +31,8 @@ pub fn lex(file: &Arc<SourceFile>) -> Lexed {
     let mut lexer = Lexer {
         file,
         src: &file.text,
-        pos: 0,
+        // A UTF-8 byte-order mark is not part of the program.
+        pos: if file.text.starts_with('\u{feff}') { 3 } else { 0 },
         tokens: Vec::new(),
         nesting: Vec::new(),
         at_stmt_start: true,
@@ -71,10 +75,58 @@ fn is_blank(c: u8) -> bool {
 }
 
 /// Binary operators, longest first, for the command-syntax test.
-const BINARY_OPERATORS: [&str; 31] = [
-    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "+=", "-=", "*=", "/=", "^=", "++", "--",
-    "**", "+", "-", "*", "/", "\\", "^", "<", ">", "&", "|", ":", "=",
+const BINARY_OPERATORS: [&str; 26] = [
+    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "++", "--", "**", "+", "-", "*", "/", "\\", "^",
+    "<", ">", "&", "|", ":", "=",
 ];
+
+/// Whether the rest of a line has an assignment `=` outside brackets and strings (`vals {end} = 1` is not a
+/// command).
+fn assigns_later(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut depth = 0i32;
+    let mut at = 0;
+    while at < bytes.len() && bytes[at] != b'\n' {
+        let c = bytes[at];
+        let prev = if at > 0 { bytes[at - 1] } else { b' ' };
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'"' => at += line[at + 1..].find('"').map_or(bytes.len(), |i| i + 1),
+            b'\'' if !(is_ident_char(prev) || matches!(prev, b')' | b']' | b'}' | b'.' | b'\'')) => {
+                at += line[at + 1..].find('\'').map_or(bytes.len(), |i| i + 1)
+            }
+            b'%' | b'#' => return false,
+            b'=' if depth == 0 => {
+                let next = bytes.get(at + 1).copied().unwrap_or(b' ');
+                if next != b'=' && !matches!(prev, b'=' | b'~' | b'!' | b'<' | b'>') {
+                    return true;
+                }
+                at += 1;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    false
+}
+
+/// The operator of Octave's `op=` assignment spelled with `tok`.
+fn op_assign_operator(tok: &Tok) -> Option<BinOp> {
+    Some(match tok {
+        Tok::Plus => BinOp::Add,
+        Tok::Minus => BinOp::Sub,
+        Tok::Star => BinOp::Mul,
+        Tok::Slash => BinOp::Div,
+        Tok::Caret => BinOp::Pow,
+        Tok::DotStar => BinOp::ElMul,
+        Tok::DotSlash => BinOp::ElDiv,
+        Tok::DotCaret => BinOp::ElPow,
+        Tok::Pipe => BinOp::Or,
+        Tok::Amp => BinOp::And,
+        _ => return None,
+    })
+}
 
 impl<'a> Lexer<'a> {
     fn byte(&self, at: usize) -> u8 {
@@ -100,8 +152,7 @@ impl<'a> Lexer<'a> {
             if self.pos >= self.src.len() {
                 return Ok(());
             }
-            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts()
-            {
+            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts() {
                 self.push(Tok::Comma, self.pos);
             }
             self.token()?;
@@ -184,7 +235,7 @@ impl<'a> Lexer<'a> {
     /// A newline inside parentheses (possibly within an anonymous function's body there) is just whitespace.
     fn newline_is_space(&mut self) -> bool {
         let enclosing = self.nesting.iter().rev().find(|&&n| n != Nest::AnonBody);
-        if matches!(enclosing, Some(Nest::Paren | Nest::AnonParams)) {
+        if matches!(enclosing, Some(Nest::Paren | Nest::AnonParams | Nest::IndexBrace)) {
             self.leave_anon_bodies();
             return true;
         }
@@ -271,13 +322,16 @@ impl<'a> Lexer<'a> {
             Tok::LParen if self.tokens.last().map(|t| &t.tok) == Some(&Tok::At) => Nest::AnonParams,
             Tok::LParen => Nest::Paren,
             Tok::LBracket => Nest::Bracket,
+            Tok::LBrace if self.prev_ends_operand() && !(self.space_before && self.whitespace_separates()) => {
+                Nest::IndexBrace
+            }
             Tok::LBrace => Nest::Brace,
             Tok::RParen | Tok::RBracket | Tok::RBrace => {
                 self.leave_anon_bodies();
                 let closes = match self.top() {
                     Some(Nest::Paren | Nest::AnonParams) => *tok == Tok::RParen,
                     Some(Nest::Bracket) => *tok == Tok::RBracket,
-                    Some(Nest::Brace) => *tok == Tok::RBrace,
+                    Some(Nest::Brace | Nest::IndexBrace) => *tok == Tok::RBrace,
                     _ => false,
                 };
                 if closes && self.nesting.pop() == Some(Nest::AnonParams) {
@@ -296,8 +350,17 @@ impl<'a> Lexer<'a> {
         false
     }
 
-    /// The operator or punctuation token starting with `c`, and its length.
+    /// The operator or punctuation token starting with `c`, and its length; `op=` forms included.
     fn operator(&self, c: u8) -> LexResult<(Tok, usize)> {
+        let (tok, len) = self.plain_operator(c)?;
+        let assigns = self.byte(self.pos + len) == b'=' && self.byte(self.pos + len + 1) != b'=';
+        match op_assign_operator(&tok) {
+            Some(op) if assigns => Ok((Tok::OpAssign(op), len + 1)),
+            _ => Ok((tok, len)),
+        }
+    }
+
+    fn plain_operator(&self, c: u8) -> LexResult<(Tok, usize)> {
         let next = self.byte(self.pos + 1);
         let pick = |matches: bool, long: Tok, short: Tok| if matches { (long, 2) } else { (short, 1) };
         Ok(match c {
@@ -312,6 +375,8 @@ impl<'a> Lexer<'a> {
             b':' => (Tok::Colon, 1),
             b'@' => (Tok::At, 1),
             b'\\' => (Tok::Backslash, 1),
+            b'/' => (Tok::Slash, 1),
+            b'^' => (Tok::Caret, 1),
             b'.' => match next {
                 b'*' if self.byte(self.pos + 2) == b'*' => (Tok::DotCaret, 3),
                 b'*' => (Tok::DotStar, 2),
@@ -321,23 +386,9 @@ impl<'a> Lexer<'a> {
                 b'\'' => (Tok::Transpose, 2),
                 _ => (Tok::Dot, 1),
             },
-            b'+' => match next {
-                b'+' => (Tok::PlusPlus, 2),
-                b'=' => (Tok::PlusEq, 2),
-                _ => (Tok::Plus, 1),
-            },
-            b'-' => match next {
-                b'-' => (Tok::MinusMinus, 2),
-                b'=' => (Tok::MinusEq, 2),
-                _ => (Tok::Minus, 1),
-            },
-            b'*' => match next {
-                b'*' => (Tok::Caret, 2),
-                b'=' => (Tok::StarEq, 2),
-                _ => (Tok::Star, 1),
-            },
-            b'/' => pick(next == b'=', Tok::SlashEq, Tok::Slash),
-            b'^' => pick(next == b'=', Tok::CaretEq, Tok::Caret),
+            b'+' => pick(next == b'+', Tok::PlusPlus, Tok::Plus),
+            b'-' => pick(next == b'-', Tok::MinusMinus, Tok::Minus),
+            b'*' => pick(next == b'*', Tok::Caret, Tok::Star),
             b'=' => pick(next == b'=', Tok::EqEq, Tok::Assign),
             b'~' | b'!' => pick(next == b'=', Tok::Ne, Tok::Not),
             b'<' => pick(next == b'=', Tok::Le, Tok::Lt),
@@ -392,12 +443,13 @@ impl<'a> Lexer<'a> {
             _ => {}
         }
         match BINARY_OPERATORS.iter().find(|op| after.starts_with(*op)) {
-            Some(op) if op.ends_with('=') && !matches!(*op, "==" | "~=" | "!=" | "<=" | ">=") => false,
+            Some(&"=") => false,
             Some(op) => {
+                // An operator followed by a blank is binary; followed by `=` it is an `op=` assignment.
                 let following = after.as_bytes().get(op.len()).copied().unwrap_or(b'\n');
-                !(is_blank(following) || following == b'\n')
+                !(is_blank(following) || following == b'\n' || following == b'=')
             }
-            None => true,
+            None => !assigns_later(after),
         }
     }
 
@@ -446,36 +498,41 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
-    fn skip_digits(&mut self) {
-        while self.peek().is_ascii_digit() {
+    /// Digits in `radix`, with Octave's `_` separators between them (`20_000`).
+    fn skip_digits(&mut self, radix: u32) {
+        let is_digit = |c: u8| (c as char).is_digit(radix);
+        while is_digit(self.peek()) || (self.peek() == b'_' && is_digit(self.byte(self.pos + 1))) {
             self.pos += 1;
         }
     }
 
     /// `12`, `1.5`, `.5`, `1e3`, `1d-3`. A dot followed by an operator (`1./x`, `1.'`) is left to the operator.
     fn decimal(&mut self, lo: usize) -> f64 {
-        self.skip_digits();
+        self.skip_digits(10);
         if self.peek() == b'.' && !matches!(self.byte(self.pos + 1), b'*' | b'/' | b'\\' | b'^' | b'\'' | b'.') {
             self.pos += 1;
-            self.skip_digits();
+            self.skip_digits(10);
         }
         if matches!(self.peek(), b'e' | b'E' | b'd' | b'D') {
             let sign = usize::from(matches!(self.byte(self.pos + 1), b'+' | b'-'));
             if self.byte(self.pos + 1 + sign).is_ascii_digit() {
                 self.pos += 1 + sign;
-                self.skip_digits();
+                self.skip_digits(10);
             }
         }
-        let text: String = self.src[lo..self.pos].chars().map(|c| if c == 'd' || c == 'D' { 'e' } else { c }).collect();
+        let text: String = self.src[lo..self.pos]
+            .chars()
+            .filter(|&c| c != '_')
+            .map(|c| if c == 'd' || c == 'D' { 'e' } else { c })
+            .collect();
         text.parse().unwrap_or(f64::NAN)
     }
 
     fn radix_integer(&mut self, lo: usize, radix: u32) -> f64 {
         self.pos = lo + 2;
-        while (self.peek() as char).is_digit(radix) {
-            self.pos += 1;
-        }
-        self.src[lo + 2..self.pos].chars().fold(0.0, |acc, c| acc * radix as f64 + c.to_digit(radix).unwrap_or(0) as f64)
+        self.skip_digits(radix);
+        let digits = self.src[lo + 2..self.pos].chars().filter_map(|c| c.to_digit(radix));
+        digits.fold(0.0, |acc, digit| acc * radix as f64 + digit as f64)
     }
 
     fn single_quoted(&mut self, lo: usize) -> LexResult<()> {

@@ -8,9 +8,16 @@ pub fn print_file(file: &File) -> String {
     if file.kind == FileKind::Classdef {
         return "classdef Unsupported\nend\n".to_string();
     }
-    printer.stmts(&file.body);
+    // A function file starts with its functions (statements after them stay after them); a script with its
+    // statements.
+    if file.kind == FileKind::Script {
+        printer.stmts(&file.body);
+    }
     for function in &file.functions {
         printer.function(function);
+    }
+    if file.kind == FileKind::Function {
+        printer.stmts(&file.body);
     }
     printer.out
 }
@@ -18,7 +25,7 @@ pub fn print_file(file: &File) -> String {
 /// The text of one expression.
 pub fn print_expr(expr: &Expr) -> String {
     let mut printer = Printer::default();
-    printer.expr(expr, 0);
+    printer.expr(expr, ANON);
     printer.out
 }
 
@@ -28,29 +35,32 @@ struct Printer {
     indent: usize,
 }
 
-/// Precedence levels, loosest to tightest, matching the parser.
-const ANON: u8 = 0;
-const RANGE: u8 = 6;
-const UNARY: u8 = 9;
-const POWER: u8 = 10;
-const POSTFIX: u8 = 11;
+/// Precedence levels, loosest to tightest, matching the parser. An assignment expression is written bare only
+/// as an index argument; everywhere else it is bracketed.
+const ASSIGN: u8 = 0;
+const ANON: u8 = 1;
+const RANGE: u8 = 7;
+const UNARY: u8 = 10;
+const POWER: u8 = 11;
+const POSTFIX: u8 = 12;
 
 fn binary_precedence(op: BinOp) -> u8 {
     use BinOp::*;
     match op {
-        OrOr => 1,
-        AndAnd => 2,
-        Or => 3,
-        And => 4,
-        Eq | Ne | Lt | Le | Gt | Ge => 5,
-        Add | Sub => 7,
-        Mul | Div | LeftDiv | ElMul | ElDiv | ElLeftDiv => 8,
+        OrOr => 2,
+        AndAnd => 3,
+        Or => 4,
+        And => 5,
+        Eq | Ne | Lt | Le | Gt | Ge => 6,
+        Add | Sub => 8,
+        Mul | Div | LeftDiv | ElMul | ElDiv | ElLeftDiv => 9,
         Pow | ElPow => POWER,
     }
 }
 
 fn precedence(expr: &Expr) -> u8 {
     match &expr.kind {
+        ExprKind::Assign { .. } => ASSIGN,
         ExprKind::AnonFn { .. } => ANON,
         ExprKind::Binary { op, .. } => binary_precedence(*op),
         ExprKind::Range { .. } => RANGE,
@@ -192,6 +202,11 @@ impl Printer {
                 self.block(body);
                 "end".to_string()
             }
+            StmtKind::ForKeyValue { value, key, iter, body } => {
+                self.line(&format!("for [{}, {}] = {}", lvalue(value), lvalue(key), print_expr(iter)));
+                self.block(body);
+                "end".to_string()
+            }
             StmtKind::While { cond, body } => {
                 self.line(&format!("while {}", print_expr(cond)));
                 self.block(body);
@@ -261,12 +276,13 @@ impl Printer {
         }
     }
 
-    fn list(&mut self, items: &[Expr]) {
+    /// Comma-separated items, each bracketed when it binds looser than `min_precedence`.
+    fn list(&mut self, items: &[Expr], min_precedence: u8) {
         for (index, item) in items.iter().enumerate() {
             if index > 0 {
                 self.out.push_str(", ");
             }
-            self.expr(item, ANON);
+            self.expr(item, min_precedence);
         }
     }
 
@@ -297,9 +313,11 @@ impl Printer {
                     UnOp::Plus => "+",
                     UnOp::Not => "~",
                 });
-                // `--x` would read as a decrement.
-                let min = if matches!(operand.kind, ExprKind::Unary { .. }) { POSTFIX + 1 } else { UNARY };
-                self.expr(operand, min);
+                // `--x` would read as a decrement; a blank keeps the signs apart without a bracket level.
+                if matches!(operand.kind, ExprKind::Unary { .. }) {
+                    self.out.push(' ');
+                }
+                self.expr(operand, UNARY);
             }
             ExprKind::Postfix { op, operand } => {
                 self.postfix_base(operand);
@@ -317,13 +335,13 @@ impl Printer {
             ExprKind::Call { base, args } => {
                 self.postfix_base(base);
                 self.out.push('(');
-                self.list(args);
+                self.list(args, ASSIGN);
                 self.out.push(')');
             }
             ExprKind::CellIndex { base, args } => {
                 self.postfix_base(base);
                 self.out.push('{');
-                self.list(args);
+                self.list(args, ASSIGN);
                 self.out.push('}');
             }
             ExprKind::Field { base, name } => {
@@ -347,6 +365,15 @@ impl Printer {
                 self.out.push('@');
                 self.out.push_str(name);
             }
+            ExprKind::Assign { target, rhs } => {
+                self.out.push_str(&lvalue(target));
+                self.out.push_str(" = ");
+                self.expr(rhs, ASSIGN);
+            }
+            ExprKind::PostIncrement { target, op } => {
+                self.out.push_str(&lvalue(target));
+                self.out.push_str(if *op == BinOp::Add { "++" } else { "--" });
+            }
         }
     }
 
@@ -356,7 +383,7 @@ impl Printer {
             if index > 0 {
                 self.out.push_str("; ");
             }
-            self.list(row);
+            self.list(row, ANON);
         }
         self.out.push(close);
     }
@@ -389,7 +416,7 @@ fn lvalue(target: &LValue) -> String {
 
 fn expr_list(items: &[Expr]) -> String {
     let mut printer = Printer::default();
-    printer.list(items);
+    printer.list(items, ASSIGN);
     printer.out
 }
 

@@ -2,7 +2,7 @@
 //! and the matrix divisions and power in their scalar forms.
 
 use super::elementwise::{dims_text, numeric};
-use super::{Derivative, Forward, Kernel, Primitive, lookup, runtime};
+use super::{Derivative, Forward, Kernel, Primitive, lookup, runtime, sparse};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -59,24 +59,34 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if is_scalar(args[0]) || is_scalar(args[1]) {
         return elementwise_eval("times", args);
     }
+    if let Value::Sparse(a) = args[0] {
+        let b = matrix_2d("mtimes", args[1])?;
+        if b.dims[0] != a.ncols {
+            return Err(nonconformant(&args[0].dims(), &b.dims));
+        }
+        return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
+    }
     let (a, b) = (matrix_2d("mtimes", args[0])?, matrix_2d("mtimes", args[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     if b.dims[0] != k {
-        return Err(runtime(format!(
-            "operator *: nonconformant arguments (op1 is {}, op2 is {})",
-            dims_text(&a.dims),
-            dims_text(&b.dims)
-        )));
+        return Err(nonconformant(&a.dims, &b.dims));
     }
     let mut c = vec![0.0; m * n];
     gemm(&mut c, &a.data, &b.data, m, k, n, false);
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])
 }
 
+fn nonconformant(a: &[usize], b: &[usize]) -> Diagnostic {
+    runtime(format!("operator *: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
+}
+
 /// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
         return elementwise_forward("times", fw);
+    }
+    if let Value::Sparse(a) = fw.inputs[0] {
+        return sparse::forward_times(a, fw);
     }
     let (a, b) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);

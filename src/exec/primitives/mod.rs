@@ -6,6 +6,7 @@ mod construct;
 mod elementwise;
 mod matrix;
 mod reduce;
+mod sparse;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -75,6 +76,7 @@ fn table() -> &'static Table {
         entries.extend(matrix::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
+        entries.extend(sparse::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -123,6 +125,40 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         )
         .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")),
     }
+}
+
+/// How a primitive's result depends on its operands, for linearity analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linearity {
+    /// Linear in all operands together (sums, reshapes, concatenation, selections).
+    Additive,
+    /// Linear in each operand when the others are constant (products).
+    Bilinear,
+    /// Linear in the first operand when the others are constant (`a / c`).
+    Numerator,
+    /// Linear in the second operand when the first is constant (`c \ b`).
+    Denominator,
+    Nonlinear,
+}
+
+pub fn linearity(id: PrimId) -> Linearity {
+    match get(id).name {
+        "plus" | "minus" | "uminus" | "uplus" | "sum" | "mean" | "cumsum" | "transpose" | "ctranspose" | "reshape"
+        | "horzcat" | "vertcat" | "diag" | "full" | "double" | "trace" | "tril" | "triu" | "fliplr" | "flipud"
+        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" => Linearity::Additive,
+        "times" | "mtimes" | "kron" | "dot" => Linearity::Bilinear,
+        "rdivide" | "mrdivide" => Linearity::Numerator,
+        "ldivide" | "mldivide" => Linearity::Denominator,
+        _ => Linearity::Nonlinear,
+    }
+}
+
+/// Builtins whose result is not a function of their arguments: never folded or merged.
+const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
+
+/// Whether equal arguments always give equal results.
+pub fn is_pure(id: PrimId) -> bool {
+    !IMPURE.contains(&get(id).name)
 }
 
 /// Whether a primitive's result can carry a derivative at all (used by activity analysis).

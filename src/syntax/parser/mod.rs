@@ -4,7 +4,7 @@
 mod expr;
 mod stmt;
 
-use super::ast::{File, FileKind, Function, Param};
+use super::ast::{BinOp, Expr, ExprKind, File, FileKind, Function, Ident, LValue, Param, Stmt, StmtKind};
 use super::lexer::Lexed;
 use super::token::{Kw, Tok, Token};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
@@ -13,10 +13,22 @@ use std::sync::Arc;
 /// Deeper nesting of expressions or blocks than this is a parse error rather than a stack overflow.
 pub const MAX_DEPTH: usize = 100;
 
+/// Deepest syntax tree accepted, counting operator chains (`1+1+...` is a deep tree built without recursion)
+/// so that recursive consumers of the tree (printer, lowering, drop) stay within the stack.
+pub const MAX_TREE_DEPTH: usize = 2000;
+
 pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
     let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
-    let mut parser =
-        Parser { file, tokens: lexed.tokens, pos: 0, lex_error: lexed.error, depth: 0, functions_closed_by_end };
+    let mut parser = Parser {
+        file,
+        tokens: lexed.tokens,
+        pos: 0,
+        lex_error: lexed.error,
+        depth: 0,
+        tree_depth: 0,
+        functions_closed_by_end,
+        nested_functions: Vec::new(),
+    };
     parser.file()
 }
 
@@ -34,13 +46,31 @@ fn functions_closed_by_end(tokens: &[Token]) -> bool {
     closed > opened
 }
 
+/// `if nargin < position, name = value; end`
+fn default_value(name: Ident, position: usize, value: Expr) -> Stmt {
+    let span = name.span.to(value.span);
+    let expr = |kind| Expr { kind, span };
+    let too_few = ExprKind::Binary {
+        op: BinOp::Lt,
+        lhs: Box::new(expr(ExprKind::Ident("nargin".into()))),
+        rhs: Box::new(expr(ExprKind::Number(position as f64))),
+    };
+    let target = LValue::Var { name, accessors: Vec::new(), span };
+    let assign = Stmt { kind: StmtKind::Assign { targets: vec![target], rhs: value }, span, display: false };
+    let kind = StmtKind::If { clauses: vec![(expr(too_few), vec![assign])], else_body: None };
+    Stmt { kind, span, display: true }
+}
+
 pub(super) struct Parser<'a> {
     file: &'a Arc<SourceFile>,
     tokens: Vec<Token>,
     pos: usize,
     lex_error: Option<Diagnostic>,
     depth: usize,
+    tree_depth: usize,
     functions_closed_by_end: bool,
+    /// For each function being parsed, the functions nested in it so far.
+    nested_functions: Vec<Vec<Function>>,
 }
 
 impl<'a> Parser<'a> {
@@ -95,7 +125,14 @@ impl<'a> Parser<'a> {
                 return lex_error.clone();
             }
         }
-        let message = format!("parse error: expected {what}, found {}", self.peek());
+        let found = match self.peek() {
+            Tok::Num(_) | Tok::Imag(_) => {
+                let span = self.span();
+                format!("number '{}'", &self.file.text[span.lo as usize..span.hi as usize])
+            }
+            tok => tok.to_string(),
+        };
+        let message = format!("parse error: expected {what}, found {found}");
         Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
@@ -115,13 +152,30 @@ impl<'a> Parser<'a> {
     /// Runs `inner` one nesting level deeper, refusing to go beyond `MAX_DEPTH`.
     fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         if self.depth >= MAX_DEPTH {
-            let message = format!("parse error: nesting deeper than {MAX_DEPTH} levels");
-            return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span()));
+            return Err(self.too_deep(MAX_DEPTH));
         }
         self.depth += 1;
+        let tree_depth = self.tree_depth;
+        self.link()?;
         let result = inner(self);
         self.depth -= 1;
+        self.tree_depth = tree_depth;
         result
+    }
+
+    /// Counts one more level of the tree being built by a loop (an operator chain); the caller restores
+    /// `tree_depth` when its chain is complete.
+    fn link(&mut self) -> Result<()> {
+        self.tree_depth += 1;
+        if self.tree_depth > MAX_TREE_DEPTH {
+            return Err(self.too_deep(MAX_TREE_DEPTH));
+        }
+        Ok(())
+    }
+
+    fn too_deep(&self, limit: usize) -> Diagnostic {
+        let message = format!("parse error: expression or block nested more than {limit} levels deep");
+        Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
     fn skip_separators(&mut self) {
@@ -158,16 +212,11 @@ impl<'a> Parser<'a> {
         let start = self.expect(&Tok::Kw(Kw::Function), "'function'")?;
         let outputs = self.function_outputs()?;
         let name = self.function_name()?;
-        let inputs = self.function_inputs()?;
-        let mut body = Vec::new();
-        let mut nested = Vec::new();
-        loop {
-            body.extend(self.block()?);
-            if !(self.functions_closed_by_end && self.at_keyword(Kw::Function)) {
-                break;
-            }
-            nested.push(self.nested(Self::function)?);
-        }
+        let (inputs, defaults) = self.function_inputs()?;
+        self.nested_functions.push(Vec::new());
+        let body = self.block();
+        let nested = self.nested_functions.pop().unwrap_or_default();
+        let body = defaults.into_iter().chain(body?).collect();
         if self.functions_closed_by_end {
             self.expect_end(Kw::Function, start)?;
         } else if !matches!(self.peek(), Tok::Eof | Tok::Kw(Kw::Function)) {
@@ -176,15 +225,31 @@ impl<'a> Parser<'a> {
         Ok(Function { name, inputs, outputs, body, nested, span: start.to(self.prev_end()) })
     }
 
-    fn function_outputs(&mut self) -> Result<Vec<super::ast::Ident>> {
-        if *self.peek() == Tok::LBracket && self.bracket_followed_by_assign() {
+    /// Inside a function of a file whose functions end with `end`, a `function` (even within an `if`) is nested.
+    pub(super) fn at_nested_function(&self) -> bool {
+        self.functions_closed_by_end && !self.nested_functions.is_empty() && self.at_keyword(Kw::Function)
+    }
+
+    /// Parses a nested function into the list of the function being parsed.
+    pub(super) fn nested_function(&mut self) -> Result<()> {
+        let function = self.nested(Self::function)?;
+        if let Some(siblings) = self.nested_functions.last_mut() {
+            siblings.push(function);
+        }
+        Ok(())
+    }
+
+    fn function_outputs(&mut self) -> Result<Vec<Ident>> {
+        if *self.peek() == Tok::LBracket {
             let open = self.bump().span;
             let mut outputs = Vec::new();
             while !self.eat(&Tok::RBracket) {
                 if !self.eat(&Tok::Comma) {
                     if !matches!(self.peek(), Tok::Ident(_)) {
-                        return Err(self.expected(&format!("an output name or ']' to close '[' opened at {}",
-                            self.position(open))));
+                        return Err(self.expected(&format!(
+                            "an output name or ']' to close '[' opened at {}",
+                            self.position(open)
+                        )));
                     }
                     outputs.push(self.ident("an output name")?);
                 }
@@ -201,7 +266,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A function name; dotted for classdef property accessors (`get.Prop`).
-    fn function_name(&mut self) -> Result<super::ast::Ident> {
+    fn function_name(&mut self) -> Result<Ident> {
         let mut name = self.ident("a function name")?;
         while *self.peek() == Tok::Dot && matches!(self.peek_at(1), Tok::Ident(_)) {
             self.bump();
@@ -212,20 +277,27 @@ impl<'a> Parser<'a> {
         Ok(name)
     }
 
-    fn function_inputs(&mut self) -> Result<Vec<Param>> {
+    /// The parameter list, and for Octave's default values (`opt = 0`) the statements
+    /// `if nargin < k, opt = 0; end` that give them.
+    fn function_inputs(&mut self) -> Result<(Vec<Param>, Vec<Stmt>)> {
         let mut inputs = Vec::new();
+        let mut defaults = Vec::new();
         if *self.peek() != Tok::LParen {
-            return Ok(inputs);
+            return Ok((inputs, defaults));
         }
         let open = self.bump().span;
         if self.eat(&Tok::RParen) {
-            return Ok(inputs);
+            return Ok((inputs, defaults));
         }
         loop {
-            inputs.push(self.param()?);
+            let param = self.param()?;
+            if let (Param::Name(name), true) = (&param, self.eat(&Tok::Assign)) {
+                defaults.push(default_value(name.clone(), inputs.len() + 1, self.expr()?));
+            }
+            inputs.push(param);
             if !self.eat(&Tok::Comma) {
                 self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
-                return Ok(inputs);
+                return Ok((inputs, defaults));
             }
         }
     }
@@ -238,9 +310,9 @@ impl<'a> Parser<'a> {
         Ok(Param::Name(self.ident("a parameter name")?))
     }
 
-    fn ident(&mut self, what: &str) -> Result<super::ast::Ident> {
+    fn ident(&mut self, what: &str) -> Result<Ident> {
         match self.peek().clone() {
-            Tok::Ident(name) => Ok(super::ast::Ident { name, span: self.bump().span }),
+            Tok::Ident(name) => Ok(Ident { name, span: self.bump().span }),
             _ => Err(self.expected(what)),
         }
     }
@@ -292,8 +364,11 @@ impl<'a> Parser<'a> {
         let mut open_blocks = vec![start];
         while let Some(&open) = open_blocks.last() {
             match self.peek() {
-                Tok::Eof => return Err(self.expected(&format!("'end' to close 'classdef' block opened at {}",
-                    self.position(open)))),
+                Tok::Eof => {
+                    return Err(
+                        self.expected(&format!("'end' to close 'classdef' block opened at {}", self.position(open)))
+                    );
+                }
                 Tok::Kw(kw) if kw.is_end() => {
                     open_blocks.pop();
                 }

@@ -1,15 +1,19 @@
 //! The engine's one entry point: given a function handle, its arguments and options, prepare (parse,
 //! lower, analyse; cached) and evaluate the value and the Jacobian of the first output with respect to
-//! argument `wrt`.
+//! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
+//! compression, or a user pattern).
 
-use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, fold_constants, moves, propagate};
+mod jacobian;
+
+use crate::ad::pattern::Pattern;
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::interp::{Interpreter, Plan, Slot};
-use crate::exec::value::{Array, FunctionHandle, SparseMatrix, Value};
+use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
+use crate::exec::value::{FunctionHandle, Value};
 use crate::ir::program::Loader;
-use crate::ir::{FuncId, Program};
+use crate::ir::{BlockId, FuncId, Program};
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -30,21 +34,40 @@ impl Host for PathHost {
     }
 }
 
+/// What the second output is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum JacobianStorage {
+    /// Sparse when compression pays (see `jacobian::Strategy`), full otherwise.
     #[default]
     Auto,
     Full,
     Sparse,
+    /// The sparsity pattern (a sparse matrix of ones) instead of the Jacobian.
+    Pattern,
+}
+
+/// Where the sparsity pattern comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Sparsity {
+    /// Detected by msad on the first call (and again when an x-dependent loop changes path).
+    #[default]
+    Auto,
+    /// No sparsity: all n directions, full Jacobian.
+    None,
+    /// Given by the user; a Jacobian entry outside it raises `msad:badPattern`.
+    Pattern(Pattern),
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub jacobian: JacobianStorage,
+    pub sparsity: Sparsity,
     /// Index (0-based) of the argument to differentiate with respect to.
     pub wrt: usize,
     pub threads: Option<usize>,
     pub verbose: bool,
+    /// Prepare without common-subexpression elimination and derivative caching (to measure them).
+    pub unoptimized: bool,
 }
 
 pub struct Request {
@@ -64,18 +87,35 @@ pub struct Evaluation {
     pub log: Vec<String>,
 }
 
-/// Code prepared for one function and one input signature: lowered, constant-folded, with activity.
+/// Code prepared for one function and one input signature: lowered, constant-folded, with activity,
+/// and, once known, its sparsity pattern and colouring.
 struct Prepared {
     program: Program,
     activity: Vec<Activity>,
     moves: Vec<Moves>,
+    joins: Vec<Vec<Option<BlockId>>>,
+    constant_derivatives: Vec<bool>,
+    derivative_cache: DerivativeCache,
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
+    compression: Option<jacobian::Compression>,
 }
 
 impl Prepared {
     fn is_current(&self) -> bool {
         self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp)
+    }
+
+    fn interpreter(&self, detect_sparsity: bool) -> Interpreter<'_> {
+        let plan = Plan {
+            program: &self.program,
+            activity: &self.activity,
+            moves: &self.moves,
+            joins: &self.joins,
+            constant_derivatives: &self.constant_derivatives,
+            derivative_cache: &self.derivative_cache,
+        };
+        Interpreter::new(plan, detect_sparsity)
     }
 }
 
@@ -83,12 +123,15 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// Identity of a prepared plan: the function, every argument's signature and which one is active.
+/// Identity of a prepared plan: the function (with a hash of its captured values, which are folded in
+/// as constants), every argument's signature and which one is active.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct PlanKey {
     function: String,
+    captured: u64,
     args: Vec<Option<ArgSignature>>,
     wrt: usize,
+    unoptimized: bool,
 }
 
 /// Holds the cache of prepared functions across calls.
@@ -115,40 +158,41 @@ impl Engine {
         let mut log = Vec::new();
         let key = PlanKey {
             function: describe(&request.function),
+            captured: captured_hash(&request.function),
             args: request.args.iter().map(signature).collect(),
             wrt,
+            unoptimized: request.options.unoptimized,
         };
         if !self.plans.get(&key).is_some_and(Prepared::is_current) {
-            let prepared = prepare(host, &request.function, &key.args, wrt)?;
+            let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
             self.plans.insert(key.clone(), prepared);
             log.push(format!("msad: prepared {} ({} functions)", key.function, self.plans[&key].program.functions.len()));
         } else {
             log.push(format!("msad: cache hit for {}", key.function));
         }
-        let plan = &self.plans[&key];
+        let plan = self.plans.get_mut(&key).expect("prepared above");
         let n = x_array.numel();
-        let nargout = request.nargout.max(1);
-        let args = request
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let deriv = if i == wrt && nargout > 1 { Deriv::Dense(DenseDeriv::from_seed(n, n, identity(n))) } else { Deriv::Zero };
-                Slot { value: v.clone(), deriv }
-            })
-            .collect();
-        let mut interp = Interpreter::new(Plan { program: &plan.program, activity: &plan.activity, moves: &plan.moves });
-        let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
-        let m = match &result.value {
-            Value::Double(_) | Value::Logical(_) | Value::Sparse(_) => result.value.numel(),
-            other => {
-                return err(ErrorKind::BadInput, format!(
-                    "the function must return a numeric array, not a {}", other.class_name()
-                ));
+        let jacobian = if request.nargout > 1 {
+            Some(jacobian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
+        } else {
+            None
+        };
+        let (value, jacobian) = match jacobian {
+            Some((value, j)) => (value, Some(j)),
+            None => {
+                let args = request.args.iter().cloned().map(Slot::inactive).collect();
+                (plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None)
             }
         };
-        let jacobian = (nargout > 1).then(|| jacobian_matrix(&result.deriv, m, n, request.options.jacobian));
-        Ok(Evaluation { value: result.value, jacobian, log })
+        check_result(&value)?;
+        Ok(Evaluation { value, jacobian, log })
+    }
+}
+
+fn check_result(value: &Value) -> Result<()> {
+    match value {
+        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) => Ok(()),
+        other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
     }
 }
 
@@ -163,7 +207,13 @@ fn signature(v: &Value) -> Option<ArgSignature> {
     Some(ArgSignature { class: Class::of(v), dims: v.dims() })
 }
 
-fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSignature>], wrt: usize) -> Result<Prepared> {
+fn prepare(
+    host: &mut dyn Host,
+    function: &FunctionHandle,
+    args: &[Option<ArgSignature>],
+    wrt: usize,
+    optimize: bool,
+) -> Result<Prepared> {
     let loader = Loader::new(host);
     let mut program = match function {
         FunctionHandle::Named(name) => loader.load_named(name)?,
@@ -172,24 +222,36 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 { args } else { &[] });
         fold_constants(func, &lattice);
+        if optimize {
+            eliminate_common_subexpressions(func);
+        }
     }
     let activity = activity(&program, wrt);
     let moves = program.functions.iter().map(moves).collect();
+    let joins = program.functions.iter().map(two_sided_joins).collect();
+    let constant_derivatives =
+        if optimize { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
-    Ok(Prepared { program, activity, moves, stamps })
+    Ok(Prepared {
+        program,
+        activity,
+        moves,
+        joins,
+        constant_derivatives,
+        derivative_cache: DerivativeCache::default(),
+        stamps,
+        compression: None,
+    })
 }
 
-/// The m x n Jacobian from the result's derivative block.
-fn jacobian_matrix(deriv: &Deriv, m: usize, n: usize, storage: JacobianStorage) -> Value {
-    let full = Array::new(vec![m, n], deriv.to_dense(m, n).data);
-    match storage {
-        JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&full)),
-        JacobianStorage::Auto | JacobianStorage::Full => Value::Double(full),
+/// Hash of an anonymous function's captured values (their classes, sizes and bits).
+fn captured_hash(f: &FunctionHandle) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    if let FunctionHandle::Anonymous { captured, .. } = f {
+        for (name, value) in captured {
+            name.hash(&mut h);
+            value.hash_content(&mut h);
+        }
     }
-}
-
-fn identity(n: usize) -> Vec<f64> {
-    let mut data = vec![0.0; n * n];
-    (0..n).for_each(|i| data[i * n + i] = 1.0);
-    data
+    h.finish()
 }
