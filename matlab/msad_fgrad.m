@@ -39,8 +39,9 @@ function [fx, g, H] = objective_and_gradient(f, x, extra)
     fx = f(x, extra{:});
     return;
   end
-  msad_check_point(x, 'x', 'msad_fgrad');
+  msad_check_double(x, 'x', 'msad_fgrad', false);
   [fx, J] = msad_eval(f, x, [], extra{:});
+  msad_check_double(fx, 'f(x)', 'msad_fgrad', true);
   if ~isscalar(fx)
     error('msad:badInput', 'msad_fgrad: the objective must return a scalar, not a %s (for residual vectors use msad_fjac)', ...
           msad_describe(fx));
@@ -79,3 +80,4 @@ end
 %!error <takes 2 input\(s\), but it is called as f\(x, extra...\) with 3> msad_fgrad(@(x, a) x, 1, 2)
 %!error <x must be a real full double array, not a 1x1 int32> [~, ~] = feval(msad_fgrad(@(x) x^2), int32(3))
 %!error id=msad:badInput msad_fgrad([])
+%!error <f\(x\) must be a real double array, not a 1x1 logical> [~, ~] = feval(msad_fgrad(@(x) x(1) > 0), [1; 2])

@@ -35,8 +35,9 @@ function [Fx, J] = residual_and_jacobian(F, x, extra)
     Fx = F(x, extra{:});
     return;
   end
-  msad_check_point(x, 'x', 'msad_fjac');
+  msad_check_double(x, 'x', 'msad_fjac', false);
   [Fx, J] = msad_eval(F, x, [], extra{:});
+  msad_check_double(Fx, 'F(x)', 'msad_fjac', true);
 end
 
 %!shared F, x0
@@ -78,4 +79,4 @@ end
 %! end
 %!error <x must be a real full double array, not a 1x2 char> [~, ~] = feval(msad_fjac(@(x) x), 'ab')
 %!error <x must be a real full double array, not a 2x1 sparse double> [~, ~] = feval(msad_fjac(@(x) x), sparse([1; 0]))
-%!error id=msad:badInput [~, ~] = feval(msad_fjac(@(x) 'text'), 1)
+%!error <F\(x\) must be a real double array, not a 1x4 char> [~, ~] = feval(msad_fjac(@(x) 'text'), 1)

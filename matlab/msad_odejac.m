@@ -39,8 +39,9 @@ function jac = msad_odejac(rhs, varargin)
 end
 
 function J = ode_jacobian(rhs, t, y, withRespectToY, extra)
-  msad_check_point(y, 'y', 'msad_odejac');
-  [~, J] = msad_eval(rhs, t, withRespectToY, y, extra{:});
+  msad_check_double(y, 'y', 'msad_odejac', false);
+  [dydt, J] = msad_eval(rhs, t, withRespectToY, y, extra{:});
+  msad_check_double(dydt, 'rhs(t, y)', 'msad_odejac', true);
 end
 
 %!shared rhs, y0
@@ -70,3 +71,4 @@ end
 %!error <y must be a real full double array, not a 2x1 single> feval(msad_odejac(@(t, y) -y), 0, single([1; 2]))
 %!error <y must be a real full double array, not a 1x1 complex double> feval(msad_odejac(@(t, y) -y), 0, 1i)
 %!error id=msad:badInput feval(msad_odejac(@(t, y) -y), 0, 'ab')
+%!error <rhs\(t, y\) must be a real double array, not a 2x1 logical> feval(msad_odejac(@(t, y) y > 0), 0, [1; 2])
