@@ -20,9 +20,10 @@ function fun = msad_fjac(F, varargin)
 %   Note: Octave's fsolve disables its Broyden updates of the Jacobian when
 %   J is sparse, and then evaluates J at every iteration.
 %
-%   Errors: msad:badInput for an F that cannot be called as F(x, extra...)
-%   or an x that is not a real full double array; msad_eval's own errors
-%   (msad:unsupported, ...) for code msad cannot differentiate.
+%   Errors: msad:badInput for an F that cannot be called as F(x, extra...),
+%   an x that is not a real full double array or an F(x) that is not a real
+%   double array; msad_eval's own errors (msad:unsupported, ...) for code
+%   msad cannot differentiate.
 %
 %   See also msad_eval, msad_fgrad, msad_odejac, fsolve, optimset.
   F = msad_check_function(F, 1 + numel(varargin), 'msad_fjac', 'F(x, extra...)');

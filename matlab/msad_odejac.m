@@ -25,7 +25,8 @@ function jac = msad_odejac(rhs, varargin)
 %
 %   The Jacobian is exact (to rounding), not a finite-difference estimate.
 %   Errors: msad:badInput for a rhs that cannot be called as
-%   rhs(t, y, extra...) or a y that is not a real full double array;
+%   rhs(t, y, extra...), a y that is not a real full double array or a
+%   rhs(t, y) that is not a real double array;
 %   msad_eval's own errors (msad:unsupported, ...) for code msad cannot
 %   differentiate.
 %
