@@ -21,8 +21,8 @@ function fun = msad_fgrad(f, varargin)
 %
 %   Errors: msad:badInput for an f that cannot be called as f(x, extra...),
 %   an x that is not a real full double array, or an f(x) that is not a
-%   real double scalar; msad_eval's own errors (msad:unsupported, ...) for code msad
-%   cannot differentiate.
+%   real double scalar; msad_eval's own errors (msad:unsupported, ...) for
+%   code msad cannot differentiate.
 %
 %   See also msad_eval, msad_fjac, msad_odejac, fminunc, optimset.
   f = msad_check_function(f, 1 + numel(varargin), 'msad_fgrad', 'f(x, extra...)');
