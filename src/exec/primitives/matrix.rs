@@ -101,6 +101,7 @@ pub(super) fn product_derivative(a: &[f64], da: &Deriv, b: &[f64], db: &Deriv, m
 pub(super) fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
     match db {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let mut out = DenseDeriv::zeros(m * n, d.nd);
             gemm(&mut out.data, a, &d.data, m, k, n * d.nd, false);
@@ -114,6 +115,7 @@ pub(super) fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, 
 pub(super) fn right_product(da: &Deriv, b: &[f64], m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
     match da {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let mut out = DenseDeriv::zeros(m * n, d.nd);
             for dir in 0..d.nd {

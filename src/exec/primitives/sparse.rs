@@ -8,7 +8,7 @@
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{DenseDeriv, Deriv, RowOperator};
+use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
@@ -244,6 +244,7 @@ fn multiply_column(a: &SparseMatrix, x: &[f64], y: &mut [f64]) {
 pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
     match db {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let (k, m) = (a.ncols, a.nrows);
             let mut out = DenseDeriv::zeros(m * n, d.nd);
