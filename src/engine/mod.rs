@@ -4,6 +4,9 @@
 //! compression, or a user pattern).
 
 mod jacobian;
+mod mode;
+
+pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, fold_constants, moves, propagate, two_sided_joins};
@@ -60,6 +63,7 @@ pub enum Sparsity {
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    pub mode: Mode,
     pub jacobian: JacobianStorage,
     pub sparsity: Sparsity,
     /// Index (0-based) of the argument to differentiate with respect to.
@@ -95,6 +99,8 @@ struct Prepared {
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
     compression: Option<jacobian::Compression>,
+    /// Whether the first output was scalar on the last run (reverse mode applies), once known.
+    scalar_output: Option<bool>,
 }
 
 impl Prepared {
@@ -160,7 +166,7 @@ impl Engine {
         let plan = self.plans.get_mut(&key).expect("prepared above");
         let n = x_array.numel();
         let jacobian = if request.nargout > 1 {
-            Some(jacobian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
+            Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
         } else {
             None
         };
@@ -208,7 +214,7 @@ fn prepare(host: &mut dyn Host, function: &FunctionHandle, args: &[Option<ArgSig
     let moves = program.functions.iter().map(moves).collect();
     let joins = program.functions.iter().map(two_sided_joins).collect();
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
-    Ok(Prepared { program, activity, moves, joins, stamps, compression: None })
+    Ok(Prepared { program, activity, moves, joins, stamps, compression: None, scalar_output: None })
 }
 
 /// Hash of an anonymous function's captured values (their classes, sizes and bits).

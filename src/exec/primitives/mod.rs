@@ -6,6 +6,7 @@ mod construct;
 mod elementwise;
 mod matrix;
 mod reduce;
+pub mod reverse;
 mod sparse;
 
 use super::deriv::Deriv;
@@ -119,12 +120,25 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
-        Kernel::General { derivative: Derivative::Missing, .. } => Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            format!("msad has no derivative rule for '{}' and its input depends on x", p.name),
-        )
-        .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
     }
+}
+
+/// Fails with `msad:notDifferentiable` for a primitive without a derivative rule (its input depends on x).
+pub fn require_derivative_rule(id: PrimId) -> Result<()> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+        _ => Ok(()),
+    }
+}
+
+fn no_derivative_rule(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::NotDifferentiable,
+        format!("msad has no derivative rule for '{name}' and its input depends on x"),
+    )
+    .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
 }
 
 /// Whether a primitive's result can carry a derivative at all (used by activity analysis).
