@@ -197,8 +197,7 @@ pub fn assign(
         return delete(&base, &base_deriv, subs);
     }
     let old_dims = base.dims();
-    let new_dims = grown_dims(&old_dims, subs)?;
-    let (_, targets) = gather_plan(&new_dims, subs)?;
+    let (new_dims, targets) = assign_plan(&old_dims, subs)?;
     let rhs_n = rhs.numel();
     if rhs_n != 1 && rhs_n != targets.len() {
         return Err(runtime(format!(
@@ -217,6 +216,13 @@ pub fn assign(
     };
     let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
     Ok((value, deriv))
+}
+
+/// The dims after `a(subs...) = rhs` on an array of `old_dims`, and the linear index of every assigned element.
+pub fn assign_plan(old_dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let new_dims = grown_dims(old_dims, subs)?;
+    let (_, targets) = gather_plan(&new_dims, subs)?;
+    Ok((new_dims, targets))
 }
 
 /// Dims after assigning through `subs`: MATLAB grows the array to hold the largest subscript.
@@ -256,7 +262,7 @@ fn grown_dims(dims: &[usize], subs: &[Subscript]) -> Result<Vec<usize>> {
 }
 
 /// Linear index in `new_dims` of every element of an array of `old_dims` (zero fill elsewhere).
-fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
+pub fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
     let old_n: usize = old_dims.iter().product();
     if old_dims == new_dims {
         return (0..old_n).collect();

@@ -5,6 +5,7 @@ use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::primitives::{self, Forward};
 use super::value::Value;
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
@@ -15,11 +16,16 @@ use std::collections::HashMap;
 pub struct Slot {
     pub value: Value,
     pub deriv: Deriv,
+    /// The value's variable on the reverse-mode tape, when one is recorded and the value depends on x.
+    pub tape: Option<TapeVar>,
 }
 
 impl Slot {
     pub fn inactive(value: Value) -> Slot {
-        Slot { value, deriv: Deriv::Zero }
+        Slot::new(value, Deriv::Zero)
+    }
+    pub fn new(value: Value, deriv: Deriv) -> Slot {
+        Slot { value, deriv, tape: None }
     }
 }
 
@@ -78,11 +84,13 @@ pub struct Interpreter<'p> {
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
     detect_sparsity: bool,
     pub control: ControlRecord,
+    /// Reverse mode: every operation on taped values is recorded here.
+    pub tape: Option<Tape>,
 }
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -301,9 +309,15 @@ impl<'p> Interpreter<'p> {
                     }
                     None => Deriv::Zero,
                 };
+                let taped = match &mut self.tape {
+                    Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
+                    _ => None,
+                };
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
+                let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
                 for (d, value) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(Slot { value, deriv: derivs.next().expect("endless") }));
+                    let deriv = derivs.next().expect("endless");
+                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }
             Op::Call(id) => {
@@ -318,18 +332,26 @@ impl<'p> Interpreter<'p> {
             Op::Index => {
                 let base = slot(regs, inst.args[0])?;
                 let subs = subscripts(regs, &inst.args[1..])?;
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_index(base, &subs)?,
+                    None => None,
+                };
                 let (value, deriv) = index(&base.value, &base.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::IndexAssign => {
                 let base = match take_or_clone(regs, inst.args[0], movable(0)) {
-                    Reg::Val(s) => Some((s.value, s.deriv)),
+                    Reg::Val(s) => Some(s),
                     _ => None,
                 };
                 let rhs = slot(regs, inst.args[1])?;
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let (value, deriv) = assign(base, &rhs.value, &rhs.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
+                    None => None,
+                };
+                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;

@@ -226,3 +226,20 @@ fn forward_diag(fw: &Forward) -> Result<Deriv> {
     let (dims, pairs) = diag_plan(fw.inputs)?;
     Ok(fw.derivs[0].scatter(&pairs, dims.iter().product()))
 }
+
+/// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
+/// `adj B = A' * adj C`, for the operands `wanted`.
+pub(super) fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Vec<Option<Vec<f64>>>> {
+    let (a, b) = (matrix_2d("mtimes", inputs[0])?, matrix_2d("mtimes", inputs[1])?);
+    let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
+    let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);
+    let product = |rows: usize, cols: usize, lhs: MatRef<f64>, rhs: MatRef<f64>| {
+        let mut out = vec![0.0; rows * cols];
+        let dst = MatMut::from_column_major_slice_mut(&mut out, rows, cols);
+        faer::linalg::matmul::matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        out
+    };
+    let adjoint_a = wanted[0].then(|| product(m, k, adjoint_c, MatRef::from_column_major_slice(&b.data, k, n).transpose()));
+    let adjoint_b = wanted[1].then(|| product(k, n, MatRef::from_column_major_slice(&a.data, m, k).transpose(), adjoint_c));
+    Ok(vec![adjoint_a, adjoint_b])
+}

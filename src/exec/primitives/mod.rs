@@ -12,6 +12,7 @@ mod linsolve;
 mod matrix;
 mod products;
 mod reduce;
+pub mod reverse;
 mod slices;
 mod sparse;
 #[cfg(test)]
@@ -133,11 +134,7 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
-        Kernel::General { derivative: Derivative::Missing, .. } => Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            format!("msad has no derivative rule for '{}' and its input depends on x", p.name),
-        )
-        .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
     }
 }
 
@@ -173,6 +170,23 @@ const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "
 /// Whether equal arguments always give equal results.
 pub fn is_pure(id: PrimId) -> bool {
     !IMPURE.contains(&get(id).name)
+}
+
+/// Fails with `msad:notDifferentiable` for a primitive without a derivative rule (its input depends on x).
+pub fn require_derivative_rule(id: PrimId) -> Result<()> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+        _ => Ok(()),
+    }
+}
+
+fn no_derivative_rule(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::NotDifferentiable,
+        format!("msad has no derivative rule for '{name}' and its input depends on x"),
+    )
+    .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
 }
 
 /// Whether a primitive's result can carry a derivative at all (used by activity analysis).

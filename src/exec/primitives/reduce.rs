@@ -120,3 +120,36 @@ fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
     let p = plan(op.name(), fw.inputs, matches!(op, Reduction::CumSum))?;
     Ok(fw.derivs[0].apply(&operator(op, &p)))
 }
+
+/// Reverse rule of `sum`, `mean` and `cumsum` (named `name`): the transposed reduction applied to the
+/// result's adjoint, giving the adjoint of the first input.
+pub(super) fn adjoint(name: &str, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
+    let op = match name {
+        "sum" => Reduction::Sum,
+        "mean" => Reduction::Mean,
+        _ => Reduction::CumSum,
+    };
+    let p = &plan(op.name(), inputs, matches!(op, Reduction::CumSum))?.slices;
+    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
+    let mut out = vec![0.0; p.before * p.len * p.after];
+    for a in 0..p.after {
+        for b in 0..p.before {
+            let source = |k: usize| b + p.before * (k + p.len * a);
+            match op {
+                // Each element feeds every later partial sum: a reversed cumulative sum.
+                Reduction::CumSum => {
+                    let mut acc = 0.0;
+                    for k in (0..p.len).rev() {
+                        acc += result_adjoint[source(k)];
+                        out[source(k)] = acc;
+                    }
+                }
+                Reduction::Sum | Reduction::Mean => {
+                    let g = result_adjoint[b + p.before * a] * scale;
+                    (0..p.len).for_each(|k| out[source(k)] = g);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
