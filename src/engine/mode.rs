@@ -11,7 +11,7 @@
 
 use super::{JacobianStorage, Options, Prepared, jacobian};
 use crate::ad::reverse;
-use crate::diag::Result;
+use crate::diag::{ErrorKind, Result};
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -34,7 +34,16 @@ pub(super) fn evaluate(
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
     if uses_reverse(plan, n, options) {
-        let (value, gradient) = reverse::gradient(plan.interpreter(false), args, wrt)?;
+        let (value, gradient) = match reverse::gradient(plan.interpreter(false), args, wrt) {
+            // What reverse mode cannot record yet, forward mode may handle: 'auto' falls back.
+            Err(d) if options.mode == Mode::Auto && d.kind == ErrorKind::Unsupported => {
+                log.push(format!("msad: reverse mode unavailable ({}): forward mode", d.message));
+                // Not retried for this plan: reverse mode would fail the same way.
+                plan.scalar_output = Some(false);
+                return evaluate(plan, args, wrt, n, options, log);
+            }
+            other => other?,
+        };
         plan.scalar_output = Some(gradient.is_some());
         if let Some(gradient) = gradient {
             log.push(format!("msad: reverse mode gradient (scalar output, n = {n})"));

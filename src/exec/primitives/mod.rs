@@ -15,6 +15,7 @@ mod reduce;
 pub mod reverse;
 mod slices;
 mod sparse;
+mod structs;
 #[cfg(test)]
 mod testing;
 
@@ -90,6 +91,7 @@ fn table() -> &'static Table {
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         entries.extend(sparse::entries());
+        entries.extend(structs::entries());
         entries.extend(arrays::entries());
         entries.extend(grids::entries());
         let mut by_name = HashMap::new();
