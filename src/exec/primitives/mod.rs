@@ -8,6 +8,7 @@ mod factor;
 mod linalg;
 mod linsolve;
 mod matrix;
+mod minmax;
 mod products;
 mod reduce;
 mod slices;
@@ -83,6 +84,7 @@ fn table() -> &'static Table {
         entries.extend(linsolve::entries());
         entries.extend(linalg::entries());
         entries.extend(products::entries());
+        entries.extend(minmax::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();

@@ -122,6 +122,11 @@ pub fn check(name: &str, args: &[Value], active: &[usize]) {
     assert!(err < 1e-13, "{name}: sparse seed differs from dense seed by {err:e}");
 }
 
+/// The rule's Jacobian with respect to the active arguments (dense seed).
+pub fn jacobian(name: &str, args: &[Value], active: &[usize]) -> Vec<f64> {
+    rule_jacobian(name, args, active, false)
+}
+
 /// The primitive's value.
 pub fn value(name: &str, args: &[Value], nargout: usize) -> Vec<Value> {
     let refs: Vec<&Value> = args.iter().collect();
