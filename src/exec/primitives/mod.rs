@@ -12,6 +12,7 @@ mod minmax;
 mod products;
 mod reduce;
 mod slices;
+mod sort;
 #[cfg(test)]
 mod testing;
 
@@ -85,6 +86,7 @@ fn table() -> &'static Table {
         entries.extend(linalg::entries());
         entries.extend(products::entries());
         entries.extend(minmax::entries());
+        entries.extend(sort::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
