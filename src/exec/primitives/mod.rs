@@ -9,6 +9,7 @@ mod linalg;
 mod linsolve;
 mod matrix;
 mod minmax;
+mod norm;
 mod products;
 mod reduce;
 mod slices;
@@ -87,6 +88,7 @@ fn table() -> &'static Table {
         entries.extend(products::entries());
         entries.extend(minmax::entries());
         entries.extend(sort::entries());
+        entries.extend(norm::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
