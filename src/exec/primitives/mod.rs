@@ -3,6 +3,7 @@
 //! Adding a builtin means adding one entry in one of the submodules' `entries()`.
 
 mod construct;
+mod diff;
 mod elementwise;
 mod factor;
 mod linalg;
@@ -89,6 +90,7 @@ fn table() -> &'static Table {
         entries.extend(minmax::entries());
         entries.extend(sort::entries());
         entries.extend(norm::entries());
+        entries.extend(diff::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
