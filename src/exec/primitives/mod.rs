@@ -17,6 +17,7 @@ mod slices;
 mod sort;
 #[cfg(test)]
 mod testing;
+mod triangular;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -91,6 +92,7 @@ fn table() -> &'static Table {
         entries.extend(sort::entries());
         entries.extend(norm::entries());
         entries.extend(diff::entries());
+        entries.extend(triangular::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
