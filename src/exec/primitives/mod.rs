@@ -6,6 +6,7 @@ mod construct;
 mod diff;
 mod elementwise;
 mod factor;
+mod interpolate;
 mod linalg;
 mod linsolve;
 mod matrix;
@@ -93,6 +94,7 @@ fn table() -> &'static Table {
         entries.extend(norm::entries());
         entries.extend(diff::entries());
         entries.extend(triangular::entries());
+        entries.extend(interpolate::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         let mut by_name = HashMap::new();
