@@ -3,6 +3,8 @@
 
 use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, Solve, SolveLstsq};
 use faer::{Mat, MatMut, MatRef};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Column-major copy of a faer matrix.
 pub(super) fn to_vec(m: MatRef<'_, f64>) -> Vec<f64> {
@@ -24,9 +26,30 @@ pub(super) struct Lu {
     lu: PartialPivLu<f64>,
 }
 
+thread_local! {
+    /// The last matrix factored on this thread and its factors: a rule runs right after its kernel on
+    /// the same matrix, so the primal and every derivative direction share one factorization.
+    static LAST_FACTORED: RefCell<Option<(Vec<f64>, Rc<Lu>)>> = const { RefCell::new(None) };
+}
+
 impl Lu {
     pub fn new(a: &[f64], n: usize) -> Lu {
         Lu { n, lu: view(a, n, n).partial_piv_lu() }
+    }
+
+    /// The factors of the n x n matrix `a`, reused when it equals the last matrix factored here.
+    pub fn shared(a: &[f64], n: usize) -> Rc<Lu> {
+        LAST_FACTORED.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some((matrix, lu)) = last.as_ref() {
+                if matrix.as_slice() == a {
+                    return lu.clone();
+                }
+            }
+            let lu = Rc::new(Lu::new(a, n));
+            *last = Some((a.to_vec(), lu.clone()));
+            lu
+        })
     }
 
     /// An exactly zero pivot: the matrix is singular.
@@ -135,4 +158,19 @@ pub(super) fn svd(a: &[f64], m: usize, n: usize) -> Option<Svd> {
     let svd = view(a, m, n).svd().ok()?;
     let s = svd.S().column_vector();
     Some(Svd { u: to_vec(svd.U()), s: (0..m.min(n)).map(|i| s[i]).collect(), v: to_vec(svd.V()) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lu;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_matrix_is_factored_once_for_its_kernel_and_rule() {
+        let (a, b) = ([2.0, 1.0, 1.0, 3.0], [2.0, 1.0, 1.0, 4.0]);
+        assert!(Rc::ptr_eq(&Lu::shared(&a, 2), &Lu::shared(&a, 2)));
+        let first = Lu::shared(&a, 2);
+        assert!(!Rc::ptr_eq(&first, &Lu::shared(&b, 2)));
+        assert_eq!(Lu::shared(&b, 2).determinant(), 7.0);
+    }
 }

@@ -32,7 +32,7 @@ fn square<'v>(name: &str, message: &str, v: &'v Value) -> Result<std::borrow::Co
 
 /// `inv(A)`; a singular A gives Inf everywhere, as in Octave.
 fn inverse(a: &[f64], n: usize) -> Vec<f64> {
-    let lu = Lu::new(a, n);
+    let lu = Lu::shared(a, n);
     if lu.is_singular() { vec![f64::INFINITY; n * n] } else { lu.inverse() }
 }
 
@@ -56,13 +56,13 @@ fn forward_inv(fw: &Forward) -> Result<Deriv> {
 fn eval_det(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("det", args, 1, 1)?;
     let a = square("det", "A must be a square matrix", args[0])?;
-    Ok(vec![Value::scalar(Lu::new(&a.data, a.dims[0]).determinant())])
+    Ok(vec![Value::scalar(Lu::shared(&a.data, a.dims[0]).determinant())])
 }
 
 /// `G = adj(A)'`, so that `d det(A) = sum G .* dA`: `det(A) inv(A)'` when A is regular, otherwise from
 /// the SVD `A = U S V'`: `adj(A) = det(U) det(V) V adj(S) U'`, `adj(S)_ii = prod_{j != i} s_j`.
 fn det_gradient(a: &[f64], n: usize) -> Result<Vec<f64>> {
-    let lu = Lu::new(a, n);
+    let lu = Lu::shared(a, n);
     if !lu.is_singular() {
         let det = lu.determinant();
         return Ok(transpose(&lu.inverse(), n, n).into_iter().map(|v| det * v).collect());

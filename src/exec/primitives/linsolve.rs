@@ -15,14 +15,15 @@ use super::{Forward, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
+use std::rc::Rc;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![general("mldivide", eval_mldivide, forward_mldivide), general("mrdivide", eval_mrdivide, forward_mrdivide)]
 }
 
 /// The factored square matrix, or msad:unsupported where Octave would switch to a least-squares solution.
-pub(super) fn factor_nonsingular(op: &str, a: &[f64], n: usize) -> Result<Lu> {
-    let lu = Lu::new(a, n);
+pub(super) fn factor_nonsingular(op: &str, a: &[f64], n: usize) -> Result<Rc<Lu>> {
+    let lu = Lu::shared(a, n);
     let rcond = lu.rcond(a);
     if rcond + 1.0 == 1.0 {
         return Err(Diagnostic::new(

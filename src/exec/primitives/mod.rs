@@ -4,20 +4,26 @@
 
 mod arrays;
 mod construct;
+mod diff;
 mod elementwise;
 mod factor;
 mod grids;
+mod interpolate;
 mod linalg;
 mod linsolve;
 mod matrix;
+mod minmax;
+mod norm;
 mod products;
 mod reduce;
 pub mod reverse;
 mod slices;
 mod sparse;
 mod structs;
+mod sort;
 #[cfg(test)]
 mod testing;
+mod triangular;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -88,6 +94,12 @@ fn table() -> &'static Table {
         entries.extend(linsolve::entries());
         entries.extend(linalg::entries());
         entries.extend(products::entries());
+        entries.extend(minmax::entries());
+        entries.extend(sort::entries());
+        entries.extend(norm::entries());
+        entries.extend(diff::entries());
+        entries.extend(triangular::entries());
+        entries.extend(interpolate::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
         entries.extend(sparse::entries());

@@ -104,10 +104,17 @@ fn fd_jacobian(name: &str, args: &[Value], active: &[usize]) -> Vec<f64> {
     jac
 }
 
+/// Max |a - b| relative to max(1, max |b|); entries where the reference b is NaN (differences of a NaN
+/// value) are skipped, a NaN in a alone counts as infinitely wrong.
 fn relative_error(a: &[f64], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len(), "sizes differ");
     let scale = b.iter().fold(1.0f64, |s, x| s.max(x.abs()));
-    a.iter().zip(b).fold(0.0f64, |e, (x, y)| e.max((x - y).abs())) / scale
+    let difference = |(x, y): (&f64, &f64)| match (x.is_nan(), y.is_nan()) {
+        (_, true) => 0.0,
+        (true, false) => f64::INFINITY,
+        _ => (x - y).abs(),
+    };
+    a.iter().zip(b).map(difference).fold(0.0, f64::max) / scale
 }
 
 /// Checks `name(args...)`'s rule for the arguments `active`: dense seed against central differences,
@@ -120,6 +127,11 @@ pub fn check(name: &str, args: &[Value], active: &[usize]) {
     let sparse = rule_jacobian(name, args, active, true);
     let err = relative_error(&sparse, &dense);
     assert!(err < 1e-13, "{name}: sparse seed differs from dense seed by {err:e}");
+}
+
+/// The rule's Jacobian with respect to the active arguments (dense seed).
+pub fn jacobian(name: &str, args: &[Value], active: &[usize]) -> Vec<f64> {
+    rule_jacobian(name, args, active, false)
 }
 
 /// The primitive's value.
