@@ -142,3 +142,15 @@ fn reaction_diffusion_with_kron_spdiags_laplacian() {
     assert!(colours <= bound + 2, "{line}");
     assert_eq!(sparse(result.jacobian.as_ref().unwrap()).nnz(), 5 * m * m - 4 * m);
 }
+
+#[test]
+fn broyden_banded_scalar_loops_need_seven_colours() {
+    let n = 60;
+    let x: Vec<f64> = (0..n).map(|i| -1.0 + 0.03 * i as f64).collect();
+    let mut engine = Engine::new();
+    let result = run(&mut engine, &named("broyden_banded_loops"), &x, Options::default()).unwrap();
+    let line = log_line(&result.log, "pattern");
+    assert!(line.contains("7 colours (row bound 7"), "{line}");
+    let fd = fd_jacobian(&mut engine, &named("broyden_banded_loops"), &x, &[]);
+    assert!(relative_error(&sparse(result.jacobian.as_ref().unwrap()).to_dense().data, &fd) < 1e-7);
+}

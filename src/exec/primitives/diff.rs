@@ -2,9 +2,8 @@
 //! same differencing of the derivative rows.
 
 use super::elementwise::numeric;
-use super::matrix::general;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};

@@ -41,10 +41,10 @@ impl Lu {
     pub fn shared(a: &[f64], n: usize) -> Rc<Lu> {
         LAST_FACTORED.with(|last| {
             let mut last = last.borrow_mut();
-            if let Some((matrix, lu)) = last.as_ref() {
-                if matrix.as_slice() == a {
-                    return lu.clone();
-                }
+            if let Some((matrix, lu)) = last.as_ref()
+                && matrix.as_slice() == a
+            {
+                return lu.clone();
             }
             let lu = Rc::new(Lu::new(a, n));
             *last = Some((a.to_vec(), lu.clone()));

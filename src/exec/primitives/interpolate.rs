@@ -2,8 +2,7 @@
 //! points, the sample values and the query points (interp1), the coefficients and the points (polyval).
 
 use super::elementwise::numeric;
-use super::matrix::general;
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, Deriv, RowMap, RowOperator, combine};
 use crate::exec::value::{Array, Value};

@@ -4,10 +4,9 @@
 use super::elementwise::numeric;
 use super::factor::{Lu, svd, transpose};
 use super::matrix::{
-    elementwise_eval, elementwise_forward, gemm, general, is_scalar, left_product, matrix_2d, product_derivative,
-    right_product,
+    elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product,
 };
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};

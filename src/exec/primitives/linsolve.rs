@@ -8,10 +8,9 @@
 use super::elementwise::{dims_text, numeric};
 use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{
-    elementwise_eval, elementwise_forward, gemm, general, is_scalar, left_product, matrix_2d, right_product,
-    transpose_map,
+    elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
 };
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};

@@ -2,15 +2,11 @@
 //! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{dims_text, numeric};
-use super::{Derivative, Forward, Kernel, Primitive, lookup, runtime, sparse};
+use super::{Forward, Primitive, general, lookup, runtime, sparse};
 use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
-
-pub(super) fn general(name: &'static str, eval: super::EvalFn, rule: super::ForwardFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
-}
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![

@@ -7,9 +7,8 @@
 //! sparsity pattern holds whichever element wins.
 
 use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
-use super::matrix::general;
 use super::slices::{Slices, working_dim};
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, RowOperator, combine};
 use crate::exec::value::{Array, Value};

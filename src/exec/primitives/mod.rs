@@ -80,6 +80,11 @@ pub struct Primitive {
     pub kernel: Kernel,
 }
 
+/// A primitive with its own kernel and forward rule.
+fn general(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
+    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+}
+
 struct Table {
     entries: Vec<Primitive>,
     by_name: HashMap<&'static str, PrimId>,

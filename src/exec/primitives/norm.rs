@@ -5,8 +5,8 @@
 
 use super::elementwise::numeric;
 use super::factor::svd;
-use super::matrix::{general, matrix_2d};
-use super::{Forward, Primitive, runtime};
+use super::matrix::matrix_2d;
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};

@@ -2,10 +2,10 @@
 //! product of the other factors, never a quotient), `dot` and `kron`.
 
 use super::elementwise::{dims_text, numeric};
-use super::matrix::{general, matrix_2d};
+use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};

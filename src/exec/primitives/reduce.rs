@@ -3,7 +3,7 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, working_dim};
-use super::{Derivative, Forward, Kernel, Primitive};
+use super::{Forward, Primitive, general};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -26,13 +26,10 @@ impl Reduction {
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
-    fn entry(name: &'static str, eval: super::EvalFn, rule: super::ForwardFn) -> Primitive {
-        Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
-    }
     vec![
-        entry("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)),
-        entry("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)),
-        entry("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)),
+        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)),
+        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)),
+        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)),
     ]
 }
 

@@ -4,9 +4,8 @@
 //! each slice densely).
 
 use super::elementwise::numeric;
-use super::matrix::general;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{Forward, Primitive, runtime};
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap};
 use crate::exec::value::{Array, Value};

@@ -2,8 +2,8 @@
 //! keeps the same rows.
 
 use super::elementwise::numeric;
-use super::matrix::{general, matrix_2d};
-use super::{Forward, Primitive, runtime};
+use super::matrix::matrix_2d;
+use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
