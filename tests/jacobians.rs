@@ -87,3 +87,9 @@ fn derivatives_flow_through_struct_fields_and_cell_elements() {
     let result = check_against_fd(&anonymous("@(x) sum(active_containers(x))", vec![]), &x, &[], 1e-8);
     assert!(result.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", result.log);
 }
+
+#[test]
+fn handle_to_a_builtin_differentiates_the_primitive() {
+    check_against_fd(&named("sin"), &[0.1, 0.5, 2.0], &[], 1e-9);
+    check_against_fd(&named("cumsum"), &[0.1, 0.5, 2.0], &[], 1e-9);
+}

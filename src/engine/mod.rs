@@ -220,10 +220,15 @@ fn prepare(
     wrt: usize,
     optimize: bool,
 ) -> Result<Prepared> {
-    let loader = Loader::new(host);
     let mut program = match function {
-        FunctionHandle::Named(name) => loader.load_named(name)?,
-        FunctionHandle::Anonymous { text, captured } => loader.load_anonymous(text, captured)?,
+        // A handle to a builtin (`@sin`) has no source: call the primitive through a wrapper.
+        FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::lookup(name).is_some() => {
+            let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
+            let text = format!("@({0}) {name}({0})", params.join(", "));
+            Loader::new(host).load_anonymous(&text, &[])?
+        }
+        FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
+        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
     };
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 { args } else { &[] });
