@@ -22,7 +22,8 @@ function comparison = example_rosenbrock_fminunc(n, objective)
     objective = @ext_rosenbrock_vec;
   end
   x0 = repmat([-1.2; 1], n/2, 1);
-  options = optimset('MaxIter', 5000, 'MaxFunEvals', 1e5);
+  % Finite differences count n calls per gradient against MaxFunEvals.
+  options = optimset('MaxIter', 5000, 'MaxFunEvals', 1e8);
   reference = run_solver(@fminunc, 'fminunc, finite differences', objective, x0, options);
   withMsad = run_solver(@fminunc, 'fminunc + msad_fgrad', msad_fgrad(objective), x0, optimset(options, 'GradObj', 'on'));
   titleText = sprintf('Extended Rosenbrock, n = %d, fminunc (%s)', n, func2str(objective));
