@@ -3,7 +3,8 @@ function varargout = msad_eval(varargin)
 %
 %   F = msad_eval(FUN, X) evaluates F = FUN(X).
 %   [F, J] = msad_eval(FUN, X) also returns the Jacobian J = dF/dX, of size numel(F) x numel(X),
-%   sparse when that pays.
+%   sparse when that pays. For a scalar F, J is the gradient: a numel(X) x 1 column (the
+%   transposed Jacobian, as fminunc wants with 'GradObj'), computed in reverse mode when X is large.
 %   [F, J] = msad_eval(FUN, X, OPTS, P1, P2, ...) evaluates FUN(X, P1, P2, ...).
 %
 %   FUN is a function handle (@name, or an anonymous function: its captured variables are read)
@@ -12,6 +13,9 @@ function varargout = msad_eval(varargin)
 %   X is a real double array (full or sparse).
 %
 %   OPTS is [] or a struct with any of these fields (a field set to [] keeps its default):
+%     mode      'auto' (default) | 'forward' | 'reverse': 'auto' uses reverse mode (one backward
+%               sweep) when F is scalar and numel(X) > 8, forward mode otherwise; reverse mode on a
+%               non-scalar F runs forward
 %     jacobian  'auto' (default) | 'full' | 'sparse': storage of J
 %     wrt       the argument to differentiate: 1 = X (default), 2 = P1, 3 = P2, ...
 %     threads   number of threads (default: all cores)

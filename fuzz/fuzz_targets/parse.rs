@@ -1,5 +1,9 @@
 //! Lexer + parser + printer on arbitrary text: no panic, no hang, and whatever parses prints to text that
 //! parses back to the same tree.
+//!
+//! Only stable Rust is installed, so from `fuzz/`:
+//! `RUSTC_BOOTSTRAP=1 cargo fuzz run -s none parse WORK_DIR corpus/parse -- -max_total_time=600`
+//! (new inputs go to WORK_DIR; `corpus/parse` holds the committed seeds).
 
 #![no_main]
 

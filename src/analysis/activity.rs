@@ -69,6 +69,14 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                             act[inst.args[0].0 as usize] || (matches!(inst.op, Op::IndexAssign) && act[inst.args[1].0 as usize])
                         }
                         Op::Index | Op::IndexAssign => any_arg,
+                        // Containers carry their parts' derivatives; indices never do.
+                        Op::Field { .. } | Op::CellIndex { .. } if through_derivatives => act[inst.args[0].0 as usize],
+                        Op::FieldAssign(_) | Op::CellAssign if through_derivatives => {
+                            act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize]
+                        }
+                        Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
+                        Op::CellLiteral { .. } => any_arg,
+                        Op::Nargin | Op::Nargout => false,
                         Op::Call(callee) => {
                             let params = &mut active_params[callee.0 as usize];
                             for (k, a) in inst.args.iter().enumerate() {

@@ -148,7 +148,17 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             Some(Some(sig)) => vec![Lattice::Varying { class: Some(sig.class), dims: Some(sig.dims.clone()) }],
             _ => unknown(),
         },
-        Op::Undefined(_) | Op::MagicColon | Op::Call(_) | Op::IndexAssign => unknown(),
+        Op::Undefined(_)
+        | Op::MagicColon
+        | Op::Call(_)
+        | Op::IndexAssign
+        | Op::Field { .. }
+        | Op::FieldAssign(_)
+        | Op::CellIndex { .. }
+        | Op::CellAssign
+        | Op::CellLiteral { .. }
+        | Op::Nargin
+        | Op::Nargout => unknown(),
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {
                 let n = crate::exec::index::end_value(&d, *position, *count);

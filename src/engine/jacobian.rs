@@ -108,7 +108,7 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
     let mut seed = Some(seed);
     args.iter()
         .enumerate()
-        .map(|(i, v)| Slot { value: v.clone(), deriv: if i == wrt { seed.take().expect("one seed") } else { Deriv::Zero } })
+        .map(|(i, v)| Slot::new(v.clone(), if i == wrt { seed.take().expect("one seed") } else { Deriv::Zero }))
         .collect()
 }
 

@@ -4,6 +4,9 @@
 //! compression, or a user pattern).
 
 mod jacobian;
+mod mode;
+
+pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
@@ -60,6 +63,7 @@ pub enum Sparsity {
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    pub mode: Mode,
     pub jacobian: JacobianStorage,
     pub sparsity: Sparsity,
     /// Index (0-based) of the argument to differentiate with respect to.
@@ -99,6 +103,8 @@ struct Prepared {
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
     compression: Option<jacobian::Compression>,
+    /// Whether the first output was scalar on the last run (reverse mode applies), once known.
+    scalar_output: Option<bool>,
 }
 
 impl Prepared {
@@ -173,7 +179,7 @@ impl Engine {
         let plan = self.plans.get_mut(&key).expect("prepared above");
         let n = x_array.numel();
         let jacobian = if request.nargout > 1 {
-            Some(jacobian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
+            Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
         } else {
             None
         };
@@ -241,6 +247,7 @@ fn prepare(
         derivative_cache: DerivativeCache::default(),
         stamps,
         compression: None,
+        scalar_output: None,
     })
 }
 

@@ -12,6 +12,9 @@ pub enum Deriv {
     Zero,
     Dense(DenseDeriv),
     Sparse(SparseDeriv),
+    /// A struct's or cell's derivatives: one per field of a scalar struct, one per cell element.
+    /// Numeric rules never see it: their kernels reject containers first.
+    Parts(Vec<Deriv>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -130,7 +133,21 @@ impl Deriv {
             Deriv::Zero => None,
             Deriv::Dense(d) => Some(d.nd),
             Deriv::Sparse(s) => Some(s.nd),
+            Deriv::Parts(parts) => parts.iter().find_map(Deriv::nd),
         }
+    }
+
+    /// Part `k` of a container's derivative (Zero when the container is inactive).
+    pub fn part(&self, k: usize) -> Deriv {
+        match self {
+            Deriv::Parts(parts) => parts.get(k).cloned().unwrap_or(Deriv::Zero),
+            _ => Deriv::Zero,
+        }
+    }
+
+    /// A container derivative of `count` parts (Zero when every part is).
+    pub fn from_parts(parts: Vec<Deriv>) -> Deriv {
+        if parts.iter().all(Deriv::is_zero) { Deriv::Zero } else { Deriv::Parts(parts) }
     }
 
     /// Rows of `self` selected by `map`, `rows` of them.
@@ -152,6 +169,7 @@ impl Deriv {
                 let (c, v) = s.row(map.source(r));
                 e.extend(c.iter().copied().zip(v.iter().copied()));
             })),
+            Deriv::Parts(_) => Deriv::from_parts((0..rows).map(|r| self.part(map.source(r))).collect()),
         }
     }
 
@@ -175,6 +193,9 @@ impl Deriv {
                     e.extend(c.iter().copied().zip(v.iter().copied()));
                 }
             })),
+            Deriv::Parts(_) => Deriv::from_parts(
+                sources.iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect(),
+            ),
         }
     }
 
@@ -193,6 +214,7 @@ impl Deriv {
                 }
                 Deriv::Dense(out)
             }
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
                 for t in op.ptr[r]..op.ptr[r + 1] {
                     let (c, v) = s.row(op.src[t]);
@@ -205,6 +227,7 @@ impl Deriv {
     /// Dense copy of a block of `rows` rows and `nd` directions (for results and rules that need one).
     pub fn to_dense(&self, rows: usize, nd: usize) -> DenseDeriv {
         match self {
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Zero => DenseDeriv::zeros(rows, nd),
             Deriv::Dense(d) => d.clone(),
             Deriv::Sparse(s) => {
@@ -277,18 +300,31 @@ impl Deriv {
                     }))
                 })
             }
-            (Deriv::Zero, Deriv::Dense(_)) | (Deriv::Sparse(_), Deriv::Dense(_)) => None,
+            (Deriv::Parts(a), Deriv::Parts(b)) if a.len() == b.len() => {
+                a.iter().zip(b).map(|(a, b)| a.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+            }
+            (Deriv::Zero, Deriv::Parts(b)) => {
+                b.iter().map(|b| Deriv::Zero.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+            }
+            _ => None,
         }
     }
 
     /// Sparse copy; `rows` is used only for `Zero`.
     fn to_sparse(&self, rows: usize, nd: usize) -> SparseDeriv {
         match self {
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => s.clone(),
             Deriv::Zero => SparseDeriv { rows, nd, ptr: vec![0; rows + 1], cols: vec![], vals: vec![] },
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
+}
+
+/// Numeric kernels reject structs and cells before any forward rule runs, so their derivatives never
+/// reach one.
+pub fn container_in_numeric_rule() -> ! {
+    unreachable!("a struct or cell derivative reached a numeric derivative rule")
 }
 
 /// `sum_t coef_t[k] * d_t[map_t(k), :]` over the non-zero terms: the forward rule of every elementwise
@@ -305,6 +341,7 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
                     }
                     Deriv::Dense(d) => e.extend((0..nd).map(|j| (j, coefs[r] * d.get(map.source(r), j)))),
                     Deriv::Zero => {}
+                    Deriv::Parts(_) => container_in_numeric_rule(),
                 }
             }
         }));

@@ -1,10 +1,12 @@
 //! Evaluator of prepared SSA code: runs the primal computation and, for active values, the forward rules,
 //! so every value carries its derivative block alongside.
 
+use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::primitives::{self, Forward};
 use super::value::Value;
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
@@ -15,11 +17,16 @@ use std::collections::HashMap;
 pub struct Slot {
     pub value: Value,
     pub deriv: Deriv,
+    /// The value's variable on the reverse-mode tape, when one is recorded and the value depends on x.
+    pub tape: Option<TapeVar>,
 }
 
 impl Slot {
     pub fn inactive(value: Value) -> Slot {
-        Slot { value, deriv: Deriv::Zero }
+        Slot::new(value, Deriv::Zero)
+    }
+    pub fn new(value: Value, deriv: Deriv) -> Slot {
+        Slot { value, deriv, tape: None }
     }
 }
 
@@ -62,6 +69,8 @@ pub struct ControlRecord {
 struct Frame {
     regs: Vec<Reg>,
     args: Vec<Option<Slot>>,
+    nargin: usize,
+    nargout: usize,
 }
 
 enum Exit {
@@ -78,11 +87,13 @@ pub struct Interpreter<'p> {
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
     detect_sparsity: bool,
     pub control: ControlRecord,
+    /// Reverse mode: every operation on taped values is recorded here.
+    pub tape: Option<Tape>,
 }
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] } }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -94,6 +105,8 @@ impl<'p> Interpreter<'p> {
     /// Calls function `id` with `args`, returning its first `nargout` results.
     pub fn call(&mut self, id: FuncId, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
         let func = self.plan.program.function(id);
+        let nargin = args.len();
+        let args = pack_varargin(func, args);
         if args.len() > func.params.len() {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
@@ -106,15 +119,17 @@ impl<'p> Interpreter<'p> {
             return Err(Diagnostic::new(ErrorKind::Runtime, "max_recursion_depth exceeded").at(&func.file, func.span));
         }
         self.depth += 1;
-        let result = self.run(id, func, args, nargout);
+        let result = self.run(id, func, args, nargin, nargout);
         self.depth -= 1;
         result
     }
 
-    fn run(&mut self, id: FuncId, func: &Function, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+    fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
         let mut frame = Frame {
             regs: vec![Reg::Unset; func.value_count as usize],
-            args: args.into_iter().map(Some).collect(),
+            args,
+            nargin,
+            nargout,
         };
         match self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout)? {
             Exit::Returned(results) => Ok(results),
@@ -159,7 +174,7 @@ impl<'p> Interpreter<'p> {
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
                 let cache_key = self.cache_key(id, inst);
-                self.exec(func, activity, inst, cache_key, &movable, &mut frame.regs, &mut frame.args)
+                self.exec(func, activity, inst, cache_key, &movable, frame)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
@@ -252,6 +267,16 @@ impl<'p> Interpreter<'p> {
         Ok(from_taken)
     }
 
+    /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
+    /// stops reverse mode (auto mode then runs forward).
+    fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
+        if self.tape.is_some() && slot.tape.is_some() {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
+                .with_hint("use opts.mode = 'forward'"));
+        }
+        Ok(slot)
+    }
+
     /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
     fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
         let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
@@ -267,9 +292,9 @@ impl<'p> Interpreter<'p> {
         inst: &Inst,
         cache_key: Option<(u64, ValueId)>,
         movable: &dyn Fn(usize) -> bool,
-        regs: &mut [Reg],
-        args: &mut [Option<Slot>],
+        frame: &mut Frame,
     ) -> Result<()> {
+        let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
         match &inst.op {
             Op::Const(v) => set(regs, inst.dests[0], Reg::Val(Slot::inactive(v.clone()))),
@@ -301,9 +326,15 @@ impl<'p> Interpreter<'p> {
                     }
                     None => Deriv::Zero,
                 };
+                let taped = match &mut self.tape {
+                    Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
+                    _ => None,
+                };
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
+                let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
                 for (d, value) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(Slot { value, deriv: derivs.next().expect("endless") }));
+                    let deriv = derivs.next().expect("endless");
+                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }
             Op::Call(id) => {
@@ -318,23 +349,77 @@ impl<'p> Interpreter<'p> {
             Op::Index => {
                 let base = slot(regs, inst.args[0])?;
                 let subs = subscripts(regs, &inst.args[1..])?;
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_index(base, &subs)?,
+                    None => None,
+                };
                 let (value, deriv) = index(&base.value, &base.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::IndexAssign => {
                 let base = match take_or_clone(regs, inst.args[0], movable(0)) {
-                    Reg::Val(s) => Some((s.value, s.deriv)),
+                    Reg::Val(s) => Some(s),
                     _ => None,
                 };
                 let rhs = slot(regs, inst.args[1])?;
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let (value, deriv) = assign(base, &rhs.value, &rhs.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
+                    None => None,
+                };
+                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::Nargin | Op::Nargout => {
+                let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::Field { name, tolerant } => {
+                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                    (Reg::Undefined(_), true) => None,
+                    _ => containers::field(self.untaped(slot(regs, inst.args[0])?)?, name)?,
+                };
+                let r = match found {
+                    Some(s) => Reg::Val(s),
+                    None if *tolerant => Reg::Undefined(name.clone()),
+                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("invalid use of undefined value: no field '{name}'"))),
+                };
+                set(regs, inst.dests[0], r);
+            }
+            Op::FieldAssign(name) => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let s = containers::assign_field(base, name, rhs)?;
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::CellIndex { tolerant } => {
+                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                    (Reg::Undefined(_), true) => None,
+                    _ => {
+                        let subs = subscripts(regs, &inst.args[1..])?;
+                        containers::cell_element(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
+                    }
+                };
+                set(regs, inst.dests[0], found.map_or(Reg::Undefined("cell element".into()), Reg::Val));
+            }
+            Op::CellAssign => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let subs = subscripts(regs, &inst.args[2..])?;
+                let s = containers::assign_cell(base, &subs, rhs)?;
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::CellLiteral { rows } => {
+                let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
+                elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, *rows)?));
             }
         }
         Ok(())
@@ -343,6 +428,31 @@ impl<'p> Interpreter<'p> {
 
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
     phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
+}
+
+/// A register's slot, or None for an undefined variable (assignments create it).
+fn defined(reg: Reg) -> Option<Slot> {
+    match reg {
+        Reg::Val(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The arguments by parameter position (None: not passed). With `varargin` as the last parameter,
+/// the arguments from its position on become one cell.
+fn pack_varargin(func: &Function, args: Vec<Slot>) -> Vec<Option<Slot>> {
+    let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
+    if func.params.last().map(String::as_str) != Some("varargin") {
+        return args;
+    }
+    let fixed = func.params.len() - 1;
+    let rest = if args.len() > fixed { args.split_off(fixed) } else { vec![] };
+    let count = rest.len();
+    let (values, parts): (Vec<Value>, Vec<Deriv>) = rest.into_iter().flatten().map(|s| (s.value, s.deriv)).unzip();
+    let cell = Value::Cell(crate::exec::value::Array::new(vec![1, count], values));
+    args.resize_with(fixed, || None);
+    args.push(Some(Slot::new(cell, Deriv::from_parts(parts))));
+    args
 }
 
 /// The register's content, moved out when this is its last read.

@@ -39,6 +39,21 @@ pub enum Op {
     IndexAssign,
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
     End { position: usize, count: usize },
+    /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
+    /// of an error (the read inside a nested assignment such as `s.a.b = v`).
+    Field { name: String, tolerant: bool },
+    /// `args[0].name = args[1]`: a new struct value.
+    FieldAssign(String),
+    /// `args[0]{args[1..]}`: one element of a cell array (`tolerant` as for `Field`).
+    CellIndex { tolerant: bool },
+    /// `args[0]{args[2..]} = args[1]`: a new cell value.
+    CellAssign,
+    /// `{...}`: `rows` rows of equally many elements, given row by row.
+    CellLiteral { rows: usize },
+    /// How many inputs the running call was given.
+    Nargin,
+    /// How many outputs the running call was asked for.
+    Nargout,
 }
 
 #[derive(Clone, Debug)]

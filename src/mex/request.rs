@@ -3,12 +3,12 @@
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ad::pattern::Pattern;
-use crate::engine::{JacobianStorage, Options, Request, Sparsity};
+use crate::engine::{JacobianStorage, Mode, Options, Request, Sparsity};
 use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
-const OPTION_NAMES: [&str; 5] = ["jacobian", "sparsity", "wrt", "threads", "verbose"];
+const OPTION_NAMES: [&str; 6] = ["mode", "jacobian", "sparsity", "wrt", "threads", "verbose"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
 
@@ -90,6 +90,7 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
             continue;
         }
         match name.as_str() {
+            "mode" => options.mode = mode(value)?,
             "jacobian" => options.jacobian = jacobian_storage(value)?,
             "sparsity" => options.sparsity = sparsity(value)?,
             "wrt" => {
@@ -110,6 +111,15 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
         }
     }
     Ok(options)
+}
+
+fn mode(value: &Value) -> Result<Mode> {
+    match value.as_string().map(|text| text.to_ascii_lowercase()).as_deref() {
+        Some("auto") => Ok(Mode::Auto),
+        Some("forward") => Ok(Mode::Forward),
+        Some("reverse") => Ok(Mode::Reverse),
+        _ => bad_input("opts.mode must be 'auto', 'forward' or 'reverse'".to_string()),
+    }
 }
 
 fn jacobian_storage(value: &Value) -> Result<JacobianStorage> {
@@ -254,12 +264,14 @@ mod tests {
     #[test]
     fn options_are_parsed() {
         let o = opts(&[
+            ("mode", Value::string("Reverse")),
             ("jacobian", Value::string("Sparse")),
             ("wrt", Value::scalar(2.0)),
             ("threads", Value::scalar(4.0)),
             ("verbose", Value::Logical(Array::scalar(true))),
         ]);
         let request = build_request(vec![handle("f"), Value::string("t"), o, Value::scalar(3.0)], 2).unwrap();
+        assert_eq!(request.options.mode, Mode::Reverse);
         assert_eq!(request.options.jacobian, JacobianStorage::Sparse);
         assert_eq!(request.options.wrt, 1);
         assert_eq!(request.options.threads, Some(4));
@@ -269,7 +281,7 @@ mod tests {
     #[test]
     fn unknown_option_names_the_valid_ones() {
         let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
-        assert!(message.contains("'jacobain'") && message.contains("jacobian, sparsity, wrt, threads, verbose"), "{message}");
+        assert!(message.contains("'jacobain'") && message.contains("mode, jacobian, sparsity, wrt, threads, verbose"), "{message}");
     }
 
     #[test]
@@ -283,6 +295,7 @@ mod tests {
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("mode", Value::string("sideways"))])], 1));
     }
 
     #[test]

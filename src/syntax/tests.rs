@@ -30,7 +30,8 @@ fn quote_is_transpose_after_operands_and_string_elsewhere() {
     assert_eq!(canon("[a' b']"), "[a', b']");
     assert_eq!(canon("[a 'b']"), "[a, 'b']");
     assert_eq!(canon("x = a(1)' + [1 2]' + {3}'"), "x = a(1)' + [1, 2]' + {3}'");
-    assert_eq!(canon("x = 2'"), "x = (2)'");
+    assert_eq!(canon("x = 2'"), "x = 2'");
+    assert_eq!(canon("x = ('a')'"), "x = ('a')'");
     assert_eq!(canon("x = a'';"), "x = a'';");
     assert_eq!(canon("x = 'it''s'"), "x = 'it''s'");
     assert_eq!(canon("disp('a', 'b')"), "disp('a', 'b')");
@@ -76,6 +77,8 @@ fn anonymous_function_bodies_ignore_whitespace_in_brackets() {
     assert_eq!(canon("cellfun(@(c) c(1), x)"), "cellfun(@(c) c(1), x)");
     assert_eq!(canon("g = @() disp('hi');"), "g = @() disp('hi');");
     assert_eq!(canon("h = @(~, y) y;"), "h = @(~, y) y;");
+    assert_eq!(canon("y = (@() p) - q"), "y = (@() p) - q");
+    assert_eq!(canon("y = a - (@() p - q)"), "y = a - @() p - q");
 }
 
 #[test]
@@ -118,7 +121,8 @@ fn numbers() {
         "x = [1000, 1000, 0.001, 0.5, 1.5, 31, 5, 20000, 3i, 2.5i, 1000i]"
     );
     assert_eq!(canon("x = 1./y"), "x = 1 ./ y");
-    assert_eq!(canon("x = 1.'"), "x = (1).'");
+    assert_eq!(canon("x = 1.'"), "x = 1.'");
+    assert_eq!(canon("x = (2).a"), "x = 2 .a");
     assert_eq!(canon("x = 1e999"), "x = 1e999");
 }
 
@@ -176,6 +180,7 @@ fn indexing_end_colon_fields() {
     assert_eq!(canon("s.a(2).c"), "s.a(2).c");
     assert_eq!(canon("s.(n)"), "s.(n)");
     assert_eq!(canon("s.end"), "s.end");
+    assert_eq!(canon("(end) > 0"), "(end) > 0");
     assert_eq!(canon("x = a(:)'"), "x = a(:)'");
     let StmtKind::Expr(expr) = single_stmt("a(1, :)") else { panic!() };
     let ExprKind::Call { base, args } = expr.kind else { panic!("not a call") };

@@ -21,7 +21,12 @@ pub fn named(name: &str) -> FunctionHandle {
     FunctionHandle::Named(name.to_string())
 }
 
-pub fn evaluate(engine: &mut Engine, function: &FunctionHandle, args: Vec<Value>, nargout: usize) -> msad::diag::Result<Evaluation> {
+pub fn evaluate(
+    engine: &mut Engine,
+    function: &FunctionHandle,
+    args: Vec<Value>,
+    nargout: usize,
+) -> msad::diag::Result<Evaluation> {
     let request = Request { function: function.clone(), args, options: Options::default(), nargout };
     engine.evaluate(&mut host(), &request)
 }

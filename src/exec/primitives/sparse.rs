@@ -8,7 +8,7 @@
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{DenseDeriv, Deriv, RowOperator};
+use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
@@ -33,7 +33,6 @@ pub(super) fn entries() -> Vec<Primitive> {
             };
             Ok(vec![Value::scalar(n as f64)])
         }, Derivative::Zero),
-        entry("kron", eval_kron, Derivative::Missing),
     ]
 }
 
@@ -186,11 +185,9 @@ fn as_sparse(v: &Value) -> Result<SparseMatrix> {
     }
 }
 
-/// `kron(A, B)`, sparse when either factor is.
-fn eval_kron(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    check_arity("kron", args, 2, 2)?;
-    let either_sparse = args.iter().any(|a| matches!(a, Value::Sparse(_)));
-    let (a, b) = (as_sparse(args[0])?, as_sparse(args[1])?);
+/// `kron(A, B)` of sparse (or dense) factors, as a sparse matrix.
+pub fn kron(a: &Value, b: &Value) -> Result<SparseMatrix> {
+    let (a, b) = (as_sparse(a)?, as_sparse(b)?);
     let b_entries = triplets(&b);
     let mut entries = Vec::with_capacity(a.nnz() * b.nnz());
     for (ia, ja, va) in triplets(&a) {
@@ -198,8 +195,7 @@ fn eval_kron(args: &[&Value], _: usize) -> Result<Vec<Value>> {
             entries.push((ia * b.nrows + ib, ja * b.ncols + jb, va * vb));
         }
     }
-    let k = from_triplets(a.nrows * b.nrows, a.ncols * b.ncols, entries);
-    Ok(vec![if either_sparse { Value::Sparse(k) } else { Value::Double(k.to_dense()) }])
+    Ok(from_triplets(a.nrows * b.nrows, a.ncols * b.ncols, entries))
 }
 
 /// Elementwise operations that keep sparse operands sparse: `S + S`, `S - S`, `S .* c`, `S ./ c`,
@@ -248,6 +244,7 @@ fn multiply_column(a: &SparseMatrix, x: &[f64], y: &mut [f64]) {
 pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
     match db {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let (k, m) = (a.ncols, a.nrows);
             let mut out = DenseDeriv::zeros(m * n, d.nd);
@@ -282,14 +279,16 @@ pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
     }
 }
 
+/// The error for a sparse matrix whose values depend on x.
+pub fn depends_on_x() -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::new(crate::diag::ErrorKind::NotDifferentiable, "a sparse matrix that depends on x")
+        .with_hint("build the x-dependent part as a full matrix or apply it elementwise")
+}
+
 /// Forward rule of `A * B` when A is a constant sparse matrix.
 pub fn forward_times(a: &SparseMatrix, fw: &Forward) -> Result<Deriv> {
     if !fw.derivs[0].is_zero() {
-        return Err(crate::diag::Diagnostic::new(
-            crate::diag::ErrorKind::NotDifferentiable,
-            "a sparse matrix that depends on x",
-        )
-        .with_hint("build the x-dependent part as a full matrix or apply it elementwise"));
+        return Err(depends_on_x());
     }
     let n = fw.inputs[1].dims()[1];
     Ok(times_deriv(a, fw.derivs[1], n))

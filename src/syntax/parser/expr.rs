@@ -127,9 +127,9 @@ impl<'a> Parser<'a> {
             self.split_double_sign();
         }
         let Some(op) = unary_operator(self.peek()) else { return self.power() };
-        let token = self.bump();
+        let sign = self.bump();
         let operand = self.nested(Self::unary)?;
-        let span = token.span.to(operand.span);
+        let span = sign.to(operand.span);
         Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
     }
 
@@ -158,9 +158,9 @@ impl<'a> Parser<'a> {
             self.split_double_sign();
         }
         let Some(op) = unary_operator(self.peek()) else { return self.postfix() };
-        let token = self.bump();
+        let sign = self.bump();
         let operand = self.nested(Self::exponent)?;
-        let span = token.span.to(operand.span);
+        let span = sign.to(operand.span);
         Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
     }
 
@@ -183,7 +183,7 @@ impl<'a> Parser<'a> {
                 Tok::Dot => {
                     self.bump();
                     if *self.peek() == Tok::LParen {
-                        let open = self.bump().span;
+                        let open = self.bump();
                         let name = self.expr()?;
                         self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
                         ExprKind::DynField { base: Box::new(expr), name: Box::new(name) }
@@ -193,7 +193,8 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Tok::PlusPlus | Tok::MinusMinus if self.is_post_increment() => {
-                    let op = if self.bump().tok == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+                    let op = if *self.peek() == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+                    self.bump();
                     ExprKind::PostIncrement { target: Box::new(self.lvalue(expr)?), op }
                 }
                 Tok::Transpose | Tok::CTranspose => {
@@ -231,7 +232,7 @@ impl<'a> Parser<'a> {
 
     /// Comma-separated index arguments between `open` and `close`; a lone `:` is `Colon`.
     fn arguments(&mut self, open: Tok, close: Tok) -> Result<Vec<Expr>> {
-        let open_span = self.bump().span;
+        let open_span = self.bump();
         let mut args = Vec::new();
         if self.eat(&close) {
             return Ok(args);
@@ -239,7 +240,7 @@ impl<'a> Parser<'a> {
         loop {
             // A range cannot start with `:`, so here it is the whole-dimension index.
             if *self.peek() == Tok::Colon {
-                args.push(Expr { kind: ExprKind::Colon, span: self.bump().span });
+                args.push(Expr { kind: ExprKind::Colon, span: self.bump() });
             } else {
                 args.push(self.expr_or_assignment()?);
             }
@@ -276,7 +277,7 @@ impl<'a> Parser<'a> {
     /// `[...]` or `{...}`: rows separated by `;` or newlines, elements by `,` (or whitespace, made `,` by the
     /// lexer). Empty rows are dropped.
     fn matrix(&mut self, open: Tok, close: Tok) -> Result<Expr> {
-        let open_span = self.bump().span;
+        let open_span = self.bump();
         let mut rows = Vec::new();
         let mut row = Vec::new();
         let mut need_separator = false;
@@ -316,9 +317,9 @@ impl<'a> Parser<'a> {
 
     /// `@name`, `@pkg.name`, or `@(params) body`.
     fn function_handle(&mut self) -> Result<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         if *self.peek() == Tok::LParen {
-            let open = self.bump().span;
+            let open = self.bump();
             let mut params: Vec<Param> = Vec::new();
             if !self.eat(&Tok::RParen) {
                 loop {

@@ -70,7 +70,7 @@ impl<'a> Parser<'a> {
             Tok::PlusPlus | Tok::MinusMinus => return self.prefix_increment(),
             _ => return self.expression_statement(before),
         };
-        let start = self.bump().span;
+        let start = self.bump();
         Ok(match kw {
             Kw::If => self.if_statement(start)?,
             Kw::For | Kw::Parfor => self.for_statement(kw, start)?,
@@ -153,23 +153,23 @@ impl<'a> Parser<'a> {
 
     /// Octave's `++x` / `--x`.
     fn prefix_increment(&mut self) -> Result<StmtKind> {
-        let token = self.bump();
-        let op = if token.tok == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+        let op = if *self.peek() == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+        let span = self.bump();
         let target = self.postfix()?;
         let target = self.lvalue(target)?;
-        Ok(StmtKind::OpAssign { target, op, rhs: Expr { kind: ExprKind::Number(1.0), span: token.span } })
+        Ok(StmtKind::OpAssign { target, op, rhs: Expr { kind: ExprKind::Number(1.0), span } })
     }
 
     /// `[a, b(2), ~] = rhs`
     fn multi_assignment(&mut self) -> Result<StmtKind> {
-        let open = self.bump().span;
+        let open = self.bump();
         let mut targets = Vec::new();
         while !self.eat(&Tok::RBracket) {
             if self.eat(&Tok::Comma) {
                 continue;
             }
             if *self.peek() == Tok::Not {
-                targets.push(LValue::Ignored(self.bump().span));
+                targets.push(LValue::Ignored(self.bump()));
                 continue;
             }
             if !matches!(self.peek(), Tok::Ident(_)) {
@@ -225,7 +225,7 @@ impl<'a> Parser<'a> {
         if kw == Kw::For && *self.peek() == Tok::LBracket {
             return self.for_key_value(start);
         }
-        let open = (*self.peek() == Tok::LParen).then(|| self.bump().span);
+        let open = (*self.peek() == Tok::LParen).then(|| self.bump());
         let target = self.postfix()?;
         let var = self.lvalue(target)?;
         self.expect(&Tok::Assign, "'=' after the loop variable")?;
@@ -243,7 +243,7 @@ impl<'a> Parser<'a> {
 
     /// Octave's `for [value, key] = s`.
     fn for_key_value(&mut self, start: Span) -> Result<StmtKind> {
-        let open = self.bump().span;
+        let open = self.bump();
         let value = self.postfix()?;
         let value = self.lvalue(value)?;
         self.expect(&Tok::Comma, "',' between the value and key variables")?;

@@ -1,0 +1,226 @@
+//! Brusselator: a hand-written Rust right-hand side and sparse Jacobian (the memory-bound limit for
+//! any tool) against the engine's `Engine::evaluate` on `brusselator_rhs.m` (scalar loops) and
+//! `brusselator_rhs_vec.m` (vectorised). Run: `cargo bench --bench brusselator`; prints Markdown.
+//! Each time is the median of several samples; the engine's Jacobian is checked against the Rust one.
+//! Sizes where the engine's call is predicted to exceed `CAP` are skipped (its Jacobian is dense today).
+//! Profiling: `MSAD_PROFILE=brusselator_rhs_vec,640,10 target/release/deps/brusselator-*` only repeats the
+//! engine's J+f of that function at that n for 10 s (for `perf record` or `valgrind --tool=callgrind`);
+//! a fourth field `,1` repeats f alone (nargout = 1).
+
+#[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
+use msad::engine::{Engine, Options, Request};
+use msad::exec::value::{Array, Value};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Unknowns n = 2N (u1 v1 u2 v2 ...), as in benches/octave.
+const SIZES: [usize; 6] = [40, 160, 640, 2560, 10240, 40960];
+const CAP: Duration = Duration::from_secs(20);
+const SLOW_CALL: Duration = Duration::from_secs(2);
+const MIN_SAMPLE: Duration = Duration::from_millis(5);
+const MIN_TOTAL: Duration = Duration::from_millis(200);
+const MIN_SAMPLES: usize = 5;
+const MAX_SAMPLES: usize = 25;
+
+/// Median time of one call over at least `MIN_SAMPLES` samples and `MIN_TOTAL`, after a warm-up call;
+/// a sample repeats fast calls until it lasts `MIN_SAMPLE`. Calls slower than `SLOW_CALL` get two samples.
+fn median_time<T>(mut call: impl FnMut() -> T) -> Duration {
+    let once = |call: &mut dyn FnMut() -> T| {
+        let start = Instant::now();
+        black_box(call());
+        start.elapsed()
+    };
+    let first = once(&mut call);
+    let (wanted, min_total) = if first > SLOW_CALL { (2, Duration::ZERO) } else { (MIN_SAMPLES, MIN_TOTAL) };
+    let repeats = if first > SLOW_CALL { 1 } else { (MIN_SAMPLE.as_secs_f64() / once(&mut call).as_secs_f64().max(1e-9)).ceil() as u32 };
+    let mut samples = Vec::new();
+    let mut total = Duration::ZERO;
+    while samples.len() < MAX_SAMPLES && (samples.len() < wanted || total < min_total) {
+        let start = Instant::now();
+        for _ in 0..repeats {
+            black_box(call());
+        }
+        let elapsed = start.elapsed();
+        samples.push(elapsed / repeats);
+        total += elapsed;
+    }
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// `u_i = 1 + sin(2 pi x_i)`, `v_i = 3`, `x_i = i/(N+1)`, interleaved.
+fn initial_state(unknowns: usize) -> Vec<f64> {
+    let points = unknowns / 2;
+    let mut y = vec![3.0; unknowns];
+    for i in 0..points {
+        y[2 * i] = 1.0 + (2.0 * std::f64::consts::PI * (i + 1) as f64 / (points + 1) as f64).sin();
+    }
+    y
+}
+
+const ALPHA: f64 = 1.0 / 50.0;
+const U_BOUNDARY: f64 = 1.0;
+const V_BOUNDARY: f64 = 3.0;
+
+fn diffusion(points: usize) -> f64 {
+    ALPHA * ((points + 1) * (points + 1)) as f64
+}
+
+/// The right-hand side of brusselator_rhs.m, written for speed.
+fn rhs(y: &[f64]) -> Vec<f64> {
+    let points = y.len() / 2;
+    let d = diffusion(points);
+    let mut dydt = vec![0.0; y.len()];
+    for i in 0..points {
+        let (u, v) = (y[2 * i], y[2 * i + 1]);
+        let (u_left, v_left) = if i == 0 { (U_BOUNDARY, V_BOUNDARY) } else { (y[2 * i - 2], y[2 * i - 1]) };
+        let (u_right, v_right) = if i + 1 == points { (U_BOUNDARY, V_BOUNDARY) } else { (y[2 * i + 2], y[2 * i + 3]) };
+        let reaction = u * u * v;
+        dydt[2 * i] = 1.0 + reaction - 4.0 * u + d * (u_left - 2.0 * u + u_right);
+        dydt[2 * i + 1] = 3.0 * u - reaction + d * (v_left - 2.0 * v + v_right);
+    }
+    dydt
+}
+
+/// Compressed sparse columns, rows sorted within a column.
+struct Csc {
+    col_ptr: Vec<usize>,
+    row: Vec<usize>,
+    value: Vec<f64>,
+}
+
+/// The Jacobian of `rhs` in CSC (nnz 8N - 4), built from scratch on every call as a tool must.
+/// Column of u_i: rows u_{i-1}' (d), u_i' (2uv - 4 - 2d), v_i' (3 - 2uv), u_{i+1}' (d);
+/// column of v_i: rows v_{i-1}' (d), u_i' (u^2), v_i' (-u^2 - 2d), v_{i+1}' (d).
+fn jacobian(y: &[f64]) -> Csc {
+    let points = y.len() / 2;
+    let d = diffusion(points);
+    let nnz = 8 * points - 4;
+    let mut j = Csc { col_ptr: Vec::with_capacity(y.len() + 1), row: Vec::with_capacity(nnz), value: Vec::with_capacity(nnz) };
+    j.col_ptr.push(0);
+    let push = |j: &mut Csc, row: usize, value: f64| {
+        j.row.push(row);
+        j.value.push(value);
+    };
+    for i in 0..points {
+        let (u, v) = (y[2 * i], y[2 * i + 1]);
+        let (first, last) = (i == 0, i + 1 == points);
+        if !first {
+            push(&mut j, 2 * i - 2, d);
+        }
+        push(&mut j, 2 * i, 2.0 * u * v - 4.0 - 2.0 * d);
+        push(&mut j, 2 * i + 1, 3.0 - 2.0 * u * v);
+        if !last {
+            push(&mut j, 2 * i + 2, d);
+        }
+        j.col_ptr.push(j.row.len());
+        if !first {
+            push(&mut j, 2 * i - 1, d);
+        }
+        push(&mut j, 2 * i, u * u);
+        push(&mut j, 2 * i + 1, -u * u - 2.0 * d);
+        if !last {
+            push(&mut j, 2 * i + 3, d);
+        }
+        j.col_ptr.push(j.row.len());
+    }
+    j
+}
+
+fn engine_request(function: &str, y: &[f64], nargout: usize) -> Request {
+    Request {
+        function: common::named(function),
+        args: vec![Value::Double(Array::column(y.to_vec()))],
+        options: Options::default(),
+        nargout,
+    }
+}
+
+/// Largest |J_engine - J_rust| relative to the largest |J_rust|, over every entry of the engine's
+/// (dense, column-major) J: walks each dense column beside the CSC column.
+fn jacobian_difference(engine_jacobian: &Value, reference: &Csc, n: usize) -> f64 {
+    let dense = engine_jacobian.numeric().expect("numeric Jacobian");
+    let mut worst = 0.0_f64;
+    for col in 0..n {
+        let mut entries = (reference.col_ptr[col]..reference.col_ptr[col + 1]).peekable();
+        for (row, &got) in dense.data[col * n..(col + 1) * n].iter().enumerate() {
+            let expected = match entries.peek() {
+                Some(&k) if reference.row[k] == row => reference.value[entries.next().expect("peeked")],
+                _ => 0.0,
+            };
+            worst = worst.max((got - expected).abs());
+        }
+    }
+    worst / reference.value.iter().fold(0.0_f64, |m, v| m.max(v.abs()))
+}
+
+fn micros(t: Duration) -> String {
+    significant(t.as_secs_f64() * 1e6)
+}
+
+/// Three significant digits, without an exponent.
+fn significant(x: f64) -> String {
+    let decimals = (2 - x.abs().max(1e-300).log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// `MSAD_PROFILE=function,n,seconds[,nargout]`: repeat the engine's J+f (or f), nothing else.
+fn profile(spec: &str) {
+    let fields: Vec<&str> = spec.split(',').collect();
+    let [function, n, seconds, ..] = fields[..] else {
+        panic!("MSAD_PROFILE=function,n,seconds[,nargout], not {spec}");
+    };
+    let nargout = fields.get(3).map_or(2, |k| k.parse().expect("nargout"));
+    let y = initial_state(n.parse().expect("n"));
+    let until = Instant::now() + Duration::from_secs_f64(seconds.parse().expect("seconds"));
+    let (mut engine, mut host, mut calls) = (Engine::new(), common::host(), 0);
+    while Instant::now() < until {
+        black_box(engine.evaluate(&mut host, &engine_request(function, &y, nargout)).expect("engine"));
+        calls += 1;
+    }
+    println!("{calls} calls of {function} (nargout {nargout}) at n = {n}");
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("MSAD_PROFILE") {
+        return profile(&spec);
+    }
+    println!("| version | n | Rust f (us) | Rust J+f (us) | engine f (us) | engine J+f (us) | engine f / Rust f \
+              | engine J+f / Rust J+f (target <= 3) | max rel. diff of J |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut host = common::host();
+    for (version, function) in [("scalar loops", "brusselator_rhs"), ("vectorised", "brusselator_rhs_vec")] {
+        let mut engine = Engine::new();
+        let mut measured: Vec<(usize, Duration)> = Vec::new();
+        for n in SIZES {
+            let y = initial_state(n);
+            let rust_f = median_time(|| rhs(&y));
+            let rust_jf = median_time(|| (rhs(&y), jacobian(&y)));
+            let engine_f = median_time(|| engine.evaluate(&mut host, &engine_request(function, &y, 1)).expect("engine f"));
+            let predicted = match measured.as_slice() {
+                [.., (n0, t0), (n1, t1)] => {
+                    let exponent = (t1.as_secs_f64() / t0.as_secs_f64()).ln() / (*n1 as f64 / *n0 as f64).ln();
+                    t1.as_secs_f64() * (n as f64 / *n1 as f64).powf(exponent.clamp(1.0, 3.0))
+                }
+                _ => 0.0,
+            };
+            let rust_cells = format!("| {version} | {n} | {} | {} | {} |", micros(rust_f), micros(rust_jf), micros(engine_f));
+            let f_ratio = significant(engine_f.as_secs_f64() / rust_f.as_secs_f64());
+            if predicted > CAP.as_secs_f64() {
+                println!("{rust_cells} skipped: predicted {predicted:.0} s > {} s | {f_ratio} | | |", CAP.as_secs());
+                continue;
+            }
+            let evaluation = engine.evaluate(&mut host, &engine_request(function, &y, 2)).expect("engine J+f");
+            let difference = jacobian_difference(evaluation.jacobian.as_ref().expect("a Jacobian"), &jacobian(&y), n);
+            drop(evaluation);
+            let engine_jf = median_time(|| engine.evaluate(&mut host, &engine_request(function, &y, 2)).expect("engine J+f"));
+            measured.push((n, engine_jf));
+            let ratio = engine_jf.as_secs_f64() / rust_jf.as_secs_f64();
+            let status = if ratio <= 3.0 { "met".to_string() } else { format!("gap x{}", significant(ratio / 3.0)) };
+            println!("{rust_cells} {} | {f_ratio} | {} {status} | {difference:.1e} |", micros(engine_jf), significant(ratio));
+        }
+    }
+}

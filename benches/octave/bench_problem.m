@@ -1,0 +1,103 @@
+function result = bench_problem(problem, settings)
+% BENCH_PROBLEM  Times f and every Jacobian method of bench_methods at each size of one problem.
+%   result = bench_problem(problem, settings): problem from bench_problems, settings from
+%   bench_settings. result.sizes(k) holds, for size n: fSeconds, and per method (in
+%   result.labels order) seconds (NaN if not run), status ('' or why it was not timed),
+%   jDiff/fDiff (largest relative difference of J to the reference Jacobian, NaN for a
+%   method that computes f only, and of f to Octave's f) and wrong (true when that difference is beyond the method's tolerance).
+%   A method that fails or is predicted to exceed settings.capSeconds is not run at the
+%   larger sizes either.
+  result = struct('problem', problem, 'labels', {{}}, 'reference', '', 'sizes', []);
+  history = struct();   % label -> [n, seconds] of the sizes measured so far
+  stopped = struct();   % label -> why it is no longer run
+  for n = problem.sizes
+    x = problem.init(n);
+    f = problem.fun(x);
+    if isempty(problem.pattern)
+      pattern = sparse(true(numel(f), n));
+    else
+      pattern = problem.pattern(n);
+    end
+    colours = greedy_column_colouring(pattern);
+    methods = bench_methods(problem, pattern, colours);
+    result.labels = {methods.label};
+    entry = struct('n', n, 'colours', max(colours), ...
+                   'fSeconds', median_time(@() problem.fun(x), settings), ...
+                   'seconds', NaN(1, numel(methods)), 'status', {repmat({''}, 1, numel(methods))}, ...
+                   'jDiff', NaN(1, numel(methods)), 'fDiff', NaN(1, numel(methods)), ...
+                   'wrong', false(1, numel(methods)));
+    reference = [];
+    for k = 1:numel(methods)
+      m = methods(k);
+      key = matlab.lang.makeValidName(m.label);
+      reason = not_run_reason(m, key, n, numel(f), history, stopped, settings);
+      if ~isempty(reason)
+        entry.status{k} = reason;
+        continue;
+      end
+      try
+        started = settings.clock();
+        [J, fByMethod] = m.run(x);
+        firstCall = settings.clock() - started;
+        entry.fDiff(k) = value_difference(fByMethod, f);
+        if isempty(reference) && ~isempty(J)
+          [reference, referenceKind] = deal(J, m.kind);
+          result.reference = m.label;
+        end
+        entry.wrong(k) = ~(entry.fDiff(k) <= settings.tolerance.ad);
+        if ~strcmp(m.kind, 'value')
+          entry.jDiff(k) = jacobian_difference(J, reference);
+          tolerance = max(settings.tolerance.(m.kind), settings.tolerance.(referenceKind));
+          entry.wrong(k) = entry.wrong(k) || ~(entry.jDiff(k) <= tolerance);
+        end
+        if ~isfield(history, key)
+          history.(key) = struct('points', zeros(0, 2), 'fullBytes', 0);
+        end
+        history.(key).fullBytes = 8 * numel(J) * ~issparse(J);
+        clear J fByMethod;
+        entry.seconds(k) = median_time(@() m.run(x), settings, firstCall);
+        history.(key).points(end+1, :) = [n, entry.seconds(k)];
+      catch failure
+        message = strsplit(failure.message, "\n"){1};
+        entry.status{k} = ['error: ' message];
+        stopped.(key) = sprintf('failed at n = %d', n);
+      end
+    end
+    result.sizes = [result.sizes, entry];
+    printf('  %-36s n = %6d: f %.3g ms; %s\n', problem.name, n, 1e3 * entry.fSeconds, ...
+           strjoin(cellfun(@(label, t) sprintf('%s %.3g', label, t), result.labels, ...
+                           num2cell(entry.seconds / entry.fSeconds), 'UniformOutput', false), ', '));
+    fflush(stdout);
+  end
+end
+
+function reason = not_run_reason(m, key, n, m_rows, history, stopped, settings)
+  reason = m.skip;
+  if ~isempty(reason)
+    return;
+  end
+  if isfield(stopped, key)
+    reason = stopped.(key);
+  elseif isfield(history, key) && ~isempty(history.(key).points)
+    points = history.(key).points;
+    exponent = m.growth;
+    if rows(points) >= 2
+      exponent = min(max(log(points(end, 2) / points(end-1, 2)) / log(points(end, 1) / points(end-1, 1)), 1), 3);
+    end
+    predicted = points(end, 2) * (n / points(end, 1))^exponent;
+    denseBytes = history.(key).fullBytes > 0 && 8 * m_rows * n > settings.denseBytesCap;
+    if predicted > settings.capSeconds
+      reason = sprintf('predicted %.0f s > %g s cap', predicted, settings.capSeconds);
+    elseif denseBytes
+      reason = sprintf('dense J would take %.1f GB', 8 * m_rows * n / 2^30);
+    end
+  end
+end
+
+function difference = value_difference(value, expected)
+  if ~isequal(numel(value), numel(expected))
+    difference = Inf;
+  else
+    difference = max(abs(value(:) - expected(:))) / max(max(abs(expected(:))), realmin);
+  end
+end
