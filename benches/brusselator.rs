@@ -139,19 +139,26 @@ fn engine_request(function: &str, y: &[f64], nargout: usize) -> Request {
     }
 }
 
-/// Largest |J_engine - J_rust| relative to the largest |J_rust|, over every entry of the engine's
-/// (dense, column-major) J: walks each dense column beside the CSC column.
+/// Largest |J_engine - J_rust| relative to the largest |J_rust|. The engine's J may be dense or sparse:
+/// each column is accumulated into a scratch column (engine minus Rust), touching only its entries.
 fn jacobian_difference(engine_jacobian: &Value, reference: &Csc, n: usize) -> f64 {
-    let dense = engine_jacobian.numeric().expect("numeric Jacobian");
+    let mut scratch = vec![0.0; n];
+    let mut touched = Vec::new();
     let mut worst = 0.0_f64;
     for col in 0..n {
-        let mut entries = (reference.col_ptr[col]..reference.col_ptr[col + 1]).peekable();
-        for (row, &got) in dense.data[col * n..(col + 1) * n].iter().enumerate() {
-            let expected = match entries.peek() {
-                Some(&k) if reference.row[k] == row => reference.value[entries.next().expect("peeked")],
-                _ => 0.0,
-            };
-            worst = worst.max((got - expected).abs());
+        let mut add = |row: usize, value: f64| {
+            scratch[row] += value;
+            touched.push(row);
+        };
+        match engine_jacobian {
+            Value::Double(dense) => dense.data[col * n..(col + 1) * n].iter().enumerate().for_each(|(row, &v)| add(row, v)),
+            Value::Sparse(sparse) => (sparse.colptr[col]..sparse.colptr[col + 1]).for_each(|k| add(sparse.rowind[k], sparse.values[k])),
+            other => panic!("the Jacobian is a {}", other.class_name()),
+        }
+        (reference.col_ptr[col]..reference.col_ptr[col + 1]).for_each(|k| add(reference.row[k], -reference.value[k]));
+        for row in touched.drain(..) {
+            worst = worst.max(scratch[row].abs());
+            scratch[row] = 0.0;
         }
     }
     worst / reference.value.iter().fold(0.0_f64, |m, v| m.max(v.abs()))

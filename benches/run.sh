@@ -37,7 +37,9 @@ fi
     echo "$(octave-cli --version | head -1); $(rustc --version)."
     echo
     echo "Ratios are time(J+f by the method) / time(f in Octave), all measured in one Octave session;"
-    echo "each time is the median of several samples (process CPU time unless MSAD_BENCH_CLOCK=wall)."
+    echo "each time is the median of several samples (process CPU time unless MSAD_BENCH_CLOCK=wall);"
+    echo "calls over 2 s get two samples, calls over 8 s one. A method is not run at a size where its call is"
+    echo "predicted (from its last two sizes) to take over the cap, ${MSAD_BENCH_CAP:-20} s."
     echo "A cell '-' was not timed: the notes under each table say why (cap on predicted time, error)."
     echo "'WRONG' marks a Jacobian that disagrees with the reference: such a time does not count."
     echo "Targets (issue #11) are checked on msad with default options: 'met' or 'gap xN' (N = how far off)."

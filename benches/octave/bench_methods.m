@@ -7,7 +7,8 @@ function methods = bench_methods(problem, pattern, colours)
 %             a 'value' method computes f only (J = []): msad's speed on the function itself
 %     growth  exponent of time in n assumed before two sizes have been measured
 %     skip    reason not to run it at all ('' = run)
-%   Exact methods come first: the first one that succeeds gives the reference Jacobian.
+%   Exact methods come first, then the most accurate FD: the first one that succeeds gives
+%   the reference Jacobian.
   fun = problem.fun;
   n = numel(colours);
   methods = struct('label', {}, 'kind', {}, 'run', {}, 'growth', {}, 'skip', {});
@@ -28,13 +29,13 @@ function methods = bench_methods(problem, pattern, colours)
   end
   methods(end+1) = fmadSparse;
   methods(end+1) = fmadCompressed;
+  methods(end+1) = method('FD central', 'fd', @(x) fd_jacobian(fun, x), 2);
   sparseFd = method('sparse FD', 'fd', @(x) forward_fd_jacobian(fun, x, pattern, colours), 1);
   if max(colours) == n
     sparseFd.skip = 'dense pattern: same as FD forward';
   end
   methods(end+1) = sparseFd;
   methods(end+1) = method('FD forward', 'fd', @(x) forward_fd_jacobian(fun, x), 2);
-  methods(end+1) = method('FD central', 'fd', @(x) fd_jacobian(fun, x), 2);
 end
 
 function m = method(label, kind, run, growth)

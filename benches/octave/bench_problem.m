@@ -7,10 +7,11 @@ function result = bench_problem(problem, settings)
 %   method that computes f only, and of f to Octave's f) and wrong (true when that difference is beyond the method's tolerance).
 %   A method that fails or is predicted to exceed settings.capSeconds is not run at the
 %   larger sizes either.
-  result = struct('problem', problem, 'labels', {{}}, 'reference', '', 'sizes', []);
+  result = struct('problem', problem, 'labels', {{}}, 'sizes', []);
   history = struct();   % label -> [n, seconds] of the sizes measured so far
   stopped = struct();   % label -> why it is no longer run
   for n = problem.sizes
+    sizeStarted = cputime;
     x = problem.init(n);
     f = problem.fun(x);
     if isempty(problem.pattern)
@@ -25,7 +26,7 @@ function result = bench_problem(problem, settings)
                    'fSeconds', median_time(@() problem.fun(x), settings), ...
                    'seconds', NaN(1, numel(methods)), 'status', {repmat({''}, 1, numel(methods))}, ...
                    'jDiff', NaN(1, numel(methods)), 'fDiff', NaN(1, numel(methods)), ...
-                   'wrong', false(1, numel(methods)));
+                   'wrong', false(1, numel(methods)), 'reference', 'none');
     reference = [];
     for k = 1:numel(methods)
       m = methods(k);
@@ -40,9 +41,9 @@ function result = bench_problem(problem, settings)
         [J, fByMethod] = m.run(x);
         firstCall = settings.clock() - started;
         entry.fDiff(k) = value_difference(fByMethod, f);
-        if isempty(reference) && ~isempty(J)
+        if ~isempty(J) && isempty(reference)
           [reference, referenceKind] = deal(J, m.kind);
-          result.reference = m.label;
+          entry.reference = m.label;
         end
         entry.wrong(k) = ~(entry.fDiff(k) <= settings.tolerance.ad);
         if ~strcmp(m.kind, 'value')
@@ -60,12 +61,12 @@ function result = bench_problem(problem, settings)
       catch failure
         message = strsplit(failure.message, "\n"){1};
         entry.status{k} = ['error: ' message];
-        stopped.(key) = sprintf('failed at n = %d', n);
+        stopped.(key) = sprintf('not run after failing at n = %d', n);
       end
     end
     result.sizes = [result.sizes, entry];
-    printf('  %-36s n = %6d: f %.3g ms; %s\n', problem.name, n, 1e3 * entry.fSeconds, ...
-           strjoin(cellfun(@(label, t) sprintf('%s %.3g', label, t), result.labels, ...
+    printf('  %-36s n = %6d (%3.0f s): f %.3g ms; %s\n', problem.name, n, cputime - sizeStarted, ...
+           1e3 * entry.fSeconds, strjoin(cellfun(@(label, t) sprintf('%s %.3g', label, t), result.labels, ...
                            num2cell(entry.seconds / entry.fSeconds), 'UniformOutput', false), ', '));
     fflush(stdout);
   end

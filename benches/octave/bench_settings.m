@@ -26,9 +26,10 @@ function settings = bench_settings()
   settings.minTotal = 0.2;       % seconds of samples per timing, at least
   settings.slowCall = 2;         % calls slower than this get settings.slowSamples samples
   settings.slowSamples = 2;
+  settings.singleCall = 8;       % calls slower than this are timed once
   settings.denseBytesCap = 2^30; % do not ask for a dense Jacobian larger than this
   % Largest relative difference to the reference Jacobian that passes: rounding for AD;
   % for FD, wrong answers (O(1) differences) but not truncation error, which reaches
-  % 5e-4 for forward differences on Burgers' mesh nodes.
-  settings.tolerance = struct('ad', 1e-10, 'fd', 1e-2);
+  % 6e-2 for forward differences on Burgers' mesh nodes at n = 2048.
+  settings.tolerance = struct('ad', 1e-10, 'fd', 0.1);
 end

@@ -8,7 +8,8 @@ function [seconds, samples] = median_time(run, settings, firstCall)
 %   resolution. median_time(run, settings, firstCall) is for a run() just called once,
 %   taking firstCall seconds: that call was the warm-up. A call slower than
 %   settings.slowCall seconds is timed settings.slowSamples times in all, counting that
-%   first call (a cold start costs milliseconds, nothing beside such a call).
+%   first call (a cold start costs milliseconds, nothing beside such a call); a call slower
+%   than settings.singleCall seconds is timed by that first call alone.
 %   The clock is settings.clock (process CPU time by default, see bench_settings).
   if nargin < 3
     firstCall = time_once(run, settings.clock);
@@ -16,6 +17,9 @@ function [seconds, samples] = median_time(run, settings, firstCall)
   if firstCall > settings.slowCall
     times = firstCall;
     wanted = settings.slowSamples;
+    if firstCall > settings.singleCall
+      wanted = 1;
+    end
     minTotal = 0;
     repeats = 1;
   else
