@@ -7,7 +7,9 @@ mod construct;
 mod elementwise;
 mod grids;
 mod matrix;
+mod predicates;
 mod reduce;
+mod remainder;
 mod sparse;
 
 use super::deriv::Deriv;
@@ -81,6 +83,8 @@ fn table() -> &'static Table {
         entries.extend(sparse::entries());
         entries.extend(arrays::entries());
         entries.extend(grids::entries());
+        entries.extend(predicates::entries());
+        entries.extend(remainder::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));

@@ -40,16 +40,23 @@ fn plan(op: Reduction, args: &[&Value]) -> Result<Plan> {
         Reduction::CumSum => "cumsum",
     };
     super::check_arity(name, args, 1, 2)?;
-    let dims = args[0].dims();
+    if matches!(op, Reduction::Mean) && matches!(args[0], Value::Char(_)) {
+        return Err(runtime("mean: X must be a numeric vector or matrix"));
+    }
+    // Reductions see [] as 0x1: sum([]) is 0, sum([], 2) is 0x1.
+    let dims = if matches!(op, Reduction::CumSum) || args[0].dims() != [0, 0] { args[0].dims() } else { vec![0, 1] };
     let dim = match args.get(1) {
         Some(d) => {
             let d = numeric(name, d)?;
-            match d.data.as_slice() {
-                [k] if *k >= 1.0 && k.fract() == 0.0 => *k as usize - 1,
+            match (op, d.data.first()) {
+                // sum and cumsum read DIM as an integer, dropping any fraction; mean wants an integer.
+                (Reduction::Mean, Some(&k)) if k >= 1.0 && k.fract() == 0.0 => k as usize - 1,
+                (Reduction::Sum | Reduction::CumSum, Some(&k)) if k >= 1.0 => k as usize - 1,
                 _ => return Err(runtime(format!("{name}: DIM must be a valid dimension"))),
             }
         }
-        // Default: the first non-singleton dimension (0x0 sums along the first).
+        // mean: the first dimension longer than 1; the others: the first non-singleton one.
+        None if matches!(op, Reduction::Mean) => dims.iter().position(|&d| d > 1).unwrap_or(0),
         None => dims.iter().position(|&d| d != 1).unwrap_or(0),
     };
     let size = |i: usize| dims.get(i).copied().unwrap_or(1);
@@ -60,28 +67,27 @@ fn plan(op: Reduction, args: &[&Value]) -> Result<Plan> {
     if !matches!(op, Reduction::CumSum) {
         out_dims.resize(out_dims.len().max(dim + 1), 1);
         out_dims[dim] = 1;
-        if dims == [0, 0] && args.len() == 1 {
-            out_dims = vec![1, 1];
-        }
     }
     Ok(Plan { before, len, after, out_dims: normalize_dims(out_dims) })
 }
 
 /// Applies the reduction to one column-major buffer laid out as `x`.
 fn reduce(op: Reduction, p: &Plan, x: &[f64], out: &mut [f64]) {
-    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
     for a in 0..p.after {
         for b in 0..p.before {
-            let mut acc = 0.0;
-            for k in 0..p.len {
-                let src = b + p.before * (k + p.len * a);
-                acc += x[src];
-                if let Reduction::CumSum = op {
-                    out[src] = acc;
+            let source = |k: usize| b + p.before * (k + p.len * a);
+            if let Reduction::CumSum = op {
+                // Running sums start from the first element, so cumsum(-0) is -0 as in Octave.
+                let mut acc = None;
+                for k in 0..p.len {
+                    let sum = acc.map_or(x[source(k)], |acc: f64| acc + x[source(k)]);
+                    out[source(k)] = sum;
+                    acc = Some(sum);
                 }
-            }
-            if !matches!(op, Reduction::CumSum) {
-                out[b + p.before * a] = acc * scale;
+            } else {
+                let sum: f64 = (0..p.len).fold(0.0, |acc, k| acc + x[source(k)]);
+                // mean divides (0/0 is NaN for empty slices) rather than scaling by 1/n, as Octave does.
+                out[b + p.before * a] = if matches!(op, Reduction::Mean) { sum / p.len as f64 } else { sum };
             }
         }
     }
@@ -92,11 +98,7 @@ fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
     let x = numeric("sum", args[0])?;
     let n: usize = p.out_dims.iter().product();
     let mut out = vec![0.0; n];
-    if p.len == 0 && matches!(op, Reduction::Mean) {
-        out.fill(f64::NAN);
-    } else {
-        reduce(op, &p, &x.data, &mut out);
-    }
+    reduce(op, &p, &x.data, &mut out);
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }
 
