@@ -5,6 +5,7 @@
 mod arrays;
 mod construct;
 mod elementwise;
+mod find;
 mod grids;
 mod matrix;
 mod predicates;
@@ -83,6 +84,7 @@ fn table() -> &'static Table {
         entries.extend(sparse::entries());
         entries.extend(arrays::entries());
         entries.extend(grids::entries());
+        entries.extend(find::entries());
         entries.extend(predicates::entries());
         entries.extend(remainder::entries());
         let mut by_name = HashMap::new();
