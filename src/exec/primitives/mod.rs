@@ -9,9 +9,11 @@ mod find;
 mod grids;
 mod matrix;
 mod predicates;
+mod printf;
 mod reduce;
 mod remainder;
 mod sparse;
+mod strings;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -87,6 +89,7 @@ fn table() -> &'static Table {
         entries.extend(find::entries());
         entries.extend(predicates::entries());
         entries.extend(remainder::entries());
+        entries.extend(strings::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
