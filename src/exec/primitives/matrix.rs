@@ -37,12 +37,14 @@ fn elementwise_forward(name: &str, fw: &Forward) -> Result<Deriv> {
     super::forward(lookup(name).expect("elementwise primitive"), fw)
 }
 
-fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
+/// An operand of `*`: N-D arrays fold their trailing dims into columns, as in Octave.
+fn folded_matrix<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
     let a = numeric(name, v)?;
-    if a.dims.len() > 2 {
-        return Err(runtime(format!("{name}: operator is not defined for N-D arrays")));
+    if a.dims.len() == 2 {
+        return Ok(a);
     }
-    Ok(a)
+    let dims = vec![a.rows(), a.cols()];
+    Ok(std::borrow::Cow::Owned(Array::new(dims, a.into_owned().data)))
 }
 
 /// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst.
@@ -60,13 +62,13 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return elementwise_eval("times", args);
     }
     if let Value::Sparse(a) = args[0] {
-        let b = matrix_2d("mtimes", args[1])?;
+        let b = folded_matrix("mtimes", args[1])?;
         if b.dims[0] != a.ncols {
             return Err(nonconformant(&args[0].dims(), &b.dims));
         }
         return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
     }
-    let (a, b) = (matrix_2d("mtimes", args[0])?, matrix_2d("mtimes", args[1])?);
+    let (a, b) = (folded_matrix("mtimes", args[0])?, folded_matrix("mtimes", args[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     if b.dims[0] != k {
         return Err(nonconformant(&a.dims, &b.dims));
@@ -88,7 +90,7 @@ fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if let Value::Sparse(a) = fw.inputs[0] {
         return sparse::forward_times(a, fw);
     }
-    let (a, b) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?);
+    let (a, b) = (folded_matrix("", fw.inputs[0])?, folded_matrix("", fw.inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     let a_constant = fw.derivs[0].is_zero();
     let terms = vec![

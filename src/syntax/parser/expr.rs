@@ -103,12 +103,19 @@ impl<'a> Parser<'a> {
     }
 
     /// Left-associative `^`/`.^`; the exponent may be signed (`2^-1`) and binds only to its postfix operand.
+    /// Transposes share the level of powers: `a.^b'` is `(a.^b)'`.
     fn power(&mut self) -> Result<Expr> {
         let mut base = self.postfix()?;
         loop {
             let op = match self.peek() {
                 Tok::Caret => BinOp::Pow,
                 Tok::DotCaret => BinOp::ElPow,
+                Tok::Transpose | Tok::CTranspose => {
+                    let (op, lo) = (self.transpose_op(), base.span.lo);
+                    let kind = ExprKind::Postfix { op, operand: Box::new(base) };
+                    base = Expr { kind, span: Span { lo, hi: self.prev_end().hi } };
+                    continue;
+                }
                 _ => return Ok(base),
             };
             self.bump();
@@ -118,7 +125,7 @@ impl<'a> Parser<'a> {
     }
 
     fn exponent(&mut self) -> Result<Expr> {
-        let Some(op) = unary_operator(self.peek()) else { return self.postfix() };
+        let Some(op) = unary_operator(self.peek()) else { return self.postfix_chain(false) };
         let token = self.bump();
         let operand = self.nested(Self::exponent)?;
         let span = token.span.to(operand.span);
@@ -127,6 +134,18 @@ impl<'a> Parser<'a> {
 
     /// A primary followed by any chain of `(args)`, `{args}`, `.name`, `.(expr)`, `'`, `.'`.
     pub(super) fn postfix(&mut self) -> Result<Expr> {
+        self.postfix_chain(true)
+    }
+
+    /// Consumes a `'` or `.'` token.
+    fn transpose_op(&mut self) -> PostOp {
+        let op = if *self.peek() == Tok::Transpose { PostOp::Transpose } else { PostOp::CTranspose };
+        self.bump();
+        op
+    }
+
+    /// `postfix`, stopping before transposes when `transposes` is false (in an exponent).
+    fn postfix_chain(&mut self, transposes: bool) -> Result<Expr> {
         let mut expr = self.primary()?;
         loop {
             let lo = expr.span.lo;
@@ -151,10 +170,8 @@ impl<'a> Parser<'a> {
                         ExprKind::Field { base: Box::new(expr), name }
                     }
                 }
-                Tok::Transpose | Tok::CTranspose => {
-                    let op = if *self.peek() == Tok::Transpose { PostOp::Transpose } else { PostOp::CTranspose };
-                    self.bump();
-                    ExprKind::Postfix { op, operand: Box::new(expr) }
+                Tok::Transpose | Tok::CTranspose if transposes => {
+                    ExprKind::Postfix { op: self.transpose_op(), operand: Box::new(expr) }
                 }
                 _ => return Ok(expr),
             };
