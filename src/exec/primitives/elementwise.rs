@@ -50,8 +50,11 @@ fn round_half_away(x: f64) -> f64 {
     x.round()
 }
 
+/// Octave makes `a.^b` complex when a base is negative and its exponent is not an integer it can
+/// raise to (a fraction, NaN, an infinity, or beyond the int range): msad must then refuse.
 fn power_is_complex(a: f64, b: f64) -> bool {
-    a < 0.0 && b.fract() != 0.0 && b.is_finite()
+    let integer_exponent = b.fract() == 0.0 && b <= i32::MAX as f64;
+    a < 0.0 && !integer_exponent
 }
 
 fn power_partials(a: f64, b: f64, z: f64) -> (f64, f64) {

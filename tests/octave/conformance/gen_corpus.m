@@ -30,7 +30,8 @@ function gen_corpus()
   operand_forms = {'x OP x', 'x OP 2', '-1.5 OP x', 'x OP 0', 'x OP x.''', 'x OP (x > 0)', ...
                    'x(:) OP x(:).''', 'x OP x(1, :)', 'true OP x', 'x OP ''a'''};
   lines = [lines, add('arith', '=', substitute(operand_forms, 'OP', {'+', '-', '.*', './', '.\'}), operands)];
-  lines = [lines, add('power', '~', substitute(operand_forms, 'OP', {'.^'}), operands)];
+  lines = [lines, add('power', '~', [substitute(operand_forms, 'OP', {'.^'}), {'x .^ Inf', 'x .^ NaN', ...
+      'x .^ -Inf', 'x .^ 3e9', 'x .^ 2147483647', '(-2) .^ x', 'x .^ 0.5'}], operands)];
   lines = [lines, add('compare', '=', substitute(operand_forms, 'OP', {'==', '~=', '<', '<=', '>', '>='}), operands)];
   lines = [lines, add('logic', '=', substitute(operand_forms, 'OP', {'&', '|'}), operands)];
   function_forms = {'F(x, x)', 'F(x, 2)', 'F(-1.5, x)', 'F(x, 0)', 'F(x, x.'')', 'F(x, -x)', ...
