@@ -99,7 +99,10 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
                 let n = positions.len();
                 let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1);
                 let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
-                if source_is_vector && (index_is_vector || *is_logical) {
+                // A scalar `false` selects nothing and gives [], whatever the source.
+                if *is_logical && n == 0 && idims[..] == [1, 1] {
+                    vec![0, 0]
+                } else if source_is_vector && (index_is_vector || *is_logical) {
                     if dims[0] == 1 { vec![1, n] } else { vec![n, 1] }
                 } else if *is_logical {
                     if idims[0] == 1 && idims.len() == 2 { vec![1, n] } else { vec![n, 1] }

@@ -2,6 +2,7 @@
 
 pub mod ast;
 mod lexer;
+pub use lexer::simple_escape;
 mod parser;
 pub mod printer;
 mod token;

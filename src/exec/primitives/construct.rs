@@ -213,6 +213,9 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
 fn eval_not(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("not", args, 1, 1)?;
     let a = numeric("not", args[0])?;
+    if a.data.iter().any(|x| x.is_nan()) {
+        return Err(runtime("invalid conversion from NaN to logical value"));
+    }
     Ok(vec![Value::Logical(a.map(|&x| x == 0.0))])
 }
 

@@ -26,15 +26,23 @@ fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
     Primitive { name, kernel: Kernel::Predicate(f) }
 }
 
-/// MATLAB's `abs`, `sign` derivative convention: at 0 the derivative of `abs` is 0 (sign(0)).
+/// MATLAB's `sign`, also the derivative of `abs` (0 at 0); sign(-0) is +0 and sign(NaN) NaN.
 fn sign(x: f64) -> f64 {
     if x > 0.0 {
         1.0
     } else if x < 0.0 {
         -1.0
+    } else if x == 0.0 {
+        0.0
     } else {
         x
     }
+}
+
+/// `asinh` as the C library computes it: for huge |x|, sqrt(x^2 + 1) overflows in the textbook
+/// formula that Rust's `asinh` uses, so log(2|x|) = log|x| + log 2 directly.
+fn asinh(x: f64) -> f64 {
+    if x.abs() > 2f64.powi(28) { (x.abs().ln() + std::f64::consts::LN_2).copysign(x) } else { x.asinh() }
 }
 
 /// MATLAB's `round`: halves away from zero.
@@ -42,8 +50,11 @@ fn round_half_away(x: f64) -> f64 {
     x.round()
 }
 
+/// Octave makes `a.^b` complex when a base is negative and its exponent is not an integer it can
+/// raise to (a fraction, NaN, an infinity, or beyond the int range): msad must then refuse.
 fn power_is_complex(a: f64, b: f64) -> bool {
-    a < 0.0 && b.fract() != 0.0 && b.is_finite()
+    let integer_exponent = b.fract() == 0.0 && b <= i32::MAX as f64;
+    a < 0.0 && !integer_exponent
 }
 
 fn power_partials(a: f64, b: f64, z: f64) -> (f64, f64) {
@@ -74,7 +85,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary("sinh", f64::sinh, |x, _| x.cosh()),
         unary("cosh", f64::cosh, |x, _| x.sinh()),
         unary("tanh", f64::tanh, |_, y| 1.0 - y * y),
-        unary("asinh", f64::asinh, |x, _| 1.0 / (x * x + 1.0).sqrt()),
+        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt()),
         unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x| x >= 1.0 || x.is_nan()),
         unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x| x.abs() <= 1.0 || x.is_nan()),
         piecewise_constant("floor", f64::floor),
@@ -104,7 +115,6 @@ pub(super) fn entries() -> Vec<Primitive> {
         predicate("ge", |a, b| a >= b),
         predicate("and", |a, b| a != 0.0 && b != 0.0),
         predicate("or", |a, b| a != 0.0 || b != 0.0),
-        predicate("xor", |a, b| (a != 0.0) != (b != 0.0)),
     ]
 }
 
@@ -243,6 +253,10 @@ pub(super) fn eval_binary(
 
 pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
     let e = expand(name, args)?;
+    let logical_operands = matches!(name, "and" | "or");
+    if logical_operands && e.a.data.iter().chain(&e.b.data).any(|x| x.is_nan()) {
+        return Err(runtime("invalid conversion from NaN to logical value"));
+    }
     Ok(vec![Value::Logical(zip_with(&e, f))])
 }
 

@@ -7,6 +7,7 @@ mod construct;
 mod diff;
 mod elementwise;
 mod factor;
+mod find;
 mod grids;
 mod interpolate;
 mod linalg;
@@ -14,11 +15,15 @@ mod linsolve;
 mod matrix;
 mod minmax;
 mod norm;
+mod predicates;
+mod printf;
 mod products;
 mod reduce;
+mod remainder;
 pub mod reverse;
 mod slices;
 mod sparse;
+mod strings;
 mod structs;
 mod sort;
 #[cfg(test)]
@@ -111,6 +116,10 @@ fn table() -> &'static Table {
         entries.extend(structs::entries());
         entries.extend(arrays::entries());
         entries.extend(grids::entries());
+        entries.extend(find::entries());
+        entries.extend(predicates::entries());
+        entries.extend(remainder::entries());
+        entries.extend(strings::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));

@@ -1,4 +1,4 @@
-//! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield`, `iscell`, `isstruct`.
+//! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield` (`iscell`, `isstruct` are predicates).
 
 use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
@@ -15,14 +15,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         entry("cell", eval_cell, Derivative::Zero),
         entry("fieldnames", eval_fieldnames, Derivative::Zero),
         entry("isfield", eval_isfield, Derivative::Zero),
-        entry("iscell", |a, _| is(a, |v| matches!(v, Value::Cell(_))), Derivative::Zero),
-        entry("isstruct", |a, _| is(a, |v| matches!(v, Value::Struct(_))), Derivative::Zero),
     ]
-}
-
-fn is(args: &[&Value], test: fn(&Value) -> bool) -> Result<Vec<Value>> {
-    check_arity("is*", args, 1, 1)?;
-    Ok(vec![Value::Logical(Array::scalar(test(args[0])))])
 }
 
 /// `struct('a', 1, 'b', x)`: a scalar struct (cell values, which make struct arrays, are not supported).

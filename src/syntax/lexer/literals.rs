@@ -121,20 +121,12 @@ impl<'a> Lexer<'a> {
     fn escape(&mut self, lo: usize) -> LexResult<Option<char>> {
         let Some(ch) = self.src[self.pos..].chars().next() else { return Err(self.unterminated(lo)) };
         self.pos += ch.len_utf8();
-        let simple = match ch {
-            'n' => '\n',
-            't' => '\t',
-            'r' => '\r',
-            'a' => '\x07',
-            'b' => '\x08',
-            'f' => '\x0c',
-            'v' => '\x0b',
+        Ok(Some(match ch {
             '\n' => return Ok(None),
-            '0'..='7' => return Ok(Some(self.escaped_code(ch, 8, 3))),
-            'x' if self.peek().is_ascii_hexdigit() => return Ok(Some(self.escaped_code('0', 16, 2))),
-            other => other,
-        };
-        Ok(Some(simple))
+            '0'..='7' => self.escaped_code(ch, 8, 3),
+            'x' if self.peek().is_ascii_hexdigit() => self.escaped_code('0', 16, 2),
+            other => simple_escape(other),
+        }))
     }
 
     /// A character given by up to `max_digits` digits in `radix`, the first of which (`first`) is consumed.
@@ -147,5 +139,20 @@ impl<'a> Lexer<'a> {
             digits += 1;
         }
         char::from_u32(code).unwrap_or('\u{fffd}')
+    }
+}
+
+/// The character a one-letter escape (`\n`, `\t`, ...) stands for; any other character stands for itself.
+/// Shared with `sprintf`'s format strings.
+pub fn simple_escape(ch: char) -> char {
+    match ch {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'a' => '\x07',
+        'b' => '\x08',
+        'f' => '\x0c',
+        'v' => '\x0b',
+        other => other,
     }
 }

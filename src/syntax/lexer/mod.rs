@@ -4,6 +4,7 @@
 
 mod command;
 mod literals;
+pub use literals::simple_escape;
 
 use super::ast::BinOp;
 use super::token::{Tok, Token};

@@ -1,0 +1,265 @@
+//! Character arrays: comparison (`strcmp` family), case, trimming, blanks, and numbers as text
+//! (`sprintf`, `num2str`). Results are text or logical, so none has a derivative.
+
+use super::printf::{sprintf, unescape};
+use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
+use crate::diag::Result;
+use crate::exec::value::{Array, Value};
+
+fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
+    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+}
+
+pub(super) fn entries() -> Vec<Primitive> {
+    vec![
+        text_function("strcmp", |a, _| compare("strcmp", a, None, false)),
+        text_function("strcmpi", |a, _| compare("strcmpi", a, None, true)),
+        text_function("strncmp", |a, _| compare_prefix("strncmp", a, false)),
+        text_function("strncmpi", |a, _| compare_prefix("strncmpi", a, true)),
+        text_function("upper", |a, _| change_case("upper", a, to_upper)),
+        text_function("toupper", |a, _| change_case("toupper", a, to_upper)),
+        text_function("lower", |a, _| change_case("lower", a, to_lower)),
+        text_function("tolower", |a, _| change_case("tolower", a, to_lower)),
+        text_function("strtrim", eval_strtrim),
+        text_function("deblank", eval_deblank),
+        text_function("blanks", eval_blanks),
+        text_function("sprintf", eval_sprintf),
+        text_function("num2str", eval_num2str),
+        text_function("int2str", eval_int2str),
+        text_function("mat2str", eval_mat2str),
+    ]
+}
+
+fn to_upper(c: &u16) -> u16 {
+    if (b'a' as u16..=b'z' as u16).contains(c) { c - 32 } else { *c }
+}
+
+fn to_lower(c: &u16) -> u16 {
+    if (b'A' as u16..=b'Z' as u16).contains(c) { c + 32 } else { *c }
+}
+
+fn chars(v: &Value) -> Option<&Array<u16>> {
+    match v {
+        Value::Char(a) => Some(a),
+        _ => None,
+    }
+}
+
+/// `strcmp(a, b)`: both char arrays of equal dims and contents (optionally ignoring case); any
+/// other pair of values is simply not equal.
+fn compare(name: &str, args: &[&Value], n: Option<usize>, ignore_case: bool) -> Result<Vec<Value>> {
+    check_arity(name, args, 2, 2)?;
+    let fold = |c: &u16| if ignore_case { to_lower(c) } else { *c };
+    let equal = match (chars(args[0]), chars(args[1])) {
+        (Some(a), Some(b)) => match n {
+            None => a.dims == b.dims && a.data.iter().map(fold).eq(b.data.iter().map(fold)),
+            Some(n) => a.numel() >= n && b.numel() >= n && a.data[..n].iter().map(fold).eq(b.data[..n].iter().map(fold)),
+        },
+        _ => false,
+    };
+    Ok(vec![Value::Logical(Array::scalar(equal))])
+}
+
+/// `strncmp(a, b, n)`: the first n characters are equal (false when either is shorter).
+fn compare_prefix(name: &str, args: &[&Value], ignore_case: bool) -> Result<Vec<Value>> {
+    check_arity(name, args, 3, 3)?;
+    let n = match args[2].numeric().as_deref().map(|a| a.data.as_slice()) {
+        Some([n]) if *n > 0.0 && n.fract() == 0.0 => *n as usize,
+        _ => return Err(runtime(format!("{name}: N must be greater than 0"))),
+    };
+    compare(name, &args[..2], Some(n), ignore_case)
+}
+
+/// `upper`/`lower`: letters of char arrays change case; other values are returned unchanged.
+fn change_case(name: &str, args: &[&Value], f: fn(&u16) -> u16) -> Result<Vec<Value>> {
+    check_arity(name, args, 1, 1)?;
+    Ok(vec![match args[0] {
+        Value::Char(a) => Value::Char(a.map(f)),
+        other => other.clone(),
+    }])
+}
+
+/// Octave's whitespace for trimming: space, \t, \n, \v, \f, \r and NUL.
+fn is_blank(c: u16) -> bool {
+    matches!(c, 0 | 9..=13 | 32)
+}
+
+/// The columns `first..last` of a char matrix (all rows).
+fn columns(a: &Array<u16>, keep: std::ops::Range<usize>) -> Value {
+    let rows = a.rows();
+    let data = keep.clone().flat_map(|j| a.data[j * rows..(j + 1) * rows].iter().copied()).collect();
+    Value::Char(Array::new(vec![rows, keep.len()], data))
+}
+
+fn text_argument<'v>(name: &str, args: &[&'v Value]) -> Result<&'v Array<u16>> {
+    check_arity(name, args, 1, 1)?;
+    chars(args[0]).filter(|a| a.dims.len() == 2).ok_or_else(|| runtime(format!("{name}: S argument must be a string or cellstring")))
+}
+
+/// Whether column j of a char matrix is blank in every row.
+fn blank_column(a: &Array<u16>, j: usize) -> bool {
+    a.data[j * a.rows()..(j + 1) * a.rows()].iter().all(|&c| is_blank(c))
+}
+
+/// `strtrim(s)`: drops the blank columns at both ends (a row loses its leading and trailing blanks).
+fn eval_strtrim(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let a = text_argument("strtrim", args)?;
+    let cols = a.cols();
+    let first = (0..cols).find(|&j| !blank_column(a, j)).unwrap_or(cols);
+    let last = (first..cols).rev().find(|&j| !blank_column(a, j)).map_or(first, |j| j + 1);
+    Ok(vec![columns(a, first..last)])
+}
+
+/// `deblank(s)`: drops the blank columns at the end.
+fn eval_deblank(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let a = text_argument("deblank", args)?;
+    let last = (0..a.cols()).rev().find(|&j| !blank_column(a, j)).map_or(0, |j| j + 1);
+    Ok(vec![columns(a, 0..last)])
+}
+
+fn eval_blanks(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("blanks", args, 1, 1)?;
+    let n = match args[0].numeric().as_deref().map(|a| a.data.as_slice()) {
+        Some([n]) if *n >= 0.0 && n.fract() == 0.0 => *n as usize,
+        _ => return Err(runtime("blanks: N must be a non-negative integer")),
+    };
+    Ok(vec![Value::string(&" ".repeat(n))])
+}
+
+fn template(name: &str, v: &Value) -> Result<String> {
+    match v {
+        Value::Char(a) => Ok(String::from_utf16_lossy(&a.data)),
+        _ => Err(runtime(format!("{name}: format TEMPLATE must be a string"))),
+    }
+}
+
+fn eval_sprintf(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let Some((format, rest)) = args.split_first() else { return Err(runtime("Invalid call to sprintf")) };
+    Ok(vec![Value::string(&sprintf(&template("sprintf", format)?, rest)?)])
+}
+
+/// The numbers of x (not char: text is returned as it is), or None for an empty x, which gives ''.
+fn numbers_of<'v>(name: &str, x: &'v Value) -> Result<Option<std::borrow::Cow<'v, Array<f64>>>> {
+    let numbers = match x {
+        Value::Double(_) | Value::Sparse(_) | Value::Logical(_) => x.numeric().expect("numeric"),
+        _ => return Err(runtime(format!("{name}: X must be a numeric, logical, or character array"))),
+    };
+    Ok((numbers.numel() > 0).then_some(numbers))
+}
+
+fn empty_text() -> Value {
+    Value::Char(Array::new(vec![0, 0], vec![]))
+}
+
+/// `num2str(x)`, `num2str(x, precision)`, `num2str(x, format)`: Octave's formats (enough significant
+/// digits for the largest element, integers without decimals), one line per row of x (pages side by
+/// side), common blank columns trimmed.
+fn eval_num2str(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("num2str", args, 1, 2)?;
+    let x = args[0];
+    if matches!(x, Value::Char(_)) {
+        return Ok(vec![x.clone()]);
+    }
+    let Some(numbers) = numbers_of("num2str", x)? else { return Ok(vec![empty_text()]) };
+    let logical = matches!(x, Value::Logical(_));
+    let format = match args.get(1) {
+        Some(Value::Char(f)) => unescape(&String::from_utf16_lossy(&f.data)),
+        Some(p) => match p.numeric().as_deref().map(|a| a.data.as_slice()) {
+            Some([p]) if *p >= 0.0 && p.fract() == 0.0 && !logical => format!("%{}.{}g", *p as usize + 7, *p as usize),
+            Some([p]) if *p >= 0.0 && p.fract() == 0.0 => format!("%{}d", *p as usize),
+            _ => return Err(runtime("num2str: PRECISION must be a scalar integer >= 0")),
+        },
+        None if logical => "%3d".to_string(),
+        None => {
+            let finite = numbers.data.iter().filter(|v| v.is_finite());
+            if largest_digits(&numbers.data) > 15 || finite.clone().any(|v| v.fract() != 0.0) {
+                let significant = (largest_digits(&numbers.data) + 5).clamp(5, 16);
+                format!("%{}.{}g", significant + 7, significant)
+            } else {
+                integer_format(&numbers.data)
+            }
+        }
+    };
+    text_lines(&numbers, &format)
+}
+
+/// `int2str(x)`: x rounded, printed as num2str prints integers.
+fn eval_int2str(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("int2str", args, 1, 1)?;
+    if matches!(args[0], Value::Char(_)) {
+        return Ok(vec![args[0].clone()]);
+    }
+    let Some(numbers) = numbers_of("int2str", args[0])? else { return Ok(vec![empty_text()]) };
+    let rounded = numbers.map(|v| v.round());
+    text_lines(&rounded, &integer_format(&rounded.data))
+}
+
+/// floor(log10(largest finite magnitude)), 0 when there is none or it is 0.
+fn largest_digits(x: &[f64]) -> i64 {
+    let largest = x.iter().filter(|v| v.is_finite()).fold(0.0f64, |m, v| m.max(v.abs()));
+    if largest == 0.0 { 0 } else { largest.log10().floor() as i64 }
+}
+
+/// `%N.0f` with room for the digits, a sign and a separator (and for Inf/NaN).
+fn integer_format(x: &[f64]) -> String {
+    let width = largest_digits(x) + 3;
+    let width = if x.iter().all(|v| v.is_finite()) { width } else { width.max(5) };
+    format!("%{width}.0f")
+}
+
+/// One line of text per row of x (pages side by side), printed with `format` repeated across the
+/// row, as a char matrix with the common blank columns trimmed.
+fn text_lines(numbers: &Array<f64>, format: &str) -> Result<Vec<Value>> {
+    let (rows, per_row) = (numbers.dims[0], numbers.numel() / numbers.dims[0]);
+    let ordered: Vec<f64> = (0..rows).flat_map(|r| (0..per_row).map(move |k| numbers.data[r + k * rows])).collect();
+    let conversions = format.replace("%%", "").matches('%').count();
+    let line = if conversions > 1 || format == "%s" || format == "%c" {
+        format.to_string()
+    } else {
+        format!("{}\n", format.repeat(per_row).trim_end())
+    };
+    let text = sprintf(&line, &[&Value::Double(Array::row(ordered))])?;
+    let lines: Vec<Vec<u16>> = text.split('\n').filter(|l| !l.is_empty()).map(|l| l.encode_utf16().collect()).collect();
+    let width = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let mut data = vec![b' ' as u16; lines.len() * width];
+    for (r, l) in lines.iter().enumerate() {
+        l.iter().enumerate().for_each(|(j, &c)| data[r + j * lines.len()] = c);
+    }
+    eval_strtrim(&[&Value::Char(Array::new(vec![lines.len(), width], data))], 1)
+}
+
+/// `mat2str(x, n)`: MATLAB syntax for a 2-D array, numbers with n (15) significant digits.
+fn eval_mat2str(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("mat2str", args, 1, 2)?;
+    let x = args[0];
+    let dims = x.dims();
+    if dims.len() > 2 {
+        return Err(runtime("mat2str: X must be two dimensional"));
+    }
+    let digits = match args.get(1).map(|p| p.numeric()) {
+        None => 15,
+        Some(Some(p)) if p.numel() == 1 => p.data[0] as usize,
+        Some(_) => return Err(runtime("mat2str: N must be a scalar")),
+    };
+    let (rows, cols) = (dims[0], dims[1]);
+    let row_text = |r: usize| -> Result<String> {
+        match x {
+            Value::Char(a) => Ok(format!("\"{}\"", String::from_utf16_lossy(&(0..cols).map(|j| a.data[r + j * rows]).collect::<Vec<_>>()))),
+            Value::Logical(a) => Ok((0..cols).map(|j| if a.data[r + j * rows] { "true" } else { "false" }).collect::<Vec<_>>().join(" ")),
+            _ => {
+                let numbers = numbers_of("mat2str", x)?.expect("a non-empty array");
+                let format = format!("%.{digits}g");
+                let texts = (0..cols).map(|j| sprintf(&format, &[&Value::scalar(numbers.data[r + j * rows])]));
+                Ok(texts.collect::<Result<Vec<_>>>()?.join(" "))
+            }
+        }
+    };
+    let text = if x.numel() == 0 {
+        "[]".to_string()
+    } else {
+        let lines = (0..rows).map(row_text).collect::<Result<Vec<_>>>()?.join(";");
+        let single = x.numel() == 1 || matches!(x, Value::Char(_)) && rows == 1;
+        if single { lines } else { format!("[{lines}]") }
+    };
+    Ok(vec![Value::string(&text)])
+}

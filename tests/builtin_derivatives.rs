@@ -1,0 +1,87 @@
+//! Jacobians of the structural, grid, remainder and query builtins against central differences, with
+//! sparse derivative blocks (the first, detecting evaluation), dense compressed ones (the second) and
+//! full dense ones.
+
+mod common;
+
+use common::*;
+use msad::engine::{Engine, JacobianStorage, Options, Request};
+
+const X: [f64; 6] = [0.3, 1.7, -0.8, 2.2, 0.9, -1.4];
+
+fn check(text: &str) {
+    let f = anonymous(text, vec![]);
+    let mut engine = Engine::new();
+    let fd = fd_jacobian(&mut engine, &f, &X, &[]);
+    let full = Options { jacobian: JacobianStorage::Full, ..Options::default() };
+    for options in [Options::default(), Options::default(), full] {
+        let request = Request { function: f.clone(), args: vec![column(X.to_vec())], options, nargout: 2 };
+        let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{text}: {d}"));
+        let jacobian = result.jacobian.expect("Jacobian requested");
+        let dense = jacobian.numeric().expect("numeric Jacobian").data.clone();
+        let err = relative_error(&dense, &fd);
+        assert!(err <= 1e-7, "{text}: Jacobian differs from central differences by {err:e}");
+    }
+}
+
+#[test]
+fn rearrangements() {
+    for text in [
+        "@(x) repmat(x, 2, 3)",
+        "@(x) repmat(reshape(x, 2, 3), [1 2 2])",
+        "@(x) permute(reshape(x, 1, 2, 3), [3 1 2])",
+        "@(x) ipermute(reshape(x, 3, 2), [2 1])",
+        "@(x) squeeze(reshape(x, 1, 2, 3))",
+        "@(x) flip(x)",
+        "@(x) fliplr(reshape(x, 2, 3)) .* [1 2 3; 4 5 6]",
+        "@(x) flipud(reshape(x, 2, 3))",
+        "@(x) flip(reshape(x, 2, 3), 2)",
+        "@(x) rot90(reshape(x, 2, 3))",
+        "@(x) rot90(reshape(x, 2, 3), 2)",
+        "@(x) rot90(reshape(x, 2, 3), -1)",
+        "@(x) circshift(x, 2)",
+        "@(x) circshift(reshape(x, 2, 3), [1 1])",
+        "@(x) cat(3, x, 2 * x)",
+        "@(x) cat(2, x, [], x.^2)",
+        "@(x) [x; x.^2; zeros(0, 1)]",
+        "@(x) [x.', 1, x(1:2).']",
+    ] {
+        check(text);
+    }
+}
+
+#[test]
+fn spacing_and_grids() {
+    for text in [
+        "@(x) linspace(x(1), x(2), 5)",
+        "@(x) linspace(x(1:2), x(3:4), 4)",
+        "@(x) linspace(0, x(4), 3)",
+        "@(x) logspace(x(1), x(2), 4)",
+        "@(x) meshgrid(x(1:3), x(4:6))",
+        "@(x) meshgrid(x, 1:2)",
+        "@(x) ndgrid(x(1:3), x(4:5))",
+    ] {
+        check(text);
+    }
+}
+
+#[test]
+fn remainders_and_queries() {
+    for text in [
+        "@(x) mod(x, 0.65)",
+        "@(x) mod(3.1, x)",
+        "@(x) rem(x, 10 + x(6))",
+        "@(x) rem(10, x)",
+        "@(x) x(find(x > 1))",
+        "@(x) x .* any(x > 0) + all(x) * x.^2",
+        "@(x) x .* isfinite(x) + numel(find(x, 2, 'last')) * x",
+    ] {
+        check(text);
+    }
+}
+
+#[test]
+fn deletion_and_growth() {
+    let f = named("delete_and_grow");
+    check_against_fd(&f, &X, &[], 1e-7);
+}

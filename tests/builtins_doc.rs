@@ -1,0 +1,86 @@
+//! docs/builtins.md is generated from the primitive table: this test fails when the file is out of
+//! date. Regenerate with `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`.
+
+use msad::exec::primitives::{self, Derivative, Kernel};
+use std::path::PathBuf;
+
+/// Primitives the lowering emits for control flow; users never call them.
+const INTERNAL: [&str; 4] = ["truth", "for_count", "for_item", "switch_match"];
+
+/// What the table cannot say about a builtin.
+const NOTES: &[(&str, &str)] = &[
+    ("abs", "derivative sign(x): 0 at 0"),
+    ("all", "`all(x, dim)`; NaN counts as Octave's two loops count it"),
+    ("any", "`any(x, dim)`; NaN counts as false"),
+    ("cat", "Octave's empty-operand rules; char wins over numbers, logical only if all are"),
+    ("circshift", "`circshift(x, n)`, `(x, [n1 n2 ...])`, `(x, n, dim)`"),
+    ("find", "`find(x, n, 'first'|'last')`, `[i, j] = ...`, `[i, j, v] = ...`; v carries no derivative (use `x(find(x))`)"),
+    ("horzcat", "`[a, b]`: N-D, Octave's rules for [] and 1x0 operands and for the result class"),
+    ("vertcat", "`[a; b]`: as horzcat"),
+    ("linspace", "Octave's symmetric rounding for scalar ends; vector ends give one row each"),
+    ("logspace", "`logspace(a, pi)` convention"),
+    ("meshgrid", "only the first output carries a derivative"),
+    ("ndgrid", "only the first output carries a derivative"),
+    ("mod", "d/dx = 1, d/dy = -floor(x/y) (piecewise); mod(x, 0) = x"),
+    ("rem", "d/dx = 1, d/dy = -fix(x/y) (piecewise); rem(x, 0) = NaN"),
+    ("mean", "sum / n, default dim the first longer than 1 (Octave's mean.m)"),
+    ("sprintf", "%d %i %u %o %x %X %c %s %f %F %e %E %g %G with flags, width, precision, `*`; Octave's rules for non-integers, NaN/Inf, char arguments"),
+    ("num2str", "Octave's default formats, precision and format arguments"),
+    ("xor", "implicit expansion; more than two arguments fold"),
+    ("logical", "NaN is an error"),
+    ("mtimes", "N-D operands fold into columns"),
+    ("sparse", "values that depend on x are not supported"),
+];
+
+fn derivative(kernel: &Kernel) -> &'static str {
+    match kernel {
+        Kernel::Unary { df: Some(_), .. } => "elementwise rule",
+        Kernel::Unary { df: None, .. } => "zero (piecewise constant)",
+        Kernel::Binary { .. } => "elementwise partials",
+        Kernel::Predicate(_) => "zero (logical result)",
+        Kernel::General { derivative: Derivative::Zero, .. } => "zero",
+        Kernel::General { derivative: Derivative::Rule(_), .. } => "forward rule",
+        Kernel::General { derivative: Derivative::Missing, .. } => "none: error when the input depends on x",
+    }
+}
+
+fn render() -> String {
+    let mut names: Vec<&str> = primitives::names().filter(|n| !INTERNAL.contains(n)).collect();
+    names.sort_unstable();
+    let mut out = String::from(
+        "# Builtins\n\n\
+         Generated from the primitive table by `tests/builtins_doc.rs` (regenerate with\n\
+         `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported;\n\
+         any other name is looked up as a `.m` file on the path and differentiated as user code.\n\n\
+         Only the first output of a builtin carries a derivative: the later outputs of `[i, j, v] = find(x)`,\n\
+         `[X, Y] = meshgrid(x, y)` and `ndgrid` get a zero derivative even when they depend on x (a known\n\
+         limitation until the evaluator differentiates several outputs). Values are checked against Octave by the conformance\n\
+         suite (`tests/octave/conformance`), derivatives against central differences (`tests/builtin_derivatives.rs`).\n\n\
+         | builtin | derivative | notes |\n|---|---|---|\n",
+    );
+    for name in names {
+        let kernel = &primitives::get(primitives::lookup(name).expect("listed")).kernel;
+        let note = NOTES.iter().find(|(n, _)| *n == name).map_or("", |(_, note)| note);
+        out.push_str(&format!("| `{name}` | {} | {note} |\n", derivative(kernel)));
+    }
+    out
+}
+
+#[test]
+fn builtins_doc_is_current() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/builtins.md");
+    let expected = render();
+    if std::env::var_os("MSAD_UPDATE_DOCS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("docs dir")).expect("docs dir");
+        std::fs::write(&path, &expected).expect("write docs/builtins.md");
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(current == expected, "docs/builtins.md is out of date: run MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc");
+}
+
+#[test]
+fn notes_name_existing_builtins() {
+    for (name, _) in NOTES {
+        assert!(primitives::lookup(name).is_some(), "note for unknown builtin '{name}'");
+    }
+}
