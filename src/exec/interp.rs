@@ -330,6 +330,18 @@ impl<'p> Interpreter<'p> {
                     Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
                     _ => None,
                 };
+                // Only the first result has a forward rule; a later result that carries derivatives
+                // (find's values, meshgrid's second grid) must not pass as constant.
+                let active_later = inst.dests.iter().enumerate().skip(1).find(|(k, d)| {
+                    activity.is_active(**d) && primitives::later_output_has_derivative(*id, *k)
+                });
+                if let (Some((k, _)), true) = (active_later, derivs.iter().any(|d| !d.is_zero())) {
+                    return Err(Diagnostic::new(
+                        ErrorKind::NotDifferentiable,
+                        format!("msad has no derivative rule for output {} of '{}'", k + 1, primitives::get(*id).name),
+                    )
+                    .with_hint("compute the output with a separate call that returns it first, e.g. x(find(...))"));
+                }
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
                 let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
                 for (d, value) in inst.dests.iter().zip(results) {

@@ -192,6 +192,16 @@ pub fn linearity(id: PrimId) -> Linearity {
     }
 }
 
+/// Whether result `k` (0-based, k >= 1) of a primitive depends differentiably on its inputs. Forward rules
+/// cover the first result only, so such results are refused when active.
+pub fn later_output_has_derivative(id: PrimId, k: usize) -> bool {
+    match get(id).name {
+        "find" => k == 2,
+        "meshgrid" | "ndgrid" | "deal" => true,
+        _ => false,
+    }
+}
+
 /// Builtins whose result is not a function of their arguments: never folded or merged.
 const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
 
