@@ -23,7 +23,7 @@ cargo bench --bench coloring | tee "$work/coloring.txt"
 
 # Octave 7 prints this line on every exit, failed or not; pipefail keeps Octave's exit code.
 MSAD_BENCH_OUT="$work/octave.md" octave-cli --norc --no-gui benches/octave/run_benchmarks.m 2>&1 |
-    { grep -v 'ignoring const execution_exception& while preparing to exit' || true; }
+    { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then

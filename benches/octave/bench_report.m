@@ -73,7 +73,7 @@ function text = target_cell(value, relation, limit, msadStatus)
   if gap <= 1
     verdict = 'met';
   else
-    verdict = sprintf('gap x%.2g', gap);
+    verdict = sprintf('gap x%.3g', gap);
   end
   text = sprintf('%.3g (%s %g): %s', value, relation, limit, verdict);
 end
