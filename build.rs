@@ -57,6 +57,8 @@ fn compile_shim(include_dirs: &[PathBuf]) {
         .file(SHIM_SOURCE)
         .include("mex")
         .includes(include_dirs)
+        // As MATLAB's mex command defines it; Octave's headers ignore it.
+        .define("MATLAB_MEX_FILE", None)
         .warnings(true)
         .compile("msad_mex_shim");
 }

@@ -30,7 +30,7 @@ msad_kind msad_kind_of(const mxArray *array) noexcept {
     if (mxIsCell(array)) return MSAD_CELL;
     if (mxIsStruct(array)) return MSAD_STRUCT;
     if (mxIsChar(array)) return MSAD_CHAR;
-    if (mxIsLogical(array)) return mxIsSparse(array) ? MSAD_OTHER : MSAD_LOGICAL;
+    if (mxIsLogical(array)) return mxIsSparse(array) ? MSAD_SPARSE_LOGICAL : MSAD_LOGICAL;
     if (mxIsDouble(array)) {
         if (mxIsComplex(array)) return MSAD_COMPLEX;
         return mxIsSparse(array) ? MSAD_SPARSE : MSAD_DOUBLE;

@@ -31,7 +31,8 @@ typedef enum msad_kind {
     MSAD_STRUCT,
     MSAD_FUNCTION_HANDLE,
     MSAD_COMPLEX,
-    /* integer, single, sparse logical, objects: reported with msad_class_name */
+    MSAD_SPARSE_LOGICAL,
+    /* integer, single, objects: reported with msad_class_name */
     MSAD_OTHER
 } msad_kind;
 

@@ -69,3 +69,27 @@ fn non_double_input_is_rejected() {
     let err = evaluate(&mut engine, &named("enzyme_residual"), vec![Value::string("abcd")], 2).unwrap_err();
     assert_eq!(err.kind, ErrorKind::BadInput, "{err}");
 }
+
+#[test]
+fn structs_cells_varargin_while_switch_growth_and_sparse_products() {
+    let f = named("reactor_network");
+    let x = [1.0, 2e-5, 0.5];
+    check_against_fd(&f, &x, &[], 1e-7);
+    check_against_fd(&f, &x, &[Value::scalar(0.5)], 1e-7);
+}
+
+
+#[test]
+fn derivatives_flow_through_struct_fields_and_cell_elements() {
+    check_against_fd(&named("active_containers"), &[0.3, 0.7, 1.1], &[], 1e-8);
+    // A scalar output of ten inputs makes 'auto' try reverse mode, which falls back to forward here.
+    let x: Vec<f64> = (0..10).map(|i| 0.1 * i as f64 + 0.2).collect();
+    let result = check_against_fd(&anonymous("@(x) sum(active_containers(x))", vec![]), &x, &[], 1e-8);
+    assert!(result.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", result.log);
+}
+
+#[test]
+fn handle_to_a_builtin_differentiates_the_primitive() {
+    check_against_fd(&named("sin"), &[0.1, 0.5, 2.0], &[], 1e-9);
+    check_against_fd(&named("cumsum"), &[0.1, 0.5, 2.0], &[], 1e-9);
+}

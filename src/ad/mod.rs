@@ -4,3 +4,4 @@
 pub mod coloring;
 mod ordering;
 pub mod pattern;
+pub mod reverse;

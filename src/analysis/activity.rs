@@ -1,6 +1,8 @@
-//! Activity: a value is active when it may depend on the differentiated argument. Computed for the whole
-//! program at once: a callee's parameter is active when some call site passes an active argument, and a
-//! call's results are active when the callee can return an active value.
+//! Dependence and activity. A value depends on x when it may vary with the differentiated argument (any
+//! operation of a dependent operand); it is active when it may also carry a non-zero derivative (the
+//! operation is differentiable). Computed for the whole program at once: a callee's parameter is
+//! active when some call site passes an active argument, and a call's results are active when the callee
+//! can return an active value; likewise for dependence.
 
 use crate::exec::primitives;
 use crate::ir::{Op, Program, Terminator, ValueId};
@@ -8,24 +10,33 @@ use crate::ir::{Op, Program, Terminator, ValueId};
 #[derive(Clone, Debug, Default)]
 pub struct Activity {
     active: Vec<bool>,
+    depends: Vec<bool>,
 }
 
 impl Activity {
     pub fn is_active(&self, v: ValueId) -> bool {
         self.active[v.0 as usize]
     }
+    /// Whether the value may vary with x (branch conditions that do make the control path x-dependent).
+    pub fn depends_on_x(&self, v: ValueId) -> bool {
+        self.depends[v.0 as usize]
+    }
     pub fn count(&self) -> usize {
         self.active.iter().filter(|a| **a).count()
     }
 }
 
-/// Activity of every value of every function when argument `wrt` of the entry function is active.
+/// Activity and dependence of every value of every function when argument `wrt` of the entry is x.
 pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
-    let mut acts: Vec<Activity> = program
-        .functions
-        .iter()
-        .map(|f| Activity { active: vec![false; f.value_count as usize] })
-        .collect();
+    let active = propagate(program, wrt, true);
+    let depends = propagate(program, wrt, false);
+    active.into_iter().zip(depends).map(|(active, depends)| Activity { active, depends }).collect()
+}
+
+/// Forward closure from argument `wrt`; `through_derivatives` stops at operations whose result has a
+/// zero derivative.
+fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Vec<bool>> {
+    let mut acts: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.value_count as usize]).collect();
     let mut active_params: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
     if let Some(p) = active_params[0].get_mut(wrt) {
         *p = true;
@@ -34,7 +45,7 @@ pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
     loop {
         let mut changed = false;
         for (fi, func) in program.functions.iter().enumerate() {
-            let act = &mut acts[fi].active;
+            let act = &mut acts[fi];
             let mark = |v: ValueId, on: bool, act: &mut Vec<bool>| {
                 if on && !act[v.0 as usize] {
                     act[v.0 as usize] = true;
@@ -52,11 +63,20 @@ pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
                     let any_arg = inst.args.iter().any(|a| act[a.0 as usize]);
                     let on = match &inst.op {
                         Op::Param(i) => active_params[fi][*i],
-                        Op::Prim(id) => any_arg && primitives::is_differentiable(*id),
-                        Op::Index | Op::IndexAssign => {
-                            // Only the indexed array and the assigned value carry derivatives.
+                        Op::Prim(id) => any_arg && (!through_derivatives || primitives::is_differentiable(*id)),
+                        // Only the indexed array and the assigned value carry derivatives.
+                        Op::Index | Op::IndexAssign if through_derivatives => {
                             act[inst.args[0].0 as usize] || (matches!(inst.op, Op::IndexAssign) && act[inst.args[1].0 as usize])
                         }
+                        Op::Index | Op::IndexAssign => any_arg,
+                        // Containers carry their parts' derivatives; indices never do.
+                        Op::Field { .. } | Op::CellIndex { .. } if through_derivatives => act[inst.args[0].0 as usize],
+                        Op::FieldAssign(_) | Op::CellAssign if through_derivatives => {
+                            act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize]
+                        }
+                        Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
+                        Op::CellLiteral { .. } => any_arg,
+                        Op::Nargin | Op::Nargout => false,
                         Op::Call(callee) => {
                             let params = &mut active_params[callee.0 as usize];
                             for (k, a) in inst.args.iter().enumerate() {
@@ -67,7 +87,8 @@ pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
                             }
                             active_results[callee.0 as usize]
                         }
-                        Op::Const(_) | Op::Undefined(_) | Op::MagicColon | Op::End { .. } => false,
+                        Op::End { .. } => !through_derivatives && any_arg,
+                        Op::Const(_) | Op::Undefined(_) | Op::MagicColon => false,
                     };
                     for d in &inst.dests {
                         changed |= mark(*d, on, act);

@@ -2,16 +2,25 @@
 //! - sparse conditional constant propagation over a lattice of class, dims and constant value
 //!   (`types`): constants are folded by running the primitive's own kernel, so folding can never
 //!   disagree with evaluation; branches on constants make only one side executable;
+//! - common-subexpression elimination (`eliminate_common_subexpressions`) over the dominator tree;
+//! - linearity (`constant_derivatives`): derivatives that are the same on every call;
 //! - liveness (`moves`): the last read of each value, so the evaluator can move instead of copy;
 //! - activity (`activity`): which values depend on the differentiated argument. Inactive values are
 //!   computed by the primal kernels only, never differentiated.
 
 mod activity;
+mod cse;
+mod dominance;
+mod linearity;
 mod liveness;
+mod regions;
 mod sccp;
 
 pub use activity::{Activity, activity};
+pub use cse::eliminate_common_subexpressions;
+pub use linearity::constant_derivatives;
 pub use liveness::{Moves, moves};
+pub use regions::two_sided_joins;
 pub use sccp::{Class, Lattice, fold_constants, propagate};
 
 /// What is known about one argument at the call: class and dims (values are not constants).

@@ -148,7 +148,17 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             Some(Some(sig)) => vec![Lattice::Varying { class: Some(sig.class), dims: Some(sig.dims.clone()) }],
             _ => unknown(),
         },
-        Op::Undefined(_) | Op::MagicColon | Op::Call(_) | Op::IndexAssign => unknown(),
+        Op::Undefined(_)
+        | Op::MagicColon
+        | Op::Call(_)
+        | Op::IndexAssign
+        | Op::Field { .. }
+        | Op::FieldAssign(_)
+        | Op::CellIndex { .. }
+        | Op::CellAssign
+        | Op::CellLiteral { .. }
+        | Op::Nargin
+        | Op::Nargout => unknown(),
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {
                 let n = crate::exec::index::end_value(&d, *position, *count);
@@ -166,7 +176,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
                     _ => None,
                 })
                 .collect();
-            if let Some(constants) = constants {
+            if let Some(constants) = constants.filter(|_| primitives::is_pure(*id)) {
                 if let Ok(results) = primitives::eval(*id, &constants, n) {
                     if results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS) {
                         return results.into_iter().map(Lattice::Const).collect();

@@ -1,15 +1,21 @@
 //! Command-line front end for tests and debugging. One function per subcommand; add new ones to `SUBCOMMANDS`.
 
 use msad::diag::SourceFile;
+use msad::engine::{Engine, JacobianStorage, Options, PathHost, Request};
+use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::ir::program::Loader;
 use msad::syntax;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 type Subcommand = fn(&[String]) -> Result<(), String>;
 
-const SUBCOMMANDS: [(&str, &str, Subcommand); 1] =
-    [("parse", "parse FILE [--print] | parse --summary DIR", parse_command)];
+const SUBCOMMANDS: [(&str, &str, Subcommand); 3] = [
+    ("parse", "parse FILE [--print] | parse --summary DIR", parse_command),
+    ("ir", "ir FILE.m  (SSA of the function and every function it calls)", ir_command),
+    ("jacobian", "jacobian FILE.m X1,X2,... [--full|--sparse] (value, Jacobian and the engine's log)", jacobian_command),
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,27 +57,9 @@ fn parse_command(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// All `.m` files under `dir`, sorted.
-fn m_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for path in entries.flatten().map(|e| e.path()) {
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "m") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// Parses every `.m` file under `dir`; prints the failures, the success count and the throughput.
 fn summary(dir: &Path) -> Result<(), String> {
-    let sources = m_files(dir).iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = syntax::find_m_files(dir).iter().map(|p| read_source(p)).collect::<Result<Vec<_>, _>>()?;
     let bytes: usize = sources.iter().map(|s| s.text.len()).sum();
     let started = Instant::now();
     let failures: Vec<_> = sources.iter().filter_map(|s| syntax::parse(s).err()).collect();
@@ -91,4 +79,68 @@ fn summary(dir: &Path) -> Result<(), String> {
         bytes as f64 / 1e6
     );
     Ok(())
+}
+
+/// A host that finds functions beside `file` and the function name `file` defines.
+fn host_for(file: &str) -> Result<(PathHost, String), String> {
+    let path = Path::new(file);
+    let name = path.file_stem().and_then(|s| s.to_str()).ok_or_else(|| format!("{file}: not a .m file"))?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Ok((PathHost { dirs: vec![dir.to_path_buf()] }, name.to_string()))
+}
+
+fn ir_command(args: &[String]) -> Result<(), String> {
+    let [file] = args else { return Err("usage: msad ir FILE.m".into()) };
+    let (mut host, name) = host_for(file)?;
+    let program = Loader::new(&mut host).load_named(&name).map_err(|d| d.to_string())?;
+    print!("{program}");
+    Ok(())
+}
+
+fn jacobian_command(args: &[String]) -> Result<(), String> {
+    let usage = "usage: msad jacobian FILE.m X1,X2,... [--full|--sparse]";
+    let (file, x, flags) = match args {
+        [file, x, flags @ ..] => (file, x, flags),
+        _ => return Err(usage.into()),
+    };
+    let x: Vec<f64> = x.split(',').map(|v| v.trim().parse::<f64>().map_err(|e| format!("{v}: {e}"))).collect::<Result<_, _>>()?;
+    let jacobian = match flags {
+        [] => JacobianStorage::Auto,
+        [f] if f == "--full" => JacobianStorage::Full,
+        [f] if f == "--sparse" => JacobianStorage::Sparse,
+        _ => return Err(usage.into()),
+    };
+    let (mut host, name) = host_for(file)?;
+    let request = Request {
+        function: FunctionHandle::Named(name),
+        args: vec![Value::Double(Array::column(x))],
+        options: Options { jacobian, ..Options::default() },
+        nargout: 2,
+    };
+    let result = Engine::new().evaluate(&mut host, &request).map_err(|d| format!("{}: {d}", d.identifier()))?;
+    result.log.iter().for_each(|line| println!("{line}"));
+    println!("f =");
+    print_matrix(&result.value);
+    println!("J =");
+    print_matrix(result.jacobian.as_ref().expect("requested"));
+    Ok(())
+}
+
+fn print_matrix(v: &Value) {
+    match v {
+        Value::Sparse(s) => {
+            for j in 0..s.ncols {
+                for k in s.colptr[j]..s.colptr[j + 1] {
+                    println!("  ({}, {})  {:.15e}", s.rowind[k] + 1, j + 1, s.values[k]);
+                }
+            }
+        }
+        other => {
+            let a = other.numeric().expect("numeric result");
+            for i in 0..a.rows() {
+                let row: Vec<String> = (0..a.cols()).map(|j| format!("{:>22.15e}", a.data[i + j * a.rows()])).collect();
+                println!("  {}", row.join(" "));
+            }
+        }
+    }
 }

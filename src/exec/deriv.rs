@@ -12,6 +12,9 @@ pub enum Deriv {
     Zero,
     Dense(DenseDeriv),
     Sparse(SparseDeriv),
+    /// A struct's or cell's derivatives: one per field of a scalar struct, one per cell element.
+    /// Numeric rules never see it: their kernels reject containers first.
+    Parts(Vec<Deriv>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -130,7 +133,21 @@ impl Deriv {
             Deriv::Zero => None,
             Deriv::Dense(d) => Some(d.nd),
             Deriv::Sparse(s) => Some(s.nd),
+            Deriv::Parts(parts) => parts.iter().find_map(Deriv::nd),
         }
+    }
+
+    /// Part `k` of a container's derivative (Zero when the container is inactive).
+    pub fn part(&self, k: usize) -> Deriv {
+        match self {
+            Deriv::Parts(parts) => parts.get(k).cloned().unwrap_or(Deriv::Zero),
+            _ => Deriv::Zero,
+        }
+    }
+
+    /// A container derivative of `count` parts (Zero when every part is).
+    pub fn from_parts(parts: Vec<Deriv>) -> Deriv {
+        if parts.iter().all(Deriv::is_zero) { Deriv::Zero } else { Deriv::Parts(parts) }
     }
 
     /// Rows of `self` selected by `map`, `rows` of them.
@@ -152,6 +169,7 @@ impl Deriv {
                 let (c, v) = s.row(map.source(r));
                 e.extend(c.iter().copied().zip(v.iter().copied()));
             })),
+            Deriv::Parts(_) => Deriv::from_parts((0..rows).map(|r| self.part(map.source(r))).collect()),
         }
     }
 
@@ -175,6 +193,9 @@ impl Deriv {
                     e.extend(c.iter().copied().zip(v.iter().copied()));
                 }
             })),
+            Deriv::Parts(_) => Deriv::from_parts(
+                sources.iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect(),
+            ),
         }
     }
 
@@ -193,6 +214,7 @@ impl Deriv {
                 }
                 Deriv::Dense(out)
             }
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
                 for t in op.ptr[r]..op.ptr[r + 1] {
                     let (c, v) = s.row(op.src[t]);
@@ -205,6 +227,7 @@ impl Deriv {
     /// Dense copy of a block of `rows` rows and `nd` directions (for results and rules that need one).
     pub fn to_dense(&self, rows: usize, nd: usize) -> DenseDeriv {
         match self {
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Zero => DenseDeriv::zeros(rows, nd),
             Deriv::Dense(d) => d.clone(),
             Deriv::Sparse(s) => {
@@ -261,14 +284,47 @@ impl Deriv {
         }
     }
 
+    /// `self` with the structure of `other` added as explicit zeros (sparse blocks of equal rows; dense
+    /// blocks already hold every entry). None when the shapes differ.
+    pub fn with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
+        match (self, other) {
+            (d, Deriv::Zero) => Some(d.clone()),
+            (Deriv::Dense(d), Deriv::Dense(o)) => (d.rows == o.rows).then(|| Deriv::Dense(d.clone())),
+            (d, Deriv::Sparse(o)) => {
+                let s = d.to_sparse(o.rows, o.nd);
+                (s.rows == o.rows).then(|| {
+                    Deriv::Sparse(SparseDeriv::linear(o.rows, o.nd, |r, e| {
+                        let (c, v) = s.row(r);
+                        e.extend(c.iter().copied().zip(v.iter().copied()));
+                        e.extend(o.row(r).0.iter().map(|&c| (c, 0.0)));
+                    }))
+                })
+            }
+            (Deriv::Parts(a), Deriv::Parts(b)) if a.len() == b.len() => {
+                a.iter().zip(b).map(|(a, b)| a.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+            }
+            (Deriv::Zero, Deriv::Parts(b)) => {
+                b.iter().map(|b| Deriv::Zero.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+            }
+            _ => None,
+        }
+    }
+
     /// Sparse copy; `rows` is used only for `Zero`.
     fn to_sparse(&self, rows: usize, nd: usize) -> SparseDeriv {
         match self {
+            Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => s.clone(),
             Deriv::Zero => SparseDeriv { rows, nd, ptr: vec![0; rows + 1], cols: vec![], vals: vec![] },
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
+}
+
+/// Numeric kernels reject structs and cells before any forward rule runs, so their derivatives never
+/// reach one.
+pub fn container_in_numeric_rule() -> ! {
+    unreachable!("a struct or cell derivative reached a numeric derivative rule")
 }
 
 /// `sum_t coef_t[k] * d_t[map_t(k), :]` over the non-zero terms: the forward rule of every elementwise
@@ -285,6 +341,7 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
                     }
                     Deriv::Dense(d) => e.extend((0..nd).map(|j| (j, coefs[r] * d.get(map.source(r), j)))),
                     Deriv::Zero => {}
+                    Deriv::Parts(_) => container_in_numeric_rule(),
                 }
             }
         }));
@@ -294,9 +351,12 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
         let Deriv::Dense(d) = deriv else { continue };
         let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
         for j in 0..d.nd {
-            let src = d.column(j);
-            for (k, dst) in o.column_mut(j).iter_mut().enumerate() {
-                *dst += coefs[k] * src[map.source(k)];
+            let (src, dst) = (d.column(j), o.column_mut(j));
+            // One loop per map kind, so the common identity case vectorises.
+            match map {
+                RowMap::Identity => dst.iter_mut().zip(*coefs).zip(src).for_each(|((o, c), s)| *o += c * s),
+                RowMap::Scalar => dst.iter_mut().zip(*coefs).for_each(|(o, c)| *o += c * src[0]),
+                RowMap::Gather(m) => dst.iter_mut().zip(*coefs).zip(m).for_each(|((o, c), &i)| *o += c * src[i]),
             }
         }
     }

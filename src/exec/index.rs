@@ -69,7 +69,7 @@ fn format_index(x: f64) -> String {
 }
 
 /// Dims of `dims` seen through `count` subscripts: the last one spans all remaining dims.
-fn folded_dims(dims: &[usize], count: usize) -> Vec<usize> {
+pub(crate) fn folded_dims(dims: &[usize], count: usize) -> Vec<usize> {
     let mut out: Vec<usize> = (0..count).map(|i| dims.get(i).copied().unwrap_or(1)).collect();
     if count < dims.len() {
         out[count - 1] = dims[count - 1..].iter().product();
@@ -167,7 +167,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     Ok((out, d))
 }
 
-fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
+pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
     fn pick<T: Clone>(a: &Array<T>, dims: Vec<usize>, p: &[usize]) -> Array<T> {
         Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())
     }
@@ -193,14 +193,12 @@ pub fn assign(
     subs: &[Subscript],
 ) -> Result<(Value, Deriv)> {
     let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
-    let old_dims = base.dims();
-    let new_dims = grown_dims(&old_dims, subs)?;
-    let (_, targets) = gather_plan(&new_dims, subs)?;
-    let rhs_n = rhs.numel();
-    if rhs_n == 0 && !targets.is_empty() {
-        return Err(Diagnostic::new(ErrorKind::Unsupported, "deleting elements with x(i) = []")
-            .with_hint("build the shorter array by indexing, e.g. x = x(keep)"));
+    if is_null(rhs) {
+        return delete(&base, &base_deriv, subs);
     }
+    let old_dims = base.dims();
+    let (new_dims, targets) = assign_plan(&old_dims, subs)?;
+    let rhs_n = rhs.numel();
     if rhs_n != 1 && rhs_n != targets.len() {
         return Err(runtime(format!(
             "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
@@ -218,6 +216,13 @@ pub fn assign(
     };
     let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
     Ok((value, deriv))
+}
+
+/// The dims after `a(subs...) = rhs` on an array of `old_dims`, and the linear index of every assigned element.
+pub fn assign_plan(old_dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let new_dims = grown_dims(old_dims, subs)?;
+    let (_, targets) = gather_plan(&new_dims, subs)?;
+    Ok((new_dims, targets))
 }
 
 /// Dims after assigning through `subs`: MATLAB grows the array to hold the largest subscript.
@@ -257,7 +262,7 @@ fn grown_dims(dims: &[usize], subs: &[Subscript]) -> Result<Vec<usize>> {
 }
 
 /// Linear index in `new_dims` of every element of an array of `old_dims` (zero fill elsewhere).
-fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
+pub fn resize_map(old_dims: &[usize], new_dims: &[usize]) -> Vec<usize> {
     let old_n: usize = old_dims.iter().product();
     if old_dims == new_dims {
         return (0..old_n).collect();
@@ -321,4 +326,70 @@ fn assign_value(
 
 fn unsupported_assign(v: &Value) -> Diagnostic {
     Diagnostic::new(ErrorKind::Unsupported, format!("indexed assignment with a {} value", v.class_name()))
+}
+
+/// Whether `a(i) = rhs` deletes: Octave deletes for a literal `[]` or `''`; the runtime cannot tell
+/// a literal from any other 0x0 double or char, so both delete (a documented deviation).
+fn is_null(rhs: &Value) -> bool {
+    matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.dims() == [0, 0]
+}
+
+/// `a(subs...) = []`: the remaining elements, and their derivative rows.
+fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    let (dims, kept) = deletion_plan(&base.dims(), subs)?;
+    let value = gather_value(base, dims, &kept)?;
+    let deriv = deriv.gather(&RowMap::Gather(kept.clone()), kept.len());
+    Ok((value, deriv))
+}
+
+/// The dims after deleting, and the linear indices of the elements kept. With one subscript a vector
+/// keeps its orientation and anything else becomes a row; with several, at most one may be other
+/// than `:`, and it deletes along its dimension of the unfolded array.
+fn deletion_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let numel: usize = dims.iter().product();
+    let doomed = |s: &Subscript, extent: usize, what: &str| -> Result<Vec<bool>> {
+        let mut gone = vec![false; extent];
+        for k in 0..s.count(extent) {
+            let p = s.position(k);
+            if p >= extent {
+                return Err(runtime(format!("{what}: index out of bounds: value {} out of bound {extent}", p + 1)));
+            }
+            gone[p] = true;
+        }
+        Ok(gone)
+    };
+    if let [s] = subs {
+        if matches!(s, Subscript::All) {
+            return Ok((vec![0, 0], vec![]));
+        }
+        let gone = doomed(s, numel, "A(I) = []")?;
+        let kept: Vec<usize> = (0..numel).filter(|&k| !gone[k]).collect();
+        let out = match dims {
+            _ if kept.len() == numel => dims.to_vec(),
+            [_, 1] if dims.len() == 2 => vec![kept.len(), 1],
+            _ => vec![1, kept.len()],
+        };
+        return Ok((out, kept));
+    }
+    let mut partial = subs.iter().enumerate().filter(|(_, s)| !matches!(s, Subscript::All));
+    let (axis, sub) = match (partial.next(), partial.next()) {
+        (None, _) => (0, None),
+        (Some((k, s)), None) => (k, Some(s)),
+        _ => return Err(runtime("a null assignment can only have one non-colon index")),
+    };
+    let mut out = padded_dims(dims, subs.len());
+    let gone = match sub {
+        Some(s) => doomed(s, out[axis], "A(..,I,..) = []")?,
+        None => vec![true; out[axis]],
+    };
+    let stride: usize = out[..axis].iter().product();
+    let kept = (0..numel).filter(|&k| !gone[(k / stride) % out[axis]]).collect();
+    out[axis] = gone.iter().filter(|g| !**g).count();
+    Ok((normalize_dims(out), kept))
+}
+
+fn padded_dims(dims: &[usize], n: usize) -> Vec<usize> {
+    let mut d = dims.to_vec();
+    d.resize(n.max(dims.len()), 1);
+    d
 }

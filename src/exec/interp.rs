@@ -1,24 +1,32 @@
 //! Evaluator of prepared SSA code: runs the primal computation and, for active values, the forward rules,
 //! so every value carries its derivative block alongside.
 
+use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::primitives::{self, Forward};
 use super::value::Value;
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::{BlockId, FuncId, Function, Inst, Op, Program, Terminator, ValueId};
+use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use std::collections::HashMap;
 
 /// A value with its derivative block.
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub value: Value,
     pub deriv: Deriv,
+    /// The value's variable on the reverse-mode tape, when one is recorded and the value depends on x.
+    pub tape: Option<TapeVar>,
 }
 
 impl Slot {
     pub fn inactive(value: Value) -> Slot {
-        Slot { value, deriv: Deriv::Zero }
+        Slot::new(value, Deriv::Zero)
+    }
+    pub fn new(value: Value, deriv: Deriv) -> Slot {
+        Slot { value, deriv, tape: None }
     }
 }
 
@@ -37,21 +45,68 @@ pub struct Plan<'p> {
     pub program: &'p Program,
     pub activity: &'p [Activity],
     pub moves: &'p [Moves],
+    /// Join blocks of two-sided branches, per function and block.
+    pub joins: &'p [Vec<Option<BlockId>>],
+    /// Values of the entry function whose derivative is the same on every call with the same seed.
+    pub constant_derivatives: &'p [bool],
+    /// Their derivative blocks, by seed and value.
+    pub derivative_cache: &'p DerivativeCache,
+}
+
+/// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
+pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
+
+/// What the control path of a run tells about the sparsity pattern it found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControlRecord {
+    /// No branch that depends on x was left unexplored: the pattern holds for every x.
+    pub global: bool,
+    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests), in order.
+    pub trace: Vec<bool>,
+}
+
+#[derive(Clone)]
+struct Frame {
+    regs: Vec<Reg>,
+    args: Vec<Option<Slot>>,
+    nargin: usize,
+    nargout: usize,
+}
+
+enum Exit {
+    Returned(Vec<Slot>),
+    /// Control reached the stop block, coming from this block.
+    Reached(BlockId),
 }
 
 pub struct Interpreter<'p> {
     plan: Plan<'p>,
     depth: usize,
+    /// Identifies the seed of this run, for the derivative cache (None: do not cache).
+    seed_key: Option<u64>,
+    /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
+    detect_sparsity: bool,
+    pub control: ControlRecord,
+    /// Reverse mode: every operation on taped values is recorded here.
+    pub tape: Option<Tape>,
 }
 
 impl<'p> Interpreter<'p> {
-    pub fn new(plan: Plan<'p>) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0 }
+    pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None }
+    }
+
+    /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
+    pub fn with_seed_key(mut self, key: u64) -> Interpreter<'p> {
+        self.seed_key = Some(key);
+        self
     }
 
     /// Calls function `id` with `args`, returning its first `nargout` results.
     pub fn call(&mut self, id: FuncId, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
         let func = self.plan.program.function(id);
+        let nargin = args.len();
+        let args = pack_varargin(func, args);
         if args.len() > func.params.len() {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
@@ -64,53 +119,95 @@ impl<'p> Interpreter<'p> {
             return Err(Diagnostic::new(ErrorKind::Runtime, "max_recursion_depth exceeded").at(&func.file, func.span));
         }
         self.depth += 1;
-        let result = self.run(id, func, args, nargout);
+        let result = self.run(id, func, args, nargin, nargout);
         self.depth -= 1;
         result
     }
 
-    fn run(&mut self, id: FuncId, func: &Function, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+    fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
+        let mut frame = Frame {
+            regs: vec![Reg::Unset; func.value_count as usize],
+            args,
+            nargin,
+            nargout,
+        };
+        match self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout)? {
+            Exit::Returned(results) => Ok(results),
+            Exit::Reached(_) => unreachable!("no stop block was given"),
+        }
+    }
+
+    /// Runs from `start` (entered from `pred`; `pred == None` with a start block other than the entry
+    /// means its phis are already set) until the function returns or control reaches `stop`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_region(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        start: BlockId,
+        entered_from: Option<BlockId>,
+        stop: Option<BlockId>,
+        nargout: usize,
+    ) -> Result<Exit> {
         let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
-        let mut regs = vec![Reg::Unset; func.value_count as usize];
-        let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
-        let (mut block, mut pred) = (BlockId(0), None::<BlockId>);
+        let (mut block, mut pred) = (start, entered_from);
+        let mut phis_done = entered_from.is_none();
         loop {
+            if Some(block) == stop {
+                return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
+            }
             let b = func.block(block);
-            if let Some(p) = pred {
+            if let (Some(p), false) = (pred, phis_done) {
                 let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
                 let incoming: Vec<Reg> = b
                     .phis
                     .iter()
                     .enumerate()
-                    .map(|(k, phi)| {
-                        let (_, v) = phi.incoming.iter().find(|(from, _)| *from == p).expect("phi covers every predecessor");
-                        take_or_clone(&mut regs, *v, moves.phi(block, position, k))
-                    })
+                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)))
                     .collect();
                 for (phi, r) in b.phis.iter().zip(incoming) {
-                    regs[phi.dest.0 as usize] = r;
+                    frame.regs[phi.dest.0 as usize] = r;
                 }
             }
+            phis_done = false;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
-                self.exec(func, activity, inst, &movable, &mut regs, &mut args)
+                let cache_key = self.cache_key(id, inst);
+                self.exec(func, activity, inst, cache_key, &movable, frame)
                     .map_err(|d| d.at(&func.file, inst.span))?;
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
                 Terminator::Branch { cond, then_block, else_block } => {
-                    let taken = match &regs[cond.0 as usize] {
+                    let taken = match &frame.regs[cond.0 as usize] {
                         Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
                         _ => unreachable!("branch conditions are logical scalars from 'truth'"),
                     };
-                    (pred, block) = (Some(block), if taken { *then_block } else { *else_block });
+                    let (next, other) = if taken { (*then_block, *else_block) } else { (*else_block, *then_block) };
+                    if activity.depends_on_x(*cond) {
+                        let join = self.plan.joins[id.0 as usize][block.0 as usize];
+                        match join {
+                            Some(join) if self.detect_sparsity => {
+                                let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
+                                (pred, block, phis_done) = (Some(arrived_from), join, true);
+                                continue;
+                            }
+                            Some(_) => {}
+                            None => {
+                                self.control.global = false;
+                                self.control.trace.push(taken);
+                            }
+                        }
+                    }
+                    (pred, block) = (Some(block), next);
                 }
                 Terminator::Return(outputs) => {
-                    return outputs
+                    let results = outputs
                         .iter()
                         .take(nargout)
                         .zip(&func.outputs)
-                        .map(|(v, name)| match std::mem::replace(&mut regs[v.0 as usize], Reg::Unset) {
+                        .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
                             Reg::Val(s) => Ok(s),
                             _ => Err(Diagnostic::new(
                                 ErrorKind::Runtime,
@@ -118,21 +215,86 @@ impl<'p> Interpreter<'p> {
                             )
                             .at(&func.file, func.span)),
                         })
-                        .collect();
+                        .collect::<Result<Vec<_>>>()?;
+                    return Ok(Exit::Returned(results));
                 }
             }
         }
     }
 
+    /// Sparsity detection at a branch whose condition depends on x: runs the taken side for the values,
+    /// then the other side from the same state for its pattern, and sets the join's phis to the taken
+    /// side's values with the union of both sides' patterns. Returns the taken side's block into the join.
+    #[allow(clippy::too_many_arguments)]
+    fn run_both_sides(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        branch: BlockId,
+        taken: BlockId,
+        other: BlockId,
+        join: BlockId,
+        nargout: usize,
+    ) -> Result<BlockId> {
+        let mut other_frame = frame.clone();
+        let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
+            unreachable!("the join post-dominates the branch")
+        };
+        let trace_len = self.control.trace.len();
+        let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
+        self.control.trace.truncate(trace_len);
+        let from_other = match other_side {
+            Ok(Exit::Reached(p)) => Some(p),
+            // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
+            _ => {
+                self.control.global = false;
+                None
+            }
+        };
+        for phi in &func.block(join).phis {
+            let Reg::Val(mut slot) = frame.regs[phi_input(phi, from_taken).0 as usize].clone() else { continue };
+            if let Some(p) = from_other {
+                if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
+                    match slot.deriv.with_structure_of(&alt.deriv) {
+                        Some(d) => slot.deriv = d,
+                        None => self.control.global = false,
+                    }
+                }
+            }
+            frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
+        }
+        Ok(from_taken)
+    }
+
+    /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
+    /// stops reverse mode (auto mode then runs forward).
+    fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
+        if self.tape.is_some() && slot.tape.is_some() {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
+                .with_hint("use opts.mode = 'forward'"));
+        }
+        Ok(slot)
+    }
+
+    /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
+    fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
+        let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
+        let constant = id == FuncId(0) && self.plan.constant_derivatives.get(dest.0 as usize) == Some(&true);
+        constant.then_some((seed, dest))
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn exec(
         &mut self,
         func: &Function,
         activity: &Activity,
         inst: &Inst,
+        cache_key: Option<(u64, ValueId)>,
         movable: &dyn Fn(usize) -> bool,
-        regs: &mut [Reg],
-        args: &mut [Option<Slot>],
+        frame: &mut Frame,
     ) -> Result<()> {
+        let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
         match &inst.op {
             Op::Const(v) => set(regs, inst.dests[0], Reg::Val(Slot::inactive(v.clone()))),
@@ -151,14 +313,28 @@ impl<'p> Interpreter<'p> {
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let deriv = if first_active && derivs.iter().any(|d| !d.is_zero()) {
-                    primitives::forward(*id, &Forward { inputs: &values, derivs: &derivs, output: &results[0] })?
-                } else {
-                    Deriv::Zero
+                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                let deriv = match cached {
+                    Some(deriv) => deriv,
+                    None if first_active && derivs.iter().any(|d| !d.is_zero()) => {
+                        let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
+                        let deriv = primitives::forward(*id, &forward)?;
+                        if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
+                            cache.insert(key, deriv.clone());
+                        }
+                        deriv
+                    }
+                    None => Deriv::Zero,
+                };
+                let taped = match &mut self.tape {
+                    Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
+                    _ => None,
                 };
                 let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
+                let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
                 for (d, value) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(Slot { value, deriv: derivs.next().expect("endless") }));
+                    let deriv = derivs.next().expect("endless");
+                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }
             Op::Call(id) => {
@@ -173,27 +349,110 @@ impl<'p> Interpreter<'p> {
             Op::Index => {
                 let base = slot(regs, inst.args[0])?;
                 let subs = subscripts(regs, &inst.args[1..])?;
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_index(base, &subs)?,
+                    None => None,
+                };
                 let (value, deriv) = index(&base.value, &base.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::IndexAssign => {
                 let base = match take_or_clone(regs, inst.args[0], movable(0)) {
-                    Reg::Val(s) => Some((s.value, s.deriv)),
+                    Reg::Val(s) => Some(s),
                     _ => None,
                 };
                 let rhs = slot(regs, inst.args[1])?;
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let (value, deriv) = assign(base, &rhs.value, &rhs.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv }));
+                let tape = match &mut self.tape {
+                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
+                    None => None,
+                };
+                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
+            Op::Nargin | Op::Nargout => {
+                let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::Field { name, tolerant } => {
+                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                    (Reg::Undefined(_), true) => None,
+                    _ => containers::field(self.untaped(slot(regs, inst.args[0])?)?, name)?,
+                };
+                let r = match found {
+                    Some(s) => Reg::Val(s),
+                    None if *tolerant => Reg::Undefined(name.clone()),
+                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("invalid use of undefined value: no field '{name}'"))),
+                };
+                set(regs, inst.dests[0], r);
+            }
+            Op::FieldAssign(name) => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let s = containers::assign_field(base, name, rhs)?;
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::CellIndex { tolerant } => {
+                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                    (Reg::Undefined(_), true) => None,
+                    _ => {
+                        let subs = subscripts(regs, &inst.args[1..])?;
+                        containers::cell_element(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
+                    }
+                };
+                set(regs, inst.dests[0], found.map_or(Reg::Undefined("cell element".into()), Reg::Val));
+            }
+            Op::CellAssign => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let subs = subscripts(regs, &inst.args[2..])?;
+                let s = containers::assign_cell(base, &subs, rhs)?;
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::CellLiteral { rows } => {
+                let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
+                elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, *rows)?));
+            }
         }
         Ok(())
     }
+}
+
+fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
+    phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
+}
+
+/// A register's slot, or None for an undefined variable (assignments create it).
+fn defined(reg: Reg) -> Option<Slot> {
+    match reg {
+        Reg::Val(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The arguments by parameter position (None: not passed). With `varargin` as the last parameter,
+/// the arguments from its position on become one cell.
+fn pack_varargin(func: &Function, args: Vec<Slot>) -> Vec<Option<Slot>> {
+    let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
+    if func.params.last().map(String::as_str) != Some("varargin") {
+        return args;
+    }
+    let fixed = func.params.len() - 1;
+    let rest = if args.len() > fixed { args.split_off(fixed) } else { vec![] };
+    let count = rest.len();
+    let (values, parts): (Vec<Value>, Vec<Deriv>) = rest.into_iter().flatten().map(|s| (s.value, s.deriv)).unzip();
+    let cell = Value::Cell(crate::exec::value::Array::new(vec![1, count], values));
+    args.resize_with(fixed, || None);
+    args.push(Some(Slot::new(cell, Deriv::from_parts(parts))));
+    args
 }
 
 /// The register's content, moved out when this is its last read.

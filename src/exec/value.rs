@@ -167,6 +167,29 @@ impl Value {
         }
     }
 
+    /// Feeds class, dims and every element's bits to `h` (a cache key for values folded as constants).
+    pub fn hash_content(&self, h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        self.class_name().hash(h);
+        self.dims().hash(h);
+        match self {
+            Value::Double(a) => a.data.iter().for_each(|x| x.to_bits().hash(h)),
+            Value::Logical(a) => a.data.hash(h),
+            Value::Char(a) => a.data.hash(h),
+            Value::Sparse(s) => {
+                s.colptr.hash(h);
+                s.rowind.hash(h);
+                s.values.iter().for_each(|x| x.to_bits().hash(h));
+            }
+            Value::Cell(a) => a.data.iter().for_each(|v| v.hash_content(h)),
+            Value::Struct(st) => {
+                st.fields.hash(h);
+                st.elements.iter().flatten().for_each(|v| v.hash_content(h));
+            }
+            Value::Handle(f) => format!("{f:?}").hash(h),
+        }
+    }
+
     /// The value as a double array (logical and char convert, sparse densifies); None for containers.
     pub fn numeric(&self) -> Option<Cow<'_, Array<f64>>> {
         match self {

@@ -32,9 +32,17 @@ impl fmt::Display for Function {
                     Op::Index => "index".into(),
                     Op::IndexAssign => "index-assign".into(),
                     Op::End { position, count } => format!("end[{position}/{count}]"),
+                    Op::Field { name, .. } => format!("field .{name}"),
+                    Op::FieldAssign(name) => format!("field-assign .{name}"),
+                    Op::CellIndex { .. } => "cell-index".into(),
+                    Op::CellAssign => "cell-assign".into(),
+                    Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
+                    Op::Nargin => "nargin".into(),
+                    Op::Nargout => "nargout".into(),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
-                writeln!(f, "  {lhs}{op}({})", args.join(", "))?;
+                let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };
+                writeln!(f, "  {lhs}{op}{args}")?;
             }
             match &b.term {
                 Terminator::Jump(t) => writeln!(f, "  jump b{}", t.0)?,

@@ -82,7 +82,9 @@ fn param_names(params: &[Param], file: &Arc<SourceFile>) -> Result<Vec<String>> 
     let mut names = Vec::new();
     for (i, p) in params.iter().enumerate() {
         match p {
-            Param::Name(id) if id.name == "varargin" => return Err(unsupported("varargin", file, id.span)),
+            Param::Name(id) if id.name == "varargin" && i + 1 != params.len() => {
+                return Err(Diagnostic::new(ErrorKind::Parse, "varargin must be the last input").at(file, id.span));
+            }
             Param::Name(id) => names.push(id.name.clone()),
             // An ignored input still occupies its position.
             Param::Ignored(_) => names.push(format!("~{i}")),
@@ -383,6 +385,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
+            StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
             StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
@@ -406,21 +409,52 @@ impl<'a> Lowerer<'a> {
     fn assign(&mut self, target: &LValue, value: ValueId) -> Result<()> {
         match target {
             LValue::Ignored(_) => Ok(()),
-            LValue::Var { name, accessors, span } => match accessors.as_slice() {
-                [] => {
-                    self.write_var(&name.name, value);
-                    Ok(())
-                }
-                [ast::Accessor::Paren(indices, _)] => {
-                    let base = self.read_var(&name.name, name.span);
-                    let mut args = vec![base, value];
-                    args.extend(self.lower_indices(base, indices)?);
-                    let v = self.emit(Op::IndexAssign, args, *span);
-                    self.write_var(&name.name, v);
-                    Ok(())
-                }
-                _ => Err(self.err("assignment into fields, cells or nested indices", *span)),
-            },
+            LValue::Var { name, accessors, .. } if accessors.is_empty() => {
+                self.write_var(&name.name, value);
+                Ok(())
+            }
+            LValue::Var { name, accessors, span } => {
+                let base = self.read_var(&name.name, name.span);
+                let v = self.assign_into(base, accessors, value, *span)?;
+                self.write_var(&name.name, v);
+                Ok(())
+            }
+        }
+    }
+
+    /// The new value of `base` after `base<accessors> = value`: each level reads the part it changes
+    /// (tolerantly: assignment creates missing fields and elements), assigns into it, and puts it back.
+    fn assign_into(&mut self, base: ValueId, accessors: &[ast::Accessor], value: ValueId, span: Span) -> Result<ValueId> {
+        let (first, rest) = accessors.split_first().expect("at least one accessor");
+        match first {
+            ast::Accessor::Paren(indices, _) if rest.is_empty() => {
+                let mut args = vec![base, value];
+                args.extend(self.lower_indices(base, indices)?);
+                Ok(self.emit(Op::IndexAssign, args, span))
+            }
+            ast::Accessor::Field(field) => {
+                let inner = match rest {
+                    [] => value,
+                    _ => {
+                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true }, vec![base], span);
+                        self.assign_into(part, rest, value, span)?
+                    }
+                };
+                Ok(self.emit(Op::FieldAssign(field.name.clone()), vec![base, inner], span))
+            }
+            ast::Accessor::Brace(indices, _) => {
+                let subs = self.lower_indices(base, indices)?;
+                let inner = match rest {
+                    [] => value,
+                    _ => {
+                        let part = self.emit(Op::CellIndex { tolerant: true }, [vec![base], subs.clone()].concat(), span);
+                        self.assign_into(part, rest, value, span)?
+                    }
+                };
+                Ok(self.emit(Op::CellAssign, [vec![base, inner], subs].concat(), span))
+            }
+            ast::Accessor::Paren(..) => Err(self.err("assignment into fields or cells of an indexed element, x(i).f = v", span)),
+            ast::Accessor::DynField(..) => Err(self.err("dynamic field names, s.(name)", span)),
         }
     }
 
@@ -594,12 +628,38 @@ impl<'a> Lowerer<'a> {
                     Ok(self.emit(Op::Index, operands, span))
                 }
                 ExprKind::Ident(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
-                _ => Err(self.err("indexing the result of an expression", span)),
+                // `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
+                _ => {
+                    let b = self.lower_expr(base)?;
+                    let mut operands = vec![b];
+                    operands.extend(self.lower_indices(b, args)?);
+                    Ok(self.emit(Op::Index, operands, span))
+                }
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
             ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
-            ExprKind::CellIndex { .. } | ExprKind::CellArray(_) => Err(self.err("cell arrays", span)),
-            ExprKind::Field { .. } | ExprKind::DynField { .. } => Err(self.err("structs", span)),
+            ExprKind::Field { base, name } => {
+                let b = self.lower_expr(base)?;
+                Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false }, vec![b], span))
+            }
+            ExprKind::CellIndex { base, args } => {
+                let b = self.lower_expr(base)?;
+                let mut operands = vec![b];
+                operands.extend(self.lower_indices(b, args)?);
+                Ok(self.emit(Op::CellIndex { tolerant: false }, operands, span))
+            }
+            ExprKind::CellArray(rows) => {
+                let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
+                if rows.iter().any(|r| r.len() != rows[0].len()) {
+                    return Err(Diagnostic::new(ErrorKind::Runtime, "vertical dimensions mismatch in cell array").at(&self.file, span));
+                }
+                let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+                Ok(self.emit(Op::CellLiteral { rows: rows.len() }, elements, span))
+            }
+            ExprKind::DynField { .. } => Err(self.err("dynamic field names, s.(name)", span)),
+            ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {
+                Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
+            }
             ExprKind::AnonFn { .. } | ExprKind::FuncHandle(_) => {
                 Err(self.err("function handles inside the differentiated code", span))
             }
@@ -623,6 +683,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_call(&mut self, name: &str, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        if let ("nargin" | "nargout", []) = (name, args) {
+            let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
+            return Ok(vec![self.emit(op, vec![], span)]);
+        }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
             // Octave's compiled builtins have no source to read, so an unknown name is either one of
@@ -657,13 +721,15 @@ impl<'a> Lowerer<'a> {
         Ok(out)
     }
 
+    /// `[a, b; c]`: rows are horizontal concatenations stacked vertically; a lone element or a lone row
+    /// needs no concatenation.
     fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
         let mut row_values = Vec::with_capacity(rows.len());
         for row in rows {
-            let elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
-            row_values.push(self.prim("horzcat", elems, span)?);
+            let mut elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+            row_values.push(if elems.len() == 1 { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
         }
-        self.prim("vertcat", row_values, span)
+        if row_values.len() == 1 { Ok(row_values[0]) } else { self.prim("vertcat", row_values, span) }
     }
 
     /// `a && b`, `a || b`: the right side runs only when needed.
@@ -717,12 +783,7 @@ fn binop_prim(op: BinOp) -> &'static str {
 /// and rewrites every use.
 fn remove_trivial_phis(func: &mut Function) {
     let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
-    let resolve = |alias: &HashMap<ValueId, ValueId>, mut v: ValueId| {
-        while let Some(&a) = alias.get(&v) {
-            v = a;
-        }
-        v
-    };
+    let resolve = super::resolve_alias;
     loop {
         let mut changed = false;
         for block in &mut func.blocks {
@@ -750,17 +811,5 @@ fn remove_trivial_phis(func: &mut Function) {
             break;
         }
     }
-    for block in &mut func.blocks {
-        for phi in &mut block.phis {
-            phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve(&alias, *v));
-        }
-        for inst in &mut block.insts {
-            inst.args.iter_mut().for_each(|v| *v = resolve(&alias, *v));
-        }
-        match &mut block.term {
-            Terminator::Branch { cond, .. } => *cond = resolve(&alias, *cond),
-            Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve(&alias, *v)),
-            Terminator::Jump(_) => {}
-        }
-    }
+    func.replace_uses(&alias);
 }

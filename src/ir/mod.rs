@@ -8,6 +8,7 @@ mod dump;
 use crate::diag::{SourceFile, Span};
 use crate::exec::primitives::PrimId;
 use crate::exec::value::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,6 +39,21 @@ pub enum Op {
     IndexAssign,
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
     End { position: usize, count: usize },
+    /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
+    /// of an error (the read inside a nested assignment such as `s.a.b = v`).
+    Field { name: String, tolerant: bool },
+    /// `args[0].name = args[1]`: a new struct value.
+    FieldAssign(String),
+    /// `args[0]{args[1..]}`: one element of a cell array (`tolerant` as for `Field`).
+    CellIndex { tolerant: bool },
+    /// `args[0]{args[2..]} = args[1]`: a new cell value.
+    CellAssign,
+    /// `{...}`: `rows` rows of equally many elements, given row by row.
+    CellLiteral { rows: usize },
+    /// How many inputs the running call was given.
+    Nargin,
+    /// How many outputs the running call was asked for.
+    Nargout,
 }
 
 #[derive(Clone, Debug)]
@@ -119,6 +135,37 @@ impl Function {
         }
         order.reverse();
         order
+    }
+}
+
+/// Follows `alias` from `v` to the value that finally replaces it.
+pub fn resolve_alias(alias: &HashMap<ValueId, ValueId>, mut v: ValueId) -> ValueId {
+    while let Some(&a) = alias.get(&v) {
+        v = a;
+    }
+    v
+}
+
+impl Function {
+    /// Rewrites every use of a value in `alias` (phi inputs, operands, branch conditions, results) to
+    /// the value that replaces it.
+    pub fn replace_uses(&mut self, alias: &HashMap<ValueId, ValueId>) {
+        if alias.is_empty() {
+            return;
+        }
+        for block in &mut self.blocks {
+            for phi in &mut block.phis {
+                phi.incoming.iter_mut().for_each(|(_, v)| *v = resolve_alias(alias, *v));
+            }
+            for inst in &mut block.insts {
+                inst.args.iter_mut().for_each(|v| *v = resolve_alias(alias, *v));
+            }
+            match &mut block.term {
+                Terminator::Branch { cond, .. } => *cond = resolve_alias(alias, *cond),
+                Terminator::Return(vs) => vs.iter_mut().for_each(|v| *v = resolve_alias(alias, *v)),
+                Terminator::Jump(_) => {}
+            }
+        }
     }
 }
 

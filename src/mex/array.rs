@@ -190,7 +190,8 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
             input_ptrs.as_mut_ptr(),
         )
     };
-    let outputs: Vec<OwnedArray> = output_ptrs.into_iter().filter_map(|ptr| unsafe { OwnedArray::from_raw(ptr) }).collect();
+    let outputs: Vec<OwnedArray> =
+        output_ptrs.into_iter().filter_map(|ptr| unsafe { OwnedArray::from_raw(ptr) }).collect();
     (status == 0 && outputs.len() == output_count).then_some(outputs)
 }
 

@@ -2,6 +2,7 @@
 //! `msad:badInput` errors naming where they were found, e.g. `x{2}.k`.
 
 use super::array::{self, ArrayRef, Kind, OwnedArray};
+use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
 use std::fmt;
@@ -46,7 +47,9 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
                 .map(|index| {
                     let element_place = if array.numel() == 1 { *place } else { Place::Element(place, index) };
                     (0..fields.len())
-                        .map(|field| element_value(array.field(index, field), &Place::Field(&element_place, &fields[field])))
+                        .map(|field| {
+                            element_value(array.field(index, field), &Place::Field(&element_place, &fields[field]))
+                        })
                         .collect::<Result<_>>()
                 })
                 .collect::<Result<_>>()?;
@@ -54,6 +57,9 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
         }
         Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place)?)),
         Kind::MSAD_COMPLEX => return bad_input(place, "is complex: msad differentiates real code"),
+        Kind::MSAD_SPARSE_LOGICAL => {
+            return bad_input(place, "is a sparse logical array: pass full(...) or double(...)");
+        }
         Kind::MSAD_OTHER => {
             return bad_input(place, &format!("is of class {}, which msad does not support", array.class_name()));
         }
@@ -64,7 +70,7 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
 fn element_value(array: Option<ArrayRef>, place: &Place) -> Result<Value> {
     match array {
         Some(array) => to_value(array, place),
-        None => Ok(Value::Double(Array::new(vec![0, 0], vec![]))),
+        None => Ok(request::empty_matrix()),
     }
 }
 
@@ -82,7 +88,9 @@ fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
     };
     match text_field("type")?.as_str() {
         "simple" => Ok(FunctionHandle::Named(text_field("function")?)),
-        "anonymous" => Ok(FunctionHandle::Anonymous { text: text_field("function")?, captured: captured_variables(&description) }),
+        "anonymous" => {
+            Ok(FunctionHandle::Anonymous { text: text_field("function")?, captured: captured_variables(&description) })
+        }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
     }
@@ -124,7 +132,8 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
         Value::Sparse(s) => OwnedArray::sparse(s),
         Value::Cell(a) => OwnedArray::cell(&a.dims, a.data.iter().map(to_array).collect::<Result<_>>()?),
         Value::Struct(s) => {
-            let elements = s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;
+            let elements =
+                s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;
             OwnedArray::structure(&s.dims, &s.fields, elements)
         }
         Value::Handle(handle) => handle_array(handle)?,

@@ -8,18 +8,18 @@ use super::ffi::mxArray;
 use super::host::MexHost;
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::engine::{Engine, Request};
-use crate::exec::value::{Array, Value};
+use crate::engine::{Engine, Host, Request};
+use crate::exec::value::{FunctionHandle, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
 
 /// The engine and its cache live across calls until the host unloads the MEX file.
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
 /// What the last panic said and where, recorded by our panic hook (on whichever thread panicked).
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
 static PANIC_HOOK: Once = Once::new();
-/// Test hooks: `panic` panics inside an evaluation, `echo` returns the parsed request instead.
+/// Names the test hook to run instead of the engine (see `test_hook`).
 const TEST_HOOK: &str = "MSAD_TEST_HOOK";
 
 /// `[f, J] = msad_eval(fun, x, opts, extra...)`: the symbol Octave and MATLAB look up.
@@ -71,45 +71,69 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
 
 /// The values for the call's outputs: `f`, then `J` when asked for.
 fn evaluate(request: &Request) -> Result<Vec<Value>> {
-    match std::env::var(TEST_HOOK).as_deref() {
-        Ok("panic") => {
-            let _engine = lock_engine();
-            panic!("{TEST_HOOK}=panic");
-        }
-        Ok("echo") => {
-            let mut outputs = vec![request::describe(request)];
-            outputs.resize(request.nargout, Value::Double(Array::new(vec![0, 0], vec![])));
-            return Ok(outputs);
-        }
-        _ => {}
+    if let Ok(mode) = std::env::var(TEST_HOOK)
+        && !mode.is_empty()
+    {
+        return test_hook(&mode, request);
     }
-    let mut engine = lock_engine();
-    let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost, request)?;
+    let mut engine = lock_engine()?;
+    let evaluation = engine.get_or_insert_with(Engine::new).evaluate(&mut MexHost::default(), request)?;
     if request.options.verbose {
         evaluation.log.iter().for_each(|line| array::print(&format!("{line}\n")));
     }
     let mut outputs = vec![evaluation.value];
     if request.nargout == 2 {
-        let jacobian = evaluation.jacobian.ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
+        let jacobian = evaluation
+            .jacobian
+            .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
         outputs.push(jacobian);
     }
     Ok(outputs)
 }
 
-fn lock_engine() -> MutexGuard<'static, Option<Engine>> {
-    ENGINE.lock().unwrap_or_else(|poisoned| {
-        // A panic interrupted an evaluation: its cache may be inconsistent, so start afresh.
-        ENGINE.clear_poison();
-        let mut engine = poisoned.into_inner();
-        *engine = None;
-        engine
-    })
+/// `panic` panics while holding the engine; `echo` returns the parsed request (and `J = []`).
+fn test_hook(mode: &str, request: &Request) -> Result<Vec<Value>> {
+    match mode {
+        "panic" => {
+            let _engine = lock_engine()?;
+            panic!("{TEST_HOOK}=panic");
+        }
+        "echo" => {
+            let source = match &request.function {
+                FunctionHandle::Named(name) => MexHost::default().which(name),
+                FunctionHandle::Anonymous { .. } => None,
+            };
+            let mut outputs = vec![request::describe(request, source.as_deref())];
+            outputs.resize(request.nargout, request::empty_matrix());
+            Ok(outputs)
+        }
+        other => Err(Diagnostic::new(ErrorKind::BadInput, format!("{TEST_HOOK}={other}: use panic or echo"))),
+    }
+}
+
+/// The engine, unless a call on this (the host's only) thread holds it already: a function the
+/// engine had the host evaluate called msad_eval again.
+fn lock_engine() -> Result<MutexGuard<'static, Option<Engine>>> {
+    match ENGINE.try_lock() {
+        Ok(engine) => Ok(engine),
+        Err(TryLockError::Poisoned(poisoned)) => {
+            // A panic interrupted an evaluation: its cache may be inconsistent, so start afresh.
+            ENGINE.clear_poison();
+            let mut engine = poisoned.into_inner();
+            *engine = None;
+            Ok(engine)
+        }
+        Err(TryLockError::WouldBlock) => Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            "msad_eval was called from inside a function msad_eval is evaluating",
+        )),
+    }
 }
 
 /// Called by the host before it unloads the MEX file: frees the engine and its cache.
 unsafe extern "C" fn release_engine() {
-    // Called from the host, outside any call: a panic must stop here.
-    let _ = panic::catch_unwind(|| *lock_engine() = None);
+    // Called from the host, outside any Rust frame: a panic must stop here.
+    let _ = panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None));
 }
 
 fn record_panic(info: &panic::PanicHookInfo) {

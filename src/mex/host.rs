@@ -2,9 +2,15 @@
 
 use super::array::{self, Kind, OwnedArray};
 use crate::engine::Host;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
-pub struct MexHost;
+/// Calls into the host interpreter, which allows that only from the thread of the MEX call: the
+/// raw-pointer marker keeps this type (and so the engine's use of it) off other threads.
+#[derive(Default)]
+pub struct MexHost {
+    calling_thread_only: PhantomData<*const ()>,
+}
 
 impl Host for MexHost {
     /// Only `.m` files count: built-ins and MEX files are not source the engine can read.

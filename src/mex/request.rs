@@ -2,12 +2,13 @@
 //! call's shape and parses `opts`. Host-independent, so it is tested without Octave.
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::engine::{JacobianStorage, Options, Request};
-use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use crate::ad::pattern::Pattern;
+use crate::engine::{JacobianStorage, Mode, Options, Request, Sparsity};
+use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
-const OPTION_NAMES: [&str; 4] = ["jacobian", "wrt", "threads", "verbose"];
+const OPTION_NAMES: [&str; 6] = ["mode", "jacobian", "sparsity", "wrt", "threads", "verbose"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
 
@@ -19,6 +20,11 @@ pub fn argument_name(index: usize) -> String {
         2 => "opts".to_string(),
         _ => format!("argument {}", index + 1),
     }
+}
+
+/// `[]`, what the host reads for an unset element and returns for an output it has no value for.
+pub fn empty_matrix() -> Value {
+    Value::Double(Array::new(vec![0, 0], vec![]))
 }
 
 /// Builds the request from all of msad_eval's inputs and the number of outputs asked for.
@@ -84,7 +90,9 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
             continue;
         }
         match name.as_str() {
+            "mode" => options.mode = mode(value)?,
             "jacobian" => options.jacobian = jacobian_storage(value)?,
+            "sparsity" => options.sparsity = sparsity(value)?,
             "wrt" => {
                 let wrt = positive_integer(value, "wrt")?;
                 if wrt > arg_count {
@@ -105,13 +113,50 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
     Ok(options)
 }
 
+fn mode(value: &Value) -> Result<Mode> {
+    match value.as_string().map(|text| text.to_ascii_lowercase()).as_deref() {
+        Some("auto") => Ok(Mode::Auto),
+        Some("forward") => Ok(Mode::Forward),
+        Some("reverse") => Ok(Mode::Reverse),
+        _ => bad_input("opts.mode must be 'auto', 'forward' or 'reverse'".to_string()),
+    }
+}
+
 fn jacobian_storage(value: &Value) -> Result<JacobianStorage> {
     match value.as_string().map(|text| text.to_ascii_lowercase()).as_deref() {
         Some("auto") => Ok(JacobianStorage::Auto),
         Some("full") => Ok(JacobianStorage::Full),
         Some("sparse") => Ok(JacobianStorage::Sparse),
-        _ => bad_input("opts.jacobian must be 'auto', 'full' or 'sparse'".to_string()),
+        Some("pattern") => Ok(JacobianStorage::Pattern),
+        _ => bad_input("opts.jacobian must be 'auto', 'full', 'sparse' or 'pattern'".to_string()),
     }
+}
+
+/// `'auto'`, `'none'`, or a pattern matrix (logical or numeric, full or sparse; nonzeros are entries).
+fn sparsity(value: &Value) -> Result<Sparsity> {
+    if let Some(text) = value.as_string() {
+        return match text.to_ascii_lowercase().as_str() {
+            "auto" => Ok(Sparsity::Auto),
+            "none" => Ok(Sparsity::None),
+            _ => bad_input("opts.sparsity must be 'auto', 'none' or a pattern matrix".to_string()),
+        };
+    }
+    let matrix = match value {
+        Value::Sparse(s) => s.clone(),
+        other => match other.numeric() {
+            Some(a) if a.dims.len() == 2 => SparseMatrix::from_dense(&a),
+            _ => return bad_input("opts.sparsity must be 'auto', 'none' or a 2-D pattern matrix".to_string()),
+        },
+    };
+    // Stored zeros of a sparse matrix are not entries.
+    let mut colptr = vec![0];
+    let mut rowind = Vec::with_capacity(matrix.nnz());
+    for j in 0..matrix.ncols {
+        let range = matrix.colptr[j]..matrix.colptr[j + 1];
+        rowind.extend(range.filter(|&k| matrix.values[k] != 0.0).map(|k| matrix.rowind[k]));
+        colptr.push(rowind.len());
+    }
+    Ok(Sparsity::Pattern(Pattern::from_csc(matrix.nrows, matrix.ncols, &colptr, &rowind)))
 }
 
 fn scalar(value: &Value) -> Option<f64> {
@@ -136,9 +181,10 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 }
 
 /// The request as an Octave struct, for the `MSAD_TEST_HOOK=echo` test hook: fields `function`
-/// (name or anonymous text), `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`,
-/// `threads` ([] = automatic), `verbose`, `nargout`.
-pub fn describe(request: &Request) -> Value {
+/// (name or anonymous text), `source` (the file the host found for a named function, or ''),
+/// `captured` (struct), `args` (cell), `wrt` (1-based), `jacobian`, `threads` ([] = automatic),
+/// `verbose`, `nargout`.
+pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let (function, captured) = match &request.function {
         FunctionHandle::Named(name) => (name.clone(), Vec::new()),
         FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
@@ -149,14 +195,19 @@ pub fn describe(request: &Request) -> Value {
         JacobianStorage::Auto => "auto",
         JacobianStorage::Full => "full",
         JacobianStorage::Sparse => "sparse",
+        JacobianStorage::Pattern => "pattern",
     };
     let threads = match options.threads {
         Some(n) => Value::scalar(n as f64),
-        None => Value::Double(Array::new(vec![0, 0], vec![])),
+        None => empty_matrix(),
     };
     let fields = [
         ("function", Value::string(&function)),
-        ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
+        ("source", Value::string(&source.map(|path| path.display().to_string()).unwrap_or_default())),
+        (
+            "captured",
+            Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] }),
+        ),
         ("args", Value::Cell(Array::row(request.args.clone()))),
         ("wrt", Value::scalar((options.wrt + 1) as f64)),
         ("jacobian", Value::string(jacobian)),
@@ -184,10 +235,6 @@ mod tests {
         })
     }
 
-    fn empty() -> Value {
-        Value::Double(Array::new(vec![0, 0], vec![]))
-    }
-
     fn bad_input_message(result: Result<Request>) -> String {
         let error = result.err().expect("an error");
         assert_eq!(error.identifier(), "msad:badInput");
@@ -206,7 +253,9 @@ mod tests {
 
     #[test]
     fn extra_arguments_follow_x_and_empty_opts_is_default() {
-        let request = build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty(), Value::string("p")], 2).unwrap();
+        let request =
+            build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty_matrix(), Value::string("p")], 2)
+                .unwrap();
         assert_eq!(request.function, FunctionHandle::Named("rhs".to_string()));
         assert_eq!(request.args, vec![Value::scalar(1.0), Value::string("p")]);
         assert_eq!(request.nargout, 2);
@@ -215,12 +264,14 @@ mod tests {
     #[test]
     fn options_are_parsed() {
         let o = opts(&[
+            ("mode", Value::string("Reverse")),
             ("jacobian", Value::string("Sparse")),
             ("wrt", Value::scalar(2.0)),
             ("threads", Value::scalar(4.0)),
             ("verbose", Value::Logical(Array::scalar(true))),
         ]);
         let request = build_request(vec![handle("f"), Value::string("t"), o, Value::scalar(3.0)], 2).unwrap();
+        assert_eq!(request.options.mode, Mode::Reverse);
         assert_eq!(request.options.jacobian, JacobianStorage::Sparse);
         assert_eq!(request.options.wrt, 1);
         assert_eq!(request.options.threads, Some(4));
@@ -230,7 +281,7 @@ mod tests {
     #[test]
     fn unknown_option_names_the_valid_ones() {
         let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
-        assert!(message.contains("'jacobain'") && message.contains("jacobian, wrt, threads, verbose"), "{message}");
+        assert!(message.contains("'jacobain'") && message.contains("mode, jacobian, sparsity, wrt, threads, verbose"), "{message}");
     }
 
     #[test]
@@ -244,13 +295,17 @@ mod tests {
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("threads", Value::scalar(0.5))])], 1));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("mode", Value::string("sideways"))])], 1));
     }
 
     #[test]
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
-        let Value::Struct(described) = describe(&request) else { panic!("a struct") };
-        assert_eq!(described.fields, ["function", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
-        assert_eq!(described.elements[0][0], Value::string("f"));
+        let Value::Struct(described) = describe(&request, Some(std::path::Path::new("/m/f.m"))) else { panic!("a struct") };
+        assert_eq!(
+            described.fields,
+            ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]
+        );
+        assert_eq!(described.elements[0][..2], [Value::string("f"), Value::string("/m/f.m")]);
     }
 }

@@ -56,23 +56,65 @@ pub struct Stmt {
 pub enum StmtKind {
     Expr(Expr),
     /// `a = e`, `[a, b(2), ~] = e`. A single target is a one-element vector.
-    Assign { targets: Vec<LValue>, rhs: Expr },
+    Assign {
+        targets: Vec<LValue>,
+        rhs: Expr,
+    },
     /// Octave's `a += e` family.
-    OpAssign { target: LValue, op: BinOp, rhs: Expr },
-    If { clauses: Vec<(Expr, Vec<Stmt>)>, else_body: Option<Vec<Stmt>> },
-    For { var: LValue, iter: Expr, body: Vec<Stmt>, parallel: bool },
-    While { cond: Expr, body: Vec<Stmt> },
-    DoUntil { body: Vec<Stmt>, cond: Expr },
-    Switch { subject: Expr, cases: Vec<(Expr, Vec<Stmt>)>, otherwise: Option<Vec<Stmt>> },
-    TryCatch { body: Vec<Stmt>, ident: Option<Ident>, catch_body: Vec<Stmt> },
-    UnwindProtect { body: Vec<Stmt>, cleanup: Vec<Stmt> },
+    OpAssign {
+        target: LValue,
+        op: BinOp,
+        rhs: Expr,
+    },
+    If {
+        clauses: Vec<(Expr, Vec<Stmt>)>,
+        else_body: Option<Vec<Stmt>>,
+    },
+    For {
+        var: LValue,
+        iter: Expr,
+        body: Vec<Stmt>,
+        parallel: bool,
+    },
+    /// Octave's loop over a struct's fields, `for [value, key] = s`.
+    ForKeyValue {
+        value: LValue,
+        key: LValue,
+        iter: Expr,
+        body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    DoUntil {
+        body: Vec<Stmt>,
+        cond: Expr,
+    },
+    Switch {
+        subject: Expr,
+        cases: Vec<(Expr, Vec<Stmt>)>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    TryCatch {
+        body: Vec<Stmt>,
+        ident: Option<Ident>,
+        catch_body: Vec<Stmt>,
+    },
+    UnwindProtect {
+        body: Vec<Stmt>,
+        cleanup: Vec<Stmt>,
+    },
     Break,
     Continue,
     Return,
     Global(Vec<(Ident, Option<Expr>)>),
     Persistent(Vec<(Ident, Option<Expr>)>),
     /// Command syntax: `hold on`, `format long` (words are passed as char arguments).
-    Command { name: Ident, args: Vec<String> },
+    Command {
+        name: Ident,
+        args: Vec<String>,
+    },
 }
 
 /// Assignment target: a name followed by any chain of `(...)`, `{...}`, `.name`, `.(expr)`; or `~`.
@@ -102,30 +144,74 @@ pub enum ExprKind {
     /// Imaginary literal `3i`, `2.5j`: the value is the imaginary part.
     ImagNumber(f64),
     /// `'...'` (single) or `"..."` (double, escapes already processed).
-    Str { value: String, double_quoted: bool },
+    Str {
+        value: String,
+        double_quoted: bool,
+    },
     Ident(String),
     /// `:` used as a whole index (`a(:, 1)`).
     Colon,
     /// `end` inside an index.
     End,
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Unary { op: UnOp, operand: Box<Expr> },
-    Postfix { op: PostOp, operand: Box<Expr> },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Postfix {
+        op: PostOp,
+        operand: Box<Expr>,
+    },
     /// `a:b` or `a:s:b`.
-    Range { start: Box<Expr>, step: Option<Box<Expr>>, stop: Box<Expr> },
+    Range {
+        start: Box<Expr>,
+        step: Option<Box<Expr>>,
+        stop: Box<Expr>,
+    },
     /// `base(args)`: indexing or call, decided by name resolution.
-    Call { base: Box<Expr>, args: Vec<Expr> },
+    Call {
+        base: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `base{args}`.
-    CellIndex { base: Box<Expr>, args: Vec<Expr> },
-    Field { base: Box<Expr>, name: Ident },
-    DynField { base: Box<Expr>, name: Box<Expr> },
+    CellIndex {
+        base: Box<Expr>,
+        args: Vec<Expr>,
+    },
+    Field {
+        base: Box<Expr>,
+        name: Ident,
+    },
+    DynField {
+        base: Box<Expr>,
+        name: Box<Expr>,
+    },
     /// `[a, b; c, d]`: rows of elements.
     Matrix(Vec<Vec<Expr>>),
     /// `{a, b; c, d}`.
     CellArray(Vec<Vec<Expr>>),
-    AnonFn { params: Vec<Param>, body: Box<Expr> },
+    AnonFn {
+        params: Vec<Param>,
+        body: Box<Expr>,
+    },
     /// `@name` (also `@pkg.name`).
     FuncHandle(String),
+    /// Octave's `x++` / `x--` inside an expression: the value of `target` before `target op= 1` (`op` is
+    /// `Add` or `Sub`). As a whole statement, `x++` is `OpAssign` instead.
+    PostIncrement {
+        target: Box<LValue>,
+        op: BinOp,
+    },
+    /// Octave's assignment inside parentheses or arguments, `(x = e)`, `ischar (ln = fgets (fid))`: assigns
+    /// and yields the value.
+    Assign {
+        target: Box<LValue>,
+        rhs: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

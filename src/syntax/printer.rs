@@ -8,9 +8,16 @@ pub fn print_file(file: &File) -> String {
     if file.kind == FileKind::Classdef {
         return "classdef Unsupported\nend\n".to_string();
     }
-    printer.stmts(&file.body);
+    // A function file starts with its functions (statements after them stay after them); a script with its
+    // statements.
+    if file.kind == FileKind::Script {
+        printer.stmts(&file.body);
+    }
     for function in &file.functions {
         printer.function(function);
+    }
+    if file.kind == FileKind::Function {
+        printer.stmts(&file.body);
     }
     printer.out
 }
@@ -18,7 +25,7 @@ pub fn print_file(file: &File) -> String {
 /// The text of one expression.
 pub fn print_expr(expr: &Expr) -> String {
     let mut printer = Printer::default();
-    printer.expr(expr, 0);
+    printer.expr(expr, ANON, true);
     printer.out
 }
 
@@ -26,31 +33,37 @@ pub fn print_expr(expr: &Expr) -> String {
 struct Printer {
     out: String,
     indent: usize,
+    /// How many brackets (or anonymous function bodies) enclose the current position: `end` is an index only
+    /// inside one.
+    brackets: usize,
 }
 
-/// Precedence levels, loosest to tightest, matching the parser.
-const ANON: u8 = 0;
-const RANGE: u8 = 6;
-const UNARY: u8 = 9;
-const POWER: u8 = 10;
-const POSTFIX: u8 = 11;
+/// Precedence levels, loosest to tightest, matching the parser. An assignment expression is written bare only
+/// as an index argument; everywhere else it is bracketed.
+const ASSIGN: u8 = 0;
+const ANON: u8 = 1;
+const RANGE: u8 = 7;
+const UNARY: u8 = 10;
+const POWER: u8 = 11;
+const POSTFIX: u8 = 12;
 
 fn binary_precedence(op: BinOp) -> u8 {
     use BinOp::*;
     match op {
-        OrOr => 1,
-        AndAnd => 2,
-        Or => 3,
-        And => 4,
-        Eq | Ne | Lt | Le | Gt | Ge => 5,
-        Add | Sub => 7,
-        Mul | Div | LeftDiv | ElMul | ElDiv | ElLeftDiv => 8,
+        OrOr => 2,
+        AndAnd => 3,
+        Or => 4,
+        And => 5,
+        Eq | Ne | Lt | Le | Gt | Ge => 6,
+        Add | Sub => 8,
+        Mul | Div | LeftDiv | ElMul | ElDiv | ElLeftDiv => 9,
         Pow | ElPow => POWER,
     }
 }
 
 fn precedence(expr: &Expr) -> u8 {
     match &expr.kind {
+        ExprKind::Assign { .. } => ASSIGN,
         ExprKind::AnonFn { .. } => ANON,
         ExprKind::Binary { op, .. } => binary_precedence(*op),
         ExprKind::Range { .. } => RANGE,
@@ -59,17 +72,14 @@ fn precedence(expr: &Expr) -> u8 {
     }
 }
 
-/// A power's exponent may be written with signs in front of a postfix-level operand (`2^-x'`).
-fn signed_postfix(expr: &Expr) -> bool {
+/// A power's exponent may be written with signs in front of a postfix-level operand (`2^-x'`), or of an
+/// anonymous function when nothing follows.
+fn signed_postfix(expr: &Expr, at_end: bool) -> bool {
     match &expr.kind {
-        ExprKind::Unary { operand, .. } => signed_postfix(operand),
+        ExprKind::Unary { operand, .. } => signed_postfix(operand, at_end),
+        ExprKind::AnonFn { .. } => at_end,
         _ => precedence(expr) >= POSTFIX,
     }
-}
-
-/// Literals as the base of indexing, fields or transposes are bracketed: `(1).x`, `('a')'`.
-fn is_literal(expr: &Expr) -> bool {
-    matches!(expr.kind, ExprKind::Number(_) | ExprKind::ImagNumber(_) | ExprKind::Str { .. })
 }
 
 fn number(value: f64) -> String {
@@ -101,10 +111,15 @@ fn quote_double(value: &str) -> String {
     out
 }
 
-/// A command-syntax word: bare when it is a plain word, quoted otherwise.
+/// A command-syntax word: bare when it is a plain word, quoted otherwise (with escapes if it needs them).
 fn command_word(word: &str) -> String {
-    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain { word.to_string() } else { quote_single(word) }
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        word.to_string()
+    } else if word.chars().any(char::is_control) {
+        quote_double(word)
+    } else {
+        quote_single(word)
+    }
 }
 
 impl Printer {
@@ -192,6 +207,11 @@ impl Printer {
                 self.block(body);
                 "end".to_string()
             }
+            StmtKind::ForKeyValue { value, key, iter, body } => {
+                self.line(&format!("for [{}, {}] = {}", lvalue(value), lvalue(key), print_expr(iter)));
+                self.block(body);
+                "end".to_string()
+            }
             StmtKind::While { cond, body } => {
                 self.line(&format!("while {}", print_expr(cond)));
                 self.block(body);
@@ -238,39 +258,54 @@ impl Printer {
         self.line(&format!("{closing}{terminator}"));
     }
 
-    /// Writes `expr`, bracketed when it binds looser than `min_precedence`.
-    fn expr(&mut self, expr: &Expr, min_precedence: u8) {
-        let bracketed = precedence(expr) < min_precedence;
+    /// Writes `expr`, bracketed when it binds looser than `min_precedence`. `at_end` says nothing follows it
+    /// before a closing bracket, comma or line end: an anonymous function there needs no brackets, since its
+    /// body would extend to that point anyway.
+    fn expr(&mut self, expr: &Expr, min_precedence: u8, at_end: bool) {
+        let open_ended = at_end && matches!(expr.kind, ExprKind::AnonFn { .. });
+        let bracketed = precedence(expr) < min_precedence && !open_ended;
         if bracketed {
             self.out.push('(');
+            self.brackets += 1;
         }
-        self.expr_unbracketed(expr);
+        self.expr_unbracketed(expr, at_end || bracketed);
         if bracketed {
             self.out.push(')');
+            self.brackets -= 1;
         }
     }
 
-    /// The base of an index, field or transpose.
-    fn postfix_base(&mut self, base: &Expr) {
-        if is_literal(base) {
-            self.out.push('(');
-            self.expr(base, ANON);
-            self.out.push(')');
-        } else {
-            self.expr(base, POSTFIX);
+    /// The base of an index, field or transpose, which `follower` comes right after. Only `'x''` needs
+    /// brackets (`''` would continue the string); a number is kept apart from a field's dot by a blank.
+    fn postfix_base(&mut self, base: &Expr, follower: &str) {
+        match base.kind {
+            ExprKind::Str { double_quoted: false, .. } if follower == "'" => {
+                self.out.push('(');
+                self.expr_unbracketed(base, true);
+                self.out.push(')');
+            }
+            ExprKind::Number(_) if follower == "." => {
+                self.expr_unbracketed(base, false);
+                self.out.push(' ');
+            }
+            _ => self.expr(base, POSTFIX, false),
         }
+        self.out.push_str(follower);
     }
 
-    fn list(&mut self, items: &[Expr]) {
+    /// Comma-separated items inside brackets, each bracketed when it binds looser than `min_precedence`.
+    fn list(&mut self, items: &[Expr], min_precedence: u8) {
+        self.brackets += 1;
         for (index, item) in items.iter().enumerate() {
             if index > 0 {
                 self.out.push_str(", ");
             }
-            self.expr(item, ANON);
+            self.expr(item, min_precedence, true);
         }
+        self.brackets -= 1;
     }
 
-    fn expr_unbracketed(&mut self, expr: &Expr) {
+    fn expr_unbracketed(&mut self, expr: &Expr, at_end: bool) {
         match &expr.kind {
             ExprKind::Number(value) => self.out.push_str(&number(*value)),
             ExprKind::ImagNumber(value) => self.out.push_str(&format!("{}i", number(*value))),
@@ -278,17 +313,18 @@ impl Printer {
             ExprKind::Str { value, double_quoted: true } => self.out.push_str(&quote_double(value)),
             ExprKind::Ident(name) => self.out.push_str(name),
             ExprKind::Colon => self.out.push(':'),
+            ExprKind::End if self.brackets == 0 => self.out.push_str("(end)"),
             ExprKind::End => self.out.push_str("end"),
             ExprKind::Binary { op, lhs, rhs } => {
                 let precedence = binary_precedence(*op);
-                self.expr(lhs, precedence);
+                self.expr(lhs, precedence, false);
                 if precedence == POWER {
                     self.out.push_str(op.symbol());
-                    let exponent_min = if signed_postfix(rhs) { UNARY } else { POSTFIX };
-                    self.expr(rhs, exponent_min);
+                    let exponent_min = if signed_postfix(rhs, at_end) { UNARY } else { POSTFIX };
+                    self.expr(rhs, exponent_min, at_end);
                 } else {
                     self.out.push_str(&format!(" {} ", op.symbol()));
-                    self.expr(rhs, precedence + 1);
+                    self.expr(rhs, precedence + 1, at_end);
                 }
             }
             ExprKind::Unary { op, operand } => {
@@ -297,55 +333,66 @@ impl Printer {
                     UnOp::Plus => "+",
                     UnOp::Not => "~",
                 });
-                // `--x` would read as a decrement.
-                let min = if matches!(operand.kind, ExprKind::Unary { .. }) { POSTFIX + 1 } else { UNARY };
-                self.expr(operand, min);
+                // `--x` would read as a decrement; a blank keeps the signs apart without a bracket level.
+                if matches!(operand.kind, ExprKind::Unary { .. }) {
+                    self.out.push(' ');
+                }
+                self.expr(operand, UNARY, at_end);
             }
             ExprKind::Postfix { op, operand } => {
-                self.postfix_base(operand);
-                self.out.push_str(if *op == PostOp::Transpose { ".'" } else { "'" });
+                self.postfix_base(operand, if *op == PostOp::Transpose { ".'" } else { "'" });
             }
             ExprKind::Range { start, step, stop } => {
-                self.expr(start, RANGE + 1);
+                self.expr(start, RANGE + 1, false);
                 if let Some(step) = step {
                     self.out.push(':');
-                    self.expr(step, RANGE + 1);
+                    self.expr(step, RANGE + 1, false);
                 }
                 self.out.push(':');
-                self.expr(stop, RANGE + 1);
+                self.expr(stop, RANGE + 1, at_end);
             }
             ExprKind::Call { base, args } => {
-                self.postfix_base(base);
-                self.out.push('(');
-                self.list(args);
+                self.postfix_base(base, "(");
+                self.list(args, ASSIGN);
                 self.out.push(')');
             }
             ExprKind::CellIndex { base, args } => {
-                self.postfix_base(base);
-                self.out.push('{');
-                self.list(args);
+                self.postfix_base(base, "{");
+                self.list(args, ASSIGN);
                 self.out.push('}');
             }
             ExprKind::Field { base, name } => {
-                self.postfix_base(base);
-                self.out.push('.');
+                self.postfix_base(base, ".");
                 self.out.push_str(&name.name);
             }
             ExprKind::DynField { base, name } => {
-                self.postfix_base(base);
-                self.out.push_str(".(");
-                self.expr(name, ANON);
+                self.postfix_base(base, ".");
+                self.out.push('(');
+                self.brackets += 1;
+                self.expr(name, ANON, true);
+                self.brackets -= 1;
                 self.out.push(')');
             }
             ExprKind::Matrix(rows) => self.rows(rows, '[', ']'),
             ExprKind::CellArray(rows) => self.rows(rows, '{', '}'),
             ExprKind::AnonFn { params: ps, body } => {
                 self.out.push_str(&format!("@({}) ", params(ps)));
-                self.expr(body, ANON);
+                self.brackets += 1;
+                self.expr(body, ANON, at_end);
+                self.brackets -= 1;
             }
             ExprKind::FuncHandle(name) => {
                 self.out.push('@');
                 self.out.push_str(name);
+            }
+            ExprKind::Assign { target, rhs } => {
+                self.out.push_str(&lvalue(target));
+                self.out.push_str(" = ");
+                self.expr(rhs, ASSIGN, at_end);
+            }
+            ExprKind::PostIncrement { target, op } => {
+                self.out.push_str(&lvalue(target));
+                self.out.push_str(if *op == BinOp::Add { "++" } else { "--" });
             }
         }
     }
@@ -356,7 +403,7 @@ impl Printer {
             if index > 0 {
                 self.out.push_str("; ");
             }
-            self.list(row);
+            self.list(row, ANON);
         }
         self.out.push(close);
     }
@@ -381,7 +428,7 @@ fn lvalue(target: &LValue) -> String {
             Accessor::Paren(args, _) => out.push_str(&format!("({})", expr_list(args))),
             Accessor::Brace(args, _) => out.push_str(&format!("{{{}}}", expr_list(args))),
             Accessor::Field(field) => out.push_str(&format!(".{}", field.name)),
-            Accessor::DynField(field, _) => out.push_str(&format!(".({})", print_expr(field))),
+            Accessor::DynField(field, _) => out.push_str(&format!(".({})", expr_list(std::slice::from_ref(field)))),
         }
     }
     out
@@ -389,7 +436,7 @@ fn lvalue(target: &LValue) -> String {
 
 fn expr_list(items: &[Expr]) -> String {
     let mut printer = Printer::default();
-    printer.list(items);
+    printer.list(items, ASSIGN);
     printer.out
 }
 

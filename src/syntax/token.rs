@@ -1,6 +1,7 @@
 //! Tokens produced by the lexer. Context-sensitive decisions (string vs transpose, element separators inside
 //! brackets, command syntax, `end` as an index) are already made here, so the parser is context-free.
 
+use super::ast::BinOp;
 use crate::diag::Span;
 use std::fmt;
 
@@ -8,7 +9,10 @@ use std::fmt;
 pub enum Tok {
     Num(f64),
     Imag(f64),
-    Str { value: String, double_quoted: bool },
+    Str {
+        value: String,
+        double_quoted: bool,
+    },
     Ident(String),
     Kw(Kw),
     /// `end` inside parentheses, brackets or braces: the last index.
@@ -57,11 +61,8 @@ pub enum Tok {
     CTranspose,
     PlusPlus,
     MinusMinus,
-    PlusEq,
-    MinusEq,
-    StarEq,
-    SlashEq,
-    CaretEq,
+    /// Octave's `+=`, `-=`, `*=`, `/=`, `^=`, `.*=`, `./=`, `.^=`, `|=`, `&=`.
+    OpAssign(BinOp),
     Eof,
 }
 
@@ -193,7 +194,16 @@ impl Kw {
         use Kw::*;
         matches!(
             self,
-            If | For | Parfor | While | Switch | Try | UnwindProtect | Classdef | Properties | Methods | Events
+            If | For
+                | Parfor
+                | While
+                | Switch
+                | Try
+                | UnwindProtect
+                | Classdef
+                | Properties
+                | Methods
+                | Events
                 | Enumeration
         )
     }
@@ -246,11 +256,6 @@ impl Tok {
             CTranspose => "'",
             PlusPlus => "++",
             MinusMinus => "--",
-            PlusEq => "+=",
-            MinusEq => "-=",
-            StarEq => "*=",
-            SlashEq => "/=",
-            CaretEq => "^=",
             _ => return None,
         })
     }
@@ -266,6 +271,7 @@ impl fmt::Display for Tok {
             Tok::Kw(kw) => write!(f, "'{}'", kw.spelling()),
             Tok::EndIndex => write!(f, "'end'"),
             Tok::CmdWord(word) => write!(f, "command word '{word}'"),
+            Tok::OpAssign(op) => write!(f, "'{}='", op.symbol()),
             Tok::Newline => write!(f, "end of line"),
             Tok::Eof => write!(f, "end of input"),
             other => write!(f, "'{}'", other.symbol().unwrap_or("?")),

@@ -1,10 +1,11 @@
 //! Array construction, size queries, concatenation, reshaping, and the helpers the lowering emits for
 //! control flow (`truth`, `for_count`, `for_item`, `switch_match`).
 
+use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{self, Deriv};
+use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, Value, normalize_dims};
 
@@ -31,7 +32,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         zero_derivative("true", |a, _| logical_constant("true", a, true)),
         zero_derivative("false", |a, _| logical_constant("false", a, false)),
         zero_derivative("size", eval_size),
-        zero_derivative("numel", |a, _| count("numel", a, |d| d.iter().product())),
+        zero_derivative("numel", eval_numel),
         zero_derivative("length", |a, _| {
             count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) })
         }),
@@ -51,34 +52,42 @@ pub(super) fn entries() -> Vec<Primitive> {
             Ok(vec![Value::scalar(columns as f64)])
         }),
         with_rule("for_item", eval_for_item, forward_for_item),
-        with_rule("horzcat", |a, _| concatenate(a, 1).map(|v| vec![v]), |fw| forward_concat(fw, 1)),
-        with_rule("vertcat", |a, _| concatenate(a, 0).map(|v| vec![v]), |fw| forward_concat(fw, 0)),
+        with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
+            forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
+        }),
+        with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
+            forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
+        }),
         with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone())),
         with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone())),
     ]
 }
 
-/// Dims from size arguments: `f(n)` is n x n, `f(m, n, ...)`, `f([m n ...])`.
+/// Dims from size arguments: `f(n)` is n x n, `f(m, n, ...)`, `f([m n ...])`. As in Octave, a size
+/// argument of several elements counts by its first one, an empty one as 0, and negative sizes as 0.
 fn dims_from_args(name: &str, args: &[&Value]) -> Result<Vec<usize>> {
-    let as_count = |x: f64| if x.is_nan() || x < 0.0 { 0 } else { x as usize };
+    let as_count = |x: f64| -> Result<usize> {
+        if x.is_finite() && x.fract() == 0.0 {
+            Ok(x.max(0.0) as usize)
+        } else {
+            Err(runtime(format!("{name}: conversion of {x} to an integer value failed")))
+        }
+    };
     let dims = match args {
         [] => vec![1, 1],
         [v] => {
             let a = numeric(name, v)?;
+            let is_vector = a.dims.len() == 2 && (a.dims[0] == 1 || a.dims[1] == 1);
             match a.data.len() {
-                1 => vec![as_count(a.data[0]); 2],
-                _ => a.data.iter().map(|&x| as_count(x)).collect(),
+                1 => vec![as_count(a.data[0])?; 2],
+                0 if is_vector => vec![0, 0],
+                _ if is_vector => a.data.iter().map(|&x| as_count(x)).collect::<Result<_>>()?,
+                _ => return Err(runtime(format!("{name} (A): use {name} (size (A)) instead"))),
             }
         }
         _ => args
             .iter()
-            .map(|v| {
-                let a = numeric(name, v)?;
-                if a.data.len() != 1 {
-                    return Err(runtime(format!("{name}: dimensions must be scalars")));
-                }
-                Ok(as_count(a.data[0]))
-            })
+            .map(|v| numeric(name, v)?.data.first().map_or(Ok(0), |&x| as_count(x)))
             .collect::<Result<Vec<_>>>()?,
     };
     Ok(normalize_dims(dims))
@@ -117,16 +126,38 @@ fn count(name: &str, args: &[&Value], f: impl Fn(&[usize]) -> usize) -> Result<V
     Ok(vec![Value::scalar(f(&args[0].dims()) as f64)])
 }
 
+/// `numel(A)`, or `numel(A, i, j, ...)`: how many elements `A(i, j, ...)` would have.
+fn eval_numel(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let Some((a, indices)) = args.split_first() else { return Err(runtime("Invalid call to numel")) };
+    let n = if indices.is_empty() {
+        a.numel()
+    } else {
+        let view = crate::exec::index::folded_dims(&a.dims(), indices.len());
+        indices.iter().zip(view).map(|(i, extent)| if i.as_string().as_deref() == Some(":") { extent } else { i.numel() }).product()
+    };
+    Ok(vec![Value::scalar(n as f64)])
+}
+
 fn eval_size(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
-    check_arity("size", args, 1, 2)?;
+    if args.is_empty() {
+        return Err(runtime("Invalid call to size"));
+    }
     let dims = args[0].dims();
-    if let Some(d) = args.get(1) {
-        let d = numeric("size", d)?;
-        let k = d.data.first().copied().unwrap_or(0.0);
-        if k < 1.0 || k.fract() != 0.0 {
-            return Err(runtime("size: requested dimension DIM (= 0) out of range"));
+    if args.len() > 1 {
+        // size(A, d1, d2, ...) or size(A, [d1 d2 ...]): the extents along the requested dims.
+        let mut extents = Vec::new();
+        for v in &args[1..] {
+            for &k in &numeric("size", v)?.data {
+                if k.fract() != 0.0 || k.is_nan() {
+                    return Err(runtime(format!("size: conversion of {k} to an integer value failed")));
+                }
+                if k < 1.0 {
+                    return Err(runtime(format!("size: requested dimension DIM (= {k}) out of range")));
+                }
+                extents.push(dims.get(k as usize - 1).copied().unwrap_or(1) as f64);
+            }
         }
-        return Ok(vec![Value::scalar(dims.get(k as usize - 1).copied().unwrap_or(1) as f64)]);
+        return Ok(vec![Value::Double(Array::row(extents))]);
     }
     if nargout <= 1 {
         let row: Vec<f64> = dims.iter().map(|&d| d as f64).collect();
@@ -147,20 +178,36 @@ fn eval_size(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
 
 fn eval_colon(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("colon", args, 2, 3)?;
-    let first = |v: &Value| -> Result<f64> {
-        let a = numeric("colon", v)?;
-        a.data.first().copied().ok_or_else(|| runtime("colon: empty range bound"))
+    let bounds = args.iter().map(|v| Ok(numeric("colon", v)?.data.first().copied())).collect::<Result<Vec<_>>>()?;
+    // An empty bound gives an empty range.
+    let Some(bounds) = bounds.into_iter().collect::<Option<Vec<f64>>>() else {
+        return Ok(vec![Value::Double(Array::row(vec![]))]);
     };
-    let start = first(args[0])?;
-    let (step, stop) = if args.len() == 3 { (first(args[1])?, first(args[2])?) } else { (1.0, first(args[1])?) };
-    let n = if step == 0.0 || (stop - start) / step < 0.0 || start.is_nan() || stop.is_nan() || step.is_nan() {
-        0
-    } else {
-        // Tolerance as in Octave's range: an end point within rounding counts.
-        ((stop - start) / step * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1
+    let (start, step, stop) = match bounds[..] {
+        [start, stop] => (start, 1.0, stop),
+        [start, step, stop] => (start, step, stop),
+        _ => unreachable!("arity checked"),
     };
-    let data = (0..n).map(|i| start + i as f64 * step).collect();
-    Ok(vec![Value::Double(Array::row(data))])
+    Ok(vec![Value::Double(Array::row(range(start, step, stop)?))])
+}
+
+/// The elements of `start:step:stop` as Octave computes them: `start + i*step`, the first one exactly
+/// `start`, the last one never beyond `stop`; any NaN bound gives a single NaN.
+fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
+    if start.is_nan() || step.is_nan() || stop.is_nan() {
+        return Ok(vec![f64::NAN]);
+    }
+    let span = (stop - start) / step;
+    if step == 0.0 || span < 0.0 || start.is_infinite() && span.is_nan() {
+        return Ok(vec![]);
+    }
+    if span.is_infinite() {
+        return Err(runtime("range with infinite number of elements cannot be stored"));
+    }
+    // Tolerance as in Octave's range: an end point within rounding counts.
+    let n = (span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1;
+    let clip = |x: f64| if step > 0.0 { x.min(stop) } else { x.max(stop) };
+    Ok((0..n).map(|i| if i == 0 { start } else { clip(start + i as f64 * step) }).collect())
 }
 
 fn eval_not(args: &[&Value], _: usize) -> Result<Vec<Value>> {
@@ -213,92 +260,6 @@ fn eval_for_item(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 fn forward_for_item(fw: &Forward) -> Result<Deriv> {
     let subs = column_subscripts(fw.inputs[0], fw.inputs[1])?;
     Ok(index(fw.inputs[0], fw.derivs[0], &subs)?.1)
-}
-
-/// Positions of each operand's elements in the concatenation along `axis` (0 rows, 1 columns).
-/// Empty 0x0 operands are skipped, as in MATLAB.
-fn concat_plan(dims: &[Vec<usize>], axis: usize) -> Result<(Vec<usize>, Vec<Option<Vec<usize>>>)> {
-    let kept: Vec<&Vec<usize>> = dims.iter().filter(|d| !is_empty_matrix(d)).collect();
-    let Some(first) = kept.first() else { return Ok((vec![0, 0], dims.iter().map(|_| None).collect())) };
-    let other = 1 - axis;
-    let mut out = (*first).clone();
-    out[axis] = 0;
-    for d in &kept {
-        if d.len() > 2 || d[other] != first[other] {
-            return Err(runtime(format!(
-                "{}: dimension mismatch ({} vs {})",
-                if axis == 0 { "vertical dimensions mismatch" } else { "horizontal dimensions mismatch" },
-                super::elementwise::dims_text(first),
-                super::elementwise::dims_text(d)
-            )));
-        }
-        out[axis] += d[axis];
-    }
-    let mut offset = 0;
-    let maps = dims
-        .iter()
-        .map(|d| {
-            if is_empty_matrix(d) {
-                return None;
-            }
-            let (r, c) = (d[0], d[1]);
-            let map = (0..r * c)
-                .map(|k| {
-                    let (i, j) = (k % r, k / r);
-                    if axis == 0 { i + offset + j * out[0] } else { i + (j + offset) * out[0] }
-                })
-                .collect();
-            offset += d[axis];
-            Some(map)
-        })
-        .collect();
-    Ok((out, maps))
-}
-
-fn is_empty_matrix(d: &[usize]) -> bool {
-    d == [0, 0]
-}
-
-fn concatenate(args: &[&Value], axis: usize) -> Result<Value> {
-    let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
-    let (out_dims, maps) = concat_plan(&dims, axis)?;
-    let n: usize = out_dims.iter().product();
-    let all_char = args.iter().all(|v| matches!(v, Value::Char(_)));
-    let all_logical = args.iter().all(|v| matches!(v, Value::Logical(_)));
-    if all_char {
-        let mut data = vec![0u16; n];
-        for (v, map) in args.iter().zip(&maps) {
-            if let (Value::Char(a), Some(map)) = (v, map) {
-                map.iter().enumerate().for_each(|(k, &t)| data[t] = a.data[k]);
-            }
-        }
-        return Ok(Value::Char(Array::new(out_dims, data)));
-    }
-    let mut data = vec![0.0; n];
-    for (v, map) in args.iter().zip(&maps) {
-        if let Some(map) = map {
-            let a = numeric("concatenation", v)?;
-            map.iter().enumerate().for_each(|(k, &t)| data[t] = a.data[k]);
-        }
-    }
-    let a = Array::new(out_dims, data);
-    Ok(if all_logical && !args.is_empty() { Value::Logical(a.map(|&x| x != 0.0)) } else { Value::Double(a) })
-}
-
-fn forward_concat(fw: &Forward, axis: usize) -> Result<Deriv> {
-    let dims: Vec<Vec<usize>> = fw.inputs.iter().map(|v| v.dims()).collect();
-    let (out_dims, maps) = concat_plan(&dims, axis)?;
-    let rows: usize = out_dims.iter().product();
-    let parts = fw
-        .derivs
-        .iter()
-        .zip(&maps)
-        .filter_map(|(d, map)| {
-            let pairs: Vec<(usize, usize)> = map.as_ref()?.iter().enumerate().map(|(k, &t)| (t, k)).collect();
-            Some(d.scatter(&pairs, rows))
-        })
-        .collect();
-    Ok(deriv::sum(parts, rows))
 }
 
 fn eval_reshape(args: &[&Value], _: usize) -> Result<Vec<Value>> {

@@ -124,6 +124,9 @@ pub(super) fn eval_unary(
     args: &[&Value],
 ) -> Result<Vec<Value>> {
     super::check_arity(name, args, 1, 1)?;
+    if let Some(s) = super::sparse::elementwise(name, args) {
+        return Ok(vec![Value::Sparse(s)]);
+    }
     let x = numeric(name, args[0])?;
     if let Some(inside) = domain {
         if !x.data.iter().all(|&v| inside(v)) {
@@ -226,6 +229,9 @@ pub(super) fn eval_binary(
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
+    if let Some(s) = super::sparse::elementwise(name, args) {
+        return Ok(vec![Value::Sparse(s)]);
+    }
     let e = expand(name, args)?;
     if let Some(is_complex) = complex {
         if zip_with(&e, is_complex).data.iter().any(|&c| c) {

@@ -1,43 +1,36 @@
-//! Linear algebra operators: matrix product (one GEMM per product with the reshape trick), transposes,
-//! and the matrix divisions and power in their scalar forms.
+//! Matrix product (one GEMM per product with the reshape trick), transposes and `diag`; the products'
+//! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{dims_text, numeric};
-use super::{Derivative, Forward, Kernel, Primitive, lookup, runtime};
-use crate::diag::{Diagnostic, ErrorKind, Result};
+use super::{Forward, Primitive, general, lookup, runtime, sparse};
+use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
-
-fn general(name: &'static str, eval: super::EvalFn, rule: super::ForwardFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
-}
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general("mtimes", eval_mtimes, forward_mtimes),
         general("transpose", eval_transpose, forward_transpose),
         general("ctranspose", eval_transpose, forward_transpose),
-        general("mrdivide", eval_mrdivide, forward_mrdivide),
-        general("mldivide", eval_mldivide, forward_mldivide),
-        general("mpower", eval_mpower, forward_mpower),
         general("diag", eval_diag, forward_diag),
     ]
 }
 
-fn is_scalar(v: &Value) -> bool {
+pub(super) fn is_scalar(v: &Value) -> bool {
     v.numel() == 1
 }
 
 /// Runs the elementwise primitive `name` in place of a matrix operator whose operand is scalar.
-fn elementwise_eval(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
+pub(super) fn elementwise_eval(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
     super::eval(lookup(name).expect("elementwise primitive"), args, 1)
 }
 
-fn elementwise_forward(name: &str, fw: &Forward) -> Result<Deriv> {
+pub(super) fn elementwise_forward(name: &str, fw: &Forward) -> Result<Deriv> {
     super::forward(lookup(name).expect("elementwise primitive"), fw)
 }
 
-fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
+pub(super) fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
     let a = numeric(name, v)?;
     if a.dims.len() > 2 {
         return Err(runtime(format!("{name}: operator is not defined for N-D arrays")));
@@ -46,7 +39,7 @@ fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<
 }
 
 /// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst.
-fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize, n: usize, accumulate: bool) {
+pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize, n: usize, accumulate: bool) {
     let l = MatRef::from_column_major_slice(lhs, m, k);
     let r = MatRef::from_column_major_slice(rhs, k, n);
     let d = MatMut::from_column_major_slice_mut(dst, m, n);
@@ -59,18 +52,25 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if is_scalar(args[0]) || is_scalar(args[1]) {
         return elementwise_eval("times", args);
     }
+    if let Value::Sparse(a) = args[0] {
+        let b = matrix_2d("mtimes", args[1])?;
+        if b.dims[0] != a.ncols {
+            return Err(nonconformant(&args[0].dims(), &b.dims));
+        }
+        return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
+    }
     let (a, b) = (matrix_2d("mtimes", args[0])?, matrix_2d("mtimes", args[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     if b.dims[0] != k {
-        return Err(runtime(format!(
-            "operator *: nonconformant arguments (op1 is {}, op2 is {})",
-            dims_text(&a.dims),
-            dims_text(&b.dims)
-        )));
+        return Err(nonconformant(&a.dims, &b.dims));
     }
     let mut c = vec![0.0; m * n];
     gemm(&mut c, &a.data, &b.data, m, k, n, false);
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])
+}
+
+fn nonconformant(a: &[usize], b: &[usize]) -> Diagnostic {
+    runtime(format!("operator *: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
 }
 
 /// dC = dA B + A dB.
@@ -78,21 +78,26 @@ fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
         return elementwise_forward("times", fw);
     }
+    if let Value::Sparse(a) = fw.inputs[0] {
+        return sparse::forward_times(a, fw);
+    }
     let (a, b) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
-    let a_constant = fw.derivs[0].is_zero();
-    let terms = vec![
-        right_product(fw.derivs[0], &b.data, m, k, n, fw.derivs[1].is_zero()),
-        left_product(&a.data, fw.derivs[1], m, k, n, a_constant),
-    ];
-    Ok(deriv::sum(terms, m * n))
+    Ok(product_derivative(&a.data, fw.derivs[0], &b.data, fw.derivs[1], m, k, n))
+}
+
+/// Derivative of the product of `a` (m x k) and `b` (k x n): `dA B + A dB`.
+pub(super) fn product_derivative(a: &[f64], da: &Deriv, b: &[f64], db: &Deriv, m: usize, k: usize, n: usize) -> Deriv {
+    let terms = vec![right_product(da, b, m, k, n, db.is_zero()), left_product(a, db, m, k, n, da.is_zero())];
+    deriv::sum(terms, m * n)
 }
 
 /// `A dB` for every direction. Dense: one GEMM of A with dB viewed as k x (n nd). Zeros of a constant
 /// A are structural and left out of sparse blocks; those of an active A are kept.
-fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
+pub(super) fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
     match db {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let mut out = DenseDeriv::zeros(m * n, d.nd);
             gemm(&mut out.data, a, &d.data, m, k, n * d.nd, false);
@@ -103,9 +108,10 @@ fn left_product(a: &[f64], db: &Deriv, m: usize, k: usize, n: usize, skip_zeros:
 }
 
 /// `dA B` for every direction (one GEMM per direction when dense).
-fn right_product(da: &Deriv, b: &[f64], m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
+pub(super) fn right_product(da: &Deriv, b: &[f64], m: usize, k: usize, n: usize, skip_zeros: bool) -> Deriv {
     match da {
         Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
         Deriv::Dense(d) => {
             let mut out = DenseDeriv::zeros(m * n, d.nd);
             for dir in 0..d.nd {
@@ -142,7 +148,7 @@ fn product_operator(
     op
 }
 
-fn transpose_map(rows: usize, cols: usize) -> Vec<usize> {
+pub(super) fn transpose_map(rows: usize, cols: usize) -> Vec<usize> {
     // Output (j, i) at j + i*cols reads input (i, j) at i + j*rows.
     let mut map = Vec::with_capacity(rows * cols);
     for i in 0..rows {
@@ -177,48 +183,6 @@ fn forward_transpose(fw: &Forward) -> Result<Deriv> {
     let dims = fw.inputs[0].dims();
     let map = RowMap::Gather(transpose_map(dims[0], dims[1]));
     Ok(fw.derivs[0].gather(&map, dims[0] * dims[1]))
-}
-
-fn matrix_division(op: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("operator {op} with a non-scalar divisor"))
-        .with_hint("msad supports division by scalars for now; use ./ for elementwise division")
-}
-
-fn eval_mrdivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    super::check_arity("mrdivide", args, 2, 2)?;
-    if !is_scalar(args[1]) {
-        return Err(matrix_division("/"));
-    }
-    elementwise_eval("rdivide", args)
-}
-
-fn forward_mrdivide(fw: &Forward) -> Result<Deriv> {
-    elementwise_forward("rdivide", fw)
-}
-
-fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    super::check_arity("mldivide", args, 2, 2)?;
-    if !is_scalar(args[0]) {
-        return Err(matrix_division("\\"));
-    }
-    elementwise_eval("ldivide", args)
-}
-
-fn forward_mldivide(fw: &Forward) -> Result<Deriv> {
-    elementwise_forward("ldivide", fw)
-}
-
-fn eval_mpower(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    super::check_arity("mpower", args, 2, 2)?;
-    if !(is_scalar(args[0]) && is_scalar(args[1])) {
-        return Err(Diagnostic::new(ErrorKind::Unsupported, "operator ^ on matrices")
-            .with_hint("use .^ for elementwise powers"));
-    }
-    elementwise_eval("power", args)
-}
-
-fn forward_mpower(fw: &Forward) -> Result<Deriv> {
-    elementwise_forward("power", fw)
 }
 
 /// `diag(v, k)` places a vector on diagonal k; `diag(A, k)` extracts diagonal k. Returns the result dims
@@ -257,4 +221,21 @@ fn eval_diag(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 fn forward_diag(fw: &Forward) -> Result<Deriv> {
     let (dims, pairs) = diag_plan(fw.inputs)?;
     Ok(fw.derivs[0].scatter(&pairs, dims.iter().product()))
+}
+
+/// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
+/// `adj B = A' * adj C`, for the operands `wanted`.
+pub(super) fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Vec<Option<Vec<f64>>>> {
+    let (a, b) = (matrix_2d("mtimes", inputs[0])?, matrix_2d("mtimes", inputs[1])?);
+    let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
+    let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);
+    let product = |rows: usize, cols: usize, lhs: MatRef<f64>, rhs: MatRef<f64>| {
+        let mut out = vec![0.0; rows * cols];
+        let dst = MatMut::from_column_major_slice_mut(&mut out, rows, cols);
+        faer::linalg::matmul::matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        out
+    };
+    let adjoint_a = wanted[0].then(|| product(m, k, adjoint_c, MatRef::from_column_major_slice(&b.data, k, n).transpose()));
+    let adjoint_b = wanted[1].then(|| product(k, n, MatRef::from_column_major_slice(&a.data, m, k).transpose(), adjoint_c));
+    Ok(vec![adjoint_a, adjoint_b])
 }

@@ -2,10 +2,28 @@
 //! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
 //! Adding a builtin means adding one entry in one of the submodules' `entries()`.
 
+mod arrays;
 mod construct;
+mod diff;
 mod elementwise;
+mod factor;
+mod grids;
+mod interpolate;
+mod linalg;
+mod linsolve;
 mod matrix;
+mod minmax;
+mod norm;
+mod products;
 mod reduce;
+pub mod reverse;
+mod slices;
+mod sparse;
+mod structs;
+mod sort;
+#[cfg(test)]
+mod testing;
+mod triangular;
 
 use super::deriv::Deriv;
 use super::value::Value;
@@ -62,6 +80,11 @@ pub struct Primitive {
     pub kernel: Kernel,
 }
 
+/// A primitive with its own kernel and forward rule.
+fn general(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
+    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+}
+
 struct Table {
     entries: Vec<Primitive>,
     by_name: HashMap<&'static str, PrimId>,
@@ -73,8 +96,21 @@ fn table() -> &'static Table {
         let mut entries = Vec::new();
         entries.extend(elementwise::entries());
         entries.extend(matrix::entries());
+        entries.extend(linsolve::entries());
+        entries.extend(linalg::entries());
+        entries.extend(products::entries());
+        entries.extend(minmax::entries());
+        entries.extend(sort::entries());
+        entries.extend(norm::entries());
+        entries.extend(diff::entries());
+        entries.extend(triangular::entries());
+        entries.extend(interpolate::entries());
         entries.extend(construct::entries());
         entries.extend(reduce::entries());
+        entries.extend(sparse::entries());
+        entries.extend(structs::entries());
+        entries.extend(arrays::entries());
+        entries.extend(grids::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -117,12 +153,59 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
-        Kernel::General { derivative: Derivative::Missing, .. } => Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            format!("msad has no derivative rule for '{}' and its input depends on x", p.name),
-        )
-        .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
     }
+}
+
+/// How a primitive's result depends on its operands, for linearity analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linearity {
+    /// Linear in all operands together (sums, reshapes, concatenation, selections).
+    Additive,
+    /// Linear in each operand when the others are constant (products).
+    Bilinear,
+    /// Linear in the first operand when the others are constant (`a / c`).
+    Numerator,
+    /// Linear in the second operand when the first is constant (`c \ b`).
+    Denominator,
+    Nonlinear,
+}
+
+pub fn linearity(id: PrimId) -> Linearity {
+    match get(id).name {
+        "plus" | "minus" | "uminus" | "uplus" | "sum" | "mean" | "cumsum" | "transpose" | "ctranspose" | "reshape"
+        | "horzcat" | "vertcat" | "diag" | "full" | "double" | "trace" | "tril" | "triu" | "fliplr" | "flipud"
+        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" => Linearity::Additive,
+        "times" | "mtimes" | "kron" | "dot" => Linearity::Bilinear,
+        "rdivide" | "mrdivide" => Linearity::Numerator,
+        "ldivide" | "mldivide" => Linearity::Denominator,
+        _ => Linearity::Nonlinear,
+    }
+}
+
+/// Builtins whose result is not a function of their arguments: never folded or merged.
+const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
+
+/// Whether equal arguments always give equal results.
+pub fn is_pure(id: PrimId) -> bool {
+    !IMPURE.contains(&get(id).name)
+}
+
+/// Fails with `msad:notDifferentiable` for a primitive without a derivative rule (its input depends on x).
+pub fn require_derivative_rule(id: PrimId) -> Result<()> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+        _ => Ok(()),
+    }
+}
+
+fn no_derivative_rule(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::NotDifferentiable,
+        format!("msad has no derivative rule for '{name}' and its input depends on x"),
+    )
+    .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
 }
 
 /// Whether a primitive's result can carry a derivative at all (used by activity analysis).

@@ -2,10 +2,11 @@
 //! same reduction applied to every derivative column.
 
 use super::elementwise::numeric;
-use super::{Derivative, Forward, Kernel, Primitive, runtime};
+use super::slices::{Slices, working_dim};
+use super::{Forward, Primitive, general};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowOperator};
-use crate::exec::value::{Array, Value, normalize_dims};
+use crate::exec::value::{Array, Value};
 
 #[derive(Clone, Copy)]
 enum Reduction {
@@ -14,127 +15,138 @@ enum Reduction {
     CumSum,
 }
 
-pub(super) fn entries() -> Vec<Primitive> {
-    fn entry(name: &'static str, eval: super::EvalFn, rule: super::ForwardFn) -> Primitive {
-        Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+impl Reduction {
+    fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Mean => "mean",
+            Reduction::CumSum => "cumsum",
+        }
     }
+}
+
+pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)),
-        entry("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)),
-        entry("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)),
+        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)),
+        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)),
+        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)),
     ]
 }
 
-/// The reduction's geometry: `x` seen as `before x len x after` around dimension `dim`.
-struct Plan {
-    before: usize,
-    len: usize,
-    after: usize,
-    out_dims: Vec<usize>,
+/// The slices a reduction works on and its result dims.
+pub(super) struct Plan {
+    pub slices: Slices,
+    pub out_dims: Vec<usize>,
 }
 
-fn plan(op: Reduction, args: &[&Value]) -> Result<Plan> {
-    let name = match op {
-        Reduction::Sum => "sum",
-        Reduction::Mean => "mean",
-        Reduction::CumSum => "cumsum",
-    };
+/// Slices along `DIM` (`args[1]`, default the first non-singleton dimension). Reductions (`cumulative`
+/// false) shrink that dimension to 1, and `0x0` reduces to `1x1` as in MATLAB.
+pub(super) fn plan(name: &str, args: &[&Value], cumulative: bool) -> Result<Plan> {
     super::check_arity(name, args, 1, 2)?;
     let dims = args[0].dims();
-    let dim = match args.get(1) {
-        Some(d) => {
-            let d = numeric(name, d)?;
-            match d.data.as_slice() {
-                [k] if *k >= 1.0 && k.fract() == 0.0 => *k as usize - 1,
-                _ => return Err(runtime(format!("{name}: DIM must be a valid dimension"))),
-            }
-        }
-        // Default: the first non-singleton dimension (0x0 sums along the first).
-        None => dims.iter().position(|&d| d != 1).unwrap_or(0),
+    let slices = Slices::new(&dims, working_dim(name, &dims, args.get(1).copied())?);
+    let out_dims = if cumulative {
+        dims
+    } else if dims == [0, 0] && args.len() == 1 {
+        vec![1, 1]
+    } else {
+        slices.dims_with_len(1)
     };
-    let size = |i: usize| dims.get(i).copied().unwrap_or(1);
-    let before = (0..dim).map(size).product();
-    let len = size(dim);
-    let after = dims.iter().skip(dim + 1).product();
-    let mut out_dims = dims.clone();
-    if !matches!(op, Reduction::CumSum) {
-        out_dims.resize(out_dims.len().max(dim + 1), 1);
-        out_dims[dim] = 1;
-        if dims == [0, 0] && args.len() == 1 {
-            out_dims = vec![1, 1];
-        }
-    }
-    Ok(Plan { before, len, after, out_dims: normalize_dims(out_dims) })
+    Ok(Plan { slices, out_dims })
 }
 
-/// Applies the reduction to one column-major buffer laid out as `x`.
-fn reduce(op: Reduction, p: &Plan, x: &[f64], out: &mut [f64]) {
-    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
-    for a in 0..p.after {
-        for b in 0..p.before {
-            let mut acc = 0.0;
-            for k in 0..p.len {
-                let src = b + p.before * (k + p.len * a);
-                acc += x[src];
-                if let Reduction::CumSum = op {
-                    out[src] = acc;
-                }
-            }
-            if !matches!(op, Reduction::CumSum) {
-                out[b + p.before * a] = acc * scale;
-            }
-        }
+impl Plan {
+    /// The slice behind each result element of a reduction (`None` for the 1x1 result of `0x0`).
+    pub fn reduced_slice(&self, r: usize) -> Option<usize> {
+        (r < self.slices.count()).then_some(r)
     }
+}
+
+fn scale(op: Reduction, len: usize) -> f64 {
+    if matches!(op, Reduction::Mean) { 1.0 / len as f64 } else { 1.0 }
 }
 
 fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
-    let p = plan(op, args)?;
-    let x = numeric("sum", args[0])?;
+    let p = plan(op.name(), args, matches!(op, Reduction::CumSum))?;
+    let x = numeric(op.name(), args[0])?;
+    let s = &p.slices;
     let n: usize = p.out_dims.iter().product();
     let mut out = vec![0.0; n];
-    if p.len == 0 && matches!(op, Reduction::Mean) {
+    for slice in 0..s.count() {
+        let mut acc = 0.0;
+        for k in 0..s.len {
+            acc += x.data[s.index(slice, k)];
+            if let Reduction::CumSum = op {
+                out[s.index(slice, k)] = acc;
+            }
+        }
+        if !matches!(op, Reduction::CumSum) {
+            out[slice] = acc * scale(op, s.len);
+        }
+    }
+    if matches!(op, Reduction::Mean) && s.len == 0 {
         out.fill(f64::NAN);
-    } else {
-        reduce(op, &p, &x.data, &mut out);
     }
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }
 
 /// The reduction as a row operator: each output row sums its input rows (scaled for `mean`).
 fn operator(op: Reduction, p: &Plan) -> RowOperator {
-    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
-    let source = |b: usize, k: usize, a: usize| b + p.before * (k + p.len * a);
+    let s = &p.slices;
     let mut out = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
-    let mut push_row = |rows: &mut dyn Iterator<Item = usize>| {
-        for r in rows {
-            out.src.push(r);
-            out.coef.push(scale);
+    let rows: usize = p.out_dims.iter().product();
+    for r in 0..rows {
+        // Output rows in column-major order of the result; each sums the first `terms` of its slice.
+        let (slice, terms) = match op {
+            Reduction::CumSum => {
+                let (slice, k) = s.locate(r);
+                (slice, k + 1)
+            }
+            _ => p.reduced_slice(r).map_or((0, 0), |slice| (slice, s.len)),
+        };
+        for k in 0..terms {
+            out.src.push(s.index(slice, k));
+            out.coef.push(scale(op, s.len));
         }
         out.ptr.push(out.src.len());
-    };
-    // Output rows in column-major order of the result.
-    match op {
-        Reduction::CumSum => {
-            for a in 0..p.after {
-                for k in 0..p.len {
-                    for b in 0..p.before {
-                        push_row(&mut (0..=k).map(|kk| source(b, kk, a)));
-                    }
-                }
-            }
-        }
-        Reduction::Sum | Reduction::Mean => {
-            for a in 0..p.after {
-                for b in 0..p.before {
-                    push_row(&mut (0..p.len).map(|k| source(b, k, a)));
-                }
-            }
-        }
     }
     out
 }
 
 fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
-    let p = plan(op, fw.inputs)?;
+    let p = plan(op.name(), fw.inputs, matches!(op, Reduction::CumSum))?;
     Ok(fw.derivs[0].apply(&operator(op, &p)))
+}
+
+/// Reverse rule of `sum`, `mean` and `cumsum` (named `name`): the transposed reduction applied to the
+/// result's adjoint, giving the adjoint of the first input.
+pub(super) fn adjoint(name: &str, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
+    let op = match name {
+        "sum" => Reduction::Sum,
+        "mean" => Reduction::Mean,
+        _ => Reduction::CumSum,
+    };
+    let p = &plan(op.name(), inputs, matches!(op, Reduction::CumSum))?.slices;
+    let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
+    let mut out = vec![0.0; p.before * p.len * p.after];
+    for a in 0..p.after {
+        for b in 0..p.before {
+            let source = |k: usize| b + p.before * (k + p.len * a);
+            match op {
+                // Each element feeds every later partial sum: a reversed cumulative sum.
+                Reduction::CumSum => {
+                    let mut acc = 0.0;
+                    for k in (0..p.len).rev() {
+                        acc += result_adjoint[source(k)];
+                        out[source(k)] = acc;
+                    }
+                }
+                Reduction::Sum | Reduction::Mean => {
+                    let g = result_adjoint[b + p.before * a] * scale;
+                    (0..p.len).for_each(|k| out[source(k)] = g);
+                }
+            }
+        }
+    }
+    Ok(out)
 }

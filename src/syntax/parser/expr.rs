@@ -4,7 +4,7 @@
 
 use super::Parser;
 use crate::diag::{Result, Span};
-use crate::syntax::ast::{BinOp, Expr, ExprKind, Param, PostOp, UnOp};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, LValue, Param, PostOp, UnOp};
 use crate::syntax::token::Tok;
 
 /// Binding strength of the range operator `:` among the binary operators.
@@ -40,10 +40,16 @@ fn binary_operator(tok: &Tok) -> Option<(Option<BinOp>, u8)> {
 
 fn unary_operator(tok: &Tok) -> Option<UnOp> {
     match tok {
-        Tok::Minus | Tok::MinusMinus => Some(UnOp::Neg),
-        Tok::Plus | Tok::PlusPlus => Some(UnOp::Plus),
+        Tok::Minus => Some(UnOp::Neg),
+        Tok::Plus => Some(UnOp::Plus),
         Tok::Not => Some(UnOp::Not),
         _ => None,
+    }
+}
+
+fn target_span(target: &LValue) -> Span {
+    match target {
+        LValue::Var { span, .. } | LValue::Ignored(span) => *span,
     }
 }
 
@@ -52,12 +58,32 @@ impl<'a> Parser<'a> {
         self.nested(|parser| parser.binary(1))
     }
 
+    /// An expression, or (in parentheses and arguments) Octave's assignment expression `x = e`.
+    fn expr_or_assignment(&mut self) -> Result<Expr> {
+        let expr = self.expr()?;
+        if *self.peek() != Tok::Assign {
+            return Ok(expr);
+        }
+        self.bump();
+        let target = Box::new(self.lvalue(expr)?);
+        let rhs = self.nested(Self::expr_or_assignment)?;
+        let span = target_span(&target).to(rhs.span);
+        Ok(Expr { kind: ExprKind::Assign { target, rhs: Box::new(rhs) }, span })
+    }
+
     fn binary(&mut self, min_precedence: u8) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut lhs = self.unary()?;
-        while let Some((op, precedence)) = binary_operator(self.peek()) {
+        loop {
+            // MATLAB's `a--b` is `a - -b`.
+            if matches!(self.peek(), Tok::PlusPlus | Tok::MinusMinus) {
+                self.split_double_sign();
+            }
+            let Some((op, precedence)) = binary_operator(self.peek()) else { break };
             if precedence < min_precedence {
                 break;
             }
+            self.link()?;
             self.bump();
             let rhs = self.binary(precedence + 1)?;
             lhs = match op {
@@ -65,6 +91,7 @@ impl<'a> Parser<'a> {
                 None => self.range(lhs, rhs)?,
             };
         }
+        self.tree_depth = tree_depth;
         Ok(lhs)
     }
 
@@ -84,33 +111,42 @@ impl<'a> Parser<'a> {
         Ok(Expr { kind: ExprKind::Range { start: Box::new(start), step, stop: Box::new(stop) }, span })
     }
 
-    /// Unary operators bind looser than `^`: `-2^2` is `-(2^2)`. Octave's `++`/`--` here are two signs.
+    /// Turns the `++`/`--` token here into two single signs: the first is returned as the current token.
+    fn split_double_sign(&mut self) {
+        let token = &mut self.tokens[self.pos];
+        let single = if token.tok == Tok::PlusPlus { Tok::Plus } else { Tok::Minus };
+        let first = Span { lo: token.span.lo, hi: token.span.lo + 1 };
+        token.tok = single.clone();
+        token.span.lo += 1;
+        self.tokens.insert(self.pos, crate::syntax::token::Token { tok: single, span: first });
+    }
+
+    /// Unary operators bind looser than `^`: `-2^2` is `-(2^2)`. Outside statements `++x` is `+(+x)`.
     fn unary(&mut self) -> Result<Expr> {
+        if matches!(self.peek(), Tok::PlusPlus | Tok::MinusMinus) {
+            self.split_double_sign();
+        }
         let Some(op) = unary_operator(self.peek()) else { return self.power() };
-        let token = self.bump();
-        self.nested(|parser| {
-            let operand = match token.tok {
-                Tok::PlusPlus | Tok::MinusMinus => {
-                    let inner = parser.unary()?;
-                    let span = Span::new(token.span.lo as usize + 1, inner.span.hi as usize);
-                    Expr { kind: ExprKind::Unary { op, operand: Box::new(inner) }, span }
-                }
-                _ => parser.unary()?,
-            };
-            let span = token.span.to(operand.span);
-            Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
-        })
+        let sign = self.bump();
+        let operand = self.nested(Self::unary)?;
+        let span = sign.to(operand.span);
+        Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
     }
 
     /// Left-associative `^`/`.^`; the exponent may be signed (`2^-1`) and binds only to its postfix operand.
     fn power(&mut self) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut base = self.postfix()?;
         loop {
             let op = match self.peek() {
                 Tok::Caret => BinOp::Pow,
                 Tok::DotCaret => BinOp::ElPow,
-                _ => return Ok(base),
+                _ => {
+                    self.tree_depth = tree_depth;
+                    return Ok(base);
+                }
             };
+            self.link()?;
             self.bump();
             let exponent = self.exponent()?;
             base = self.binary_expr(op, base, exponent);
@@ -118,17 +154,22 @@ impl<'a> Parser<'a> {
     }
 
     fn exponent(&mut self) -> Result<Expr> {
+        if matches!(self.peek(), Tok::PlusPlus | Tok::MinusMinus) {
+            self.split_double_sign();
+        }
         let Some(op) = unary_operator(self.peek()) else { return self.postfix() };
-        let token = self.bump();
+        let sign = self.bump();
         let operand = self.nested(Self::exponent)?;
-        let span = token.span.to(operand.span);
+        let span = sign.to(operand.span);
         Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
     }
 
     /// A primary followed by any chain of `(args)`, `{args}`, `.name`, `.(expr)`, `'`, `.'`.
     pub(super) fn postfix(&mut self) -> Result<Expr> {
+        let tree_depth = self.tree_depth;
         let mut expr = self.primary()?;
         loop {
+            self.link()?;
             let lo = expr.span.lo;
             let kind = match self.peek() {
                 Tok::LParen => {
@@ -142,7 +183,7 @@ impl<'a> Parser<'a> {
                 Tok::Dot => {
                     self.bump();
                     if *self.peek() == Tok::LParen {
-                        let open = self.bump().span;
+                        let open = self.bump();
                         let name = self.expr()?;
                         self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
                         ExprKind::DynField { base: Box::new(expr), name: Box::new(name) }
@@ -151,31 +192,57 @@ impl<'a> Parser<'a> {
                         ExprKind::Field { base: Box::new(expr), name }
                     }
                 }
+                Tok::PlusPlus | Tok::MinusMinus if self.is_post_increment() => {
+                    let op = if *self.peek() == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+                    self.bump();
+                    ExprKind::PostIncrement { target: Box::new(self.lvalue(expr)?), op }
+                }
                 Tok::Transpose | Tok::CTranspose => {
                     let op = if *self.peek() == Tok::Transpose { PostOp::Transpose } else { PostOp::CTranspose };
                     self.bump();
                     ExprKind::Postfix { op, operand: Box::new(expr) }
                 }
-                _ => return Ok(expr),
+                _ => {
+                    self.tree_depth = tree_depth;
+                    return Ok(expr);
+                }
             };
             expr = Expr { kind, span: Span { lo, hi: self.prev_end().hi } };
         }
     }
 
+    /// `++`/`--` right after an operand (Octave requires them to touch) and not followed by one (`a--b`).
+    fn is_post_increment(&self) -> bool {
+        let touches = self.tokens[self.pos - 1].span.hi == self.span().lo;
+        let operand_follows = matches!(
+            self.peek_at(1),
+            Tok::Num(_)
+                | Tok::Imag(_)
+                | Tok::Str { .. }
+                | Tok::Ident(_)
+                | Tok::EndIndex
+                | Tok::LParen
+                | Tok::LBracket
+                | Tok::LBrace
+                | Tok::At
+                | Tok::Not
+        );
+        touches && !operand_follows
+    }
+
     /// Comma-separated index arguments between `open` and `close`; a lone `:` is `Colon`.
     fn arguments(&mut self, open: Tok, close: Tok) -> Result<Vec<Expr>> {
-        let open_span = self.bump().span;
+        let open_span = self.bump();
         let mut args = Vec::new();
         if self.eat(&close) {
             return Ok(args);
         }
         loop {
-            let lone_colon = *self.peek() == Tok::Colon && matches!(self.peek_at(1), Tok::Comma)
-                || *self.peek() == Tok::Colon && *self.peek_at(1) == close;
-            if lone_colon {
-                args.push(Expr { kind: ExprKind::Colon, span: self.bump().span });
+            // A range cannot start with `:`, so here it is the whole-dimension index.
+            if *self.peek() == Tok::Colon {
+                args.push(Expr { kind: ExprKind::Colon, span: self.bump() });
             } else {
-                args.push(self.expr()?);
+                args.push(self.expr_or_assignment()?);
             }
             if !self.eat(&Tok::Comma) {
                 self.expect_close(&close, &open, open_span)?;
@@ -194,7 +261,7 @@ impl<'a> Parser<'a> {
             Tok::EndIndex => ExprKind::End,
             Tok::LParen => {
                 self.bump();
-                let inner = self.expr()?;
+                let inner = self.expr_or_assignment()?;
                 self.expect_close(&Tok::RParen, &Tok::LParen, span)?;
                 return Ok(Expr { kind: inner.kind, span: span.to(self.prev_end()) });
             }
@@ -210,7 +277,7 @@ impl<'a> Parser<'a> {
     /// `[...]` or `{...}`: rows separated by `;` or newlines, elements by `,` (or whitespace, made `,` by the
     /// lexer). Empty rows are dropped.
     fn matrix(&mut self, open: Tok, close: Tok) -> Result<Expr> {
-        let open_span = self.bump().span;
+        let open_span = self.bump();
         let mut rows = Vec::new();
         let mut row = Vec::new();
         let mut need_separator = false;
@@ -250,9 +317,9 @@ impl<'a> Parser<'a> {
 
     /// `@name`, `@pkg.name`, or `@(params) body`.
     fn function_handle(&mut self) -> Result<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         if *self.peek() == Tok::LParen {
-            let open = self.bump().span;
+            let open = self.bump();
             let mut params: Vec<Param> = Vec::new();
             if !self.eat(&Tok::RParen) {
                 loop {

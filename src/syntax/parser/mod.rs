@@ -2,9 +2,10 @@
 //! expressions in `expr`.
 
 mod expr;
+mod file;
 mod stmt;
 
-use super::ast::{File, FileKind, Function, Param};
+use super::ast::{File, Function, Ident, Param};
 use super::lexer::Lexed;
 use super::token::{Kw, Tok, Token};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
@@ -13,25 +14,23 @@ use std::sync::Arc;
 /// Deeper nesting of expressions or blocks than this is a parse error rather than a stack overflow.
 pub const MAX_DEPTH: usize = 100;
 
-pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
-    let functions_closed_by_end = functions_closed_by_end(&lexed.tokens);
-    let mut parser =
-        Parser { file, tokens: lexed.tokens, pos: 0, lex_error: lexed.error, depth: 0, functions_closed_by_end };
-    parser.file()
-}
+/// Deepest syntax tree accepted, counting operator chains (`1+1+...` is a deep tree built without recursion)
+/// so that recursive consumers of the tree (printer, lowering, drop) stay within the stack.
+pub const MAX_TREE_DEPTH: usize = 2000;
 
-/// Whether the file closes its functions with `end`: then it has one more block end per function than the
-/// other blocks need.
-fn functions_closed_by_end(tokens: &[Token]) -> bool {
-    let (mut opened, mut closed) = (0usize, 0usize);
-    for token in tokens {
-        match token.tok {
-            Tok::Kw(kw) if kw.opens_end_block() => opened += 1,
-            Tok::Kw(kw) if kw.is_end() => closed += 1,
-            _ => {}
-        }
-    }
-    closed > opened
+pub fn parse_tokens(file: &Arc<SourceFile>, lexed: Lexed) -> Result<File> {
+    let functions_closed_by_end = file::functions_closed_by_end(&lexed.tokens);
+    let mut parser = Parser {
+        file,
+        tokens: lexed.tokens,
+        pos: 0,
+        lex_error: lexed.error,
+        depth: 0,
+        tree_depth: 0,
+        functions_closed_by_end,
+        nested_functions: Vec::new(),
+    };
+    parser.file()
 }
 
 pub(super) struct Parser<'a> {
@@ -40,7 +39,10 @@ pub(super) struct Parser<'a> {
     pos: usize,
     lex_error: Option<Diagnostic>,
     depth: usize,
+    tree_depth: usize,
     functions_closed_by_end: bool,
+    /// For each function being parsed, the functions nested in it so far.
+    nested_functions: Vec<Vec<Function>>,
 }
 
 impl<'a> Parser<'a> {
@@ -63,12 +65,13 @@ impl<'a> Parser<'a> {
         Span::new(hi, hi)
     }
 
-    fn bump(&mut self) -> Token {
-        let token = self.tokens[self.pos].clone();
+    /// Moves past the current token (never past `Eof`); returns its span.
+    fn bump(&mut self) -> Span {
+        let span = self.span();
         if self.pos + 1 < self.tokens.len() {
             self.pos += 1;
         }
-        token
+        span
     }
 
     fn eat(&mut self, tok: &Tok) -> bool {
@@ -95,13 +98,20 @@ impl<'a> Parser<'a> {
                 return lex_error.clone();
             }
         }
-        let message = format!("parse error: expected {what}, found {}", self.peek());
+        let found = match self.peek() {
+            Tok::Num(_) | Tok::Imag(_) => {
+                let span = self.span();
+                format!("number '{}'", &self.file.text[span.lo as usize..span.hi as usize])
+            }
+            tok => tok.to_string(),
+        };
+        let message = format!("parse error: expected {what}, found {found}");
         Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
     fn expect(&mut self, tok: &Tok, what: &str) -> Result<Span> {
         if self.peek() == tok {
-            return Ok(self.bump().span);
+            return Ok(self.bump());
         }
         Err(self.expected(what))
     }
@@ -115,13 +125,30 @@ impl<'a> Parser<'a> {
     /// Runs `inner` one nesting level deeper, refusing to go beyond `MAX_DEPTH`.
     fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         if self.depth >= MAX_DEPTH {
-            let message = format!("parse error: nesting deeper than {MAX_DEPTH} levels");
-            return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span()));
+            return Err(self.too_deep(MAX_DEPTH));
         }
         self.depth += 1;
+        let tree_depth = self.tree_depth;
+        self.link()?;
         let result = inner(self);
         self.depth -= 1;
+        self.tree_depth = tree_depth;
         result
+    }
+
+    /// Counts one more level of the tree being built by a loop (an operator chain); the caller restores
+    /// `tree_depth` when its chain is complete.
+    fn link(&mut self) -> Result<()> {
+        self.tree_depth += 1;
+        if self.tree_depth > MAX_TREE_DEPTH {
+            return Err(self.too_deep(MAX_TREE_DEPTH));
+        }
+        Ok(())
+    }
+
+    fn too_deep(&self, limit: usize) -> Diagnostic {
+        let message = format!("parse error: expression or block nested more than {limit} levels deep");
+        Diagnostic::new(ErrorKind::Parse, message).at(self.file, self.span())
     }
 
     fn skip_separators(&mut self) {
@@ -130,117 +157,17 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn file(&mut self) -> Result<File> {
-        self.skip_separators();
-        let kind = match self.peek() {
-            Tok::Kw(Kw::Function) => FileKind::Function,
-            Tok::Kw(Kw::Classdef) => return self.classdef(),
-            _ => FileKind::Script,
-        };
-        let mut body = Vec::new();
-        let mut functions = Vec::new();
-        loop {
-            body.extend(self.block()?);
-            match self.peek() {
-                Tok::Eof => break,
-                Tok::Kw(Kw::Function) => functions.push(self.function()?),
-                _ => return Err(self.expected("a statement")),
-            }
-        }
-        if let Some(error) = self.lex_error.take() {
-            return Err(error);
-        }
-        Ok(File { kind, body, functions })
-    }
-
-    /// `function [out, ...] = name(in, ...)` with its body, nested functions and (if the file uses them) `end`.
-    fn function(&mut self) -> Result<Function> {
-        let start = self.expect(&Tok::Kw(Kw::Function), "'function'")?;
-        let outputs = self.function_outputs()?;
-        let name = self.function_name()?;
-        let inputs = self.function_inputs()?;
-        let mut body = Vec::new();
-        let mut nested = Vec::new();
-        loop {
-            body.extend(self.block()?);
-            if !(self.functions_closed_by_end && self.at_keyword(Kw::Function)) {
-                break;
-            }
-            nested.push(self.nested(Self::function)?);
-        }
-        if self.functions_closed_by_end {
-            self.expect_end(Kw::Function, start)?;
-        } else if !matches!(self.peek(), Tok::Eof | Tok::Kw(Kw::Function)) {
-            return Err(self.expected("a statement"));
-        }
-        Ok(Function { name, inputs, outputs, body, nested, span: start.to(self.prev_end()) })
-    }
-
-    fn function_outputs(&mut self) -> Result<Vec<super::ast::Ident>> {
-        if *self.peek() == Tok::LBracket && self.bracket_followed_by_assign() {
-            let open = self.bump().span;
-            let mut outputs = Vec::new();
-            while !self.eat(&Tok::RBracket) {
-                if !self.eat(&Tok::Comma) {
-                    if !matches!(self.peek(), Tok::Ident(_)) {
-                        return Err(self.expected(&format!("an output name or ']' to close '[' opened at {}",
-                            self.position(open))));
-                    }
-                    outputs.push(self.ident("an output name")?);
-                }
-            }
-            self.bump();
-            return Ok(outputs);
-        }
-        if matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::Assign {
-            let output = self.ident("an output name")?;
-            self.bump();
-            return Ok(vec![output]);
-        }
-        Ok(Vec::new())
-    }
-
-    /// A function name; dotted for classdef property accessors (`get.Prop`).
-    fn function_name(&mut self) -> Result<super::ast::Ident> {
-        let mut name = self.ident("a function name")?;
-        while *self.peek() == Tok::Dot && matches!(self.peek_at(1), Tok::Ident(_)) {
-            self.bump();
-            let part = self.ident("a name")?;
-            name.name = format!("{}.{}", name.name, part.name);
-            name.span = name.span.to(part.span);
-        }
-        Ok(name)
-    }
-
-    fn function_inputs(&mut self) -> Result<Vec<Param>> {
-        let mut inputs = Vec::new();
-        if *self.peek() != Tok::LParen {
-            return Ok(inputs);
-        }
-        let open = self.bump().span;
-        if self.eat(&Tok::RParen) {
-            return Ok(inputs);
-        }
-        loop {
-            inputs.push(self.param()?);
-            if !self.eat(&Tok::Comma) {
-                self.expect_close(&Tok::RParen, &Tok::LParen, open)?;
-                return Ok(inputs);
-            }
-        }
-    }
-
     /// A parameter name or `~`.
     fn param(&mut self) -> Result<Param> {
         if *self.peek() == Tok::Not {
-            return Ok(Param::Ignored(self.bump().span));
+            return Ok(Param::Ignored(self.bump()));
         }
         Ok(Param::Name(self.ident("a parameter name")?))
     }
 
-    fn ident(&mut self, what: &str) -> Result<super::ast::Ident> {
+    fn ident(&mut self, what: &str) -> Result<Ident> {
         match self.peek().clone() {
-            Tok::Ident(name) => Ok(super::ast::Ident { name, span: self.bump().span }),
+            Tok::Ident(name) => Ok(Ident { name, span: self.bump() }),
             _ => Err(self.expected(what)),
         }
     }
@@ -283,26 +210,5 @@ impl<'a> Parser<'a> {
         }
         let what = format!("'end' to close '{}' opened at {}", opener.spelling(), self.position(open_span));
         Err(self.expected(&what))
-    }
-
-    /// A classdef file: its body is skipped (classes are not supported by the lowering), but its blocks must
-    /// balance.
-    fn classdef(&mut self) -> Result<File> {
-        let start = self.bump().span;
-        let mut open_blocks = vec![start];
-        while let Some(&open) = open_blocks.last() {
-            match self.peek() {
-                Tok::Eof => return Err(self.expected(&format!("'end' to close 'classdef' block opened at {}",
-                    self.position(open)))),
-                Tok::Kw(kw) if kw.is_end() => {
-                    open_blocks.pop();
-                }
-                Tok::Kw(Kw::Function) if !self.functions_closed_by_end => {}
-                Tok::Kw(kw) if kw.opens_end_block() || *kw == Kw::Function => open_blocks.push(self.span()),
-                _ => {}
-            }
-            self.bump();
-        }
-        Ok(File { kind: FileKind::Classdef, body: Vec::new(), functions: Vec::new() })
     }
 }

@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
-use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, LValue, Stmt, StmtKind};
+use crate::syntax::ast::{Accessor, BinOp, Expr, ExprKind, Ident, LValue, Stmt, StmtKind};
 use crate::syntax::token::{Kw, Tok};
 
 /// Keywords that end a statement list; the enclosing construct decides whether they fit.
@@ -33,17 +33,23 @@ impl<'a> Parser<'a> {
             let mut stmts = Vec::new();
             loop {
                 parser.skip_separators();
+                if parser.at_nested_function() {
+                    parser.nested_function()?;
+                    continue;
+                }
                 if ends_block(parser.peek()) {
                     return Ok(stmts);
                 }
-                stmts.push(parser.statement()?);
+                parser.statement(&mut stmts)?;
             }
         })
     }
 
-    fn statement(&mut self) -> Result<Stmt> {
+    /// Parses one statement onto `stmts` (a chained assignment gives several).
+    fn statement(&mut self, stmts: &mut Vec<Stmt>) -> Result<()> {
         let start = self.span();
-        let kind = self.statement_kind()?;
+        let mut before = Vec::new();
+        let kind = self.statement_kind(&mut before)?;
         let span = start.to(self.prev_end());
         let display = match self.peek() {
             Tok::Semi => false,
@@ -51,18 +57,20 @@ impl<'a> Parser<'a> {
             tok if ends_block(tok) => true,
             _ => return Err(self.expected("';', ',' or end of line after the statement")),
         };
-        Ok(Stmt { kind, span, display })
+        stmts.extend(before.into_iter().map(|kind| Stmt { kind, span, display: false }));
+        stmts.push(Stmt { kind, span, display });
+        Ok(())
     }
 
-    fn statement_kind(&mut self) -> Result<StmtKind> {
+    fn statement_kind(&mut self, before: &mut Vec<StmtKind>) -> Result<StmtKind> {
         let kw = match self.peek() {
             Tok::Kw(kw) => *kw,
             Tok::Ident(_) if matches!(self.peek_at(1), Tok::CmdWord(_)) => return self.command(),
             Tok::LBracket if self.bracket_followed_by_assign() => return self.multi_assignment(),
             Tok::PlusPlus | Tok::MinusMinus => return self.prefix_increment(),
-            _ => return self.expression_statement(),
+            _ => return self.expression_statement(before),
         };
-        let start = self.bump().span;
+        let start = self.bump();
         Ok(match kw {
             Kw::If => self.if_statement(start)?,
             Kw::For | Kw::Parfor => self.for_statement(kw, start)?,
@@ -109,55 +117,59 @@ impl<'a> Parser<'a> {
         Ok(StmtKind::Command { name, args })
     }
 
-    /// An expression statement, `target = rhs`, `target op= rhs` or `target++`.
-    fn expression_statement(&mut self) -> Result<StmtKind> {
+    /// An expression statement, `target = rhs`, `target op= rhs` or `target++`. Octave's chained
+    /// `a = b = rhs` becomes `b = rhs;` (pushed to `before`) and `a = b`.
+    fn expression_statement(&mut self, before: &mut Vec<StmtKind>) -> Result<StmtKind> {
         let expr = self.expr()?;
-        let op = match self.peek() {
+        match self.peek() {
             Tok::Assign => {
+                let mut chain = vec![expr];
+                while self.eat(&Tok::Assign) {
+                    chain.push(self.expr()?);
+                }
+                let mut rhs = chain.pop().expect("an assignment has a right-hand side");
+                while let Some(target) = chain.pop() {
+                    let assignment = StmtKind::Assign { targets: vec![self.lvalue(target.clone())?], rhs };
+                    before.push(assignment);
+                    rhs = target;
+                }
+                Ok(before.pop().expect("an assignment has a target"))
+            }
+            Tok::OpAssign(op) => {
+                let op = *op;
                 self.bump();
                 let target = self.lvalue(expr)?;
-                return Ok(StmtKind::Assign { targets: vec![target], rhs: self.expr()? });
+                Ok(StmtKind::OpAssign { target, op, rhs: self.expr()? })
             }
-            Tok::PlusEq => BinOp::Add,
-            Tok::MinusEq => BinOp::Sub,
-            Tok::StarEq => BinOp::Mul,
-            Tok::SlashEq => BinOp::Div,
-            Tok::CaretEq => BinOp::Pow,
-            Tok::PlusPlus | Tok::MinusMinus => return self.increment(expr),
-            _ => return Ok(StmtKind::Expr(expr)),
-        };
-        self.bump();
-        let target = self.lvalue(expr)?;
-        Ok(StmtKind::OpAssign { target, op, rhs: self.expr()? })
-    }
-
-    /// Octave's `x++` / `x--`, as `x += 1` / `x -= 1`.
-    fn increment(&mut self, target: Expr) -> Result<StmtKind> {
-        let token = self.bump();
-        let op = if token.tok == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
-        let target = self.lvalue(target)?;
-        Ok(StmtKind::OpAssign { target, op, rhs: Expr { kind: ExprKind::Number(1.0), span: token.span } })
+            _ => match expr.kind {
+                ExprKind::PostIncrement { target, op } => {
+                    let one = Expr { kind: ExprKind::Number(1.0), span: self.prev_end() };
+                    Ok(StmtKind::OpAssign { target: *target, op, rhs: one })
+                }
+                kind => Ok(StmtKind::Expr(Expr { kind, span: expr.span })),
+            },
+        }
     }
 
     /// Octave's `++x` / `--x`.
     fn prefix_increment(&mut self) -> Result<StmtKind> {
-        let token = self.bump();
-        let op = if token.tok == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+        let op = if *self.peek() == Tok::PlusPlus { BinOp::Add } else { BinOp::Sub };
+        let span = self.bump();
         let target = self.postfix()?;
         let target = self.lvalue(target)?;
-        Ok(StmtKind::OpAssign { target, op, rhs: Expr { kind: ExprKind::Number(1.0), span: token.span } })
+        Ok(StmtKind::OpAssign { target, op, rhs: Expr { kind: ExprKind::Number(1.0), span } })
     }
 
     /// `[a, b(2), ~] = rhs`
     fn multi_assignment(&mut self) -> Result<StmtKind> {
-        let open = self.bump().span;
+        let open = self.bump();
         let mut targets = Vec::new();
         while !self.eat(&Tok::RBracket) {
             if self.eat(&Tok::Comma) {
                 continue;
             }
             if *self.peek() == Tok::Not {
-                targets.push(LValue::Ignored(self.bump().span));
+                targets.push(LValue::Ignored(self.bump()));
                 continue;
             }
             if !matches!(self.peek(), Tok::Ident(_)) {
@@ -171,30 +183,30 @@ impl<'a> Parser<'a> {
         Ok(StmtKind::Assign { targets, rhs: self.expr()? })
     }
 
-    /// The assignment target written as the expression `expr`.
+    /// The assignment target written as the expression `expr`: a name followed by accessors.
     pub(super) fn lvalue(&self, expr: Expr) -> Result<LValue> {
         let span = expr.span;
-        let (name, accessors) = self.target_parts(expr)?;
-        Ok(LValue::Var { name, accessors, span })
-    }
-
-    fn target_parts(&self, expr: Expr) -> Result<(Ident, Vec<crate::syntax::ast::Accessor>)> {
-        use crate::syntax::ast::Accessor;
-        let span = expr.span;
-        let (base, accessor) = match expr.kind {
-            ExprKind::Ident(name) => return Ok((Ident { name, span }, Vec::new())),
-            ExprKind::Call { base, args } => (base, Accessor::Paren(args, span)),
-            ExprKind::CellIndex { base, args } => (base, Accessor::Brace(args, span)),
-            ExprKind::Field { base, name } => (base, Accessor::Field(name)),
-            ExprKind::DynField { base, name } => (base, Accessor::DynField(name, span)),
-            _ => {
-                let message = "parse error: expected an assignment target (a name, possibly indexed), found an expression";
-                return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, span));
-            }
+        let mut accessors = Vec::new();
+        let mut current = expr;
+        let name = loop {
+            let here = current.span;
+            let (base, accessor) = match current.kind {
+                ExprKind::Ident(name) => break Ident { name, span: here },
+                ExprKind::Call { base, args } => (base, Accessor::Paren(args, here)),
+                ExprKind::CellIndex { base, args } => (base, Accessor::Brace(args, here)),
+                ExprKind::Field { base, name } => (base, Accessor::Field(name)),
+                ExprKind::DynField { base, name } => (base, Accessor::DynField(name, here)),
+                _ => {
+                    let message = "parse error: expected an assignment target (a name, possibly indexed), found an \
+                                   expression";
+                    return Err(Diagnostic::new(ErrorKind::Parse, message).at(self.file, here));
+                }
+            };
+            accessors.push(accessor);
+            current = *base;
         };
-        let (name, mut accessors) = self.target_parts(*base)?;
-        accessors.push(accessor);
-        Ok((name, accessors))
+        accessors.reverse();
+        Ok(LValue::Var { name, accessors, span })
     }
 
     fn if_statement(&mut self, start: Span) -> Result<StmtKind> {
@@ -210,7 +222,10 @@ impl<'a> Parser<'a> {
 
     /// `for v = e`, `for (v = e)`, `parfor (v = e, max_workers)` (the worker limit is not kept).
     fn for_statement(&mut self, kw: Kw, start: Span) -> Result<StmtKind> {
-        let open = (*self.peek() == Tok::LParen).then(|| self.bump().span);
+        if kw == Kw::For && *self.peek() == Tok::LBracket {
+            return self.for_key_value(start);
+        }
+        let open = (*self.peek() == Tok::LParen).then(|| self.bump());
         let target = self.postfix()?;
         let var = self.lvalue(target)?;
         self.expect(&Tok::Assign, "'=' after the loop variable")?;
@@ -224,6 +239,22 @@ impl<'a> Parser<'a> {
         let body = self.block()?;
         self.expect_end(kw, start)?;
         Ok(StmtKind::For { var, iter, body, parallel: kw == Kw::Parfor })
+    }
+
+    /// Octave's `for [value, key] = s`.
+    fn for_key_value(&mut self, start: Span) -> Result<StmtKind> {
+        let open = self.bump();
+        let value = self.postfix()?;
+        let value = self.lvalue(value)?;
+        self.expect(&Tok::Comma, "',' between the value and key variables")?;
+        let key = self.postfix()?;
+        let key = self.lvalue(key)?;
+        self.expect_close(&Tok::RBracket, &Tok::LBracket, open)?;
+        self.expect(&Tok::Assign, "'=' after the loop variables")?;
+        let iter = self.expr()?;
+        let body = self.block()?;
+        self.expect_end(Kw::For, start)?;
+        Ok(StmtKind::ForKeyValue { value, key, iter, body })
     }
 
     fn switch_statement(&mut self, start: Span) -> Result<StmtKind> {

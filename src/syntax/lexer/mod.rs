@@ -2,7 +2,11 @@
 //! or transposes, where whitespace separates elements inside `[]`/`{}`, which newlines end statements, when a
 //! statement is command syntax, and whether `end` is an index. The parser then sees a context-free stream.
 
-use super::token::{Kw, Tok, Token};
+mod command;
+mod literals;
+
+use super::ast::BinOp;
+use super::token::{Tok, Token};
 use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
 use std::sync::Arc;
 
@@ -18,6 +22,8 @@ enum Nest {
     Paren,
     Bracket,
     Brace,
+    /// `c{...}`: braces that index, where whitespace does not separate elements.
+    IndexBrace,
     /// `@(` ... `)`: the parameter list of an anonymous function.
     AnonParams,
     /// The body of an anonymous function: whitespace is not an element separator there, even inside `[]`.
@@ -28,7 +34,8 @@ pub fn lex(file: &Arc<SourceFile>) -> Lexed {
     let mut lexer = Lexer {
         file,
         src: &file.text,
-        pos: 0,
+        // A UTF-8 byte-order mark is not part of the program.
+        pos: if file.text.starts_with('\u{feff}') { 3 } else { 0 },
         tokens: Vec::new(),
         nesting: Vec::new(),
         at_stmt_start: true,
@@ -70,11 +77,22 @@ fn is_blank(c: u8) -> bool {
     c == b' ' || c == b'\t' || c == b'\r'
 }
 
-/// Binary operators, longest first, for the command-syntax test.
-const BINARY_OPERATORS: [&str; 31] = [
-    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "+=", "-=", "*=", "/=", "^=", "++", "--",
-    "**", "+", "-", "*", "/", "\\", "^", "<", ">", "&", "|", ":", "=",
-];
+/// The operator of Octave's `op=` assignment spelled with `tok`.
+fn op_assign_operator(tok: &Tok) -> Option<BinOp> {
+    Some(match tok {
+        Tok::Plus => BinOp::Add,
+        Tok::Minus => BinOp::Sub,
+        Tok::Star => BinOp::Mul,
+        Tok::Slash => BinOp::Div,
+        Tok::Caret => BinOp::Pow,
+        Tok::DotStar => BinOp::ElMul,
+        Tok::DotSlash => BinOp::ElDiv,
+        Tok::DotCaret => BinOp::ElPow,
+        Tok::Pipe => BinOp::Or,
+        Tok::Amp => BinOp::And,
+        _ => return None,
+    })
+}
 
 impl<'a> Lexer<'a> {
     fn byte(&self, at: usize) -> u8 {
@@ -100,8 +118,7 @@ impl<'a> Lexer<'a> {
             if self.pos >= self.src.len() {
                 return Ok(());
             }
-            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts()
-            {
+            if self.space_before && self.whitespace_separates() && self.prev_ends_operand() && self.element_starts() {
                 self.push(Tok::Comma, self.pos);
             }
             self.token()?;
@@ -184,7 +201,7 @@ impl<'a> Lexer<'a> {
     /// A newline inside parentheses (possibly within an anonymous function's body there) is just whitespace.
     fn newline_is_space(&mut self) -> bool {
         let enclosing = self.nesting.iter().rev().find(|&&n| n != Nest::AnonBody);
-        if matches!(enclosing, Some(Nest::Paren | Nest::AnonParams)) {
+        if matches!(enclosing, Some(Nest::Paren | Nest::AnonParams | Nest::IndexBrace)) {
             self.leave_anon_bodies();
             return true;
         }
@@ -271,13 +288,16 @@ impl<'a> Lexer<'a> {
             Tok::LParen if self.tokens.last().map(|t| &t.tok) == Some(&Tok::At) => Nest::AnonParams,
             Tok::LParen => Nest::Paren,
             Tok::LBracket => Nest::Bracket,
+            Tok::LBrace if self.prev_ends_operand() && !(self.space_before && self.whitespace_separates()) => {
+                Nest::IndexBrace
+            }
             Tok::LBrace => Nest::Brace,
             Tok::RParen | Tok::RBracket | Tok::RBrace => {
                 self.leave_anon_bodies();
                 let closes = match self.top() {
                     Some(Nest::Paren | Nest::AnonParams) => *tok == Tok::RParen,
                     Some(Nest::Bracket) => *tok == Tok::RBracket,
-                    Some(Nest::Brace) => *tok == Tok::RBrace,
+                    Some(Nest::Brace | Nest::IndexBrace) => *tok == Tok::RBrace,
                     _ => false,
                 };
                 if closes && self.nesting.pop() == Some(Nest::AnonParams) {
@@ -296,8 +316,17 @@ impl<'a> Lexer<'a> {
         false
     }
 
-    /// The operator or punctuation token starting with `c`, and its length.
+    /// The operator or punctuation token starting with `c`, and its length; `op=` forms included.
     fn operator(&self, c: u8) -> LexResult<(Tok, usize)> {
+        let (tok, len) = self.plain_operator(c)?;
+        let assigns = self.byte(self.pos + len) == b'=' && self.byte(self.pos + len + 1) != b'=';
+        match op_assign_operator(&tok) {
+            Some(op) if assigns => Ok((Tok::OpAssign(op), len + 1)),
+            _ => Ok((tok, len)),
+        }
+    }
+
+    fn plain_operator(&self, c: u8) -> LexResult<(Tok, usize)> {
         let next = self.byte(self.pos + 1);
         let pick = |matches: bool, long: Tok, short: Tok| if matches { (long, 2) } else { (short, 1) };
         Ok(match c {
@@ -312,6 +341,8 @@ impl<'a> Lexer<'a> {
             b':' => (Tok::Colon, 1),
             b'@' => (Tok::At, 1),
             b'\\' => (Tok::Backslash, 1),
+            b'/' => (Tok::Slash, 1),
+            b'^' => (Tok::Caret, 1),
             b'.' => match next {
                 b'*' if self.byte(self.pos + 2) == b'*' => (Tok::DotCaret, 3),
                 b'*' => (Tok::DotStar, 2),
@@ -321,23 +352,9 @@ impl<'a> Lexer<'a> {
                 b'\'' => (Tok::Transpose, 2),
                 _ => (Tok::Dot, 1),
             },
-            b'+' => match next {
-                b'+' => (Tok::PlusPlus, 2),
-                b'=' => (Tok::PlusEq, 2),
-                _ => (Tok::Plus, 1),
-            },
-            b'-' => match next {
-                b'-' => (Tok::MinusMinus, 2),
-                b'=' => (Tok::MinusEq, 2),
-                _ => (Tok::Minus, 1),
-            },
-            b'*' => match next {
-                b'*' => (Tok::Caret, 2),
-                b'=' => (Tok::StarEq, 2),
-                _ => (Tok::Star, 1),
-            },
-            b'/' => pick(next == b'=', Tok::SlashEq, Tok::Slash),
-            b'^' => pick(next == b'=', Tok::CaretEq, Tok::Caret),
+            b'+' => pick(next == b'+', Tok::PlusPlus, Tok::Plus),
+            b'-' => pick(next == b'-', Tok::MinusMinus, Tok::Minus),
+            b'*' => pick(next == b'*', Tok::Caret, Tok::Star),
             b'=' => pick(next == b'=', Tok::EqEq, Tok::Assign),
             b'~' | b'!' => pick(next == b'=', Tok::Ne, Tok::Not),
             b'<' => pick(next == b'=', Tok::Le, Tok::Lt),
@@ -349,224 +366,5 @@ impl<'a> Lexer<'a> {
                 return Err(self.error(format!("unexpected character '{ch}'"), self.pos, self.pos + ch.len_utf8()));
             }
         })
-    }
-
-    /// An identifier, keyword, or the start of a command-syntax statement.
-    fn word(&mut self, lo: usize, stmt_start: bool) -> LexResult<()> {
-        while is_ident_char(self.peek()) {
-            self.pos += 1;
-        }
-        let word = &self.src[lo..self.pos];
-        let after_dot = matches!(self.tokens.last(), Some(Token { tok: Tok::Dot, .. }));
-        let keyword = if after_dot { None } else { Kw::from_word(word, self.in_classdef) };
-        let tok = match keyword {
-            Some(Kw::End) if !self.nesting.is_empty() => Tok::EndIndex,
-            Some(kw) => {
-                self.in_classdef |= kw == Kw::Classdef && self.tokens.is_empty();
-                self.at_stmt_start = matches!(
-                    kw,
-                    Kw::Else | Kw::Otherwise | Kw::Try | Kw::Do | Kw::UnwindProtect | Kw::UnwindProtectCleanup
-                );
-                Tok::Kw(kw)
-            }
-            None => Tok::Ident(word.to_string()),
-        };
-        let is_command = keyword.is_none() && stmt_start && self.nesting.is_empty() && self.command_follows();
-        self.push(tok, lo);
-        if is_command {
-            self.command_words()?;
-        }
-        Ok(())
-    }
-
-    /// MATLAB's rule: a statement-initial name followed by whitespace is a command unless what follows is `=`,
-    /// `(`, the end of the statement, or a binary operator that is itself followed by whitespace.
-    fn command_follows(&self) -> bool {
-        let rest = &self.src[self.pos..];
-        let after = rest.trim_start_matches([' ', '\t']);
-        if after.len() == rest.len() || after.starts_with("...") {
-            return false;
-        }
-        match after.bytes().next() {
-            None | Some(b'\n' | b'\r' | b';' | b',' | b'%' | b'#' | b'(') => return false,
-            _ => {}
-        }
-        match BINARY_OPERATORS.iter().find(|op| after.starts_with(*op)) {
-            Some(op) if op.ends_with('=') && !matches!(*op, "==" | "~=" | "!=" | "<=" | ">=") => false,
-            Some(op) => {
-                let following = after.as_bytes().get(op.len()).copied().unwrap_or(b'\n');
-                !(is_blank(following) || following == b'\n')
-            }
-            None => true,
-        }
-    }
-
-    /// The words of a command-syntax statement up to the end of the line, `;`, `,` or a comment. Quotes group
-    /// words with blanks (`disp 'a b'`).
-    fn command_words(&mut self) -> LexResult<()> {
-        loop {
-            while is_blank(self.peek()) {
-                self.pos += 1;
-            }
-            let lo = self.pos;
-            let mut word = String::new();
-            loop {
-                match self.peek() {
-                    0 | b'\n' | b';' | b',' => break,
-                    c if is_blank(c) => break,
-                    b'%' | b'#' if word.is_empty() => break,
-                    b'\'' => word.push_str(&self.quoted_text(self.pos)?),
-                    b'"' => word.push_str(&self.escaped_text(self.pos)?),
-                    _ => {
-                        let ch = self.src[self.pos..].chars().next().unwrap_or(' ');
-                        word.push(ch);
-                        self.pos += ch.len_utf8();
-                    }
-                }
-            }
-            if self.pos == lo {
-                return Ok(());
-            }
-            self.push(Tok::CmdWord(word), lo);
-        }
-    }
-
-    fn number(&mut self, lo: usize) -> LexResult<()> {
-        let radix = match (self.peek(), self.byte(lo + 1) | 0x20) {
-            (b'0', b'x') if self.byte(lo + 2).is_ascii_hexdigit() => 16,
-            (b'0', b'b') if matches!(self.byte(lo + 2), b'0' | b'1') => 2,
-            _ => 10,
-        };
-        let value = if radix == 10 { self.decimal(lo) } else { self.radix_integer(lo, radix) };
-        let imaginary = matches!(self.peek(), b'i' | b'j' | b'I' | b'J') && !is_ident_char(self.byte(self.pos + 1));
-        if imaginary {
-            self.pos += 1;
-        }
-        self.push(if imaginary { Tok::Imag(value) } else { Tok::Num(value) }, lo);
-        Ok(())
-    }
-
-    fn skip_digits(&mut self) {
-        while self.peek().is_ascii_digit() {
-            self.pos += 1;
-        }
-    }
-
-    /// `12`, `1.5`, `.5`, `1e3`, `1d-3`. A dot followed by an operator (`1./x`, `1.'`) is left to the operator.
-    fn decimal(&mut self, lo: usize) -> f64 {
-        self.skip_digits();
-        if self.peek() == b'.' && !matches!(self.byte(self.pos + 1), b'*' | b'/' | b'\\' | b'^' | b'\'' | b'.') {
-            self.pos += 1;
-            self.skip_digits();
-        }
-        if matches!(self.peek(), b'e' | b'E' | b'd' | b'D') {
-            let sign = usize::from(matches!(self.byte(self.pos + 1), b'+' | b'-'));
-            if self.byte(self.pos + 1 + sign).is_ascii_digit() {
-                self.pos += 1 + sign;
-                self.skip_digits();
-            }
-        }
-        let text: String = self.src[lo..self.pos].chars().map(|c| if c == 'd' || c == 'D' { 'e' } else { c }).collect();
-        text.parse().unwrap_or(f64::NAN)
-    }
-
-    fn radix_integer(&mut self, lo: usize, radix: u32) -> f64 {
-        self.pos = lo + 2;
-        while (self.peek() as char).is_digit(radix) {
-            self.pos += 1;
-        }
-        self.src[lo + 2..self.pos].chars().fold(0.0, |acc, c| acc * radix as f64 + c.to_digit(radix).unwrap_or(0) as f64)
-    }
-
-    fn single_quoted(&mut self, lo: usize) -> LexResult<()> {
-        let value = self.quoted_text(lo)?;
-        self.push(Tok::Str { value, double_quoted: false }, lo);
-        Ok(())
-    }
-
-    fn double_quoted(&mut self, lo: usize) -> LexResult<()> {
-        let value = self.escaped_text(lo)?;
-        self.push(Tok::Str { value, double_quoted: true }, lo);
-        Ok(())
-    }
-
-    fn unterminated(&self, lo: usize) -> Diagnostic {
-        self.error("string is not terminated before the end of the line".into(), lo, lo + 1)
-    }
-
-    /// The text of the `'...'` string at `lo` (`''` stands for one quote); moves past it.
-    fn quoted_text(&mut self, lo: usize) -> LexResult<String> {
-        let mut value = String::new();
-        self.pos = lo + 1;
-        loop {
-            let rest = &self.src[self.pos..];
-            let Some(close) = rest.find(['\'', '\n']) else { return Err(self.unterminated(lo)) };
-            if rest.as_bytes()[close] == b'\n' {
-                return Err(self.unterminated(lo));
-            }
-            value.push_str(&rest[..close]);
-            self.pos += close + 1;
-            if self.peek() != b'\'' {
-                return Ok(value);
-            }
-            value.push('\'');
-            self.pos += 1;
-        }
-    }
-
-    /// The text of the `"..."` string at `lo` with Octave's escapes processed; moves past it.
-    fn escaped_text(&mut self, lo: usize) -> LexResult<String> {
-        let mut value = String::new();
-        self.pos = lo + 1;
-        loop {
-            let Some(ch) = self.src[self.pos..].chars().next() else { return Err(self.unterminated(lo)) };
-            self.pos += ch.len_utf8();
-            match ch {
-                '\n' => return Err(self.unterminated(lo)),
-                '"' if self.peek() == b'"' => {
-                    value.push('"');
-                    self.pos += 1;
-                }
-                '"' => return Ok(value),
-                '\\' => {
-                    if let Some(escaped) = self.escape(lo)? {
-                        value.push(escaped);
-                    }
-                }
-                _ => value.push(ch),
-            }
-        }
-    }
-
-    /// The character an escape after `\` stands for; `None` for a line continuation.
-    fn escape(&mut self, lo: usize) -> LexResult<Option<char>> {
-        let Some(ch) = self.src[self.pos..].chars().next() else { return Err(self.unterminated(lo)) };
-        self.pos += ch.len_utf8();
-        let simple = match ch {
-            'n' => '\n',
-            't' => '\t',
-            'r' => '\r',
-            'a' => '\x07',
-            'b' => '\x08',
-            'f' => '\x0c',
-            'v' => '\x0b',
-            '\n' => return Ok(None),
-            '0'..='7' => return Ok(Some(self.escaped_code(ch, 8, 3))),
-            'x' if self.peek().is_ascii_hexdigit() => return Ok(Some(self.escaped_code('0', 16, 2))),
-            other => other,
-        };
-        Ok(Some(simple))
-    }
-
-    /// A character given by up to `max_digits` digits in `radix`, the first of which (`first`) is consumed.
-    fn escaped_code(&mut self, first: char, radix: u32, max_digits: usize) -> char {
-        let mut code = first.to_digit(radix).unwrap_or(0);
-        let mut digits = usize::from(radix == 8);
-        while digits < max_digits && (self.peek() as char).is_digit(radix) {
-            code = code * radix + (self.peek() as char).to_digit(radix).unwrap_or(0);
-            self.pos += 1;
-            digits += 1;
-        }
-        char::from_u32(code).unwrap_or('\u{fffd}')
     }
 }

@@ -1,0 +1,31 @@
+# `make demo` and `make test` do all the set-up they need, on a fresh machine too.
+SHELL := /bin/bash
+# Where rustup installs cargo when scripts/setup.sh had to install it.
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
+# Octave loads NAME.mex, MATLAB on Linux NAME.mexa64.
+MEX_FILES := matlab/msad_eval.mex matlab/msad_eval.mexa64
+OCTAVE := bash scripts/octave.sh
+
+.PHONY: setup build demo test bench
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	cargo build --release
+	@nm -D --defined-only $(MEX_LIBRARY) | grep -q ' mexFunction$$' || \
+	  { echo "build: $(MEX_LIBRARY) has no mexFunction: mex.h was not found (see cargo's warning)" >&2; exit 1; }
+	@# Renamed into place, never rewritten: a running Octave may have the old file mapped.
+	@for mex in $(MEX_FILES); do cp $(MEX_LIBRARY) $$mex.tmp && mv -f $$mex.tmp $$mex; done
+
+demo: build
+	$(OCTAVE) --eval "addpath('$(CURDIR)/matlab', '$(CURDIR)/matlab/examples'); msad_demo"
+
+test: build
+	@bash scripts/test.sh
+
+bench: build
+	cargo bench --no-run
+	$(OCTAVE) benches/octave/run_benchmarks.m

@@ -1,0 +1,4 @@
+hold on
+format long
+warning off all;
+x -1

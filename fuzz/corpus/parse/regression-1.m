@@ -1,0 +1,4 @@
+fu |''''|= 1;
+ funo.^notry
+ a
+ca h===t

@@ -1,0 +1,6 @@
+function double(x)
+%DOUBLE  Not defined for fmad objects: use getvalue (and getinternalderivs).
+  error('fmad:double', ['fmad: cannot convert an fmad object to double; ' ...
+        'use getvalue(x) for its value and getinternalderivs(x) or getderivs(x) ' ...
+        'for its derivatives']);
+end

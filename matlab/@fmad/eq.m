@@ -1,0 +1,4 @@
+function r = eq(a, b)
+%EQ  a == b on the values of fmad objects (a logical array).
+  r = base_value(a) == base_value(b);
+end

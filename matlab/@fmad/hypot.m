@@ -1,0 +1,4 @@
+function z = hypot(a, b)
+%HYPOT  sqrt(abs(a).^2 + abs(b).^2) for fmad objects.
+  z = binary_elementwise(a, b, 'hypot');
+end

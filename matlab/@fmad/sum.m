@@ -1,0 +1,10 @@
+function y = sum(x, dim)
+%SUM  Sum of the elements of an fmad object along a dimension.
+  sz = size(x.value);
+  if nargin < 2
+    dim = default_dim(sz);
+  end
+  y = x;
+  y.value = sum(x.value, dim);
+  y.derivs = apply_along_dim(x.derivs, sz, dim, @(t) sum(t, 1));
+end

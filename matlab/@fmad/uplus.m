@@ -1,0 +1,4 @@
+function x = uplus(x)
+%UPLUS  +x for fmad objects.
+
+end

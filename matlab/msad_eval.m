@@ -1,0 +1,115 @@
+function varargout = msad_eval(varargin)
+%MSAD_EVAL  Value and Jacobian of an Octave/MATLAB function, by automatic differentiation.
+%
+%   F = msad_eval(FUN, X) evaluates F = FUN(X).
+%   [F, J] = msad_eval(FUN, X) also returns the Jacobian J = dF/dX, of size numel(F) x numel(X),
+%   sparse when that pays. For a scalar F, J is the gradient: a numel(X) x 1 column (the
+%   transposed Jacobian, as fminunc wants with 'GradObj'), computed in reverse mode when X is large.
+%   [F, J] = msad_eval(FUN, X, OPTS, P1, P2, ...) evaluates FUN(X, P1, P2, ...).
+%
+%   FUN is a function handle (@name, or an anonymous function: its captured variables are read)
+%   or a function name. msad reads the .m source of FUN and of the functions it calls and
+%   differentiates it natively; a source file changed between calls is read again.
+%   X is a real double array (full or sparse).
+%
+%   OPTS is [] or a struct with any of these fields (a field set to [] keeps its default):
+%     mode      'auto' (default) | 'forward' | 'reverse': 'auto' uses reverse mode (one backward
+%               sweep) when F is scalar and numel(X) > 8, forward mode otherwise; reverse mode on a
+%               non-scalar F runs forward
+%     jacobian  'auto' (default) | 'full' | 'sparse': storage of J
+%     wrt       the argument to differentiate: 1 = X (default), 2 = P1, 3 = P2, ...
+%     threads   number of threads (default: all cores)
+%     verbose   true: print what msad did (sparsity pattern, colours, cache hits, timings)
+%
+%   Errors carry an identifier:
+%     msad:parse              syntax error in FUN's source (file:line:col and a caret line)
+%     msad:unsupported        a construct or builtin msad does not support yet
+%     msad:notDifferentiable  an active value reaches something without a derivative
+%     msad:badInput           wrong arguments or options
+%     msad:runtime            FUN raised an error (an identifier of its own is kept)
+%     msad:internal           a bug in msad: please report it
+%
+%   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls;
+%   "clear msad_eval" frees it.
+%
+%   Example:
+%     f = @(x) [x(1)^2 + sin(x(2)); exp(x(1) * x(2))];
+%     [F, J] = msad_eval(f, [1; 2])
+%
+%   See also msad_demo.
+
+  % Only reached when msad_eval.mex (msad_eval.mexa64 for MATLAB) is missing beside this file.
+  error('msad:notBuilt', 'msad_eval is not built: run "make build" in the msad repository');
+end
+
+%!shared folder
+%! % Function files written by the tests go to a fresh folder on the path (removed by the last test).
+%! folder = tempname();
+%! mkdir(folder);
+%! addpath(folder);
+%!function write_function(folder, name, body)
+%!  fid = fopen(fullfile(folder, [name '.m']), 'w');
+%!  fprintf(fid, 'function y = %s(x)\n  %s\nend\n', name, body);
+%!  fclose(fid);
+%!endfunction
+
+%!test  # the help example, against the Jacobian by hand
+%! f = @(x) [x(1)^2 + sin(x(2)); exp(x(1) * x(2))];
+%! [F, J] = msad_eval(f, [1; 2]);
+%! assert(F, f([1; 2]), 1e-15);
+%! assert(full(J), [2, cos(2); 2 * exp(2), exp(2)], 1e-13);
+
+%!test  # value only; a function name; J is numel(F) x numel(X), columns in X(:) order
+%! write_function(folder, 'msad_bist_cube', 'y = x.^3;');
+%! assert(msad_eval('msad_bist_cube', [1; 2]), [1; 8]);
+%! [~, J] = msad_eval(@(X) X.^2, [1 2; 3 4]);
+%! assert(full(J), diag(2 * [1 3 2 4]), 1e-14);
+
+%!test  # extra arguments and opts.wrt
+%! g = @(x, p) p * x.^2;
+%! [F, J] = msad_eval(g, [1; 2], [], 3);
+%! assert(F, [3; 12]);
+%! assert(full(J), diag([6, 12]), 1e-14);
+%! [~, Jp] = msad_eval(g, [1; 2], struct('wrt', 2), 3);
+%! assert(full(Jp), [1; 4], 1e-14);
+
+%!test  # captured variables of an anonymous function are read
+%! A = [1 2; 3 4];
+%! [~, J] = msad_eval(@(x) A * x, [5; 6]);
+%! assert(full(J), A, 1e-15);
+
+%!test  # opts.jacobian chooses the storage; both hold the same values
+%! bidiagonal = @(x) [x(1:end-1) .* x(2:end); 0] + 2 * x;
+%! x = (1:30).';
+%! [~, Jfull] = msad_eval(bidiagonal, x, struct('jacobian', 'full'));
+%! [~, Jsparse] = msad_eval(bidiagonal, x, struct('jacobian', 'sparse'));
+%! assert(~issparse(Jfull) && issparse(Jsparse));
+%! assert(full(Jsparse), Jfull, 1e-14);
+
+%!test  # a given sparsity pattern is used for the compressed Jacobian
+%! banded = @(x) x.^2 + [x(2:end); 0];
+%! x = (1:20).';
+%! pattern = spdiags(ones(20, 2), [0 1], 20, 20);
+%! [~, J] = msad_eval(banded, x, struct('sparsity', pattern));
+%! assert(full(J), diag(2 * x) + diag(ones(19, 1), 1), 1e-14);
+
+%!test  # the cache notices an edited source file
+%! write_function(folder, 'msad_bist_edited', 'y = 2 * x;');
+%! [~, J] = msad_eval(@msad_bist_edited, 1);
+%! assert(full(J), 2);
+%! pause(1.1);  % a newer modification time, even with 1 s resolution
+%! write_function(folder, 'msad_bist_edited', 'y = 5 * x;');
+%! [~, J] = msad_eval(@msad_bist_edited, 1);
+%! assert(full(J), 5);
+
+%!error id=msad:badInput msad_eval(@(x) x)
+%!error id=msad:badInput msad_eval(@(x) x, 'ab')
+%!error id=msad:badInput msad_eval(@(x) x, 1, struct('jacobain', 'full'))
+%!error id=msad:badInput msad_eval(@(x) x, 1, struct('wrt', 2))
+%!error id=msad:badInput msad_eval(42, 1)
+%!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
+%!error id=msad:runtime msad_eval(@(x) x(3), [1; 2])
+%!test  # last: remove the folder of written functions
+%! rmpath(folder);
+%! confirm_recursive_rmdir(false, 'local');
+%! rmdir(folder, 's');

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite: the Rust tests, then the Octave tests (tests/octave/run_all.m). Prints
+# "rust: N passed, N failed", and last the Octave runner's "octave: N passed, N failed".
+# Exits non-zero when anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+rust_log=$(mktemp)
+trap 'rm -f "$rust_log"' EXIT
+cargo test --release 2>&1 | tee "$rust_log"
+rust_status=${PIPESTATUS[0]}
+read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$rust_log")
+# A build failure runs no test at all: count it as one failure.
+if ((rust_status != 0 && failed == 0)); then failed=1; fi
+echo "rust: $passed passed, $failed failed"
+
+if [[ -f tests/octave/run_all.m ]]; then
+    bash scripts/octave.sh tests/octave/run_all.m
+    octave_status=$?
+else
+    echo "octave: 0 passed, 1 failed (tests/octave/run_all.m is missing)"
+    octave_status=1
+fi
+exit $((rust_status != 0 || octave_status != 0))

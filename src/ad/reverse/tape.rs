@@ -1,0 +1,96 @@
+//! The tape: one step per operation whose operands depend on x, holding only what its reverse rule
+//! reads (a primitive's operand and result values; index lists for indexing, no values at all).
+
+use crate::diag::Result;
+use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
+use crate::exec::interp::Slot;
+use crate::exec::primitives::{self, PrimId};
+use crate::exec::value::Value;
+
+/// A value on the tape (each is defined by one step, or is the input x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TapeVar(pub(super) u32);
+
+impl TapeVar {
+    pub(super) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+pub(super) enum Step {
+    Prim { id: PrimId, inputs: Vec<Value>, vars: Vec<Option<TapeVar>>, output: Value, out: TapeVar },
+    /// `out = base(positions)` (linear indices).
+    Gather { base: TapeVar, positions: Vec<usize>, out: TapeVar },
+    /// `out = base; out(targets) = rhs`, the base's elements moved to `relocation` when it grew.
+    Assign {
+        base: Option<TapeVar>,
+        relocation: Option<Vec<usize>>,
+        rhs: Option<TapeVar>,
+        rhs_is_scalar: bool,
+        targets: Vec<usize>,
+        out: TapeVar,
+    },
+}
+
+#[derive(Default)]
+pub struct Tape {
+    pub(super) steps: Vec<Step>,
+    /// Number of elements of each variable.
+    pub(super) sizes: Vec<usize>,
+}
+
+impl Tape {
+    /// A new variable for an input of `numel` elements.
+    pub fn input(&mut self, numel: usize) -> TapeVar {
+        self.sizes.push(numel);
+        TapeVar(self.sizes.len() as u32 - 1)
+    }
+
+    /// Records a primitive's first result when an operand is taped; returns its variable.
+    pub fn record_prim(&mut self, id: PrimId, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
+        if operands.iter().all(|s| s.tape.is_none()) {
+            return Ok(None);
+        }
+        primitives::require_derivative_rule(id)?;
+        if !primitives::is_differentiable(id) {
+            return Ok(None);
+        }
+        let out = self.input(output.numel());
+        self.steps.push(Step::Prim {
+            id,
+            inputs: operands.iter().map(|s| s.value.clone()).collect(),
+            vars: operands.iter().map(|s| s.tape).collect(),
+            output: output.clone(),
+            out,
+        });
+        Ok(Some(out))
+    }
+
+    pub fn record_index(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
+        let Some(base_var) = base.tape else { return Ok(None) };
+        let (_, positions) = gather_plan(&base.value.dims(), subs)?;
+        let out = self.input(positions.len());
+        self.steps.push(Step::Gather { base: base_var, positions, out });
+        Ok(Some(out))
+    }
+
+    pub fn record_assign(&mut self, base: Option<&Slot>, rhs: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
+        let base_var = base.and_then(|s| s.tape);
+        if base_var.is_none() && rhs.tape.is_none() {
+            return Ok(None);
+        }
+        let old_dims = base.map_or(vec![0, 0], |s| s.value.dims());
+        let (new_dims, targets) = assign_plan(&old_dims, subs)?;
+        let relocation = (old_dims != new_dims).then(|| resize_map(&old_dims, &new_dims));
+        let out = self.input(new_dims.iter().product());
+        self.steps.push(Step::Assign {
+            base: base_var,
+            relocation,
+            rhs: rhs.tape,
+            rhs_is_scalar: rhs.value.numel() == 1,
+            targets,
+            out,
+        });
+        Ok(Some(out))
+    }
+}

@@ -1,0 +1,348 @@
+//! How a Jacobian is computed.
+//!
+//! - Full: n dense directions (identity seed); used with `jacobian = 'full'` or `sparsity = 'none'`.
+//! - Detection: one forward pass with a sparse identity seed. Every derivative block is sparse and keeps
+//!   structural zeros, so the result is both J at x and its pattern; both sides of `if`s whose
+//!   condition depends on x are run, so the pattern holds for every x unless an x-dependent loop test
+//!   was met (then the pattern is local: the loop decisions are recorded and a later call that takes
+//!   another path detects again).
+//! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
+//!   with a guard against entries outside the pattern (`msad:badPattern`).
+//!
+//! 'auto' runs detection on the first call and colours the pattern. Compression pays when it needs at
+//! most a quarter of the directions (p <= n/4): later calls are compressed and return a sparse J.
+//! Otherwise later calls run full and return a full J.
+
+use super::{JacobianStorage, Options, Prepared, Sparsity};
+use crate::ad::coloring::{Coloring, color_columns, decompress, seed_matrix};
+use crate::ad::pattern::Pattern;
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
+use crate::exec::interp::{ControlRecord, Slot};
+use crate::exec::value::{Array, SparseMatrix, Value};
+use crate::ir::FuncId;
+
+/// A pattern with its colouring, cached with the prepared code.
+pub(super) struct Compression {
+    pattern: Pattern,
+    coloring: Coloring,
+    /// n x p seed, column-major.
+    seed: Vec<f64>,
+    /// The control path the pattern was detected on; `global` patterns hold on every path.
+    control: ControlRecord,
+    from_user: bool,
+    /// Names this seed in the derivative cache.
+    seed_id: u64,
+}
+
+/// The full-mode seed's id in the derivative cache; compressions count up from 1.
+const IDENTITY_SEED: u64 = 0;
+
+impl Compression {
+    fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
+        let coloring = color_columns(&pattern);
+        let seed = seed_matrix(&coloring).data;
+        static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
+        let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Compression { pattern, coloring, seed, control, from_user, seed_id }
+    }
+
+    fn pays(&self) -> bool {
+        4 * self.coloring.ncolors <= self.pattern.ncols()
+    }
+
+    fn describe(&self, log: &mut Vec<String>) {
+        log.push(format!(
+            "msad: pattern {}x{}, nnz {}, {} colours (row bound {}, {:?} ordering), {}",
+            self.pattern.nrows(),
+            self.pattern.ncols(),
+            self.pattern.nnz(),
+            self.coloring.ncolors,
+            self.pattern.max_row_nnz(),
+            self.coloring.ordering_used,
+            match (self.from_user, self.control.global) {
+                (true, _) => "given by the user",
+                (false, true) => "global (valid for every x)",
+                (false, false) => "local to this x (an x-dependent loop test or failing branch side was met)",
+            }
+        ));
+    }
+}
+
+/// Value and Jacobian (or pattern) of the plan's first output with respect to argument `wrt`.
+pub(super) fn evaluate(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    options: &Options,
+    log: &mut Vec<String>,
+) -> Result<(Value, Value)> {
+    let storage = options.jacobian;
+    if storage == JacobianStorage::Full || options.sparsity == Sparsity::None {
+        return full(plan, args, wrt, n, options);
+    }
+    if let Sparsity::Pattern(user) = &options.sparsity {
+        if user.ncols() != n {
+            return Err(Diagnostic::new(
+                ErrorKind::BadPattern,
+                format!("opts.sparsity has {} columns but x has {} elements", user.ncols(), n),
+            ));
+        }
+        if !plan.compression.as_ref().is_some_and(|c| c.from_user && c.pattern == *user) {
+            let control = ControlRecord { global: true, trace: vec![] };
+            plan.compression = Some(Compression::new(user.clone(), control, true));
+        }
+        return compressed(plan, args, wrt, n, options, log);
+    }
+    match &plan.compression {
+        Some(c) if !c.from_user && (c.pays() || storage != JacobianStorage::Auto) => {
+            compressed(plan, args, wrt, n, options, log)
+        }
+        Some(c) if !c.from_user => full(plan, args, wrt, n, options),
+        _ => detect(plan, args, wrt, n, storage, log),
+    }
+}
+
+fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
+    let mut seed = Some(seed);
+    args.iter()
+        .enumerate()
+        .map(|(i, v)| Slot::new(v.clone(), if i == wrt { seed.take().expect("one seed") } else { Deriv::Zero }))
+        .collect()
+}
+
+fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options) -> Result<(Value, Value)> {
+    let mut identity = vec![0.0; n * n];
+    (0..n).for_each(|i| identity[i * n + i] = 1.0);
+    let seed = DenseDeriv::from_seed(n, n, identity);
+    let (value, directions, _) = run_dense(plan, args, wrt, seed, IDENTITY_SEED, options.threads)?;
+    let m = value.numel();
+    let full = Array::new(vec![m, n], directions.data);
+    let storage = options.jacobian;
+    let jacobian = match storage {
+        JacobianStorage::Auto | JacobianStorage::Full => Value::Double(full),
+        JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&full)),
+        JacobianStorage::Pattern => Value::Sparse(ones(&Pattern::from_sparse(&SparseMatrix::from_dense(&full)))),
+    };
+    Ok((value, jacobian))
+}
+
+fn detect(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    storage: JacobianStorage,
+    log: &mut Vec<String>,
+) -> Result<(Value, Value)> {
+    let seed = Deriv::Sparse(SparseDeriv::identity(n));
+    let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None)?;
+    let m = result.value.numel();
+    let (pattern, jacobian) = match result.deriv {
+        Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
+        other => {
+            let full = Array::new(vec![m, n], other.to_dense(m, n).data);
+            let j = SparseMatrix::from_dense(&full);
+            (Pattern::from_sparse(&j), j)
+        }
+    };
+    let compression = Compression::new(pattern, control, false);
+    compression.describe(log);
+    // Blocks cached for an earlier seed will not be asked for again.
+    plan.derivative_cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let pays = compression.pays();
+    let jacobian = match storage {
+        JacobianStorage::Pattern => Value::Sparse(ones(&compression.pattern)),
+        JacobianStorage::Auto if !pays => Value::Double(jacobian.to_dense()),
+        JacobianStorage::Full => Value::Double(jacobian.to_dense()),
+        JacobianStorage::Auto | JacobianStorage::Sparse => Value::Sparse(jacobian),
+    };
+    plan.compression = Some(compression);
+    Ok((result.value, jacobian))
+}
+
+fn compressed(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    options: &Options,
+    log: &mut Vec<String>,
+) -> Result<(Value, Value)> {
+    let (storage, threads) = (options.jacobian, options.threads);
+    let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
+    if storage == JacobianStorage::Pattern {
+        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None)?.0.value;
+        return Ok((value, Value::Sparse(ones(&c.pattern))));
+    }
+    let p = c.coloring.ncolors;
+    // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
+    let check = c.from_user.then(|| check_direction(n));
+    let mut seed = c.seed.clone();
+    seed.extend(check.iter().flatten());
+    let nd = p + usize::from(check.is_some());
+    let seed = DenseDeriv::from_seed(n, nd, seed);
+    let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, threads)?;
+    if !c.from_user && !c.control.global && control.trace != c.control.trace {
+        log.push("msad: the control path changed since the pattern was detected: detecting again".into());
+        return detect(plan, args, wrt, n, storage, log);
+    }
+    let m = value.numel();
+    if m != c.pattern.nrows() {
+        return Err(Diagnostic::new(
+            ErrorKind::BadPattern,
+            format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
+        ));
+    }
+    let jacobian = decompress(&c.pattern, &c.coloring, &directions.data[..m * p])?;
+    if let Some(r) = &check {
+        verify_product(&jacobian, r, &directions.data[m * p..])?;
+    }
+    log.push(format!("msad: compressed evaluation with {p} directions"));
+    Ok((value, Value::Sparse(jacobian)))
+}
+
+/// A fixed direction with entries in [0.5, 1.5) and no structure a pattern could line up with.
+fn check_direction(n: usize) -> Vec<f64> {
+    (0..n).map(|i| 0.5 + ((i as f64 + 1.0) * 0.618_033_988_749_895).fract()).collect()
+}
+
+/// `J r` from the decompressed J must equal the forward-mode product: a wrong pattern folds entries of
+/// J onto each other, which this detects (with probability 1 over the choice of r).
+fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
+    let mut product = vec![0.0; jacobian.nrows];
+    let mut magnitude = vec![0.0; jacobian.nrows];
+    for j in 0..jacobian.ncols {
+        for k in jacobian.colptr[j]..jacobian.colptr[j + 1] {
+            product[jacobian.rowind[k]] += jacobian.values[k] * r[j];
+            magnitude[jacobian.rowind[k]] += (jacobian.values[k] * r[j]).abs();
+        }
+    }
+    for (i, ((p, e), mag)) in product.iter().zip(expected).zip(&magnitude).enumerate() {
+        if (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE) {
+            return Err(Diagnostic::new(
+                ErrorKind::BadPattern,
+                format!("the user sparsity pattern is wrong: row {} of J has entries outside it", i + 1),
+            )
+            .with_hint("fix opts.sparsity, or use opts.sparsity = 'auto' to let msad detect the pattern"));
+        }
+    }
+    Ok(())
+}
+
+/// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.
+fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool, seed_key: Option<u64>) -> Result<(Slot, ControlRecord)> {
+    let mut interp = plan.interpreter(detect_sparsity);
+    if let Some(key) = seed_key {
+        interp = interp.with_seed_key(key);
+    }
+    let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
+    Ok((result, interp.control))
+}
+
+/// Runs dense seed directions, split into one contiguous chunk of columns per thread when there are
+/// enough of them. Every rule treats directions independently, so the chunks' columns are the same
+/// numbers a single run computes. Returns the value and the m x nd derivative block.
+fn run_dense(
+    plan: &Prepared,
+    args: &[Value],
+    wrt: usize,
+    seed: DenseDeriv,
+    seed_id: u64,
+    threads: Option<usize>,
+) -> Result<(Value, DenseDeriv, ControlRecord)> {
+    // Chunks of one seed are different seeds for the cache.
+    let key = |lo: usize, hi: usize| {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (seed_id, lo, hi).hash(&mut h);
+        h.finish()
+    };
+    let (n, nd) = (seed.rows, seed.nd);
+    let pool = thread_pool(threads);
+    let chunks = pool.current_num_threads().min(nd / MIN_DIRECTIONS_PER_THREAD).max(1);
+    if chunks == 1 {
+        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false, Some(key(0, nd)))?;
+        let m = result.value.numel();
+        return Ok((result.value, result.deriv.to_dense(m, nd), control));
+    }
+    let bounds: Vec<(usize, usize)> = (0..chunks).map(|c| (c * nd / chunks, (c + 1) * nd / chunks)).collect();
+    let runs: Vec<Result<(Slot, ControlRecord)>> = pool.install(|| {
+        use rayon::prelude::*;
+        bounds
+            .par_iter()
+            .map(|&(lo, hi)| {
+                let part = DenseDeriv::from_seed(n, hi - lo, seed.data[lo * n..hi * n].to_vec());
+                run(plan, seeded_args(args, wrt, Deriv::Dense(part)), false, Some(key(lo, hi)))
+            })
+            .collect()
+    });
+    let mut data = Vec::new();
+    let mut first = None;
+    for (run, &(lo, hi)) in runs.into_iter().zip(&bounds) {
+        let (slot, control) = run?;
+        let m = slot.value.numel();
+        data.extend(slot.deriv.to_dense(m, hi - lo).data);
+        first.get_or_insert((slot.value, control));
+    }
+    let (value, control) = first.expect("at least one chunk");
+    let m = value.numel();
+    Ok((value, DenseDeriv::from_seed(m, nd, data), control))
+}
+
+/// Below this many directions per thread, splitting costs more (each chunk repeats the primal) than it
+/// saves.
+const MIN_DIRECTIONS_PER_THREAD: usize = 16;
+
+/// One rayon pool per requested thread count, built on first use.
+fn thread_pool(threads: Option<usize>) -> std::sync::Arc<rayon::ThreadPool> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    pools
+        .entry(threads)
+        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool")))
+        .clone()
+}
+
+/// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
+fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
+    let mut counts = vec![0usize; n + 1];
+    for (&c, &v) in s.cols.iter().zip(&s.vals) {
+        if v != 0.0 {
+            counts[c + 1] += 1;
+        }
+    }
+    for j in 0..n {
+        counts[j + 1] += counts[j];
+    }
+    let nnz = counts[n];
+    let (mut rowind, mut values) = (vec![0; nnz], vec![0.0; nnz]);
+    let mut next = counts.clone();
+    for r in 0..s.rows {
+        let (cols, vals) = s.row(r);
+        for (&c, &v) in cols.iter().zip(vals) {
+            if v != 0.0 {
+                rowind[next[c]] = r;
+                values[next[c]] = v;
+                next[c] += 1;
+            }
+        }
+    }
+    SparseMatrix { nrows: s.rows, ncols: n, colptr: counts, rowind, values }
+}
+
+/// The pattern as a sparse matrix of ones (what `spy` and `JPattern` take).
+fn ones(pattern: &Pattern) -> SparseMatrix {
+    let (colptr, rowind) = pattern.csc();
+    SparseMatrix {
+        nrows: pattern.nrows(),
+        ncols: pattern.ncols(),
+        colptr: colptr.to_vec(),
+        rowind: rowind.to_vec(),
+        values: vec![1.0; rowind.len()],
+    }
+}

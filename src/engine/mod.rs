@@ -1,0 +1,269 @@
+//! The engine's one entry point: given a function handle, its arguments and options, prepare (parse,
+//! lower, analyse; cached) and evaluate the value and the Jacobian of the first output with respect to
+//! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
+//! compression, or a user pattern).
+
+mod jacobian;
+mod mode;
+
+pub use mode::Mode;
+
+use crate::ad::pattern::Pattern;
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
+use crate::diag::{Diagnostic, ErrorKind, Result, err};
+use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
+use crate::exec::value::{FunctionHandle, Value};
+use crate::ir::program::Loader;
+use crate::ir::{BlockId, FuncId, Program};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// What the engine needs from its host (Octave through the MEX, or a plain directory search path).
+pub trait Host {
+    /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
+    fn which(&mut self, name: &str) -> Option<PathBuf>;
+}
+
+/// Looks functions up as `<dir>/<name>.m` in a list of directories.
+pub struct PathHost {
+    pub dirs: Vec<PathBuf>,
+}
+
+impl Host for PathHost {
+    fn which(&mut self, name: &str) -> Option<PathBuf> {
+        self.dirs.iter().map(|d| d.join(format!("{name}.m"))).find(|p| p.is_file())
+    }
+}
+
+/// What the second output is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum JacobianStorage {
+    /// Sparse when compression pays (see `jacobian::Strategy`), full otherwise.
+    #[default]
+    Auto,
+    Full,
+    Sparse,
+    /// The sparsity pattern (a sparse matrix of ones) instead of the Jacobian.
+    Pattern,
+}
+
+/// Where the sparsity pattern comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Sparsity {
+    /// Detected by msad on the first call (and again when an x-dependent loop changes path).
+    #[default]
+    Auto,
+    /// No sparsity: all n directions, full Jacobian.
+    None,
+    /// Given by the user; a Jacobian entry outside it raises `msad:badPattern`.
+    Pattern(Pattern),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub mode: Mode,
+    pub jacobian: JacobianStorage,
+    pub sparsity: Sparsity,
+    /// Index (0-based) of the argument to differentiate with respect to.
+    pub wrt: usize,
+    pub threads: Option<usize>,
+    pub verbose: bool,
+    /// Prepare without common-subexpression elimination and derivative caching (to measure them).
+    pub unoptimized: bool,
+}
+
+pub struct Request {
+    pub function: FunctionHandle,
+    pub args: Vec<Value>,
+    pub options: Options,
+    /// How many outputs the caller wants: 1 = value only, 2 = value and Jacobian.
+    pub nargout: usize,
+}
+
+#[derive(Debug)]
+pub struct Evaluation {
+    pub value: Value,
+    /// `numel(value) x numel(args[wrt])`, `Value::Double` or `Value::Sparse`.
+    pub jacobian: Option<Value>,
+    /// Lines printed when `options.verbose` is set.
+    pub log: Vec<String>,
+}
+
+/// Code prepared for one function and one input signature: lowered, constant-folded, with activity,
+/// and, once known, its sparsity pattern and colouring.
+struct Prepared {
+    program: Program,
+    activity: Vec<Activity>,
+    moves: Vec<Moves>,
+    joins: Vec<Vec<Option<BlockId>>>,
+    constant_derivatives: Vec<bool>,
+    derivative_cache: DerivativeCache,
+    /// Modification times of every source file read, to notice edits.
+    stamps: Vec<(PathBuf, Option<SystemTime>)>,
+    compression: Option<jacobian::Compression>,
+    /// Whether the first output was scalar on the last run (reverse mode applies), once known.
+    scalar_output: Option<bool>,
+}
+
+impl Prepared {
+    fn is_current(&self) -> bool {
+        self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp)
+    }
+
+    fn interpreter(&self, detect_sparsity: bool) -> Interpreter<'_> {
+        let plan = Plan {
+            program: &self.program,
+            activity: &self.activity,
+            moves: &self.moves,
+            joins: &self.joins,
+            constant_derivatives: &self.constant_derivatives,
+            derivative_cache: &self.derivative_cache,
+        };
+        Interpreter::new(plan, detect_sparsity)
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// Identity of a prepared plan: the function (with a hash of its captured values, which are folded in
+/// as constants), every argument's signature and which one is active.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PlanKey {
+    function: String,
+    captured: u64,
+    args: Vec<Option<ArgSignature>>,
+    wrt: usize,
+    unoptimized: bool,
+}
+
+/// Holds the cache of prepared functions across calls.
+#[derive(Default)]
+pub struct Engine {
+    plans: HashMap<PlanKey, Prepared>,
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    pub fn evaluate(&mut self, host: &mut dyn Host, request: &Request) -> Result<Evaluation> {
+        let wrt = request.options.wrt;
+        let x = request.args.get(wrt).ok_or_else(|| {
+            Diagnostic::new(ErrorKind::BadInput, format!("opts.wrt = {} but only {} arguments were given", wrt + 1, request.args.len()))
+        })?;
+        let Value::Double(x_array) = x else {
+            return err(ErrorKind::BadInput, format!(
+                "the differentiated argument must be a real double array, not {}", x.class_name()
+            ));
+        };
+        let mut log = Vec::new();
+        let key = PlanKey {
+            function: describe(&request.function),
+            captured: captured_hash(&request.function),
+            args: request.args.iter().map(signature).collect(),
+            wrt,
+            unoptimized: request.options.unoptimized,
+        };
+        if !self.plans.get(&key).is_some_and(Prepared::is_current) {
+            let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
+            self.plans.insert(key.clone(), prepared);
+            log.push(format!("msad: prepared {} ({} functions)", key.function, self.plans[&key].program.functions.len()));
+        } else {
+            log.push(format!("msad: cache hit for {}", key.function));
+        }
+        let plan = self.plans.get_mut(&key).expect("prepared above");
+        let n = x_array.numel();
+        let jacobian = if request.nargout > 1 {
+            Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
+        } else {
+            None
+        };
+        let (value, jacobian) = match jacobian {
+            Some((value, j)) => (value, Some(j)),
+            None => {
+                let args = request.args.iter().cloned().map(Slot::inactive).collect();
+                (plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None)
+            }
+        };
+        check_result(&value)?;
+        Ok(Evaluation { value, jacobian, log })
+    }
+}
+
+fn check_result(value: &Value) -> Result<()> {
+    match value {
+        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) => Ok(()),
+        other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
+    }
+}
+
+fn describe(f: &FunctionHandle) -> String {
+    match f {
+        FunctionHandle::Named(name) => name.clone(),
+        FunctionHandle::Anonymous { text, .. } => text.clone(),
+    }
+}
+
+fn signature(v: &Value) -> Option<ArgSignature> {
+    Some(ArgSignature { class: Class::of(v), dims: v.dims() })
+}
+
+fn prepare(
+    host: &mut dyn Host,
+    function: &FunctionHandle,
+    args: &[Option<ArgSignature>],
+    wrt: usize,
+    optimize: bool,
+) -> Result<Prepared> {
+    let mut program = match function {
+        // A handle to a builtin (`@sin`) has no source: call the primitive through a wrapper.
+        FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::lookup(name).is_some() => {
+            let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
+            let text = format!("@({0}) {name}({0})", params.join(", "));
+            Loader::new(host).load_anonymous(&text, &[])?
+        }
+        FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
+        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
+    };
+    for (i, func) in program.functions.iter_mut().enumerate() {
+        let lattice = propagate(func, if i == 0 { args } else { &[] });
+        fold_constants(func, &lattice);
+        if optimize {
+            eliminate_common_subexpressions(func);
+        }
+    }
+    let activity = activity(&program, wrt);
+    let moves = program.functions.iter().map(moves).collect();
+    let joins = program.functions.iter().map(two_sided_joins).collect();
+    let constant_derivatives =
+        if optimize { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
+    let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
+    Ok(Prepared {
+        program,
+        activity,
+        moves,
+        joins,
+        constant_derivatives,
+        derivative_cache: DerivativeCache::default(),
+        stamps,
+        compression: None,
+        scalar_output: None,
+    })
+}
+
+/// Hash of an anonymous function's captured values (their classes, sizes and bits).
+fn captured_hash(f: &FunctionHandle) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    if let FunctionHandle::Anonymous { captured, .. } = f {
+        for (name, value) in captured {
+            name.hash(&mut h);
+            value.hash_content(&mut h);
+        }
+    }
+    h.finish()
+}

@@ -1,0 +1,93 @@
+//! Forward or reverse mode for the derivative output.
+//!
+//! Reverse mode computes the gradient of a scalar output in one backward sweep, whatever n is; forward
+//! mode needs one direction per colour (or per element of x). 'auto' picks reverse when the output is
+//! scalar and x has more than `REVERSE_ABOVE_N` elements (below that, the few forward directions are
+//! as cheap as recording a tape). Whether the output is scalar is learnt on the first call: a
+//! function whose output turns out not to be scalar runs forward from then on.
+//!
+//! For a scalar output the derivative is returned as the gradient, a column of `numel(x)` entries (the
+//! transposed 1 x n Jacobian), in either mode: what `fminunc` wants with 'GradObj'.
+
+use super::{JacobianStorage, Options, Prepared, jacobian};
+use crate::ad::reverse;
+use crate::diag::{ErrorKind, Result};
+use crate::exec::value::{Array, SparseMatrix, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Auto,
+    Forward,
+    Reverse,
+}
+
+const REVERSE_ABOVE_N: usize = 8;
+
+/// Value and derivative (Jacobian, or gradient column for a scalar output) of the plan's first output.
+pub(super) fn evaluate(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    options: &Options,
+    log: &mut Vec<String>,
+) -> Result<(Value, Value)> {
+    if uses_reverse(plan, n, options) {
+        let (value, gradient) = match reverse::gradient(plan.interpreter(false), args, wrt) {
+            // What reverse mode cannot record yet, forward mode may handle: 'auto' falls back.
+            Err(d) if options.mode == Mode::Auto && d.kind == ErrorKind::Unsupported => {
+                log.push(format!("msad: reverse mode unavailable ({}): forward mode", d.message));
+                // Not retried for this plan: reverse mode would fail the same way.
+                plan.scalar_output = Some(false);
+                return evaluate(plan, args, wrt, n, options, log);
+            }
+            other => other?,
+        };
+        plan.scalar_output = Some(gradient.is_some());
+        if let Some(gradient) = gradient {
+            log.push(format!("msad: reverse mode gradient (scalar output, n = {n})"));
+            return Ok((value, gradient_column(gradient, options.jacobian)));
+        }
+        log.push("msad: the output is not scalar: forward mode".to_string());
+    }
+    let (value, jacobian) = jacobian::evaluate(plan, args, wrt, n, options, log)?;
+    let derivative = match options.jacobian {
+        JacobianStorage::Pattern => jacobian,
+        _ if value.numel() == 1 => transposed_row(jacobian),
+        _ => jacobian,
+    };
+    Ok((value, derivative))
+}
+
+fn uses_reverse(plan: &Prepared, n: usize, options: &Options) -> bool {
+    let may_be_scalar = plan.scalar_output != Some(false) && options.jacobian != JacobianStorage::Pattern;
+    match options.mode {
+        Mode::Forward => false,
+        Mode::Reverse => may_be_scalar,
+        Mode::Auto => may_be_scalar && n > REVERSE_ABOVE_N,
+    }
+}
+
+fn gradient_column(gradient: Vec<f64>, storage: JacobianStorage) -> Value {
+    let column = Array::column(gradient);
+    match storage {
+        JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&column)),
+        _ => Value::Double(column),
+    }
+}
+
+/// The 1 x n Jacobian of a scalar output as an n x 1 column, in the same storage.
+fn transposed_row(jacobian: Value) -> Value {
+    match jacobian {
+        Value::Double(row) => Value::Double(Array::column(row.data)),
+        Value::Sparse(row) => Value::Sparse(SparseMatrix {
+            nrows: row.ncols,
+            ncols: 1,
+            colptr: vec![0, row.nnz()],
+            rowind: (0..row.ncols).filter(|&j| row.colptr[j + 1] > row.colptr[j]).collect(),
+            values: row.values,
+        }),
+        other => other,
+    }
+}

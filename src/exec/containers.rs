@@ -1,0 +1,131 @@
+//! Structs and cells with their derivatives: a scalar struct's derivative has one part per field, a
+//! cell's one part per element (`Deriv::Parts`), so active values keep their derivatives inside them.
+
+use super::deriv::Deriv;
+use super::index::{Subscript, assign_plan, gather_plan};
+use super::interp::Slot;
+use super::primitives::runtime;
+use super::value::{Array, StructArray, Value};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+
+fn unsupported(what: &str) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("msad does not support {what} yet"))
+}
+
+fn scalar_struct(v: &Value) -> Result<&StructArray> {
+    match v {
+        Value::Struct(s) if s.elements.len() == 1 => Ok(s),
+        Value::Struct(_) => Err(unsupported("field access on struct arrays")),
+        other => Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
+    }
+}
+
+/// `s.name`; None when the field does not exist.
+pub fn field(base: &Slot, name: &str) -> Result<Option<Slot>> {
+    let s = scalar_struct(&base.value)?;
+    Ok(s.fields.iter().position(|f| f == name).map(|k| Slot::new(s.elements[0][k].clone(), base.deriv.part(k))))
+}
+
+/// `s.name = rhs`, creating the struct (`base = None`) or the field as needed.
+pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
+    let (mut s, deriv) = match base {
+        None => (StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }, Deriv::Zero),
+        Some(Slot { value: Value::Struct(s), deriv, .. }) if s.elements.len() == 1 => (s, deriv),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => {
+            (StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }, Deriv::Zero)
+        }
+        Some(Slot { value, .. }) => return scalar_struct(&value).map(|_| unreachable!("not a scalar struct")),
+    };
+    let mut parts: Vec<Deriv> = (0..s.fields.len()).map(|k| deriv.part(k)).collect();
+    match s.fields.iter().position(|f| f == name) {
+        Some(k) => {
+            s.elements[0][k] = rhs.value;
+            parts[k] = rhs.deriv;
+        }
+        None => {
+            s.fields.push(name.to_string());
+            s.elements[0].push(rhs.value);
+            parts.push(rhs.deriv);
+        }
+    }
+    Ok(Slot::new(Value::Struct(s), Deriv::from_parts(parts)))
+}
+
+fn cell(v: &Value) -> Result<&Array<Value>> {
+    match v {
+        Value::Cell(c) => Ok(c),
+        other => Err(runtime(format!("'{{' undefined for arguments of type '{}': matrix cannot be indexed with {{", other.class_name()))),
+    }
+}
+
+/// `c{subs}`, which must name one element; None when it is out of range (for tolerant reads).
+pub fn cell_element(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Slot>> {
+    let c = cell(&base.value)?;
+    let positions = match gather_plan(&c.dims, subs) {
+        Ok((_, p)) => p,
+        Err(_) if tolerant => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    match positions.as_slice() {
+        [k] => Ok(Some(Slot::new(c.data[*k].clone(), base.deriv.part(*k)))),
+        _ => Err(unsupported("brace indexing that yields several values (cs-lists)")
+            .with_hint("index one element at a time, c{k}")),
+    }
+}
+
+/// `c{subs} = rhs`: grows the cell with empty elements like an array grows with zeros.
+pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+    let empty = || Value::Double(Array::new(vec![0, 0], vec![]));
+    let (c, deriv) = match base {
+        None => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
+        Some(Slot { value: Value::Cell(c), deriv, .. }) => (c, deriv),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
+        Some(Slot { value, .. }) => return cell(&value).map(|_| unreachable!("not a cell")),
+    };
+    let (dims, targets) = assign_plan(&c.dims, subs)?;
+    let [target] = targets.as_slice() else {
+        return Err(unsupported("brace assignment to several elements"));
+    };
+    let moved = resize_positions(&c.dims, &dims);
+    let n: usize = dims.iter().product();
+    let mut data: Vec<Value> = vec![empty(); n];
+    let mut parts = vec![Deriv::Zero; n];
+    for (k, value) in c.data.into_iter().enumerate() {
+        parts[moved[k]] = deriv.part(k);
+        data[moved[k]] = value;
+    }
+    data[*target] = rhs.value;
+    parts[*target] = rhs.deriv;
+    Ok(Slot::new(Value::Cell(Array::new(dims, data)), Deriv::from_parts(parts)))
+}
+
+/// Where each element of an array of `old` dims lands in the grown `new` dims.
+fn resize_positions(old: &[usize], new: &[usize]) -> Vec<usize> {
+    let n: usize = old.iter().product();
+    (0..n)
+        .map(|mut k| {
+            let (mut index, mut stride) = (0, 1);
+            for (d, &extent) in old.iter().enumerate() {
+                index += (k % extent) * stride;
+                k /= extent;
+                stride *= new.get(d).copied().unwrap_or(1);
+            }
+            index
+        })
+        .collect()
+}
+
+/// `{a, b; c, d}` from its elements given row by row.
+pub fn literal(elements: Vec<Slot>, rows: usize) -> Result<Slot> {
+    if rows == 0 {
+        return Ok(Slot::inactive(Value::Cell(Array::new(vec![0, 0], vec![]))));
+    }
+    let cols = elements.len() / rows;
+    let mut by_column: Vec<Option<Slot>> = vec![None; elements.len()];
+    for (k, e) in elements.into_iter().enumerate() {
+        by_column[(k % cols) * rows + k / cols] = Some(e);
+    }
+    let (values, parts): (Vec<Value>, Vec<Deriv>) =
+        by_column.into_iter().map(|s| s.expect("every element placed")).map(|s| (s.value, s.deriv)).unzip();
+    Ok(Slot::new(Value::Cell(Array::new(vec![rows, cols], values)), Deriv::from_parts(parts)))
+}

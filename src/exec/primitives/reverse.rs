@@ -1,0 +1,109 @@
+//! Reverse (adjoint) rules, looked up from the primitive table: given the operands, the result and
+//! the result's adjoint, each operand's adjoint contribution.
+//!
+//! - Unary and Binary kernels follow from their partials; an operand expanded by implicit expansion
+//!   sums the adjoints of the elements it fed.
+//! - General primitives default to the transpose of their forward rule: the rule applied to a sparse
+//!   identity seed gives the local Jacobian, exact for every rule, and cheap for the structural ones
+//!   (transpose, reshape, concatenation, diag, for_item, scalar divisions, ...). Primitives whose local
+//!   Jacobian is dense or large (`mtimes` of matrices, `cumsum`) have their own rule below.
+
+use crate::exec::deriv::{Deriv, SparseDeriv};
+use super::elementwise::{numeric, row_maps};
+use super::{Derivative, Forward, Kernel, PrimId, forward, get, matrix, reduce, require_derivative_rule};
+use crate::diag::Result;
+use crate::exec::value::Value;
+
+/// What a reverse rule reads.
+pub struct Reverse<'a> {
+    pub inputs: &'a [&'a Value],
+    pub output: &'a Value,
+    /// Adjoint of the (first) result, one entry per element.
+    pub adjoint: &'a [f64],
+    /// The operands whose adjoints are needed.
+    pub wanted: &'a [bool],
+}
+
+/// Per operand, its adjoint contribution (None: not wanted, or zero).
+pub type Adjoints = Vec<Option<Vec<f64>>>;
+
+pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
+    let p = get(id);
+    let none = || vec![None; rv.inputs.len()];
+    match p.kernel {
+        Kernel::Unary { df: Some(df), .. } => unary(df, rv),
+        Kernel::Binary { partials, .. } => binary(partials, rv),
+        Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(none()),
+        Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
+        Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
+        Kernel::General { derivative: Derivative::Rule(_), .. } => match p.name {
+            "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => matrix::mtimes_adjoint(rv.inputs, rv.adjoint, rv.wanted),
+            "sum" | "mean" | "cumsum" => {
+                let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, rv.adjoint)).transpose()?;
+                Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
+            }
+            _ => transposed_forward(id, rv),
+        },
+    }
+}
+
+fn unary(df: fn(f64, f64) -> f64, rv: &Reverse) -> Result<Adjoints> {
+    let (x, y) = (numeric("", rv.inputs[0])?, numeric("", rv.output)?);
+    let g = x.data.iter().zip(&y.data).zip(rv.adjoint).map(|((&x, &y), &a)| df(x, y) * a).collect();
+    Ok(vec![Some(g)])
+}
+
+fn binary(partials: fn(f64, f64, f64) -> (f64, f64), rv: &Reverse) -> Result<Adjoints> {
+    let (a, b, z) = (numeric("", rv.inputs[0])?, numeric("", rv.inputs[1])?, numeric("", rv.output)?);
+    let (map_a, map_b) = row_maps(&a.dims, &b.dims, &z.dims);
+    let mut grad_a = rv.wanted[0].then(|| vec![0.0; a.numel()]);
+    let mut grad_b = rv.wanted[1].then(|| vec![0.0; b.numel()]);
+    for (k, (&zk, &adj)) in z.data.iter().zip(rv.adjoint).enumerate() {
+        let (ia, ib) = (map_a.source(k), map_b.source(k));
+        let (da, db) = partials(a.data[ia], b.data[ib], zk);
+        if let Some(g) = &mut grad_a {
+            g[ia] += da * adj;
+        }
+        if let Some(g) = &mut grad_b {
+            g[ib] += db * adj;
+        }
+    }
+    Ok(vec![grad_a, grad_b])
+}
+
+/// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed.
+fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
+    let zero = Deriv::Zero;
+    (0..rv.inputs.len())
+        .map(|k| {
+            if !rv.wanted[k] {
+                return Ok(None);
+            }
+            let n = rv.inputs[k].numel();
+            let seed = Deriv::Sparse(SparseDeriv::identity(n));
+            let derivs: Vec<&Deriv> = (0..rv.inputs.len()).map(|i| if i == k { &seed } else { &zero }).collect();
+            let local = forward(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output })?;
+            Ok(Some(transpose_times(&local, rv.adjoint, n)))
+        })
+        .collect()
+}
+
+fn transpose_times(local: &Deriv, adjoint: &[f64], n: usize) -> Vec<f64> {
+    let mut g = vec![0.0; n];
+    match local {
+        Deriv::Zero => {}
+        Deriv::Parts(_) => crate::exec::deriv::container_in_numeric_rule(),
+        Deriv::Sparse(s) => {
+            for (r, &a) in adjoint.iter().enumerate().take(s.rows) {
+                let (cols, vals) = s.row(r);
+                cols.iter().zip(vals).for_each(|(&c, &v)| g[c] += v * a);
+            }
+        }
+        Deriv::Dense(d) => {
+            for (j, gj) in g.iter_mut().enumerate().take(d.nd) {
+                *gj = d.column(j).iter().zip(adjoint).map(|(v, a)| v * a).sum();
+            }
+        }
+    }
+    g
+}

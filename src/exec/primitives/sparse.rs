@@ -1,0 +1,295 @@
+//! Sparse matrices as values: construction (`sparse`, `speye`, `spdiags`), queries, `full`, and the
+//! operations that keep them sparse (sums, scaling, `kron`) or use their structure (`A * B`).
+//!
+//! Sparse matrices that depend on x are not supported (their derivative block would have a row for
+//! every element, stored or not): building one from an active value reports `msad:notDifferentiable`.
+//! Constant sparse operators applied to active values, the common case (`L * u`), are fully supported.
+
+use super::elementwise::numeric;
+use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
+use crate::diag::Result;
+use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
+use crate::exec::value::{Array, SparseMatrix, Value};
+
+fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
+    Primitive { name, kernel: Kernel::General { eval, derivative } }
+}
+
+pub(super) fn entries() -> Vec<Primitive> {
+    vec![
+        entry("sparse", eval_sparse, Derivative::Missing),
+        entry("speye", eval_speye, Derivative::Zero),
+        entry("spdiags", eval_spdiags, Derivative::Missing),
+        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone()))),
+        entry("issparse", |a, _| {
+            check_arity("issparse", a, 1, 1)?;
+            Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])
+        }, Derivative::Zero),
+        entry("nnz", |a, _| {
+            check_arity("nnz", a, 1, 1)?;
+            let n = match a[0] {
+                Value::Sparse(s) => s.values.iter().filter(|v| **v != 0.0).count(),
+                other => numeric("nnz", other)?.data.iter().filter(|v| **v != 0.0).count(),
+            };
+            Ok(vec![Value::scalar(n as f64)])
+        }, Derivative::Zero),
+    ]
+}
+
+/// Builds a CSC matrix from (row, col, value) triplets, summing duplicates and dropping zeros.
+pub fn from_triplets(nrows: usize, ncols: usize, mut triplets: Vec<(usize, usize, f64)>) -> SparseMatrix {
+    triplets.sort_unstable_by_key(|&(i, j, _)| (j, i));
+    let mut m = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
+    let mut last: Option<(usize, usize)> = None;
+    for (i, j, v) in triplets {
+        if last == Some((i, j)) {
+            *m.values.last_mut().expect("a previous entry") += v;
+        } else {
+            m.rowind.push(i);
+            m.values.push(v);
+            m.colptr[j + 1] += 1;
+            last = Some((i, j));
+        }
+    }
+    for j in 0..ncols {
+        m.colptr[j + 1] += m.colptr[j];
+    }
+    drop_zeros(m)
+}
+
+fn drop_zeros(m: SparseMatrix) -> SparseMatrix {
+    if m.values.iter().all(|v| *v != 0.0) {
+        return m;
+    }
+    let triplets = triplets(&m).into_iter().filter(|t| t.2 != 0.0).collect();
+    from_triplets(m.nrows, m.ncols, triplets)
+}
+
+pub fn triplets(m: &SparseMatrix) -> Vec<(usize, usize, f64)> {
+    (0..m.ncols)
+        .flat_map(|j| (m.colptr[j]..m.colptr[j + 1]).map(move |k| (m.rowind[k], j, m.values[k])))
+        .collect()
+}
+
+fn count(v: &Value, what: &str) -> Result<usize> {
+    let a = numeric(what, v)?;
+    match a.data.as_slice() {
+        [x] if *x >= 0.0 && x.fract() == 0.0 => Ok(*x as usize),
+        _ => Err(runtime(format!("{what}: dimensions must be non-negative integers"))),
+    }
+}
+
+fn eval_sparse(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("sparse", args, 1, 6)?;
+    let matrix = match args {
+        [Value::Sparse(s)] => s.clone(),
+        [a] => {
+            let a = numeric("sparse", a)?;
+            if a.dims.len() > 2 {
+                return Err(runtime("sparse: A must be a 2-D matrix"));
+            }
+            SparseMatrix::from_dense(&a)
+        }
+        [m, n] => from_triplets(count(m, "sparse")?, count(n, "sparse")?, vec![]),
+        [i, j, v, rest @ ..] => {
+            let (i, j, v) = (numeric("sparse", i)?, numeric("sparse", j)?, numeric("sparse", v)?);
+            let len = i.numel().max(j.numel()).max(v.numel());
+            let at = |a: &Array<f64>, k: usize| if a.numel() == 1 { a.data[0] } else { a.data[k] };
+            for a in [&i, &j, &v] {
+                if a.numel() != 1 && a.numel() != len {
+                    return Err(runtime("sparse: dimension mismatch"));
+                }
+            }
+            let index = |x: f64| -> Result<usize> {
+                if x >= 1.0 && x.fract() == 0.0 { Ok(x as usize - 1) } else { Err(runtime("sparse: subscripts must be positive integers")) }
+            };
+            let mut triplets = Vec::with_capacity(len);
+            for k in 0..len {
+                triplets.push((index(at(&i, k))?, index(at(&j, k))?, at(&v, k)));
+            }
+            let (m, n) = match rest {
+                [m, n, ..] => (count(m, "sparse")?, count(n, "sparse")?),
+                _ => (
+                    triplets.iter().map(|t| t.0 + 1).max().unwrap_or(0),
+                    triplets.iter().map(|t| t.1 + 1).max().unwrap_or(0),
+                ),
+            };
+            if triplets.iter().any(|t| t.0 >= m || t.1 >= n) {
+                return Err(runtime("sparse: index out of bounds"));
+            }
+            from_triplets(m, n, triplets)
+        }
+        _ => return Err(runtime("sparse: wrong number of arguments")),
+    };
+    Ok(vec![Value::Sparse(matrix)])
+}
+
+fn eval_speye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("speye", args, 1, 2)?;
+    let (m, n) = match args {
+        [a] if a.numel() == 2 => {
+            let d = numeric("speye", a)?;
+            (d.data[0] as usize, d.data[1] as usize)
+        }
+        [a] => (count(a, "speye")?, count(a, "speye")?),
+        [m, n] => (count(m, "speye")?, count(n, "speye")?),
+        _ => unreachable!("arity checked"),
+    };
+    Ok(vec![Value::Sparse(from_triplets(m, n, (0..m.min(n)).map(|i| (i, i, 1.0)).collect()))])
+}
+
+/// `spdiags(B, d, m, n)`: column k of B on diagonal d(k). As in MATLAB, when m >= n the element of
+/// column j of A comes from B(j, k); otherwise the element of row i comes from B(i, k).
+fn eval_spdiags(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    if args.len() != 4 {
+        return Err(runtime("msad supports spdiags(B, d, m, n) only"));
+    }
+    let (b, d) = (numeric("spdiags", args[0])?, numeric("spdiags", args[1])?);
+    let (m, n) = (count(args[2], "spdiags")?, count(args[3], "spdiags")?);
+    let rows = b.dims[0];
+    if b.cols() != d.numel() && b.numel() != 1 {
+        return Err(runtime("spdiags: B must have one column per diagonal"));
+    }
+    let mut triplets = Vec::new();
+    for (k, &dk) in d.data.iter().enumerate() {
+        let dk = dk as i64;
+        for j in 0..n as i64 {
+            let i = j - dk;
+            if i < 0 || i >= m as i64 {
+                continue;
+            }
+            let source = if m >= n { j } else { i } as usize;
+            let value = match b.numel() {
+                1 => b.data[0],
+                _ if source < rows => b.data[source + k * rows],
+                _ => continue,
+            };
+            triplets.push((i as usize, j as usize, value));
+        }
+    }
+    Ok(vec![Value::Sparse(from_triplets(m, n, triplets))])
+}
+
+fn eval_full(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("full", args, 1, 1)?;
+    Ok(vec![match args[0] {
+        Value::Sparse(s) => Value::Double(s.to_dense()),
+        other => other.clone(),
+    }])
+}
+
+fn as_sparse(v: &Value) -> Result<SparseMatrix> {
+    match v {
+        Value::Sparse(s) => Ok(s.clone()),
+        other => Ok(SparseMatrix::from_dense(numeric("kron", other)?.as_ref())),
+    }
+}
+
+/// `kron(A, B)` of sparse (or dense) factors, as a sparse matrix.
+pub fn kron(a: &Value, b: &Value) -> Result<SparseMatrix> {
+    let (a, b) = (as_sparse(a)?, as_sparse(b)?);
+    let b_entries = triplets(&b);
+    let mut entries = Vec::with_capacity(a.nnz() * b.nnz());
+    for (ia, ja, va) in triplets(&a) {
+        for &(ib, jb, vb) in &b_entries {
+            entries.push((ia * b.nrows + ib, ja * b.ncols + jb, va * vb));
+        }
+    }
+    Ok(from_triplets(a.nrows * b.nrows, a.ncols * b.ncols, entries))
+}
+
+/// Elementwise operations that keep sparse operands sparse: `S + S`, `S - S`, `S .* c`, `S ./ c`,
+/// `c .* S`, `-S`. Other combinations fall back to dense.
+pub fn elementwise(name: &str, args: &[&Value]) -> Option<SparseMatrix> {
+    let scalar = |v: &Value| match v {
+        Value::Double(a) if a.is_scalar() => Some(a.data[0]),
+        _ => None,
+    };
+    let scale = |s: &SparseMatrix, c: f64| drop_zeros(SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() });
+    match (name, args) {
+        ("uminus", [Value::Sparse(s)]) => Some(scale(s, -1.0)),
+        ("times", [Value::Sparse(s), c]) | ("times", [c, Value::Sparse(s)]) => scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c)),
+        ("rdivide", [Value::Sparse(s), c]) => scalar(c).filter(|c| *c != 0.0 && c.is_finite()).map(|c| scale(s, 1.0 / c)),
+        ("plus" | "minus", [Value::Sparse(a), Value::Sparse(b)]) if (a.nrows, a.ncols) == (b.nrows, b.ncols) => {
+            let sign = if name == "plus" { 1.0 } else { -1.0 };
+            let mut t = triplets(a);
+            t.extend(triplets(b).into_iter().map(|(i, j, v)| (i, j, sign * v)));
+            Some(from_triplets(a.nrows, a.ncols, t))
+        }
+        _ => None,
+    }
+}
+
+/// `A * B` with a sparse A and a dense B (dense result).
+pub fn times_dense(a: &SparseMatrix, b: &Array<f64>) -> Array<f64> {
+    let n = b.cols();
+    let mut c = vec![0.0; a.nrows * n];
+    for col in 0..n {
+        let (src, dst) = (&b.data[col * a.ncols..(col + 1) * a.ncols], &mut c[col * a.nrows..(col + 1) * a.nrows]);
+        multiply_column(a, src, dst);
+    }
+    Array::new(vec![a.nrows, n], c)
+}
+
+fn multiply_column(a: &SparseMatrix, x: &[f64], y: &mut [f64]) {
+    for j in 0..a.ncols {
+        let xj = x[j];
+        for k in a.colptr[j]..a.colptr[j + 1] {
+            y[a.rowind[k]] += a.values[k] * xj;
+        }
+    }
+}
+
+/// `A dB` for a constant sparse A: A times each direction's k x n block.
+pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
+    match db {
+        Deriv::Zero => Deriv::Zero,
+        Deriv::Parts(_) => deriv::container_in_numeric_rule(),
+        Deriv::Dense(d) => {
+            let (k, m) = (a.ncols, a.nrows);
+            let mut out = DenseDeriv::zeros(m * n, d.nd);
+            for dir in 0..d.nd {
+                for col in 0..n {
+                    let src = &d.column(dir)[col * k..(col + 1) * k];
+                    let dst = &mut out.column_mut(dir)[col * m..(col + 1) * m];
+                    multiply_column(a, src, dst);
+                }
+            }
+            Deriv::Dense(out)
+        }
+        Deriv::Sparse(_) => {
+            // Row-wise view of A: output row i + m*col sums A(i, l) * row (l + k*col).
+            let (m, k) = (a.nrows, a.ncols);
+            let mut by_row: Vec<Vec<(usize, f64)>> = vec![vec![]; m];
+            for (i, l, v) in triplets(a) {
+                by_row[i].push((l, v));
+            }
+            let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+            for col in 0..n {
+                for row in &by_row {
+                    for &(l, v) in row {
+                        op.src.push(l + k * col);
+                        op.coef.push(v);
+                    }
+                    op.ptr.push(op.src.len());
+                }
+            }
+            db.apply(&op)
+        }
+    }
+}
+
+/// The error for a sparse matrix whose values depend on x.
+pub fn depends_on_x() -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::new(crate::diag::ErrorKind::NotDifferentiable, "a sparse matrix that depends on x")
+        .with_hint("build the x-dependent part as a full matrix or apply it elementwise")
+}
+
+/// Forward rule of `A * B` when A is a constant sparse matrix.
+pub fn forward_times(a: &SparseMatrix, fw: &Forward) -> Result<Deriv> {
+    if !fw.derivs[0].is_zero() {
+        return Err(depends_on_x());
+    }
+    let n = fw.inputs[1].dims()[1];
+    Ok(times_deriv(a, fw.derivs[1], n))
+}
