@@ -41,8 +41,10 @@ fi
     echo "$(octave-cli --version | head -1); $(rustc --version)."
     echo
     echo "Ratios are time(J+f by the method) / time(f in Octave), all measured in one Octave session;"
-    echo "each time is the median of several samples (process CPU time unless MSAD_BENCH_CLOCK=wall);"
-    echo "calls over 2 s get two samples, calls over 8 s one. A method is not run at a size where its call is"
+    echo "each time is the median of several samples taken after a first call (process CPU time unless"
+    echo "MSAD_BENCH_CLOCK=wall), f and all methods of a size sampled in interleaved rounds; calls over 2 s get"
+    echo "two samples, calls over 8 s one. 'msad first call' is msad's first call at that size (preparation and"
+    echo "sparsity detection), not counted in the msad column. A method is not run at a size where a call is"
     echo "predicted (from its last two sizes) to take over the cap, ${MSAD_BENCH_CAP:-20} s."
     echo "A cell '-' was not timed: the notes under each table say why (cap on predicted time, error)."
     echo "'WRONG' marks a Jacobian that disagrees with the reference: such a time does not count."

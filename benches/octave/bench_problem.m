@@ -2,22 +2,22 @@ function result = bench_problem(problem, settings)
 % BENCH_PROBLEM  Times f and every Jacobian method of bench_methods at each size of one problem.
 %   result = bench_problem(problem, settings): problem from bench_problems, settings from
 %   bench_settings. result.sizes(k) holds, for size n: fSeconds, and per method (in
-%   result.labels order) seconds (NaN if not run), status ('' or why it was not timed),
-%   jDiff/fDiff (largest relative difference of J to the reference Jacobian, NaN for a
-%   method that computes f only, and of f to Octave's f), wrong (true when that difference
-%   is beyond the method's tolerance) and reference (the label of the method whose J is the
-%   reference: the first to succeed). Each method is first run once and checked, then f and
-%   all the methods are timed together (median_times). A method that fails or is predicted
-%   to exceed settings.capSeconds is not run at the larger sizes either.
+%   result.labels order): firstSeconds (its first call, after which its J and f are checked:
+%   for msad that call prepares the code and detects the sparsity pattern), seconds (the
+%   median of later calls, NaN if not run), status ('' or why it was not timed), jDiff and
+%   fDiff (largest relative difference of J to the reference Jacobian, NaN for a method that
+%   computes f only, and of f to Octave's f), wrong (true when that difference is beyond the
+%   method's tolerance) and reference (the label of the method that gave the reference J:
+%   the first to succeed). f and all the methods are then timed together (median_times).
+%   A method that fails, or whose next call is predicted to exceed settings.capSeconds, is
+%   not run at the larger sizes either.
   result = struct('problem', problem, 'labels', {{}}, 'sizes', []);
   history = struct();   % label -> [n, seconds] of the sizes measured so far, bytes of a full J
   stopped = struct();   % label -> why it is no longer run
   for n = problem.sizes
     sizeStarted = cputime;
     x = problem.init(n);
-    started = settings.clock();
     f = problem.fun(x);
-    fFirstCall = settings.clock() - started;
     if isempty(problem.pattern)
       pattern = sparse(true(numel(f), n));
     else
@@ -29,8 +29,8 @@ function result = bench_problem(problem, settings)
     entry = struct('n', n, 'colours', max(colours), 'fSeconds', NaN, ...
                    'seconds', NaN(1, numel(methods)), 'status', {repmat({''}, 1, numel(methods))}, ...
                    'jDiff', NaN(1, numel(methods)), 'fDiff', NaN(1, numel(methods)), ...
-                   'wrong', false(1, numel(methods)), 'reference', 'none');
-    firstCalls = NaN(1, numel(methods));
+                   'wrong', false(1, numel(methods)), 'reference', 'none', ...
+                   'firstSeconds', NaN(1, numel(methods)));
     reference = [];
     for k = 1:numel(methods)
       m = methods(k);
@@ -42,7 +42,7 @@ function result = bench_problem(problem, settings)
       try
         started = settings.clock();
         [J, fByMethod] = m.run(x);
-        firstCalls(k) = settings.clock() - started;
+        entry.firstSeconds(k) = settings.clock() - started;
       catch failure
         entry.status{k} = ['error: ' strsplit(failure.message, "\n"){1}];
         stopped.(key) = sprintf('not run after failing at n = %d', n);
@@ -65,14 +65,15 @@ function result = bench_problem(problem, settings)
       history.(key).fullBytes = 8 * numel(J) * ~issparse(J);
       clear J fByMethod;
     end
-    timed = find(~isnan(firstCalls));
+    timed = find(~isnan(entry.firstSeconds));
     runs = [{@() problem.fun(x)}, arrayfun(@(k) @() methods(k).run(x), timed, 'UniformOutput', false)];
-    seconds = median_times(runs, [fFirstCall, firstCalls(timed)], settings);
+    seconds = median_times(runs, settings);
     entry.fSeconds = seconds(1);
     entry.seconds(timed) = seconds(2:end);
     for k = timed
       key = matlab.lang.makeValidName(methods(k).label);
-      history.(key).points(end+1, :) = [n, entry.seconds(k)];
+      % Predictions extrapolate the slowest call, the first one included.
+      history.(key).points(end+1, :) = [n, max(entry.seconds(k), entry.firstSeconds(k))];
     end
     result.sizes = [result.sizes, entry];
     printf('  %-36s n = %6d (%3.0f s): f %.3g ms; %s\n', problem.name, n, cputime - sizeStarted, ...

@@ -1,32 +1,30 @@
-function seconds = median_times(runs, firstCalls, settings)
+function seconds = median_times(runs, settings)
 % MEDIAN_TIMES  Median time of one call of each runs{k}(), sampled in interleaved rounds.
-%   seconds = median_times(runs, firstCalls, settings): runs{k} has just been called once
-%   (its warm-up: msad prepares and caches its code on the first call, Octave parses
-%   files), taking firstCalls(k) seconds. Then, round after round, every run that still
-%   needs samples takes one, so that a burst of load from other processes lands on all the
-%   methods of a round alike, and the median discards it. A run needs settings.minSamples
-%   samples and settings.minTotal seconds of them (at most settings.maxSamples); a sample
-%   repeats a fast call until it lasts settings.minSample seconds, so that it is timed far
-%   above the clock's resolution. A call slower than settings.slowCall seconds takes
-%   settings.slowSamples samples in all, counting its first call (a cold start costs
-%   milliseconds, nothing beside such a call); one slower than settings.singleCall, that first
-%   call alone. The clock is settings.clock (process CPU time by default, see bench_settings).
+%   seconds = median_times(runs, settings): each runs{k} has been called once already (its
+%   cold start: msad prepares its code and detects the sparsity pattern on the first call,
+%   which can take far longer than later calls). A second call of each is its first sample
+%   and sets how many calls a sample makes: a fast call is repeated until a sample lasts
+%   settings.minSample seconds, far above the clock's resolution. Then, round after round,
+%   every run that still needs samples takes one, so that a burst of load from other
+%   processes lands on all the methods of a round alike, and the median discards it. A run
+%   needs settings.minSamples samples and settings.minTotal seconds of them (at most
+%   settings.maxSamples); a call slower than settings.slowCall seconds needs
+%   settings.slowSamples samples, one slower than settings.singleCall that first sample only.
+%   The clock is settings.clock (process CPU time by default, see bench_settings).
   count = numel(runs);
   samples = cell(count, 1);
   [wanted, minTotal, repeats, total] = deal(zeros(count, 1));
   for k = 1:count
-    if firstCalls(k) > settings.slowCall
-      samples{k} = firstCalls(k);
+    samples{k} = time_once(runs{k}, settings.clock);
+    total(k) = samples{k};
+    [wanted(k), minTotal(k), repeats(k)] = deal(settings.minSamples, settings.minTotal, 1);
+    if samples{k} > settings.singleCall
+      wanted(k) = 1;
+    elseif samples{k} > settings.slowCall
       wanted(k) = settings.slowSamples;
-      if firstCalls(k) > settings.singleCall
-        wanted(k) = 1;
-      end
-      repeats(k) = 1;
     else
-      wanted(k) = settings.minSamples;
-      minTotal(k) = settings.minTotal;
-      % A second call estimates better than the first, which may include preparation.
-      repeats(k) = max(1, ceil(settings.minSample / max(time_once(runs{k}, settings.clock), 1e-7)));
+      repeats(k) = max(1, ceil(settings.minSample / max(samples{k}, 1e-7)));
+      [samples{k}, total(k)] = deal([], 0);   % too short to count: sampled again below, repeated
     end
   end
   active = still_sampling(samples, wanted, total, minTotal, settings.maxSamples);
