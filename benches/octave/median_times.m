@@ -1,11 +1,13 @@
-function seconds = median_times(runs, settings)
+function seconds = median_times(runs, settings, firstCalls)
 % MEDIAN_TIMES  Median time of one call of each runs{k}(), sampled in interleaved rounds.
-%   seconds = median_times(runs, settings): each runs{k} has been called once already (its
-%   cold start: msad prepares its code and detects the sparsity pattern on the first call,
-%   which can take far longer than later calls). A second call of each is its first sample
-%   and sets how many calls a sample makes: a fast call is repeated until a sample lasts
-%   settings.minSample seconds, far above the clock's resolution. Then, round after round,
-%   every run that still needs samples takes one, so that a burst of load from other
+%   seconds = median_times(runs, settings, firstCalls): each runs{k} has been called once
+%   already, taking firstCalls(k) seconds. That call counts as a sample when it was slow
+%   (over settings.slowCall) and firstCalls(k) is not NaN; NaN marks a cold start that must
+%   not count (msad prepares its code and detects the sparsity pattern on its first call,
+%   which can take far longer than later calls). Otherwise a second call is the first
+%   sample and sets how many calls a sample makes: a fast call is repeated until a sample
+%   lasts settings.minSample seconds, far above the clock's resolution. Then, round after
+%   round, every run that still needs samples takes one, so that a burst of load from other
 %   processes lands on all the methods of a round alike, and the median discards it. A run
 %   needs settings.minSamples samples and settings.minTotal seconds of them (at most
 %   settings.maxSamples); a call slower than settings.slowCall seconds needs
@@ -15,7 +17,11 @@ function seconds = median_times(runs, settings)
   samples = cell(count, 1);
   [wanted, minTotal, repeats, total] = deal(zeros(count, 1));
   for k = 1:count
-    samples{k} = time_once(runs{k}, settings.clock);
+    if firstCalls(k) > settings.slowCall
+      samples{k} = firstCalls(k);
+    else
+      samples{k} = time_once(runs{k}, settings.clock);
+    end
     total(k) = samples{k};
     [wanted(k), minTotal(k), repeats(k)] = deal(settings.minSamples, settings.minTotal, 1);
     if samples{k} > settings.singleCall
