@@ -26,6 +26,6 @@ demo: build
 test: build
 	@bash scripts/test.sh
 
+# benches/run.sh runs every benchmark and writes BENCHMARKS.md (MSAD_BENCH_QUICK=1: a smoke test).
 bench: build
-	cargo bench --no-run
-	$(OCTAVE) benches/octave/run_benchmarks.m
+	bash benches/run.sh

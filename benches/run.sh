@@ -19,11 +19,15 @@ cp "$target_dir/release/libmsad.so" matlab/msad_eval.mex.tmp
 mv -f matlab/msad_eval.mex.tmp matlab/msad_eval.mex
 
 cargo bench --bench brusselator | tee "$work/rust.md"
-cargo bench --bench coloring | tee "$work/coloring.txt"
+# Every other Rust benchmark prints its own table: kept verbatim.
+other_benches=$(ls benches/*.rs | grep -v '/brusselator\.rs$')
+for bench in $other_benches; do
+    cargo bench --bench "$(basename "$bench" .rs)" | tee "$work/$(basename "$bench" .rs).txt"
+done
 
 # Octave 7 prints this line on every exit, failed or not; pipefail keeps Octave's exit code.
 MSAD_BENCH_OUT="$work/octave.md" octave-cli --norc --no-gui benches/octave/run_benchmarks.m 2>&1 |
-    { grep -v 'ignoring const execution_exception& while preparing to exit' || true; }
+    { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -37,8 +41,10 @@ fi
     echo "$(octave-cli --version | head -1); $(rustc --version)."
     echo
     echo "Ratios are time(J+f by the method) / time(f in Octave), all measured in one Octave session;"
-    echo "each time is the median of several samples (process CPU time unless MSAD_BENCH_CLOCK=wall);"
-    echo "calls over 2 s get two samples, calls over 8 s one. A method is not run at a size where its call is"
+    echo "each time is the median of several samples taken after a first call (process CPU time unless"
+    echo "MSAD_BENCH_CLOCK=wall), f and all methods of a size sampled in interleaved rounds; calls over 2 s get"
+    echo "two samples, calls over 8 s one. 'msad first call' is msad's first call at that size (preparation and"
+    echo "sparsity detection), not counted in the msad column. A method is not run at a size where a call is"
     echo "predicted (from its last two sizes) to take over the cap, ${MSAD_BENCH_CAP:-20} s."
     echo "A cell '-' was not timed: the notes under each table say why (cap on predicted time, error)."
     echo "'WRONG' marks a Jacobian that disagrees with the reference: such a time does not count."
@@ -55,12 +61,16 @@ fi
     echo
     cat "$work/rust.md"
     echo
-    echo "## Pattern, colouring and decompression cost (benches/coloring.rs)"
-    echo
-    echo '```'
-    cat "$work/coloring.txt"
-    echo '```'
-    echo
+    for bench in $other_benches; do
+        echo "## $bench"
+        echo
+        sed -n 's|^//! \{0,1\}||p' "$bench"   # its doc comment says what it measures
+        echo
+        echo '```'
+        cat "$work/$(basename "$bench" .rs).txt"
+        echo '```'
+        echo
+    done
     cat benches/FINDINGS.md
 } > "$report"
 echo "benches/run.sh: wrote $report"

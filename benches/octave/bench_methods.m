@@ -6,18 +6,20 @@ function methods = bench_methods(problem, pattern, colours)
 %     run     handle: [J, f] = run(x), both J and f computed (the timed quantity is J+f);
 %             a 'value' method computes f only (J = []): msad's speed on the function itself
 %     growth  exponent of time in n assumed before two sizes have been measured
+%     cold    true when the first call does more than later ones (msad: preparation and
+%             sparsity detection), so that it cannot count as a timing sample
 %     skip    reason not to run it at all ('' = run)
 %   Exact methods come first, then the most accurate FD: the first one that succeeds gives
 %   the reference Jacobian.
   fun = problem.fun;
   n = numel(colours);
-  methods = struct('label', {}, 'kind', {}, 'run', {}, 'growth', {}, 'skip', {});
+  methods = struct('label', {}, 'kind', {}, 'run', {}, 'growth', {}, 'skip', {}, 'cold', {});
   if ~isempty(problem.hand)
     methods(end+1) = method('hand', 'ad', @(x) hand_jacobian(fun, problem.hand, x), 1);
   end
-  methods(end+1) = method('msad full', 'ad', @(x) msad_jacobian(fun, x, struct('jacobian', 'full')), 2);
-  methods(end+1) = method('msad', 'ad', @(x) msad_jacobian(fun, x, struct()), 2);
-  methods(end+1) = method('msad f only', 'value', @(x) msad_value(fun, x), 1);
+  methods(end+1) = cold(method('msad full', 'ad', @(x) msad_jacobian(fun, x, struct('jacobian', 'full')), 2));
+  methods(end+1) = cold(method('msad', 'ad', @(x) msad_jacobian(fun, x, struct()), 2));
+  methods(end+1) = cold(method('msad f only', 'value', @(x) msad_value(fun, x), 1));
   fmadSparse = method('fmad sparse', 'ad', @(x) fmad_jacobian(fun, x, speye(n)), 1);
   fmadCompressed = method('fmad compressed', 'ad', @(x) fmad_compressed_jacobian(fun, x, pattern, colours), 1);
   if ~exist('fmad')
@@ -39,7 +41,11 @@ function methods = bench_methods(problem, pattern, colours)
 end
 
 function m = method(label, kind, run, growth)
-  m = struct('label', label, 'kind', kind, 'run', run, 'growth', growth, 'skip', '');
+  m = struct('label', label, 'kind', kind, 'run', run, 'growth', growth, 'skip', '', 'cold', false);
+end
+
+function m = cold(m)
+  m.cold = true;
 end
 
 function [J, f] = hand_jacobian(fun, jacobian, x)

@@ -2,13 +2,17 @@ function result = bench_problem(problem, settings)
 % BENCH_PROBLEM  Times f and every Jacobian method of bench_methods at each size of one problem.
 %   result = bench_problem(problem, settings): problem from bench_problems, settings from
 %   bench_settings. result.sizes(k) holds, for size n: fSeconds, and per method (in
-%   result.labels order) seconds (NaN if not run), status ('' or why it was not timed),
-%   jDiff/fDiff (largest relative difference of J to the reference Jacobian, NaN for a
-%   method that computes f only, and of f to Octave's f) and wrong (true when that difference is beyond the method's tolerance).
-%   A method that fails or is predicted to exceed settings.capSeconds is not run at the
-%   larger sizes either.
+%   result.labels order): firstSeconds (its first call, after which its J and f are checked:
+%   for msad that call prepares the code and detects the sparsity pattern), seconds (the
+%   median of later calls, NaN if not run), status ('' or why it was not timed), jDiff and
+%   fDiff (largest relative difference of J to the reference Jacobian, NaN for a method that
+%   computes f only, and of f to Octave's f), wrong (true when that difference is beyond the
+%   method's tolerance) and reference (the label of the method that gave the reference J:
+%   the first to succeed). f and all the methods are then timed together (median_times).
+%   A method that fails, or whose next call is predicted to exceed settings.capSeconds, is
+%   not run at the larger sizes either.
   result = struct('problem', problem, 'labels', {{}}, 'sizes', []);
-  history = struct();   % label -> [n, seconds] of the sizes measured so far
+  history = struct();   % label -> [n, seconds] of the sizes measured so far, bytes of a full J
   stopped = struct();   % label -> why it is no longer run
   for n = problem.sizes
     sizeStarted = cputime;
@@ -22,47 +26,56 @@ function result = bench_problem(problem, settings)
     colours = greedy_column_colouring(pattern);
     methods = bench_methods(problem, pattern, colours);
     result.labels = {methods.label};
-    entry = struct('n', n, 'colours', max(colours), ...
-                   'fSeconds', median_time(@() problem.fun(x), settings), ...
+    entry = struct('n', n, 'colours', max(colours), 'fSeconds', NaN, ...
                    'seconds', NaN(1, numel(methods)), 'status', {repmat({''}, 1, numel(methods))}, ...
                    'jDiff', NaN(1, numel(methods)), 'fDiff', NaN(1, numel(methods)), ...
-                   'wrong', false(1, numel(methods)), 'reference', 'none');
+                   'wrong', false(1, numel(methods)), 'reference', 'none', ...
+                   'firstSeconds', NaN(1, numel(methods)));
     reference = [];
     for k = 1:numel(methods)
       m = methods(k);
       key = matlab.lang.makeValidName(m.label);
-      reason = not_run_reason(m, key, n, numel(f), history, stopped, settings);
-      if ~isempty(reason)
-        entry.status{k} = reason;
+      entry.status{k} = not_run_reason(m, key, n, numel(f), history, stopped, settings);
+      if ~isempty(entry.status{k})
         continue;
       end
       try
         started = settings.clock();
         [J, fByMethod] = m.run(x);
-        firstCall = settings.clock() - started;
-        entry.fDiff(k) = value_difference(fByMethod, f);
-        if ~isempty(J) && isempty(reference)
-          [reference, referenceKind] = deal(J, m.kind);
-          entry.reference = m.label;
-        end
-        entry.wrong(k) = ~(entry.fDiff(k) <= settings.tolerance.ad);
-        if ~strcmp(m.kind, 'value')
-          entry.jDiff(k) = jacobian_difference(J, reference);
-          tolerance = max(settings.tolerance.(m.kind), settings.tolerance.(referenceKind));
-          entry.wrong(k) = entry.wrong(k) || ~(entry.jDiff(k) <= tolerance);
-        end
-        if ~isfield(history, key)
-          history.(key) = struct('points', zeros(0, 2), 'fullBytes', 0);
-        end
-        history.(key).fullBytes = 8 * numel(J) * ~issparse(J);
-        clear J fByMethod;
-        entry.seconds(k) = median_time(@() m.run(x), settings, firstCall);
-        history.(key).points(end+1, :) = [n, entry.seconds(k)];
+        entry.firstSeconds(k) = settings.clock() - started;
       catch failure
-        message = strsplit(failure.message, "\n"){1};
-        entry.status{k} = ['error: ' message];
+        entry.status{k} = ['error: ' strsplit(failure.message, "\n"){1}];
         stopped.(key) = sprintf('not run after failing at n = %d', n);
+        continue;
       end
+      entry.fDiff(k) = value_difference(fByMethod, f);
+      if ~isempty(J) && isempty(reference)
+        [reference, referenceKind] = deal(J, m.kind);
+        entry.reference = m.label;
+      end
+      entry.wrong(k) = ~(entry.fDiff(k) <= settings.tolerance.ad);
+      if ~strcmp(m.kind, 'value')
+        entry.jDiff(k) = jacobian_difference(J, reference);
+        tolerance = max(settings.tolerance.(m.kind), settings.tolerance.(referenceKind));
+        entry.wrong(k) = entry.wrong(k) || ~(entry.jDiff(k) <= tolerance);
+      end
+      if ~isfield(history, key)
+        history.(key) = struct('points', zeros(0, 2), 'fullBytes', 0);
+      end
+      history.(key).fullBytes = 8 * numel(J) * ~issparse(J);
+      clear J fByMethod;
+    end
+    timed = find(~isnan(entry.firstSeconds));
+    runs = [{@() problem.fun(x)}, arrayfun(@(k) @() methods(k).run(x), timed, 'UniformOutput', false)];
+    firstCalls = entry.firstSeconds(timed);
+    firstCalls([methods(timed).cold]) = NaN;
+    seconds = median_times(runs, settings, [NaN, firstCalls]);   % f's first call may parse its file
+    entry.fSeconds = seconds(1);
+    entry.seconds(timed) = seconds(2:end);
+    for k = timed
+      key = matlab.lang.makeValidName(methods(k).label);
+      % Predictions extrapolate the slowest call, the first one included.
+      history.(key).points(end+1, :) = [n, max(entry.seconds(k), entry.firstSeconds(k))];
     end
     result.sizes = [result.sizes, entry];
     printf('  %-36s n = %6d (%3.0f s): f %.3g ms; %s\n', problem.name, n, cputime - sizeStarted, ...

@@ -21,13 +21,14 @@ function lines = problem_section(result, settings)
   targetHeaders = {'msad ratio target', 'sparse FD / msad', 'msad / hand-coded'};
   applies = any(cell2mat(arrayfun(@(s) ~cellfun(@isempty, target_cells(result, s)), result.sizes(:), ...
                                   'UniformOutput', false)), 1);
-  header = [{'n', 'colours', 'f in Octave'}, result.labels(timed), targetHeaders(applies)];
+  header = [{'n', 'colours', 'f in Octave'}, result.labels(timed), {'msad first call'}, targetHeaders(applies)];
   lines = {['### ' result.problem.name], '', [result.problem.note ' ' reference_note(result)], '', ...
            ['| ' strjoin(header, ' | ') ' |'], ['|' repmat('---|', 1, numel(header))]};
   for s = result.sizes
     ratios = arrayfun(@(k) ratio_cell(s, k), timed, 'UniformOutput', false);
     targets = target_cells(result, s);
-    cells = [{sprintf('%d', s.n), sprintf('%d', s.colours), duration(s.fSeconds)}, ratios, targets(applies)];
+    msadFirst = sprintf('%.3g', s.firstSeconds(label_index(result, 'msad')) / s.fSeconds);
+    cells = [{sprintf('%d', s.n), sprintf('%d', s.colours), duration(s.fSeconds)}, ratios, {msadFirst}, targets(applies)];
     lines{end+1} = ['| ' strjoin(cells, ' | ') ' |'];
   end
   lines = [lines, {''}, not_timed_notes(result), check_notes(result, settings)];
@@ -73,7 +74,7 @@ function text = target_cell(value, relation, limit, msadStatus)
   if gap <= 1
     verdict = 'met';
   else
-    verdict = sprintf('gap x%.2g', gap);
+    verdict = sprintf('gap x%.3g', gap);
   end
   text = sprintf('%.3g (%s %g): %s', value, relation, limit, verdict);
 end
