@@ -156,14 +156,16 @@ impl Deriv {
             Deriv::Zero => Deriv::Zero,
             Deriv::Dense(d) if matches!(map, RowMap::Identity) && d.rows == rows => self.clone(),
             Deriv::Dense(d) => {
-                let mut out = DenseDeriv::zeros(rows, d.nd);
+                let mut data = Vec::with_capacity(rows * d.nd);
                 for j in 0..d.nd {
                     let src = d.column(j);
-                    for (k, o) in out.column_mut(j).iter_mut().enumerate() {
-                        *o = src[map.source(k)];
+                    match map {
+                        RowMap::Identity => data.extend_from_slice(&src[..rows]),
+                        RowMap::Scalar => data.extend(std::iter::repeat_n(src[0], rows)),
+                        RowMap::Gather(m) => data.extend(m.iter().map(|&i| src[i])),
                     }
                 }
-                Deriv::Dense(out)
+                Deriv::Dense(DenseDeriv { rows, nd: d.nd, data })
             }
             Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
                 let (c, v) = s.row(map.source(r));
@@ -346,13 +348,27 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
             }
         }));
     }
+    debug_assert!(terms.iter().all(|(coefs, _, _)| coefs.len() == rows));
     let mut out: Option<DenseDeriv> = None;
     for (coefs, deriv, map) in terms {
         let Deriv::Dense(d) = deriv else { continue };
-        let o = out.get_or_insert_with(|| DenseDeriv::zeros(rows, d.nd));
+        // One loop per map kind, so the common identity case vectorises.
+        let Some(o) = out.as_mut() else {
+            // The first term writes the block: no zero fill to accumulate into.
+            let mut data = Vec::with_capacity(rows * d.nd);
+            for j in 0..d.nd {
+                let src = d.column(j);
+                match map {
+                    RowMap::Identity => data.extend(coefs.iter().zip(src).map(|(c, s)| c * s)),
+                    RowMap::Scalar => data.extend(coefs.iter().map(|c| c * src[0])),
+                    RowMap::Gather(m) => data.extend(coefs.iter().zip(m).map(|(c, &i)| c * src[i])),
+                }
+            }
+            out = Some(DenseDeriv { rows, nd: d.nd, data });
+            continue;
+        };
         for j in 0..d.nd {
             let (src, dst) = (d.column(j), o.column_mut(j));
-            // One loop per map kind, so the common identity case vectorises.
             match map {
                 RowMap::Identity => dst.iter_mut().zip(*coefs).zip(src).for_each(|((o, c), s)| *o += c * s),
                 RowMap::Scalar => dst.iter_mut().zip(*coefs).for_each(|(o, c)| *o += c * src[0]),

@@ -23,20 +23,14 @@ impl Subscript {
             }),
             _ => {
                 let a = v.numeric().ok_or_else(|| runtime(format!("subscript indices must be numeric, not {}", v.class_name())))?;
-                let positions = a
-                    .data
-                    .iter()
-                    .map(|&x| {
-                        if x >= 1.0 && x.fract() == 0.0 {
-                            Ok(x as usize - 1)
-                        } else {
-                            Err(runtime(format!(
-                                "index ({}): subscripts must be either integers 1 to (2^63)-1 or logicals",
-                                format_index(x)
-                            )))
-                        }
-                    })
-                    .collect::<Result<Vec<_>>>()?;
+                // The cast saturates, so the round trip checks integrality without a libm call.
+                if let Some(&bad) = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)) {
+                    return Err(runtime(format!(
+                        "index ({}): subscripts must be either integers 1 to (2^63)-1 or logicals",
+                        format_index(bad)
+                    )));
+                }
+                let positions = a.data.iter().map(|&x| x as i64 as usize - 1).collect();
                 Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
             }
         }
@@ -166,8 +160,8 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, positions) = gather_plan(&value.dims(), subs)?;
     let out = gather_value(value, dims, &positions)?;
-    let d = deriv.gather(&RowMap::Gather(positions.clone()), positions.len());
-    Ok((out, d))
+    let rows = positions.len();
+    Ok((out, deriv.gather(&RowMap::Gather(positions), rows)))
 }
 
 pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {

@@ -383,11 +383,18 @@ fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<u
     let out = acc.unwrap_or_else(|| vec![0, 0]);
     let n = out.len().max(dim + 1);
     let padded_out = padded(&out, n);
+    // Joined along the last non-singleton dimension, every operand is one contiguous run.
+    let contiguous = padded_out[dim + 1..].iter().all(|&d| d == 1);
+    let stride: usize = padded_out[..dim].iter().product();
     let maps = dims
         .iter()
         .zip(offsets)
         .map(|(d, offset)| {
             let offset = offset?;
+            if contiguous {
+                let start = offset * stride;
+                return Some((start..start + d.iter().product::<usize>()).collect());
+            }
             Some(index_map(&padded(d, n), &padded_out, |s, target| {
                 target.copy_from_slice(s);
                 target[dim] += offset;

@@ -206,8 +206,15 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
     }
     // Tolerance as in Octave's range: an end point within rounding counts.
     let n = (span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1;
-    let clip = |x: f64| if step > 0.0 { x.min(stop) } else { x.max(stop) };
-    Ok((0..n).map(|i| if i == 0 { start } else { clip(start + i as f64 * step) }).collect())
+    let mut values: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    // Exactly start even for an infinite step or a -0 start; only the last element can pass the end
+    // point (by the tolerance above): clip it.
+    values[0] = start;
+    if n > 1 {
+        let last = &mut values[n - 1];
+        *last = if step > 0.0 { last.min(stop) } else { last.max(stop) };
+    }
+    Ok(values)
 }
 
 fn eval_not(args: &[&Value], _: usize) -> Result<Vec<Value>> {

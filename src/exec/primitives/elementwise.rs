@@ -57,8 +57,19 @@ fn power_is_complex(a: f64, b: f64) -> bool {
     a < 0.0 && !integer_exponent
 }
 
+/// `a.^b`; squares (the common case) by one correctly rounded product instead of `pow`.
+fn power(a: f64, b: f64) -> f64 {
+    if b == 2.0 { a * a } else { a.powf(b) }
+}
+
 fn power_partials(a: f64, b: f64, z: f64) -> (f64, f64) {
-    let da = if b == 0.0 { 0.0 } else { b * a.powf(b - 1.0) };
+    let da = if b == 0.0 {
+        0.0
+    } else if b == 2.0 {
+        2.0 * a
+    } else {
+        b * a.powf(b - 1.0)
+    };
     // d/db a^b = a^b log(a); for a == 0 the limit along b > 0 is 0.
     let db = if a == 0.0 { 0.0 } else { z * a.ln() };
     (da, db)
@@ -100,7 +111,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         binary("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a)),
         Primitive {
             name: "power",
-            kernel: Kernel::Binary { f: f64::powf, partials: power_partials, complex_result: Some(power_is_complex) },
+            kernel: Kernel::Binary { f: power, partials: power_partials, complex_result: Some(power_is_complex) },
         },
         binary("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
@@ -227,9 +238,21 @@ pub fn dims_text(dims: &[usize]) -> String {
     dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
 }
 
+/// Calls `f(k, a, b)` for every output element k and its operand pair; one loop per map kind, so the
+/// common same-shape and scalar-operand cases run over slices without per-element dispatch.
+fn for_each_pair(e: &Expanded, mut f: impl FnMut(usize, f64, f64)) {
+    let (a, b) = (&e.a.data[..], &e.b.data[..]);
+    match (&e.maps.0, &e.maps.1) {
+        (RowMap::Identity, RowMap::Identity) => a.iter().zip(b).enumerate().for_each(|(k, (&x, &y))| f(k, x, y)),
+        (RowMap::Identity, RowMap::Scalar) => a.iter().enumerate().for_each(|(k, &x)| f(k, x, b[0])),
+        (RowMap::Scalar, RowMap::Identity) => b.iter().enumerate().for_each(|(k, &y)| f(k, a[0], y)),
+        (ma, mb) => (0..e.dims.iter().product()).for_each(|k| f(k, a[ma.source(k)], b[mb.source(k)])),
+    }
+}
+
 fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
-    let n: usize = e.dims.iter().product();
-    let data = (0..n).map(|k| f(e.a.data[e.maps.0.source(k)], e.b.data[e.maps.1.source(k)])).collect();
+    let mut data = Vec::with_capacity(e.dims.iter().product());
+    for_each_pair(e, |_, x, y| data.push(f(x, y)));
     Array::new(e.dims.clone(), data)
 }
 
@@ -244,7 +267,9 @@ pub(super) fn eval_binary(
     }
     let e = expand(name, args)?;
     if let Some(is_complex) = complex {
-        if zip_with(&e, is_complex).data.iter().any(|&c| c) {
+        let mut any_complex = false;
+        for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
+        if any_complex {
             return Err(complex_result(name));
         }
     }
@@ -272,10 +297,10 @@ pub(super) fn forward_binary(partials: fn(f64, f64, f64) -> (f64, f64), fw: &For
     let z = numeric("", fw.output)?;
     let n = z.data.len();
     let (mut ca, mut cb) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for k in 0..n {
-        let (da, db) = partials(e.a.data[e.maps.0.source(k)], e.b.data[e.maps.1.source(k)], z.data[k]);
+    for_each_pair(&e, |k, x, y| {
+        let (da, db) = partials(x, y, z.data[k]);
         ca.push(da);
         cb.push(db);
-    }
+    });
     Ok(combine(&[(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)], n))
 }
