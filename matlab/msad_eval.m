@@ -17,6 +17,9 @@ function varargout = msad_eval(varargin)
 %               sweep) when F is scalar and numel(X) > 8, forward mode otherwise; reverse mode on a
 %               non-scalar F runs forward
 %     jacobian  'auto' (default) | 'full' | 'sparse': storage of J
+%     seed      a numel(X) x p matrix S: the second output is the compressed product J*S
+%               (numel(F) x p, full) from p forward directions, MAD's compressed mode; leave
+%               mode, jacobian and sparsity unset
 %     wrt       the argument to differentiate: 1 = X (default), 2 = P1, 3 = P2, ...
 %     threads   number of threads (default: all cores)
 %     verbose   true: print what msad did (sparsity pattern, colours, cache hits, timings)
@@ -93,6 +96,17 @@ end
 %! [~, J] = msad_eval(banded, x, struct('sparsity', pattern));
 %! assert(full(J), diag(2 * x) + diag(ones(19, 1), 1), 1e-14);
 
+%!test  # opts.seed returns the compressed product J*S, on every call
+%! f = @(x) [x(1:end-1) .* x(2:end); x(end)^2];
+%! x = (1:6).';
+%! S = [1 0; 0 1; 1 0; 0 1; 1 0; 0 1];
+%! [~, J] = msad_eval(f, x, struct('jacobian', 'full'));
+%! for call = 1:2
+%!   [F, B] = msad_eval(f, x, struct('seed', S));
+%!   assert(F, f(x));
+%!   assert(B, J * S, 1e-14);
+%! end
+
 %!test  # the cache notices an edited source file
 %! write_function(folder, 'msad_bist_edited', 'y = 2 * x;');
 %! [~, J] = msad_eval(@msad_bist_edited, 1);
@@ -107,6 +121,8 @@ end
 %!error id=msad:badInput msad_eval(@(x) x, 1, struct('jacobain', 'full'))
 %!error id=msad:badInput msad_eval(@(x) x, 1, struct('wrt', 2))
 %!error id=msad:badInput msad_eval(42, 1)
+%!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', ones(3, 1)))
+%!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', eye(2), 'jacobian', 'sparse'))
 %!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
 %!error id=msad:runtime msad_eval(@(x) x(3), [1; 2])
 %!test  # last: remove the folder of written functions

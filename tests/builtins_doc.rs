@@ -14,13 +14,13 @@ const NOTES: &[(&str, &str)] = &[
     ("any", "`any(x, dim)`; NaN counts as false"),
     ("cat", "Octave's empty-operand rules; char wins over numbers, logical only if all are"),
     ("circshift", "`circshift(x, n)`, `(x, [n1 n2 ...])`, `(x, n, dim)`"),
-    ("find", "`find(x, n, 'first'|'last')`, `[i, j] = ...`, `[i, j, v] = ...`; v carries no derivative (use `x(find(x))`)"),
+    ("find", "`find(x, n, 'first'|'last')`, `[i, j] = ...`, `[i, j, v] = ...`; v carries x's derivative at the hits"),
     ("horzcat", "`[a, b]`: N-D, Octave's rules for [] and 1x0 operands and for the result class"),
     ("vertcat", "`[a; b]`: as horzcat"),
     ("linspace", "Octave's symmetric rounding for scalar ends; vector ends give one row each"),
     ("logspace", "`logspace(a, pi)` convention"),
-    ("meshgrid", "only the first output carries a derivative"),
-    ("ndgrid", "only the first output carries a derivative"),
+    ("meshgrid", "every output carries a derivative"),
+    ("ndgrid", "every output carries a derivative"),
     ("mod", "d/dx = 1, d/dy = -floor(x/y) (piecewise); mod(x, 0) = x"),
     ("rem", "d/dx = 1, d/dy = -fix(x/y) (piecewise); rem(x, 0) = NaN"),
     ("mean", "sum / n, default dim the first longer than 1 (Octave's mean.m)"),
@@ -40,6 +40,7 @@ fn derivative(kernel: &Kernel) -> &'static str {
         Kernel::Predicate(_) => "zero (logical result)",
         Kernel::General { derivative: Derivative::Zero, .. } => "zero",
         Kernel::General { derivative: Derivative::Rule(_), .. } => "forward rule",
+        Kernel::General { derivative: Derivative::Outputs { .. }, .. } => "forward rules per output",
         Kernel::General { derivative: Derivative::Missing, .. } => "none: error when the input depends on x",
     }
 }
@@ -52,9 +53,9 @@ fn render() -> String {
          Generated from the primitive table by `tests/builtins_doc.rs` (regenerate with\n\
          `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported;\n\
          any other name is looked up as a `.m` file on the path and differentiated as user code.\n\n\
-         Only the first output of a builtin carries a derivative: the later outputs of `[i, j, v] = find(x)`,\n\
-         `[X, Y] = meshgrid(x, y)` and `ndgrid` get a zero derivative even when they depend on x (a known\n\
-         limitation until the evaluator differentiates several outputs). Values are checked against Octave by the conformance\n\
+         Later outputs carry derivatives where the table says so (`[i, j, v] = find(x)`: v; every grid of\n\
+         `meshgrid` and `ndgrid`); reverse mode records first outputs only, so 'auto' switches to forward\n\
+         mode for code that differentiates a later output. Values are checked against Octave by the conformance\n\
          suite (`tests/octave/conformance`), derivatives against central differences (`tests/builtin_derivatives.rs`).\n\n\
          | builtin | derivative | notes |\n|---|---|---|\n",
     );

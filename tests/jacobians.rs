@@ -4,8 +4,8 @@ mod common;
 
 use common::*;
 use msad::diag::ErrorKind;
-use msad::engine::Engine;
-use msad::exec::value::Value;
+use msad::engine::{Engine, Options, Request};
+use msad::exec::value::{Array, Value};
 
 fn brusselator_init(n: usize) -> Vec<f64> {
     (1..=n)
@@ -94,3 +94,36 @@ fn handle_to_a_builtin_differentiates_the_primitive() {
     check_against_fd(&named("cumsum"), &[0.1, 0.5, 2.0], &[], 1e-9);
 }
 
+#[test]
+fn later_outputs_of_find_and_grids_carry_derivatives() {
+    check_against_fd(&named("find_values"), &[1.5, -2.0, 0.5, 3.0, 2.0], &[], 1e-8);
+    check_against_fd(&named("grid_outputs"), &[0.3, -1.2, 2.0, 0.7, 1.1], &[], 1e-8);
+    let x: Vec<f64> = (0..12).map(|i| (i as f64 * 0.7 + 0.3).sin()).collect();
+    let gradient = check_against_fd(&named("find_objective"), &x, &[], 1e-8);
+    assert!(gradient.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", gradient.log);
+}
+
+#[test]
+fn user_seed_gives_the_compressed_product() {
+    let x = brusselator_init(10);
+    let (n, p) = (x.len(), 3);
+    let seed: Vec<f64> = (0..n * p).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect();
+    let full = check_against_fd(&named("brusselator_rhs"), &x, &[], 1e-7);
+    let j = values(full.jacobian.as_ref().expect("J"));
+    let m = full.value.numel();
+    let expected: Vec<f64> =
+        (0..m * p).map(|k| (0..n).map(|c| j[c * m + k % m] * seed[(k / m) * n + c]).sum()).collect();
+    let options = Options { seed: Some(Array::new(vec![n, p], seed)), ..Options::default() };
+    let request = Request { function: named("brusselator_rhs"), args: vec![column(x.clone())], options, nargout: 2 };
+    let mut engine = Engine::new();
+    for _ in 0..2 {
+        let compressed = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
+        let Some(Value::Double(b)) = &compressed.jacobian else { panic!("J*S is full") };
+        assert_eq!(b.dims, vec![m, p]);
+        assert!(relative_error(&b.data, &expected) < 1e-14, "J*S differs from J times S");
+    }
+    let wrong = Options { seed: Some(Array::new(vec![n - 1, 1], vec![1.0; n - 1])), ..Options::default() };
+    let request = Request { options: wrong, ..request };
+    let err = engine.evaluate(&mut host(), &request).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::BadInput, "{err}");
+}

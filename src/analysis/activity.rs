@@ -63,7 +63,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                     let any_arg = inst.args.iter().any(|a| act[a.0 as usize]);
                     let on = match &inst.op {
                         Op::Param(i) => active_params[fi][*i],
-                        Op::Prim(id) => any_arg && (!through_derivatives || primitives::is_differentiable(*id)),
+                        Op::Prim(_) => any_arg,
                         // Only the indexed array and the assigned value carry derivatives.
                         Op::Index | Op::IndexAssign if through_derivatives => {
                             act[inst.args[0].0 as usize] || (matches!(inst.op, Op::IndexAssign) && act[inst.args[1].0 as usize])
@@ -90,8 +90,13 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         Op::End { .. } => !through_derivatives && any_arg,
                         Op::Const(_) | Op::Undefined(_) | Op::MagicColon => false,
                     };
-                    for d in &inst.dests {
-                        changed |= mark(*d, on, act);
+                    // A primitive's results are active one by one: find's indices never are, its values are.
+                    for (k, d) in inst.dests.iter().enumerate() {
+                        let differentiable = match &inst.op {
+                            Op::Prim(id) if through_derivatives => primitives::output_is_differentiable(*id, k),
+                            _ => true,
+                        };
+                        changed |= mark(*d, on && differentiable, act);
                     }
                 }
                 if let Terminator::Return(outs) = &block.term {

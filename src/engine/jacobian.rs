@@ -104,6 +104,33 @@ pub(super) fn evaluate(
     }
 }
 
+/// Value and the compressed product J S for a user seed S (n x p, checked by the caller), as an m x p
+/// full matrix.
+pub(super) fn seeded(
+    plan: &Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    seed: &Array<f64>,
+    threads: Option<usize>,
+) -> Result<(Value, Value)> {
+    let p = seed.cols();
+    let (value, directions, _) =
+        run_dense(plan, args, wrt, DenseDeriv::from_seed(n, p, seed.data.clone()), user_seed_id(seed), threads)?;
+    let m = value.numel();
+    Ok((value, Value::Double(Array::new(vec![m, p], directions.data))))
+}
+
+/// Names a user seed in the derivative cache by its content; the top bit keeps it apart from the ids of
+/// colouring seeds, which count up from `IDENTITY_SEED`.
+fn user_seed_id(seed: &Array<f64>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    seed.dims.hash(&mut h);
+    seed.data.iter().for_each(|x| x.to_bits().hash(&mut h));
+    h.finish() | 1 << 63
+}
+
 fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
     let mut seed = Some(seed);
     args.iter()

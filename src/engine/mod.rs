@@ -12,7 +12,7 @@ use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
-use crate::exec::value::{FunctionHandle, Value};
+use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, FuncId, Program};
 use std::collections::HashMap;
@@ -66,6 +66,9 @@ pub struct Options {
     pub mode: Mode,
     pub jacobian: JacobianStorage,
     pub sparsity: Sparsity,
+    /// A user seed matrix S (n x p): the derivative output is the compressed product J S, full (MAD's
+    /// compressed mode). Forward mode; takes the place of `jacobian` and `sparsity`.
+    pub seed: Option<Array<f64>>,
     /// Index (0-based) of the argument to differentiate with respect to.
     pub wrt: usize,
     pub threads: Option<usize>,
@@ -161,6 +164,11 @@ impl Engine {
                 "the differentiated argument must be a real double array, not {}", x.class_name()
             ));
         };
+        if let Some(seed) = request.options.seed.as_ref().filter(|s| s.rows() != x_array.numel()) {
+            return err(ErrorKind::BadInput, format!(
+                "opts.seed has {} rows but x has {} elements: the seed must be numel(x) x p", seed.rows(), x_array.numel()
+            ));
+        }
         let mut log = Vec::new();
         let key = PlanKey {
             function: describe(&request.function),

@@ -33,6 +33,10 @@ pub(super) fn evaluate(
     options: &Options,
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
+    if let Some(seed) = &options.seed {
+        log.push(format!("msad: forward mode with the user seed ({} directions)", seed.cols()));
+        return jacobian::seeded(plan, args, wrt, n, seed, options.threads);
+    }
     if uses_reverse(plan, n, options) {
         let (value, gradient) = match reverse::gradient(plan.interpreter(false), args, wrt) {
             // What reverse mode cannot record yet, forward mode may handle: 'auto' falls back.

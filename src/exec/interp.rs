@@ -330,22 +330,28 @@ impl<'p> Interpreter<'p> {
                     Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
                     _ => None,
                 };
-                // Only the first result has a forward rule; a later result that carries derivatives
-                // (find's values, meshgrid's second grid) must not pass as constant.
-                let active_later = inst.dests.iter().enumerate().skip(1).find(|(k, d)| {
-                    activity.is_active(**d) && primitives::later_output_has_derivative(*id, *k)
-                });
-                if let (Some((k, _)), true) = (active_later, derivs.iter().any(|d| !d.is_zero())) {
-                    return Err(Diagnostic::new(
-                        ErrorKind::NotDifferentiable,
-                        format!("msad has no derivative rule for output {} of '{}'", k + 1, primitives::get(*id).name),
-                    )
-                    .with_hint("compute the output with a separate call that returns it first, e.g. x(find(...))"));
+                let any_deriv = derivs.iter().any(|d| !d.is_zero());
+                let any_taped = operands.iter().any(|s| s.tape.is_some());
+                let mut later = Vec::with_capacity(results.len().saturating_sub(1));
+                for (k, (output, dest)) in results.iter().zip(&inst.dests).enumerate().skip(1) {
+                    if !((any_deriv || any_taped) && activity.is_active(*dest)) {
+                        later.push(Deriv::Zero);
+                        continue;
+                    }
+                    // The tape records first results only: reverse mode cannot follow this one.
+                    if any_taped {
+                        return Err(Diagnostic::new(
+                            ErrorKind::Unsupported,
+                            format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(*id).name),
+                        )
+                        .with_hint("use opts.mode = 'forward'"));
+                    }
+                    later.push(primitives::forward_output(*id, &Forward { inputs: &values, derivs: &derivs, output }, k)?);
                 }
-                let mut derivs = std::iter::once(deriv).chain(std::iter::repeat(Deriv::Zero));
+                let mut derivs = std::iter::once(deriv).chain(later);
                 let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
                 for (d, value) in inst.dests.iter().zip(results) {
-                    let deriv = derivs.next().expect("endless");
+                    let deriv = derivs.next().expect("one derivative per result");
                     set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }

@@ -8,7 +8,7 @@ use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
-const OPTION_NAMES: [&str; 6] = ["mode", "jacobian", "sparsity", "wrt", "threads", "verbose"];
+const OPTION_NAMES: [&str; 7] = ["mode", "jacobian", "sparsity", "seed", "wrt", "threads", "verbose"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
 
@@ -93,6 +93,7 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
             "mode" => options.mode = mode(value)?,
             "jacobian" => options.jacobian = jacobian_storage(value)?,
             "sparsity" => options.sparsity = sparsity(value)?,
+            "seed" => options.seed = Some(seed(value)?),
             "wrt" => {
                 let wrt = positive_integer(value, "wrt")?;
                 if wrt > arg_count {
@@ -110,7 +111,21 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
             }
         }
     }
+    if options.seed.is_some() && (options.mode == Mode::Reverse || options.jacobian != JacobianStorage::Auto || options.sparsity != Sparsity::Auto) {
+        return bad_input(
+            "opts.seed asks for the compressed product J*S in forward mode: leave opts.mode, opts.jacobian and opts.sparsity unset".to_string(),
+        );
+    }
     Ok(options)
+}
+
+/// A real seed matrix, full or sparse (used densely: a seed has few columns).
+fn seed(value: &Value) -> Result<Array<f64>> {
+    match value {
+        Value::Sparse(s) => Ok(s.to_dense()),
+        Value::Double(a) if a.dims.len() == 2 => Ok(a.clone()),
+        other => bad_input(format!("opts.seed must be a real 2-D double matrix (numel(x) x p), not a {}", describe_class(other))),
+    }
 }
 
 fn mode(value: &Value) -> Result<Mode> {
@@ -281,7 +296,7 @@ mod tests {
     #[test]
     fn unknown_option_names_the_valid_ones() {
         let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
-        assert!(message.contains("'jacobain'") && message.contains("mode, jacobian, sparsity, wrt, threads, verbose"), "{message}");
+        assert!(message.contains("'jacobain'") && message.contains("mode, jacobian, sparsity, seed, wrt, threads, verbose"), "{message}");
     }
 
     #[test]

@@ -3,7 +3,7 @@ function test_mex_gateway()
 % conversion round trips and option parsing (through the MSAD_TEST_HOOK=echo test hook), help.
   expect_error(@() msad_eval(@sin, {1}), 'msad:badInput', 'x is the argument to differentiate');
   expect_error(@() msad_eval(@sin, 1, struct('jacobain', 'full')), 'msad:badInput', ...
-               'valid options: mode, jacobian, sparsity, wrt, threads, verbose');
+               'valid options: mode, jacobian, sparsity, seed, wrt, threads, verbose');
   expect_error(@() msad_eval(@sin, int32(1)), 'msad:badInput', 'int32');
   expect_error(@() msad_eval(@sin, 1 + 2i), 'msad:badInput', 'complex');
   expect_error(@() msad_eval(@sin, 1, [], sparse(true)), 'msad:badInput', 'argument 4 is a sparse logical');

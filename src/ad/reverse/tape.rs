@@ -52,7 +52,7 @@ impl Tape {
             return Ok(None);
         }
         primitives::require_derivative_rule(id)?;
-        if !primitives::is_differentiable(id) {
+        if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
         }
         let out = self.input(output.numel());

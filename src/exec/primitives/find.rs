@@ -1,15 +1,38 @@
 //! `find`: positions of non-zero elements, `[k] = find(x)`, `[i, j] = find(x)`, `[i, j, v] = find(x)`,
-//! limited to the first or last `n`. Indices have no derivative; the values `v` are elements of x,
-//! but only a primitive's first output carries a derivative, so use `x(find(x))` for active values.
+//! limited to the first or last `n`. Indices have no derivative; the values `v` are elements of x, so
+//! theirs gathers x's rows.
 
 use super::elementwise::numeric;
-use super::{Derivative, Kernel, Primitive, check_arity, runtime};
+use super::{Derivative, Forward, Kernel, Primitive, check_arity, runtime};
+use crate::exec::deriv::{Deriv, RowMap};
 use crate::diag::Result;
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![Primitive { name: "find", kernel: Kernel::General { eval: eval_find, derivative: Derivative::Zero } }]
+    let derivative = Derivative::Outputs { rule: forward_values, differentiable: |k| k == 2 };
+    vec![Primitive { name: "find", kernel: Kernel::General { eval: eval_find, derivative } }]
+}
+
+/// The non-zeros of x that `find` selects, in order.
+fn hits(args: &[&Value]) -> Result<Vec<usize>> {
+    let values = numeric("find", args[0])?;
+    let mut hits: Vec<usize> = (0..values.data.len()).filter(|&k| values.data[k] != 0.0).collect();
+    if let Some((n, from_end)) = limit(args)? {
+        if from_end {
+            hits.drain(..hits.len().saturating_sub(n));
+        } else {
+            hits.truncate(n);
+        }
+    }
+    Ok(hits)
+}
+
+/// Output 3, `v = x(hits)`: x's derivative rows at the hits.
+fn forward_values(fw: &Forward, _output: usize) -> Result<Deriv> {
+    let hits = hits(fw.inputs)?;
+    let rows = hits.len();
+    Ok(fw.derivs[0].gather(&RowMap::Gather(hits), rows))
 }
 
 /// How many non-zeros to find, and from which end.
@@ -32,16 +55,8 @@ fn eval_find(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     check_arity("find", args, 1, 3)?;
     let x = args[0];
     let dims = x.dims();
-    let values = numeric("find", x)?;
-    let mut hits: Vec<usize> = (0..values.data.len()).filter(|&k| values.data[k] != 0.0).collect();
+    let hits = hits(args)?;
     let limit = limit(args)?;
-    if let Some((n, from_end)) = limit {
-        if from_end {
-            hits.drain(..hits.len().saturating_sub(n));
-        } else {
-            hits.truncate(n);
-        }
-    }
     // A row vector gives rows, anything else columns; nothing found in a scalar or [] is [], except
     // that a logical [] without N gives 0x1 (Octave's logical path).
     let logical_path = matches!(x, Value::Logical(_)) && limit.is_none();

@@ -2,7 +2,7 @@
 //!
 //! `linspace` is linear in its end points: element j of a row is `(1 - w_j) base + w_j limit` with
 //! `w_j = j / (n - 1)`, which is its derivative rule. Grids copy their vectors' elements, so their
-//! rules gather. Only the first output of `meshgrid`/`ndgrid` carries a derivative (see builtins.md).
+//! rules gather, for every output of `meshgrid`/`ndgrid`.
 
 use super::arrays::{Gather, gathered, index_map};
 use super::elementwise::numeric;
@@ -12,14 +12,15 @@ use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value, normalize_dims};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    fn entry(name: &'static str, eval: super::EvalFn, rule: super::ForwardFn) -> Primitive {
-        Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+    fn entry(name: &'static str, eval: super::EvalFn, derivative: Derivative) -> Primitive {
+        Primitive { name, kernel: Kernel::General { eval, derivative } }
     }
+    let grid = |rule: super::OutputsFn| Derivative::Outputs { rule, differentiable: |_| true };
     vec![
-        entry("linspace", eval_linspace, forward_linspace),
-        entry("logspace", eval_logspace, forward_logspace),
-        entry("meshgrid", eval_meshgrid, |fw| forward_grid(fw, Grid::Mesh)),
-        entry("ndgrid", eval_ndgrid, |fw| forward_grid(fw, Grid::Nd)),
+        entry("linspace", eval_linspace, Derivative::Rule(forward_linspace)),
+        entry("logspace", eval_logspace, Derivative::Rule(forward_logspace)),
+        entry("meshgrid", eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k))),
+        entry("ndgrid", eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))),
     ]
 }
 
@@ -228,15 +229,12 @@ fn eval_ndgrid(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     eval_grid(Grid::Nd, args, nargout)
 }
 
-/// The first output's derivative; its dims (2-D or 3-D meshgrid) tell how many outputs were asked for.
-fn forward_grid(fw: &Forward, grid: Grid) -> Result<Deriv> {
+/// Output k's derivative. The layout is that of as many outputs as the grid has dims (at least k + 1:
+/// trailing singleton dims are dropped), which gives output k the same argument and axis.
+fn forward_grid(fw: &Forward, grid: Grid, k: usize) -> Result<Deriv> {
     let dims = fw.output.dims();
-    let nargout = match grid {
-        Grid::Mesh => dims.len(),
-        Grid::Nd => 1,
-    };
-    let (_, outputs) = grid_layout(grid, fw.inputs, nargout)?;
-    let (arg, axis) = outputs[0];
+    let (_, outputs) = grid_layout(grid, fw.inputs, dims.len().max(k + 1))?;
+    let (arg, axis) = outputs[k];
     let gather = grid_gather(&dims, fw.inputs[arg], axis);
     let rows = gather.map.len();
     Ok(fw.derivs[arg].gather(&RowMap::Gather(gather.map), rows))

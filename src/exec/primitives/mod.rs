@@ -50,6 +50,7 @@ pub struct Forward<'a> {
 
 pub type EvalFn = fn(&[&Value], usize) -> Result<Vec<Value>>;
 pub type ForwardFn = fn(&Forward) -> Result<Deriv>;
+pub type OutputsFn = fn(&Forward, usize) -> Result<Deriv>;
 
 #[derive(Clone, Copy)]
 pub enum Kernel {
@@ -76,6 +77,9 @@ pub enum Derivative {
     Zero,
     /// A forward rule for the first result.
     Rule(ForwardFn),
+    /// Forward rules for several results: `rule(fw, k)` is the derivative of result k (`fw.output`);
+    /// `differentiable(k)` says which results carry one (activity analysis asks before running).
+    Outputs { rule: OutputsFn, differentiable: fn(usize) -> bool },
     /// Active inputs are an error: msad has no derivative rule for this function yet.
     Missing,
 }
@@ -162,7 +166,20 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
+        Kernel::General { derivative: Derivative::Outputs { rule, differentiable }, .. } => {
+            if differentiable(0) { rule(fw, 0) } else { Ok(Deriv::Zero) }
+        }
         Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+    }
+}
+
+/// The derivative of result `k` (`fw.output`); results after the first have one only under
+/// `Derivative::Outputs`.
+pub fn forward_output(id: PrimId, fw: &Forward, k: usize) -> Result<Deriv> {
+    match get(id).kernel {
+        _ if k == 0 => forward(id, fw),
+        Kernel::General { derivative: Derivative::Outputs { rule, differentiable }, .. } if differentiable(k) => rule(fw, k),
+        _ => Ok(Deriv::Zero),
     }
 }
 
@@ -192,16 +209,6 @@ pub fn linearity(id: PrimId) -> Linearity {
     }
 }
 
-/// Whether result `k` (0-based, k >= 1) of a primitive depends differentiably on its inputs. Forward rules
-/// cover the first result only, so such results are refused when active.
-pub fn later_output_has_derivative(id: PrimId, k: usize) -> bool {
-    match get(id).name {
-        "find" => k == 2,
-        "meshgrid" | "ndgrid" | "deal" => true,
-        _ => false,
-    }
-}
-
 /// Builtins whose result is not a function of their arguments: never folded or merged.
 const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
 
@@ -227,9 +234,11 @@ fn no_derivative_rule(name: &str) -> Diagnostic {
     .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
 }
 
-/// Whether a primitive's result can carry a derivative at all (used by activity analysis).
-pub fn is_differentiable(id: PrimId) -> bool {
+/// Whether result `k` (0-based) of a primitive can carry a derivative at all (used by activity analysis).
+pub fn output_is_differentiable(id: PrimId, k: usize) -> bool {
     match get(id).kernel {
+        Kernel::General { derivative: Derivative::Outputs { differentiable, .. }, .. } => differentiable(k),
+        _ if k > 0 => false,
         Kernel::Unary { df, .. } => df.is_some(),
         Kernel::Binary { .. } => true,
         Kernel::Predicate(_) => false,

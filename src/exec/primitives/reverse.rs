@@ -36,7 +36,7 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(none()),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
         Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
-        Kernel::General { derivative: Derivative::Rule(_), .. } => match p.name {
+        Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match p.name {
             "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => matrix::mtimes_adjoint(rv.inputs, rv.adjoint, rv.wanted),
             "sum" | "mean" | "cumsum" => {
                 let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, rv.adjoint)).transpose()?;
