@@ -4,6 +4,7 @@
 use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
+use super::scalar;
 use super::primitives::{self, Forward};
 use super::value::Value;
 use crate::ad::reverse::tape::{Tape, TapeVar};
@@ -295,6 +296,10 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
+        // The tape and the derivative cache are for the general path.
+        if self.tape.is_none() && cache_key.is_none() && scalar_fast_path(inst, activity, movable, regs) {
+            return Ok(());
+        }
         let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
         match &inst.op {
             Op::Const(v) => set(regs, inst.dests[0], Reg::Val(Slot::inactive(v.clone()))),
@@ -441,6 +446,101 @@ impl<'p> Interpreter<'p> {
             }
         }
         Ok(())
+    }
+}
+
+/// Runs `inst` on scalars without the general machinery (see `scalar`) when it is an elementwise
+/// primitive or a branch condition, an element read `x(i)`/`x(i, j)` or an element write `a(i) = s`/
+/// `a(i, j) = s` on real scalars, or a constant already in its register; false: nothing was done, run the
+/// general path.
+fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
+    let [dest] = inst.dests[..] else { return false };
+    let written = match &inst.op {
+        Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
+            scalar::primitive(*id, operands, activity.is_active(dest), out)
+        }),
+        Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
+            Some(k) => with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out)),
+            None => None,
+        },
+        Op::IndexAssign => return assign_element(inst, movable, regs),
+        // Constants are set again on every pass through a loop: a register that holds one already
+        // keeps it.
+        Op::Const(v) => {
+            return matches!(&regs[dest.0 as usize], Reg::Val(Slot { value, deriv: Deriv::Zero, tape: None }) if value == v);
+        }
+        _ => None,
+    };
+    match written {
+        None => false,
+        Some(None) => true,
+        Some(Some(slot)) => {
+            regs[dest.0 as usize] = Reg::Val(slot);
+            true
+        }
+    }
+}
+
+/// Calls `f` with the destination register's slot (mutable, when it holds one) and the operand slots:
+/// `None` when an operand is not a value.
+fn with_destination<R>(
+    regs: &mut [Reg],
+    dest: ValueId,
+    args: &[ValueId],
+    f: impl FnOnce(Option<&mut Slot>, &[&Slot]) -> Option<R>,
+) -> Option<R> {
+    let d = dest.0 as usize;
+    let (before, rest) = regs.split_at_mut(d);
+    let (out, after) = rest.split_first_mut()?;
+    let operand = |v: &ValueId| match v.0 as usize {
+        i if i < d => Some(&before[i]),
+        i if i > d => Some(&after[i - d - 1]),
+        _ => None,
+    };
+    let slots = |v: &ValueId| match operand(v)? {
+        Reg::Val(s) => Some(s),
+        _ => None,
+    };
+    let operands: [&Slot; 2] = match args {
+        [a] => [slots(a)?; 2],
+        [a, b] => [slots(a)?, slots(b)?],
+        _ => return None,
+    };
+    let out = match out {
+        Reg::Val(s) => Some(s),
+        _ => None,
+    };
+    f(out, &operands[..args.len()])
+}
+
+/// `a(i) = s` or `a(i, j) = s` in place, for a scalar `s` inside a real double `a` (see `scalar_fast_path`).
+fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
+    let Some(k) = element_position(regs, &inst.args[0], &inst.args[2..]) else { return false };
+    let Reg::Val(mut base) = take_or_clone(regs, inst.args[0], movable(0)) else { return false };
+    let assigned = slot(regs, inst.args[1]).is_ok_and(|rhs| scalar::assign_element(&mut base, k, rhs));
+    if assigned {
+        regs[inst.dests[0].0 as usize] = Reg::Val(base);
+    } else if movable(0) {
+        regs[inst.args[0].0 as usize] = Reg::Val(base);
+    }
+    assigned
+}
+
+/// The 0-based linear position `base(subs...)` names when `subs` are one or two scalar positions inside
+/// a 2-D `base` (None: anything else, including out-of-range and growing subscripts).
+fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<usize> {
+    let dims = match &slot(regs, *base).ok()?.value {
+        Value::Double(a) => &a.dims,
+        _ => return None,
+    };
+    let at = |k: usize| slot(regs, subs[k]).ok().and_then(scalar::position);
+    match subs.len() {
+        1 => Some(at(0)?).filter(|&k| k < dims.iter().product()),
+        2 if dims.len() == 2 => {
+            let (i, j) = (at(0)?, at(1)?);
+            (i < dims[0] && j < dims[1]).then_some(i + j * dims[0])
+        }
+        _ => None,
     }
 }
 

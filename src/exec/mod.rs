@@ -5,4 +5,5 @@ pub mod deriv;
 pub mod index;
 pub mod interp;
 pub mod primitives;
+mod scalar;
 pub mod value;

@@ -1,0 +1,216 @@
+//! The fast path of loop code: operations on real scalars (elementwise kernels, `x(i)`, `a(i) = s`).
+//!
+//! The general path builds operand vectors, expands 1x1 operands through the broadcasting machinery
+//! and allocates every result; on scalars that costs far more than the arithmetic. Here the primitive
+//! table's own scalar kernels (`f`, `df`, `partials`) run on f64 operands, and results are written
+//! into the buffers the destination register already holds: a loop body runs the same instruction on
+//! every iteration, so after the first one a scalar operation allocates nothing. Anything else (sparse
+//! derivative blocks, containers, complex results, errors) returns `None` and takes the general path,
+//! which stays the reference semantics.
+
+use super::deriv::{DenseDeriv, Deriv};
+use super::interp::Slot;
+use super::primitives::{self, Kernel, PrimId};
+use super::value::{Array, Value};
+use std::sync::OnceLock;
+
+/// A real scalar operand: its value and its derivative row (None: zero derivative).
+struct Operand<'a> {
+    x: f64,
+    dx: Option<&'a [f64]>,
+}
+
+fn operand(slot: &Slot) -> Option<Operand<'_>> {
+    let Value::Double(a) = &slot.value else { return None };
+    if a.data.len() != 1 || a.dims.len() != 2 {
+        return None;
+    }
+    let dx = match &slot.deriv {
+        Deriv::Zero => None,
+        Deriv::Dense(d) if d.rows == 1 => Some(&d.data[..]),
+        _ => return None,
+    };
+    Some(Operand { x: a.data[0], dx })
+}
+
+/// Primitives the fast path treats by name, looked up once.
+struct Known {
+    /// Matrix operations and the elementwise primitive they are on scalars (`*` is `.*`, ...).
+    equivalents: Vec<(PrimId, PrimId)>,
+    /// The condition of `if`/`while`.
+    truth: Option<PrimId>,
+}
+
+fn known() -> &'static Known {
+    static KNOWN: OnceLock<Known> = OnceLock::new();
+    KNOWN.get_or_init(|| Known {
+        equivalents: [("mtimes", "times"), ("mrdivide", "rdivide"), ("mldivide", "ldivide"), ("mpower", "power")]
+            .iter()
+            .filter_map(|(matrix, elementwise)| Some((primitives::lookup(matrix)?, primitives::lookup(elementwise)?)))
+            .collect(),
+        truth: primitives::lookup("truth"),
+    })
+}
+
+fn elementwise_equivalent(id: PrimId) -> PrimId {
+    known().equivalents.iter().find(|(matrix, _)| *matrix == id).map_or(id, |(_, elementwise)| *elementwise)
+}
+
+/// A branch condition on a real or logical scalar (NaN: the general path raises the error).
+fn truth(slot: &Slot) -> Option<bool> {
+    match &slot.value {
+        Value::Logical(a) if a.data.len() == 1 => Some(a.data[0]),
+        Value::Double(a) if a.data.len() == 1 && !a.data[0].is_nan() => Some(a.data[0] != 0.0),
+        _ => None,
+    }
+}
+
+/// A scalar result and the partials of its derivative with respect to each operand.
+enum Outcome {
+    Number { y: f64, partials: [f64; 2], differentiable: bool },
+    Logical(bool),
+}
+
+fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
+    match (&primitives::get(elementwise_equivalent(id)).kernel, b) {
+        (Kernel::Unary { f, df, domain }, None) => {
+            if domain.is_some_and(|inside| !inside(a.x)) {
+                return None;
+            }
+            let y = f(a.x);
+            Some(Outcome::Number { y, partials: [df.map_or(0.0, |df| df(a.x, y)), 0.0], differentiable: df.is_some() })
+        }
+        (Kernel::Binary { f, partials, complex_result }, Some(b)) => {
+            if complex_result.is_some_and(|complex| complex(a.x, b.x)) {
+                return None;
+            }
+            let y = f(a.x, b.x);
+            let (da, db) = partials(a.x, b.x, y);
+            Some(Outcome::Number { y, partials: [da, db], differentiable: true })
+        }
+        (Kernel::Predicate(f), Some(b)) => Some(Outcome::Logical(f(a.x, b.x))),
+        _ => None,
+    }
+}
+
+/// `id(operands...)` when every operand is a real scalar; `None`: take the general path. The result is
+/// written into `dest` (the destination register's old slot) when its buffers fit, else returned in
+/// `Some(Some(slot))`. `active`: whether the result carries a derivative (activity analysis).
+pub(super) fn primitive(id: PrimId, operands: &[&Slot], active: bool, dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+    if Some(id) == known().truth {
+        return Some(write_logical(dest, truth(operands.first()?)?));
+    }
+    let (a, b) = match operands {
+        [a] => (operand(a)?, None),
+        [a, b] => (operand(a)?, Some(operand(b)?)),
+        _ => return None,
+    };
+    Some(match apply(id, &a, b.as_ref())? {
+        Outcome::Logical(t) => write_logical(dest, t),
+        Outcome::Number { y, partials, differentiable } => {
+            let terms = [Some(&a), b.as_ref()].into_iter().flatten().zip(partials).filter_map(|(op, c)| Some((c, op.dx?)));
+            store(dest, y, (active && differentiable).then_some(terms))
+        }
+    })
+}
+
+/// `base(k)` for a scalar linear position `k` (0-based) into a real double array, written as by
+/// `primitive`; `None` for anything else (the general path raises the errors).
+pub(super) fn element(base: &Slot, k: usize, dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+    let Value::Double(a) = &base.value else { return None };
+    let y = *a.data.get(k)?;
+    match &base.deriv {
+        Deriv::Zero => Some(write_value(dest, y, Deriv::Zero)),
+        Deriv::Dense(d) => {
+            let mut row = d.data.iter().skip(k).step_by(d.rows);
+            Some(write(dest, y, d.nd, |out| out.iter_mut().for_each(|o| *o = *row.next().expect("nd entries"))))
+        }
+        _ => None,
+    }
+}
+
+/// `base(k) = rhs` in place, for a scalar `rhs` and a position inside a real double array; `false`:
+/// take the general path (`base` is untouched then).
+pub(super) fn assign_element(base: &mut Slot, k: usize, rhs: &Slot) -> bool {
+    let (Value::Double(a), Some(r)) = (&mut base.value, operand(rhs)) else { return false };
+    if k >= a.data.len() || base.tape.is_some() {
+        return false;
+    }
+    let rows = a.data.len();
+    match (&mut base.deriv, r.dx) {
+        (Deriv::Zero, None) => {}
+        (Deriv::Dense(d), dx) if d.rows == rows => {
+            for j in 0..d.nd {
+                d.data[j * rows + k] = dx.map_or(0.0, |dx| dx[j]);
+            }
+        }
+        (Deriv::Zero, Some(dx)) => {
+            let mut d = DenseDeriv::zeros(rows, dx.len());
+            (0..dx.len()).for_each(|j| d.data[j * rows + k] = dx[j]);
+            base.deriv = Deriv::Dense(d);
+        }
+        _ => return false,
+    }
+    a.data[k] = r.x;
+    true
+}
+
+/// A scalar subscript's 0-based position: a positive integer-valued real scalar.
+pub(super) fn position(slot: &Slot) -> Option<usize> {
+    match &slot.value {
+        Value::Double(a) if a.data.len() == 1 && a.data[0] >= 1.0 && a.data[0].fract() == 0.0 => Some(a.data[0] as usize - 1),
+        _ => None,
+    }
+}
+
+/// Stores the value `y` with derivative `sum_t c_t dx_t` (None: zero derivative) in `dest`, or returns a
+/// new slot.
+fn store<'a>(dest: Option<&mut Slot>, y: f64, terms: Option<impl Iterator<Item = (f64, &'a [f64])>>) -> Option<Slot> {
+    let mut terms = terms.into_iter().flatten().peekable();
+    let Some(nd) = terms.peek().map(|(_, dx)| dx.len()) else {
+        return write_value(dest, y, Deriv::Zero);
+    };
+    write(dest, y, nd, |out| {
+        let (c, dx) = terms.next().expect("peeked");
+        out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
+        for (c, dx) in terms {
+            out.iter_mut().zip(dx).for_each(|(o, d)| *o += c * d);
+        }
+    })
+}
+
+/// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
+/// with a row of the same length (None), else into a new slot.
+fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Option<Slot> {
+    if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape: None }) = dest {
+        if a.data.len() == 1 && a.dims.len() == 2 && d.rows == 1 && d.nd == nd {
+            a.data[0] = y;
+            fill(&mut d.data);
+            return None;
+        }
+    }
+    let mut row = vec![0.0; nd];
+    fill(&mut row);
+    Some(Slot::new(Value::scalar(y), Deriv::Dense(DenseDeriv { rows: 1, nd, data: row })))
+}
+
+fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
+    match dest {
+        Some(Slot { value: Value::Double(a), deriv: d, tape: None }) if a.data.len() == 1 && a.dims.len() == 2 => {
+            a.data[0] = y;
+            *d = deriv;
+            None
+        }
+        _ => Some(Slot::new(Value::scalar(y), deriv)),
+    }
+}
+
+fn write_logical(dest: Option<&mut Slot>, t: bool) -> Option<Slot> {
+    match dest {
+        Some(Slot { value: Value::Logical(l), deriv: Deriv::Zero, tape: None }) if l.data.len() == 1 && l.dims.len() == 2 => {
+            l.data[0] = t;
+            None
+        }
+        _ => Some(Slot::inactive(Value::Logical(Array::scalar(t)))),
+    }
+}
