@@ -1,7 +1,9 @@
-function problems = bench_problems(quick)
+function problems = bench_problems(quick, only, maxN)
 % BENCH_PROBLEMS  The benchmark problems: function, sizes, start, pattern, hand Jacobian, targets.
 %   problems = bench_problems(quick) is a struct array; quick = true keeps only the two
 %   smallest sizes of each problem (a smoke test of the driver). Sizes n count unknowns.
+%   bench_problems(quick, only, maxN) keeps the problems whose name matches the regular
+%   expression ONLY ('' = all) and the sizes up to maxN (NaN = all).
 %   Fields: name, fun, init(n) -> x0, sizes, hand (Jacobian function or []),
 %   pattern(n) -> sparse logical pattern ([] = dense), targets (see bench_targets), note.
   brusselatorSizes = [40 160 640 2560 10240 40960];
@@ -30,11 +32,18 @@ function problems = bench_problems(quick)
     problem('Brown function gradient', @brown_fun, @(n) repmat([-1; 1], n/2, 1), [100 1000], ...
             @brown_gradient, [], struct('hand', 1), 'brown_fun.m, scalar loop; f scalar, J = gradient (1 x n).')
   ];
-  if quick
-    for k = 1:numel(problems)
+  if nargin > 1 && ~isempty(only)
+    problems = problems(~cellfun(@isempty, regexp({problems.name}, only, 'once')));
+  end
+  for k = 1:numel(problems)
+    if quick
       problems(k).sizes = problems(k).sizes(1:min(2, end));
     end
+    if nargin > 2 && ~isnan(maxN)
+      problems(k).sizes = problems(k).sizes(problems(k).sizes <= maxN);
+    end
   end
+  problems = problems(~arrayfun(@(p) isempty(p.sizes), problems));
 end
 
 function p = problem(name, fun, init, sizes, hand, pattern, targets, note)

@@ -4,6 +4,8 @@ function settings = bench_settings()
 %   MSAD_BENCH_CAP=s    skip a method at a size where its call is predicted to take over
 %                       s seconds (default 20), extrapolating its last two sizes
 %   MSAD_BENCH_OUT=file also write the Markdown tables there
+%   MSAD_BENCH_ONLY=re  only the problems whose name matches the regular expression
+%   MSAD_BENCH_MAXN=n   only sizes up to n
 %   MSAD_BENCH_CLOCK=wall  time wall-clock instead of process CPU time. CPU time is the
 %                       default: it is what the literature's CPU(J+f)/CPU(f) figures count, and
 %                       it does not count the time other processes take on a shared machine.
@@ -14,6 +16,8 @@ function settings = bench_settings()
     settings.capSeconds = 20 - 18 * settings.quick;
   end
   settings.output = getenv('MSAD_BENCH_OUT');
+  settings.only = getenv('MSAD_BENCH_ONLY');
+  settings.maxN = str2double(getenv('MSAD_BENCH_MAXN'));   % NaN: no limit
   settings.clockName = 'cpu';
   settings.clock = @cputime;
   if strcmp(getenv('MSAD_BENCH_CLOCK'), 'wall')

@@ -15,7 +15,7 @@ printf('msad benchmarks: %s time, cap %g s per call, quick run: %d\n', settings.
        settings.capSeconds, settings.quick);
 [runStarted, cpuStarted] = deal(tic, cputime);
 results = [];
-for problem = bench_problems(settings.quick).'
+for problem = bench_problems(settings.quick, settings.only, settings.maxN).'
   results = [results, bench_problem(problem, settings)];
 end
 report = bench_report(results, settings);
