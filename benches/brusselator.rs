@@ -5,7 +5,8 @@
 //! Sizes where the engine's call is predicted to exceed `CAP` are skipped (its Jacobian is dense today).
 //! Profiling: `MSAD_PROFILE=brusselator_rhs_vec,640,10 target/release/deps/brusselator-*` only repeats the
 //! engine's J+f of that function at that n for 10 s (for `perf record` or `valgrind --tool=callgrind`);
-//! a fourth field `,1` repeats f alone (nargout = 1).
+//! a fourth field `,1` repeats f alone (nargout = 1); a fifth field `,dense` propagates all n directions
+//! (`sparsity = 'none'`, the full-mode path).
 
 #[path = "../tests/common/mod.rs"]
 #[allow(dead_code)]
@@ -192,18 +193,23 @@ fn significant(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
-/// `MSAD_PROFILE=function,n,seconds[,nargout]`: repeat the engine's J+f (or f), nothing else.
+/// `MSAD_PROFILE=function,n,seconds[,nargout[,dense]]`: repeat the engine's J+f (or f), nothing else.
 fn profile(spec: &str) {
     let fields: Vec<&str> = spec.split(',').collect();
     let [function, n, seconds, ..] = fields[..] else {
-        panic!("MSAD_PROFILE=function,n,seconds[,nargout], not {spec}");
+        panic!("MSAD_PROFILE=function,n,seconds[,nargout[,dense]], not {spec}");
     };
     let nargout = fields.get(3).map_or(2, |k| k.parse().expect("nargout"));
+    let dense = fields.get(4) == Some(&"dense");
     let y = initial_state(n.parse().expect("n"));
     let until = Instant::now() + Duration::from_secs_f64(seconds.parse().expect("seconds"));
     let (mut engine, mut host, mut calls) = (Engine::new(), common::host(), 0);
     while Instant::now() < until {
-        black_box(engine.evaluate(&mut host, &engine_request(function, &y, nargout)).expect("engine"));
+        let mut request = engine_request(function, &y, nargout);
+        if dense {
+            request.options.sparsity = msad::engine::Sparsity::None;
+        }
+        black_box(engine.evaluate(&mut host, &request).expect("engine"));
         calls += 1;
     }
     println!("{calls} calls of {function} (nargout {nargout}) at n = {n}");
