@@ -14,7 +14,11 @@ type Subcommand = fn(&[String]) -> Result<(), String>;
 const SUBCOMMANDS: [(&str, &str, Subcommand); 3] = [
     ("parse", "parse FILE [--print] | parse --summary DIR", parse_command),
     ("ir", "ir FILE.m  (SSA of the function and every function it calls)", ir_command),
-    ("jacobian", "jacobian FILE.m X1,X2,... [--full|--sparse] (value, Jacobian and the engine's log)", jacobian_command),
+    (
+        "jacobian",
+        "jacobian FILE.m X1,X2,... [--full|--sparse] [--repeat N] (value, Jacobian, the engine's log; N more calls timed)",
+        jacobian_command,
+    ),
 ];
 
 fn main() -> ExitCode {
@@ -98,11 +102,18 @@ fn ir_command(args: &[String]) -> Result<(), String> {
 }
 
 fn jacobian_command(args: &[String]) -> Result<(), String> {
-    let usage = "usage: msad jacobian FILE.m X1,X2,... [--full|--sparse]";
-    let (file, x, flags) = match args {
+    let usage = "usage: msad jacobian FILE.m X1,X2,... [--full|--sparse] [--repeat N]";
+    let (file, x, mut flags) = match args {
         [file, x, flags @ ..] => (file, x, flags),
         _ => return Err(usage.into()),
     };
+    let mut repeat = 0;
+    if let [rest @ .., flag, count] = flags {
+        if flag == "--repeat" {
+            repeat = count.parse::<usize>().map_err(|e| format!("--repeat {count}: {e}"))?;
+            flags = rest;
+        }
+    }
     let x: Vec<f64> = x.split(',').map(|v| v.trim().parse::<f64>().map_err(|e| format!("{v}: {e}"))).collect::<Result<_, _>>()?;
     let jacobian = match flags {
         [] => JacobianStorage::Auto,
@@ -117,8 +128,16 @@ fn jacobian_command(args: &[String]) -> Result<(), String> {
         options: Options { jacobian, ..Options::default() },
         nargout: 2,
     };
-    let result = Engine::new().evaluate(&mut host, &request).map_err(|d| format!("{}: {d}", d.identifier()))?;
+    let mut engine = Engine::new();
+    let result = engine.evaluate(&mut host, &request).map_err(|d| format!("{}: {d}", d.identifier()))?;
     result.log.iter().for_each(|line| println!("{line}"));
+    if repeat > 0 {
+        let started = Instant::now();
+        for _ in 0..repeat {
+            engine.evaluate(&mut host, &request).map_err(|d| d.to_string())?;
+        }
+        println!("{repeat} more calls: {:.2} us per call", started.elapsed().as_secs_f64() * 1e6 / repeat as f64);
+    }
     println!("f =");
     print_matrix(&result.value);
     println!("J =");

@@ -339,7 +339,10 @@ fn thread_pool(threads: Option<usize>) -> std::sync::Arc<rayon::ThreadPool> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // available_parallelism reads cgroup files: once per process, not once per call.
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let threads =
+        threads.unwrap_or_else(|| *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())));
     let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     pools
         .entry(threads)

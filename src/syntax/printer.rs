@@ -72,12 +72,13 @@ fn precedence(expr: &Expr) -> u8 {
     }
 }
 
-/// A power's exponent may be written with signs in front of a postfix-level operand (`2^-x'`), or of an
-/// anonymous function when nothing follows.
+/// A power's exponent may be written with signs in front of a postfix-level operand (`2^-x(1)`), or of
+/// an anonymous function when nothing follows. A transposed exponent is bracketed: `a^b'` is `(a^b)'`.
 fn signed_postfix(expr: &Expr, at_end: bool) -> bool {
     match &expr.kind {
         ExprKind::Unary { operand, .. } => signed_postfix(operand, at_end),
         ExprKind::AnonFn { .. } => at_end,
+        ExprKind::Postfix { .. } => false,
         _ => precedence(expr) >= POSTFIX,
     }
 }
@@ -288,6 +289,10 @@ impl Printer {
                 self.expr_unbracketed(base, false);
                 self.out.push(' ');
             }
+            // Transposes share the powers' level, left to right: `(a^b)'` is written `a^b'`.
+            ExprKind::Binary { op: BinOp::Pow | BinOp::ElPow, .. } if matches!(follower, "'" | ".'") => {
+                self.expr(base, POWER, false)
+            }
             _ => self.expr(base, POSTFIX, false),
         }
         self.out.push_str(follower);
@@ -320,7 +325,11 @@ impl Printer {
                 self.expr(lhs, precedence, false);
                 if precedence == POWER {
                     self.out.push_str(op.symbol());
-                    let exponent_min = if signed_postfix(rhs, at_end) { UNARY } else { POSTFIX };
+                    let exponent_min = match &rhs.kind {
+                        ExprKind::Postfix { .. } => POSTFIX + 1,
+                        _ if signed_postfix(rhs, at_end) => UNARY,
+                        _ => POSTFIX,
+                    };
                     self.expr(rhs, exponent_min, at_end);
                 } else {
                     self.out.push_str(&format!(" {} ", op.symbol()));

@@ -97,6 +97,13 @@ fn operator_precedence_follows_matlab() {
     assert_eq!(canon("2^(-2^2)"), "2^(-2^2)");
     assert_eq!(canon("2^3^2"), "2^3^2");
     assert_eq!(canon("a^b'"), "a^b'");
+    // Transposes and powers share one level, left to right.
+    assert_eq!(canon("a^b'"), canon("(a^b)'"));
+    assert_eq!(canon("a.^b.'"), canon("(a.^b).'"));
+    assert_eq!(canon("a^(b')"), "a^(b')");
+    assert_eq!(canon("2^-x'"), canon("(2^-x)'"));
+    assert_eq!(canon("2^-(x')"), "2^(-x')");
+    assert_eq!(canon("a^b'^c"), canon("((a^b)')^c"));
     assert_eq!(canon("-a'"), "-a'");
     assert_eq!(canon("a || b && c | d & e == f"), "a || b && c | d & e == f");
     assert_eq!(canon("(a || b) && c"), "(a || b) && c");

@@ -47,6 +47,14 @@ fn unary_operator(tok: &Tok) -> Option<UnOp> {
     }
 }
 
+fn transpose_operator(tok: &Tok) -> Option<PostOp> {
+    match tok {
+        Tok::Transpose => Some(PostOp::Transpose),
+        Tok::CTranspose => Some(PostOp::CTranspose),
+        _ => None,
+    }
+}
+
 fn target_span(target: &LValue) -> Span {
     match target {
         LValue::Var { span, .. } | LValue::Ignored(span) => *span,
@@ -134,6 +142,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Left-associative `^`/`.^`; the exponent may be signed (`2^-1`) and binds only to its postfix operand.
+    /// Transposes share the powers' precedence level, left to right: `a.^b.'` is `(a.^b).'`.
     fn power(&mut self) -> Result<Expr> {
         let tree_depth = self.tree_depth;
         let mut base = self.postfix()?;
@@ -150,6 +159,11 @@ impl<'a> Parser<'a> {
             self.bump();
             let exponent = self.exponent()?;
             base = self.binary_expr(op, base, exponent);
+            while let Some(op) = transpose_operator(self.peek()) {
+                self.bump();
+                let span = Span { lo: base.span.lo, hi: self.prev_end().hi };
+                base = Expr { kind: ExprKind::Postfix { op, operand: Box::new(base) }, span };
+            }
         }
     }
 
@@ -157,7 +171,7 @@ impl<'a> Parser<'a> {
         if matches!(self.peek(), Tok::PlusPlus | Tok::MinusMinus) {
             self.split_double_sign();
         }
-        let Some(op) = unary_operator(self.peek()) else { return self.postfix() };
+        let Some(op) = unary_operator(self.peek()) else { return self.postfix_chain(false) };
         let sign = self.bump();
         let operand = self.nested(Self::exponent)?;
         let span = sign.to(operand.span);
@@ -166,6 +180,11 @@ impl<'a> Parser<'a> {
 
     /// A primary followed by any chain of `(args)`, `{args}`, `.name`, `.(expr)`, `'`, `.'`.
     pub(super) fn postfix(&mut self) -> Result<Expr> {
+        self.postfix_chain(true)
+    }
+
+    /// A postfix chain; without `transposes` it stops before `'` and `.'` (an exponent's operand).
+    fn postfix_chain(&mut self, transposes: bool) -> Result<Expr> {
         let tree_depth = self.tree_depth;
         let mut expr = self.primary()?;
         loop {
@@ -197,8 +216,8 @@ impl<'a> Parser<'a> {
                     self.bump();
                     ExprKind::PostIncrement { target: Box::new(self.lvalue(expr)?), op }
                 }
-                Tok::Transpose | Tok::CTranspose => {
-                    let op = if *self.peek() == Tok::Transpose { PostOp::Transpose } else { PostOp::CTranspose };
+                Tok::Transpose | Tok::CTranspose if transposes => {
+                    let op = transpose_operator(self.peek()).expect("a transpose token");
                     self.bump();
                     ExprKind::Postfix { op, operand: Box::new(expr) }
                 }
