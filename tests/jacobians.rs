@@ -127,3 +127,18 @@ fn user_seed_gives_the_compressed_product() {
     let err = engine.evaluate(&mut host(), &request).unwrap_err();
     assert_eq!(err.kind, ErrorKind::BadInput, "{err}");
 }
+
+#[test]
+fn recursive_calls_see_their_own_shapes() {
+    check_against_fd(&named("recursive_sum"), &[0.5, -2.0, 3.0, 1.25], &[], 1e-8);
+}
+
+#[test]
+fn user_errors_keep_their_identifier_and_message() {
+    let mut engine = Engine::new();
+    let x = vec![Value::Double(Array::column(vec![1.0, 2.0]))];
+    let err = evaluate(&mut engine, &named("raises_error"), x, 2).unwrap_err();
+    assert_eq!((err.identifier(), err.message.as_str()), ("model:negative", "bad value 3"), "{err}");
+    // On the other side of the guard the error is never raised, sparsity detection included.
+    check_against_fd(&named("raises_error"), &[-1.0, 2.0], &[], 1e-8);
+}

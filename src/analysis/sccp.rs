@@ -208,6 +208,10 @@ fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
 fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usize) -> Vec<Lattice> {
     let dims_of = |i: usize| values[inst.args[i].0 as usize].dims();
     let mut out = vec![Lattice::UNKNOWN; n];
+    if n == 0 {
+        // A statement call (`error(...)`, `printf(...)`) has no result to describe.
+        return out;
+    }
     out[0] = match primitives::get(id).kernel {
         Kernel::Unary { .. } => Lattice::Varying { class: Some(Class::Double), dims: dims_of(0) },
         Kernel::Binary { .. } | Kernel::Predicate(_) => {

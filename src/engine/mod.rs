@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
-use crate::ir::{BlockId, FuncId, Program};
+use crate::ir::{BlockId, FuncId, Op, Program};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -238,8 +238,11 @@ fn prepare(
         FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
         FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
     };
+    // The entry is specialised for the caller's arguments unless it calls itself (directly or through
+    // other functions): a recursive call passes other shapes.
+    let recursive = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Call(FuncId(0))));
     for (i, func) in program.functions.iter_mut().enumerate() {
-        let lattice = propagate(func, if i == 0 { args } else { &[] });
+        let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);
         if optimize {
             eliminate_common_subexpressions(func);

@@ -38,6 +38,17 @@ pub(super) fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow
     Ok(a)
 }
 
+/// An operand of `*`: N-D arrays fold their trailing dimensions into columns, as in Octave (a 2x3x2
+/// array multiplies as 2x6).
+fn folded<'v>(v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
+    let a = numeric("mtimes", v)?;
+    if a.dims.len() <= 2 {
+        return Ok(a);
+    }
+    let (rows, columns) = (a.dims[0], a.dims[1..].iter().product());
+    Ok(std::borrow::Cow::Owned(Array::new(vec![rows, columns], a.into_owned().data)))
+}
+
 /// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst.
 pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize, n: usize, accumulate: bool) {
     let l = MatRef::from_column_major_slice(lhs, m, k);
@@ -53,13 +64,13 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return elementwise_eval("times", args);
     }
     if let Value::Sparse(a) = args[0] {
-        let b = matrix_2d("mtimes", args[1])?;
+        let b = folded(args[1])?;
         if b.dims[0] != a.ncols {
             return Err(nonconformant(&args[0].dims(), &b.dims));
         }
         return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
     }
-    let (a, b) = (matrix_2d("mtimes", args[0])?, matrix_2d("mtimes", args[1])?);
+    let (a, b) = (folded(args[0])?, folded(args[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     if b.dims[0] != k {
         return Err(nonconformant(&a.dims, &b.dims));
@@ -81,7 +92,7 @@ fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if let Value::Sparse(a) = fw.inputs[0] {
         return sparse::forward_times(a, fw);
     }
-    let (a, b) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?);
+    let (a, b) = (folded(fw.inputs[0])?, folded(fw.inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     Ok(product_derivative(&a.data, fw.derivs[0], &b.data, fw.derivs[1], m, k, n))
 }
@@ -226,7 +237,7 @@ fn forward_diag(fw: &Forward) -> Result<Deriv> {
 /// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
 /// `adj B = A' * adj C`, for the operands `wanted`.
 pub(super) fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Vec<Option<Vec<f64>>>> {
-    let (a, b) = (matrix_2d("mtimes", inputs[0])?, matrix_2d("mtimes", inputs[1])?);
+    let (a, b) = (folded(inputs[0])?, folded(inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);
     let product = |rows: usize, cols: usize, lhs: MatRef<f64>, rhs: MatRef<f64>| {

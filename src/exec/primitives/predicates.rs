@@ -33,6 +33,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!("isbool", |v| matches!(v, Value::Logical(_))),
         is!("ischar", |v| matches!(v, Value::Char(_))),
         is!("iscell", |v| matches!(v, Value::Cell(_))),
+        is!("iscellstr", |v| matches!(v, Value::Cell(c) if c.data.iter().all(|e| matches!(e, Value::Char(_))))),
         is!("isstruct", |v| matches!(v, Value::Struct(_))),
         is!("isscalar", |v| v.numel() == 1),
         is!("isvector", |v| is_2d(v, |r, c| r == 1 || c == 1)),

@@ -29,7 +29,7 @@ fn eval_prod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let x = numeric("prod", args[0])?;
     let n: usize = p.out_dims.iter().product();
     let out = (0..n)
-        .map(|r| p.reduced_slice(r).map_or(1.0, |s| slice_values(&p.slices, &x.data, s).iter().product()))
+        .map(|s| slice_values(&p.slices, &x.data, s).iter().product())
         .collect();
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }
@@ -39,17 +39,15 @@ fn forward_prod(fw: &Forward) -> Result<Deriv> {
     let p = plan("prod", fw.inputs, false)?;
     let x = numeric("", fw.inputs[0])?;
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
-    for r in 0..p.out_dims.iter().product() {
-        if let Some(s) = p.reduced_slice(r) {
-            let v = slice_values(&p.slices, &x.data, s);
-            let mut suffix = vec![1.0; v.len() + 1];
-            (0..v.len()).rev().for_each(|k| suffix[k] = suffix[k + 1] * v[k]);
-            let mut prefix = 1.0;
-            for (k, &vk) in v.iter().enumerate() {
-                op.src.push(p.slices.index(s, k));
-                op.coef.push(prefix * suffix[k + 1]);
-                prefix *= vk;
-            }
+    for s in 0..p.slices.count() {
+        let v = slice_values(&p.slices, &x.data, s);
+        let mut suffix = vec![1.0; v.len() + 1];
+        (0..v.len()).rev().for_each(|k| suffix[k] = suffix[k + 1] * v[k]);
+        let mut prefix = 1.0;
+        for (k, &vk) in v.iter().enumerate() {
+            op.src.push(p.slices.index(s, k));
+            op.coef.push(prefix * suffix[k + 1]);
+            prefix *= vk;
         }
         op.ptr.push(op.src.len());
     }

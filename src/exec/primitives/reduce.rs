@@ -40,26 +40,17 @@ pub(super) struct Plan {
 }
 
 /// Slices along `DIM` (`args[1]`, default the first non-singleton dimension). Reductions (`cumulative`
-/// false) shrink that dimension to 1, and `0x0` reduces to `1x1` as in MATLAB.
+/// false) shrink that dimension to 1; they see `0x0` as `0x1`, as Octave does (`sum([]) = 0`,
+/// `sum([], 1)` is 1x1, `sum([], 3)` is 0x1).
 pub(super) fn plan(name: &str, args: &[&Value], cumulative: bool) -> Result<Plan> {
     super::check_arity(name, args, 1, 2)?;
-    let dims = args[0].dims();
-    let slices = Slices::new(&dims, working_dim(name, &dims, args.get(1).copied())?);
-    let out_dims = if cumulative {
-        dims
-    } else if dims == [0, 0] && args.len() == 1 {
-        vec![1, 1]
-    } else {
-        slices.dims_with_len(1)
-    };
-    Ok(Plan { slices, out_dims })
-}
-
-impl Plan {
-    /// The slice behind each result element of a reduction (`None` for the 1x1 result of `0x0`).
-    pub fn reduced_slice(&self, r: usize) -> Option<usize> {
-        (r < self.slices.count()).then_some(r)
+    let mut dims = args[0].dims();
+    if !cumulative && dims == [0, 0] {
+        dims = vec![0, 1];
     }
+    let slices = Slices::new(&dims, working_dim(name, &dims, args.get(1).copied())?);
+    let out_dims = if cumulative { dims } else { slices.dims_with_len(1) };
+    Ok(Plan { slices, out_dims })
 }
 
 fn scale(op: Reduction, len: usize) -> f64 {
@@ -73,15 +64,19 @@ fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
     let n: usize = p.out_dims.iter().product();
     let mut out = vec![0.0; n];
     for slice in 0..s.count() {
-        let mut acc = 0.0;
+        // A running sum starts at -0 so that cumsum(-0) is -0, as in Octave; sum(-0) is +0.
+        let mut acc = if let Reduction::CumSum = op { -0.0 } else { 0.0 };
         for k in 0..s.len {
             acc += x.data[s.index(slice, k)];
             if let Reduction::CumSum = op {
                 out[s.index(slice, k)] = acc;
             }
         }
-        if !matches!(op, Reduction::CumSum) {
-            out[slice] = acc * scale(op, s.len);
+        match op {
+            Reduction::Sum => out[slice] = acc,
+            // sum / n as Octave's mean.m computes it (a product with 1/n can differ in the last bit).
+            Reduction::Mean => out[slice] = acc / s.len as f64,
+            Reduction::CumSum => {}
         }
     }
     if matches!(op, Reduction::Mean) && s.len == 0 {
@@ -102,7 +97,8 @@ fn operator(op: Reduction, p: &Plan) -> RowOperator {
                 let (slice, k) = s.locate(r);
                 (slice, k + 1)
             }
-            _ => p.reduced_slice(r).map_or((0, 0), |slice| (slice, s.len)),
+            // Result element r reduces slice r.
+            _ => (r, s.len),
         };
         for k in 0..terms {
             out.src.push(s.index(slice, k));

@@ -1,9 +1,9 @@
-//! Character arrays: comparison (`strcmp` family), case, trimming, blanks, and numbers as text
-//! (`sprintf`, `num2str`). Results are text or logical, so none has a derivative.
+//! Character arrays: comparison (`strcmp` family), case, trimming, blanks, building (`char`,
+//! `strcat`), and numbers as text (`sprintf`, `num2str`). Results are text or logical, so none has a derivative.
 
 use super::printf::{sprintf, unescape};
 use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
 fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
@@ -23,7 +23,10 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("strtrim", eval_strtrim),
         text_function("deblank", eval_deblank),
         text_function("blanks", eval_blanks),
+        text_function("char", eval_char),
+        text_function("strcat", eval_strcat),
         text_function("sprintf", eval_sprintf),
+        text_function("error", eval_error),
         text_function("num2str", eval_num2str),
         text_function("int2str", eval_int2str),
         text_function("mat2str", eval_mat2str),
@@ -126,6 +129,71 @@ fn eval_blanks(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::string(&" ".repeat(n))])
 }
 
+/// Numbers as character codes, rounded as Octave's `char` does; a char array as it is.
+fn codes(name: &str, v: &Value) -> Result<Array<u16>> {
+    match v {
+        Value::Char(a) => Ok(a.clone()),
+        other => match other.numeric() {
+            Some(x) if x.data.iter().all(|c| (0.0..65536.0).contains(&c.round())) => {
+                Ok(Array::new(x.dims.clone(), x.data.iter().map(|c| c.round() as u16).collect()))
+            }
+            _ => Err(runtime(format!("{name}: wrong type argument '{}'", other.class_name()))),
+        },
+    }
+}
+
+/// The strings of a text argument of `char` or `strcat`, as `cellstr` sees them: a matrix's rows
+/// (an empty one is one empty string) or a cell's elements.
+fn text_rows(name: &str, v: &Value) -> Result<Vec<Vec<u16>>> {
+    if let Value::Cell(c) = v {
+        return c.data.iter().map(|e| text_rows(name, e).map(|rows| rows.concat())).collect();
+    }
+    let a = codes(name, v)?;
+    let (rows, cols) = (a.dims[0], a.numel() / a.dims[0].max(1));
+    Ok(if rows == 0 { vec![vec![]] } else { (0..rows).map(|r| (0..cols).map(|j| a.data[r + j * rows]).collect()).collect() })
+}
+
+/// Rows as a char matrix, padded with blanks to the longest.
+fn padded_rows(rows: &[Vec<u16>]) -> Value {
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut data = vec![b' ' as u16; rows.len() * width];
+    for (r, row) in rows.iter().enumerate() {
+        row.iter().enumerate().for_each(|(j, &c)| data[r + j * rows.len()] = c);
+    }
+    Value::Char(Array::new(vec![rows.len(), width], data))
+}
+
+/// `char(x)`: codes to characters; `char(a, b, ...)` and `char({...})`: one padded row per string.
+fn eval_char(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("char", args, 1, usize::MAX)?;
+    if let [v] = args {
+        if !matches!(v, Value::Cell(_)) {
+            return Ok(vec![Value::Char(codes("char", v)?)]);
+        }
+    }
+    let rows: Vec<Vec<Vec<u16>>> = args.iter().map(|v| text_rows("char", v)).collect::<Result<_>>()?;
+    Ok(vec![padded_rows(&rows.concat())])
+}
+
+/// `strcat(a, b, ...)` of char (or numeric) arguments: row by row, each piece without its trailing
+/// whitespace (single-row arguments go with every row), padded into a char matrix.
+fn eval_strcat(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    if args.iter().any(|v| matches!(v, Value::Cell(_))) {
+        return Err(Diagnostic::new(ErrorKind::Unsupported, "strcat of cell arrays")
+            .with_hint("concatenate the strings with [a, b] or compute them outside the differentiated function"));
+    }
+    let pieces: Vec<Vec<Vec<u16>>> = args.iter().map(|v| text_rows("strcat", v)).collect::<Result<_>>()?;
+    let count = pieces.iter().map(Vec::len).filter(|&n| n != 1).max().unwrap_or(1);
+    if pieces.iter().any(|p| p.len() != 1 && p.len() != count) {
+        return Err(runtime("strcat: arguments must be the same size, or be scalars"));
+    }
+    let trimmed = |row: &[u16]| row[..row.iter().rposition(|&c| !is_blank(c)).map_or(0, |j| j + 1)].to_vec();
+    let rows: Vec<Vec<u16>> = (0..count)
+        .map(|r| pieces.iter().flat_map(|p| trimmed(&p[if p.len() == 1 { 0 } else { r }])).collect())
+        .collect();
+    Ok(vec![if args.is_empty() { Value::string("") } else { padded_rows(&rows) }])
+}
+
 fn template(name: &str, v: &Value) -> Result<String> {
     match v {
         Value::Char(a) => Ok(String::from_utf16_lossy(&a.data)),
@@ -136,6 +204,25 @@ fn template(name: &str, v: &Value) -> Result<String> {
 fn eval_sprintf(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let Some((format, rest)) = args.split_first() else { return Err(runtime("Invalid call to sprintf")) };
     Ok(vec![Value::string(&sprintf(&template("sprintf", format)?, rest)?)])
+}
+
+/// `error(message)`, `error(template, args...)`, `error(id, template, args...)`: raises the user's
+/// error with its identifier and message, as Octave words them (one argument is taken literally).
+fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let texts: Vec<String> = args.iter().take(2).map(|v| template("error", v)).collect::<Result<_>>()?;
+    let is_identifier = |s: &str| s.contains(':') && !s.ends_with(':') && !s.contains(char::is_whitespace);
+    let (identifier, message) = match (texts.as_slice(), args.len()) {
+        ([], _) => return Err(runtime("Invalid call to error")),
+        ([only], 1) if is_identifier(only) => {
+            (None, format!("call to error with message identifier '{only}' requires message"))
+        }
+        ([only], 1) => (None, only.clone()),
+        ([id, format, ..], _) if is_identifier(id) => (Some(id.clone()), sprintf(format, &args[2..])?),
+        ([format, ..], _) => (None, sprintf(format, &args[1..])?),
+    };
+    let mut error = Diagnostic::new(ErrorKind::Runtime, message);
+    error.user_identifier = identifier;
+    Err(error)
 }
 
 /// The numbers of x (not char: text is returned as it is), or None for an empty x, which gives ''.
@@ -220,12 +307,7 @@ fn text_lines(numbers: &Array<f64>, format: &str) -> Result<Vec<Value>> {
     };
     let text = sprintf(&line, &[&Value::Double(Array::row(ordered))])?;
     let lines: Vec<Vec<u16>> = text.split('\n').filter(|l| !l.is_empty()).map(|l| l.encode_utf16().collect()).collect();
-    let width = lines.iter().map(Vec::len).max().unwrap_or(0);
-    let mut data = vec![b' ' as u16; lines.len() * width];
-    for (r, l) in lines.iter().enumerate() {
-        l.iter().enumerate().for_each(|(j, &c)| data[r + j * lines.len()] = c);
-    }
-    eval_strtrim(&[&Value::Char(Array::new(vec![lines.len(), width], data))], 1)
+    eval_strtrim(&[&padded_rows(&lines)], 1)
 }
 
 /// `mat2str(x, n)`: MATLAB syntax for a 2-D array, numbers with n (15) significant digits.

@@ -1,0 +1,36 @@
+function test_msad_bad_inputs()
+% Bad inputs and failing user code give clear errors (identifier, message, position) and Octave
+% carries on: non-double, complex and sparse-logical x, a user error(...) with its identifier and
+% message kept, a name that is not defined, unbounded recursion. Recursion that ends, an error on a
+% branch side that is not taken, and an empty x give the right values.
+  expect_error(@() msad_eval(@sin, int32([1 2])), 'msad:badInput', 'int32');
+  expect_error(@() msad_eval(@sin, 'ab'), 'msad:badInput', 'char');
+  expect_error(@() msad_eval(@sin, [1 + 2i, 3]), 'msad:badInput', 'complex');
+  expect_error(@() msad_eval(@raises_error, [1; 2]), 'model:negative', 'bad value 3');
+  expect_error(@() msad_eval(@raises_error, [1; 2]), 'model:negative', 'raises_error.m:4:5');
+  expect_error(@() msad_eval(@uses_undefined, 1), 'msad:unsupported', 'not_defined_anywhere');
+  expect_error(@() msad_eval(@(x) x + no_such_name(x), 1), 'msad:unsupported', 'no_such_name');
+  expect_error(@() msad_eval(@(x) endless(x), 1), 'msad:runtime', 'max_recursion_depth exceeded');
+
+  % The guard's error is on the side not taken: value and J as without it.
+  [f, J] = msad_eval(@raises_error, [-1; 2]);
+  assert(isequal(f, [-1; 2]) && isequal(full(J), eye(2)), 'raises_error on the quiet side');
+  % Each recursive call sees a shorter x.
+  x = [0.5; -2; 3; 1.25];
+  [f, g] = msad_eval(@recursive_sum, x);
+  assert(f == sum(x) && isequal(g(:), ones(4, 1)), 'recursive_sum');
+  [f, J] = msad_eval(@(x) [sum(x); 1], zeros(0, 1));
+  assert(isequal(f, [0; 1]) && isequal(size(J), [2 0]), 'empty x: J is numel(f) x 0');
+end
+
+function expect_error(call, identifier, message_part)
+  try
+    call();
+  catch err
+    assert(strncmp(err.identifier, identifier, numel(identifier)), 'identifier %s, expected %s (%s)', ...
+           err.identifier, identifier, err.message);
+    assert(~isempty(strfind(err.message, message_part)), 'message "%s" lacks "%s"', err.message, message_part);
+    return;
+  end
+  error('test:noError', 'expected an error %s', identifier);
+end
