@@ -2,6 +2,7 @@
 //! date. Regenerate with `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`.
 
 use msad::exec::primitives::{self, Derivative, Kernel};
+use msad::ir::library;
 use std::path::PathBuf;
 
 /// Primitives the lowering emits for control flow; users never call them.
@@ -69,6 +70,10 @@ fn render() -> String {
         let kernel = &primitives::get(primitives::lookup(name).expect("listed")).kernel;
         let note = NOTES.iter().find(|(n, _)| *n == name).map_or("", |(_, note)| note);
         out.push_str(&format!("| `{name}` | {} | {note} |\n", derivative(kernel)));
+    }
+    out.push_str("\nWritten in MATLAB by msad (`src/ir/library`), differentiated as user code:\n\n");
+    for name in library::names() {
+        out.push_str(&format!("- `{name}` (`src/ir/library/{name}.m`)\n"));
     }
     out
 }

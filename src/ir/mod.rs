@@ -3,6 +3,7 @@
 
 pub mod lower;
 pub mod program;
+pub mod library;
 mod dump;
 
 use crate::diag::{SourceFile, Span};

@@ -86,9 +86,12 @@ impl<'h> Loader<'h> {
         if let Some(f) = self.files.get(path) {
             return Ok(f.clone());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display()))
-        })?;
+        let text = match library_name(path) {
+            Some(name) => super::library::source(name).expect("a library path names a library function").to_string(),
+            None => std::fs::read_to_string(path).map_err(|e| {
+                Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display()))
+            })?,
+        };
         let source = SourceFile::new(path, text);
         let ast = syntax::parse(&source)?;
         if ast.kind == ast::FileKind::Classdef {
@@ -116,6 +119,14 @@ impl<'h> Loader<'h> {
     }
 }
 
+/// The directory msad's library functions appear to live in (in error messages and the source list).
+const LIBRARY: &str = "<msad library>";
+
+/// The function name of a library path.
+fn library_name(path: &Path) -> Option<&str> {
+    (path.parent()? == Path::new(LIBRARY)).then(|| path.file_stem()?.to_str()).flatten()
+}
+
 impl Resolver for Loader<'_> {
     fn resolve(&mut self, name: &str, caller: &Arc<SourceFile>) -> Result<Option<Callee>> {
         if let Some(file) = self.files.get(&caller.path).cloned() {
@@ -126,7 +137,8 @@ impl Resolver for Loader<'_> {
         if let Some(p) = primitives::lookup(name) {
             return Ok(Some(Callee::Prim(p)));
         }
-        let Some(path) = self.host.which(name) else { return Ok(None) };
+        let library = super::library::source(name).map(|_| Path::new(LIBRARY).join(format!("{name}.m")));
+        let Some(path) = library.or_else(|| self.host.which(name)) else { return Ok(None) };
         let file = self.parsed(&path)?;
         let primary = file.ast.functions.first().map(|f| f.name.name.clone());
         Ok(primary.and_then(|p| self.function_id(&file, &p)).map(Callee::User))

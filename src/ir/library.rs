@@ -1,0 +1,16 @@
+//! Builtins that msad implements in MATLAB: their source ships inside the library and is loaded like
+//! user code when called (after the primitive table, before the host's path), so their derivatives come
+//! from the primitives they use. For functions whose Octave `.m` version uses what msad does not
+//! support.
+
+const FUNCTIONS: &[(&str, &str)] = &[("trapz", include_str!("library/trapz.m"))];
+
+/// The source of library function `name`, if msad has one.
+pub fn source(name: &str) -> Option<&'static str> {
+    FUNCTIONS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+}
+
+/// The names of the library functions.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FUNCTIONS.iter().map(|(name, _)| *name)
+}
