@@ -139,6 +139,9 @@ fn user_errors_keep_their_identifier_and_message() {
     let x = vec![Value::Double(Array::column(vec![1.0, 2.0]))];
     let err = evaluate(&mut engine, &named("raises_error"), x, 2).unwrap_err();
     assert_eq!((err.identifier(), err.message.as_str()), ("model:negative", "bad value 3"), "{err}");
+    let x = vec![Value::Double(Array::column(vec![1.0]))];
+    let err = evaluate(&mut engine, &anonymous("@(x) error('x is %d, %s', 3, 'too big')", vec![]), x, 2).unwrap_err();
+    assert_eq!((err.identifier(), err.message.as_str()), ("msad:runtime", "x is 3, too big"), "{err}");
     // On the other side of the guard the error is never raised, sparsity detection included.
     check_against_fd(&named("raises_error"), &[-1.0, 2.0], &[], 1e-8);
 }

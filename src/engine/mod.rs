@@ -238,9 +238,14 @@ fn prepare(
         FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
         FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
     };
-    // The entry is specialised for the caller's arguments unless it calls itself (directly or through
-    // other functions): a recursive call passes other shapes.
-    let recursive = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Call(FuncId(0))));
+    // The entry is specialised for the caller's arguments, and its x-constant derivatives cached, unless
+    // it calls itself (directly or through other functions): a recursive call passes other values.
+    let recursive = program
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(i.op, Op::Call(FuncId(0))));
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);
@@ -252,7 +257,7 @@ fn prepare(
     let moves = program.functions.iter().map(moves).collect();
     let joins = program.functions.iter().map(two_sided_joins).collect();
     let constant_derivatives =
-        if optimize { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
+        if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
     Ok(Prepared {
         program,

@@ -209,16 +209,16 @@ fn eval_sprintf(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 /// `error(message)`, `error(template, args...)`, `error(id, template, args...)`: raises the user's
 /// error with its identifier and message, as Octave words them (one argument is taken literally).
 fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let texts: Vec<String> = args.iter().take(2).map(|v| template("error", v)).collect::<Result<_>>()?;
+    let Some(first) = args.first() else { return Err(runtime("Invalid call to error")) };
+    let first = template("error", first)?;
     let is_identifier = |s: &str| s.contains(':') && !s.ends_with(':') && !s.contains(char::is_whitespace);
-    let (identifier, message) = match (texts.as_slice(), args.len()) {
-        ([], _) => return Err(runtime("Invalid call to error")),
-        ([only], 1) if is_identifier(only) => {
-            (None, format!("call to error with message identifier '{only}' requires message"))
+    let (identifier, message) = match args.len() {
+        1 if is_identifier(&first) => {
+            (None, format!("call to error with message identifier '{first}' requires message"))
         }
-        ([only], 1) => (None, only.clone()),
-        ([id, format, ..], _) if is_identifier(id) => (Some(id.clone()), sprintf(format, &args[2..])?),
-        ([format, ..], _) => (None, sprintf(format, &args[1..])?),
+        1 => (None, first),
+        _ if is_identifier(&first) => (Some(first), sprintf(&template("error", args[1])?, &args[2..])?),
+        _ => (None, sprintf(&first, &args[1..])?),
     };
     let mut error = Diagnostic::new(ErrorKind::Runtime, message);
     error.user_identifier = identifier;
