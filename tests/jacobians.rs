@@ -145,3 +145,17 @@ fn user_errors_keep_their_identifier_and_message() {
     // On the other side of the guard the error is never raised, sparsity detection included.
     check_against_fd(&named("raises_error"), &[-1.0, 2.0], &[], 1e-8);
 }
+
+#[test]
+fn n_d_operands_of_mtimes_fold_into_columns() {
+    let x: Vec<f64> = (0..12).map(|i| (i as f64 * 0.37).sin()).collect();
+    check_against_fd(&anonymous("@(x) ones(1, 2) * reshape(x, 2, 3, 2)", vec![]), &x, &[], 1e-8);
+    check_against_fd(&anonymous("@(x) reshape(x, 2, 3, 2) * 1", vec![]), &x, &[], 1e-8);
+    check_against_fd(&anonymous("@(x) speye(2) * reshape(x .^ 2, 2, 3, 2)", vec![]), &x, &[], 1e-8);
+    // A scalar objective of 12 unknowns: 'auto' takes reverse mode.
+    for product in ["speye(2)", "[1 2; 3 4]"] {
+        let objective = format!("@(x) sum(reshape({product} * reshape(x .^ 2, 2, 3, 2), [], 1))");
+        let result = check_against_fd(&anonymous(&objective, vec![]), &x, &[], 1e-8);
+        assert!(result.log.iter().any(|l| l.contains("reverse mode gradient")), "{:?}", result.log);
+    }
+}

@@ -46,7 +46,7 @@ impl<'h> Loader<'h> {
             Diagnostic::new(ErrorKind::Undefined, format!("function '{name}' not found"))
                 .with_hint("check the name and that its .m file is on the Octave path")
         })?;
-        let file = self.parsed(&path)?;
+        let file = self.parsed(&path, read_source)?;
         let primary = file.ast.functions.first().map(|f| f.name.name.clone()).ok_or_else(|| {
             Diagnostic::new(ErrorKind::Unsupported, format!("{} is a script, not a function", path.display()))
                 .with_hint("wrap the code in a function that takes x and returns the result")
@@ -82,17 +82,12 @@ impl<'h> Loader<'h> {
         Ok(Program { functions, sources: self.sources })
     }
 
-    fn parsed(&mut self, path: &Path) -> Result<Arc<ParsedFile>> {
+    /// The file at `path`, parsed once; `read` gives its text the first time.
+    fn parsed(&mut self, path: &Path, read: impl FnOnce(&Path) -> Result<String>) -> Result<Arc<ParsedFile>> {
         if let Some(f) = self.files.get(path) {
             return Ok(f.clone());
         }
-        let text = match library_name(path) {
-            Some(name) => super::library::source(name).expect("a library path names a library function").to_string(),
-            None => std::fs::read_to_string(path).map_err(|e| {
-                Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display()))
-            })?,
-        };
-        let source = SourceFile::new(path, text);
+        let source = SourceFile::new(path, read(path)?);
         let ast = syntax::parse(&source)?;
         if ast.kind == ast::FileKind::Classdef {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("{} is a classdef file", path.display()))
@@ -122,9 +117,9 @@ impl<'h> Loader<'h> {
 /// The directory msad's library functions appear to live in (in error messages and the source list).
 const LIBRARY: &str = "<msad library>";
 
-/// The function name of a library path.
-fn library_name(path: &Path) -> Option<&str> {
-    (path.parent()? == Path::new(LIBRARY)).then(|| path.file_stem()?.to_str()).flatten()
+fn read_source(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display())))
 }
 
 impl Resolver for Loader<'_> {
@@ -137,9 +132,13 @@ impl Resolver for Loader<'_> {
         if let Some(p) = primitives::lookup(name) {
             return Ok(Some(Callee::Prim(p)));
         }
-        let library = super::library::source(name).map(|_| Path::new(LIBRARY).join(format!("{name}.m")));
-        let Some(path) = library.or_else(|| self.host.which(name)) else { return Ok(None) };
-        let file = self.parsed(&path)?;
+        let file = match super::library::source(name) {
+            Some(text) => self.parsed(&Path::new(LIBRARY).join(format!("{name}.m")), |_| Ok(text.to_string()))?,
+            None => match self.host.which(name) {
+                Some(path) => self.parsed(&path, read_source)?,
+                None => return Ok(None),
+            },
+        };
         let primary = file.ast.functions.first().map(|f| f.name.name.clone());
         Ok(primary.and_then(|p| self.function_id(&file, &p)).map(Callee::User))
     }

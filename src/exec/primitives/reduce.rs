@@ -74,13 +74,11 @@ fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
         }
         match op {
             Reduction::Sum => out[slice] = acc,
-            // sum / n as Octave's mean.m computes it (a product with 1/n can differ in the last bit).
+            // sum / n as Octave's mean.m computes it (a product with 1/n can differ in the last bit);
+            // an empty slice gives 0 / 0 = NaN.
             Reduction::Mean => out[slice] = acc / s.len as f64,
             Reduction::CumSum => {}
         }
-    }
-    if matches!(op, Reduction::Mean) && s.len == 0 {
-        out.fill(f64::NAN);
     }
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }

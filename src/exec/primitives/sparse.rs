@@ -290,6 +290,7 @@ pub fn forward_times(a: &SparseMatrix, fw: &Forward) -> Result<Deriv> {
     if !fw.derivs[0].is_zero() {
         return Err(depends_on_x());
     }
-    let n = fw.inputs[1].dims()[1];
+    // B's columns, N-D trailing dimensions folded in as `*` does.
+    let n = fw.inputs[1].dims()[1..].iter().product();
     Ok(times_deriv(a, fw.derivs[1], n))
 }

@@ -1,5 +1,6 @@
 //! Character arrays: comparison (`strcmp` family), case, trimming, blanks, building (`char`,
-//! `strcat`), and numbers as text (`sprintf`, `num2str`). Results are text or logical, so none has a derivative.
+//! `strcat`), numbers as text (`sprintf`, `num2str`), and `error` with a formatted message. Results
+//! are text or logical, so none has a derivative.
 
 use super::printf::{sprintf, unescape};
 use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
