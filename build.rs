@@ -7,6 +7,9 @@ use std::process::Command;
 
 const SHIM_HEADER: &str = "mex/msad_mex.h";
 const SHIM_SOURCE: &str = "mex/msad_mex.cpp";
+/// Octave's C++ side of the shim, compiled when Octave's own headers are found.
+const OCTAVE_SOURCE: &str = "mex/msad_octave.cpp";
+const OCTAVE_HANDLE_HEADER: &str = "octave/ov-fcn-handle.h";
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(msad_mex)");
@@ -14,6 +17,7 @@ fn main() {
     println!("cargo::rerun-if-env-changed=MATLAB_ROOT");
     println!("cargo::rerun-if-changed={SHIM_HEADER}");
     println!("cargo::rerun-if-changed={SHIM_SOURCE}");
+    println!("cargo::rerun-if-changed={OCTAVE_SOURCE}");
 
     let Some(include_dirs) = find_mex_include() else {
         println!(
@@ -51,7 +55,8 @@ fn octave_include_dirs() -> Option<Vec<PathBuf>> {
 }
 
 fn compile_shim(include_dirs: &[PathBuf]) {
-    cc::Build::new()
+    let mut build = cc::Build::new();
+    build
         .cpp(true)
         .std("c++11")
         .file(SHIM_SOURCE)
@@ -59,8 +64,12 @@ fn compile_shim(include_dirs: &[PathBuf]) {
         .includes(include_dirs)
         // As MATLAB's mex command defines it; Octave's headers ignore it.
         .define("MATLAB_MEX_FILE", None)
-        .warnings(true)
-        .compile("msad_mex_shim");
+        .warnings(true);
+    if include_dirs.iter().any(|dir| dir.join(OCTAVE_HANDLE_HEADER).is_file()) {
+        // Octave's headers need C++17 (the shim only C++11: MATLAB's mex builds with that).
+        build.file(OCTAVE_SOURCE).std("c++17").define("MSAD_OCTAVE_HANDLES", None);
+    }
+    build.compile("msad_mex_shim");
 }
 
 fn generate_bindings(include_dirs: &[PathBuf]) {

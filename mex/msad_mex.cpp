@@ -170,6 +170,11 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
     return 1;
 }
 
+#if !defined(MSAD_OCTAVE_HANDLES)
+// Hosts without msad_octave.cpp: the caller falls back to "functions".
+const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; }
+#endif
+
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }
 
 void msad_at_exit(void (*release)(void)) noexcept { mexAtExit(release); }

@@ -77,6 +77,11 @@ void msad_destroy(mxArray *array) MSAD_NOEXCEPT;
 int msad_call(const char *function, int output_count, mxArray **outputs, int input_count,
               mxArray **inputs) MSAD_NOEXCEPT;
 
+/* The function name of a simple handle (@name), read without calling into the interpreter; NULL for
+   any other handle, or where the host offers no such access (then call "functions"). The text stays
+   valid until the next call. */
+const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
+
 void msad_print(const char *text) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
 

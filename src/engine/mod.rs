@@ -11,7 +11,7 @@ pub use mode::Mode;
 use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
+use crate::exec::interp::{DerivativeCache, Frames, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, FuncId, Op, Program};
@@ -103,6 +103,7 @@ struct Prepared {
     joins: Vec<Vec<Option<BlockId>>>,
     constant_derivatives: Vec<bool>,
     derivative_cache: DerivativeCache,
+    frames: Frames,
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
     compression: Option<jacobian::Compression>,
@@ -123,6 +124,7 @@ impl Prepared {
             joins: &self.joins,
             constant_derivatives: &self.constant_derivatives,
             derivative_cache: &self.derivative_cache,
+            frames: &self.frames,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -259,6 +261,7 @@ fn prepare(
     let constant_derivatives =
         if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
     let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
+    let frames = Frames::new(program.functions.len());
     Ok(Prepared {
         program,
         activity,
@@ -266,6 +269,7 @@ fn prepare(
         joins,
         constant_derivatives,
         derivative_cache: DerivativeCache::default(),
+        frames,
         stamps,
         compression: None,
         scalar_output: None,

@@ -12,6 +12,7 @@ use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// A value with its derivative block.
 #[derive(Clone, Debug)]
@@ -39,6 +40,21 @@ enum Reg {
     Val(Slot),
 }
 
+impl Reg {
+    fn worth_keeping(&self) -> bool {
+        match self {
+            Reg::Val(Slot { value: Value::Double(a), deriv, tape: None }) if a.numel() == 1 => match deriv {
+                Deriv::Zero => true,
+                Deriv::Dense(d) => d.data.len() <= KEPT_DERIVATIVE_ENTRIES,
+                Deriv::Sparse(_) | Deriv::Parts(_) => false,
+            },
+            Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
+            Reg::Val(_) => false,
+            Reg::Unset | Reg::Undefined(_) | Reg::Colon => true,
+        }
+    }
+}
+
 const MAX_CALL_DEPTH: usize = 256;
 
 /// Per-function facts the evaluator relies on, indexed by `FuncId`.
@@ -52,6 +68,37 @@ pub struct Plan<'p> {
     pub constant_derivatives: &'p [bool],
     /// Their derivative blocks, by seed and value.
     pub derivative_cache: &'p DerivativeCache,
+    pub frames: &'p Frames,
+}
+
+/// Register files kept between runs of a prepared plan, per function. A repeated call finds its
+/// scalars' buffers in place, and the scalar fast path writes into them, instead of allocating a frame
+/// and every result again. SSA code never reads a register before setting it, so what a register held
+/// on an earlier run is only ever reused as storage.
+pub struct Frames(Vec<Mutex<Vec<Vec<Reg>>>>);
+
+/// A register keeps its slot between runs when it holds a scalar whose derivative row has at most this
+/// many entries: big blocks are not reused in place, and would only hold memory.
+const KEPT_DERIVATIVE_ENTRIES: usize = 4096;
+
+impl Frames {
+    pub fn new(function_count: usize) -> Frames {
+        Frames((0..function_count).map(|_| Mutex::new(Vec::new())).collect())
+    }
+
+    /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
+    /// their own).
+    fn take(&self, id: FuncId, size: usize) -> Vec<Reg> {
+        let kept = self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
+        kept.filter(|regs| regs.len() == size).unwrap_or_else(|| vec![Reg::Unset; size])
+    }
+
+    fn give_back(&self, id: FuncId, mut regs: Vec<Reg>) {
+        for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
+            *reg = Reg::Unset;
+        }
+        self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push(regs);
+    }
 }
 
 /// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
@@ -126,13 +173,11 @@ impl<'p> Interpreter<'p> {
     }
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
-        let mut frame = Frame {
-            regs: vec![Reg::Unset; func.value_count as usize],
-            args,
-            nargin,
-            nargout,
-        };
-        match self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout)? {
+        let regs = self.plan.frames.take(id, func.value_count as usize);
+        let mut frame = Frame { regs, args, nargin, nargout };
+        let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
+        self.plan.frames.give_back(id, frame.regs);
+        match exit? {
             Exit::Returned(results) => Ok(results),
             Exit::Reached(_) => unreachable!("no stop block was given"),
         }
@@ -296,8 +341,9 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
-        // The tape and the derivative cache are for the general path.
-        if self.tape.is_none() && cache_key.is_none() && scalar_fast_path(inst, activity, movable, regs) {
+        // The tape is for the general path. Scalars skip the derivative cache: computing their
+        // derivative row costs less than looking it up.
+        if self.tape.is_none() && scalar_fast_path(inst, activity, movable, regs) {
             return Ok(());
         }
         let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
@@ -456,6 +502,15 @@ impl<'p> Interpreter<'p> {
 fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
     let [dest] = inst.dests[..] else { return false };
     let written = match &inst.op {
+        Op::Prim(id) if scalar::is_concatenation(*id) => {
+            // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
+            let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
+            let operand_at = |k: usize| slot(regs, inst.args[k]).ok();
+            match scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut()) {
+                Some(None) => Some(out),
+                written => written,
+            }
+        }
         Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
             scalar::primitive(*id, operands, activity.is_active(dest), out)
         }),

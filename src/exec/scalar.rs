@@ -39,6 +39,9 @@ struct Known {
     equivalents: Vec<(PrimId, PrimId)>,
     /// The condition of `if`/`while`.
     truth: Option<PrimId>,
+    /// `[a; b; ...]` and `[a, b, ...]`.
+    vertcat: Option<PrimId>,
+    horzcat: Option<PrimId>,
 }
 
 fn known() -> &'static Known {
@@ -49,6 +52,8 @@ fn known() -> &'static Known {
             .filter_map(|(matrix, elementwise)| Some((primitives::lookup(matrix)?, primitives::lookup(elementwise)?)))
             .collect(),
         truth: primitives::lookup("truth"),
+        vertcat: primitives::lookup("vertcat"),
+        horzcat: primitives::lookup("horzcat"),
     })
 }
 
@@ -127,6 +132,71 @@ pub(super) fn element(base: &Slot, k: usize, dest: Option<&mut Slot>) -> Option<
         }
         _ => None,
     }
+}
+
+/// Whether `id` joins its operands in brackets (see `concatenate`).
+pub(super) fn is_concatenation(id: PrimId) -> bool {
+    Some(id) == known().vertcat || Some(id) == known().horzcat
+}
+
+/// `[a; b; ...]` or `[a, b, ...]` (`id` as for `is_concatenation`) of `count` real scalars, read with
+/// `operand_at`, written into `dest`'s buffers when they have the result's shape, else returned as a new
+/// slot; `None`: take the general path. A residual `f = [r1; r2; r3]` is the typical case.
+pub(super) fn concatenate<'a>(
+    id: PrimId,
+    count: usize,
+    operand_at: impl Fn(usize) -> Option<&'a Slot>,
+    active: bool,
+    dest: Option<&mut Slot>,
+) -> Option<Option<Slot>> {
+    let dims = if Some(id) == known().vertcat { [count, 1] } else { [1, count] };
+    let mut nd = None;
+    for k in 0..count {
+        let dx = operand(operand_at(k)?)?.dx;
+        match (nd, dx) {
+            (_, None) => {}
+            (None, Some(dx)) => nd = Some(dx.len()),
+            (Some(n), Some(dx)) if n == dx.len() => {}
+            _ => return None,
+        }
+    }
+    let nd = nd.filter(|_| active);
+    let fill = |values: &mut [f64], mut derivative: Option<&mut [f64]>| {
+        for k in 0..count {
+            let a = operand(operand_at(k).expect("checked above")).expect("checked above");
+            values[k] = a.x;
+            if let Some(derivative) = derivative.as_deref_mut() {
+                for (j, d) in a.dx.map_or(&[][..], |dx| dx).iter().enumerate() {
+                    derivative[j * count + k] = *d;
+                }
+            }
+        }
+    };
+    if let Some(Slot { value: Value::Double(a), deriv, tape: None }) = dest {
+        let deriv_fits = match (nd, &mut *deriv) {
+            (None, _) => true,
+            (Some(nd), Deriv::Dense(d)) => d.rows == count && d.nd == nd,
+            (Some(_), _) => false,
+        };
+        if a.dims == dims && deriv_fits {
+            match (nd, deriv) {
+                (Some(_), Deriv::Dense(d)) => {
+                    d.data.iter_mut().for_each(|d| *d = 0.0);
+                    fill(&mut a.data, Some(&mut d.data));
+                }
+                (_, deriv) => {
+                    *deriv = Deriv::Zero;
+                    fill(&mut a.data, None);
+                }
+            }
+            return Some(None);
+        }
+    }
+    let mut values = vec![0.0; count];
+    let mut derivative = nd.map(|nd| DenseDeriv::zeros(count, nd));
+    fill(&mut values, derivative.as_mut().map(|d| &mut d.data[..]));
+    let deriv = derivative.map_or(Deriv::Zero, Deriv::Dense);
+    Some(Some(Slot::new(Value::Double(Array::new(dims.to_vec(), values)), deriv)))
 }
 
 /// `base(k) = rhs` in place, for a scalar `rhs` and a position inside a real double array; `false`:

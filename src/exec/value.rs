@@ -147,7 +147,15 @@ impl Value {
         }
     }
     pub fn numel(&self) -> usize {
-        self.dims().iter().product()
+        match self {
+            Value::Double(a) => a.numel(),
+            Value::Logical(a) => a.numel(),
+            Value::Char(a) => a.numel(),
+            Value::Cell(a) => a.numel(),
+            Value::Sparse(s) => s.nrows * s.ncols,
+            Value::Struct(s) => s.dims.iter().product(),
+            Value::Handle(_) => 1,
+        }
     }
     pub fn class_name(&self) -> &'static str {
         match self {

@@ -76,6 +76,13 @@ impl<'a> ArrayRef<'a> {
         SparseMatrix { nrows: dims[0], ncols: dims[1], colptr, rowind, values }
     }
 
+    /// The function name of a simple handle (`@name`) where the host lets us read it directly; `None`
+    /// otherwise (see `msad_simple_handle_name`).
+    pub fn simple_handle_name(self) -> Option<String> {
+        let name = unsafe { ffi::msad_simple_handle_name(self.raw()) };
+        (!name.is_null()).then(|| unsafe { c_text(name) })
+    }
+
     /// Element `index` of a cell array; `None` for an unset element.
     pub fn cell(self, index: usize) -> Option<ArrayRef<'a>> {
         unsafe { ArrayRef::from_raw(ffi::msad_cell(self.raw(), index)) }

@@ -78,9 +78,12 @@ fn bad_input<T>(place: &Place, problem: &str) -> Result<T> {
     err(ErrorKind::BadInput, format!("{place} {problem}"))
 }
 
-/// Decodes a handle with the host's `functions`: a named function, or an anonymous function's text
-/// and captured variables.
+/// Decodes a handle: a named function (read directly where the host allows), or with the host's
+/// `functions`, an anonymous function's text and captured variables.
 fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
+    if let Some(name) = handle.simple_handle_name() {
+        return Ok(FunctionHandle::Named(name));
+    }
     let description = describe_handle(handle, place)?;
     let text_field = |name: &str| match struct_field(&description, name) {
         Some(Value::Char(units)) => Ok(array::host_text(&units.data)),
