@@ -2,7 +2,7 @@
 
 use super::{Forward, Kernel, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{Deriv, RowMap, combine};
+use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
@@ -18,8 +18,18 @@ fn piecewise_constant(name: &'static str, f: fn(f64) -> f64) -> Primitive {
     Primitive { name, kernel: Kernel::Unary { f, df: None, domain: None } }
 }
 
-fn binary(name: &'static str, f: fn(f64, f64) -> f64, partials: fn(f64, f64, f64) -> (f64, f64)) -> Primitive {
-    Primitive { name, kernel: Kernel::Binary { f, partials, complex_result: None } }
+/// An elementwise binary entry: `f` for scalars, and its loop over expanded operands compiled with `f`
+/// inlined (a call through a function pointer per element would cost more than the arithmetic).
+macro_rules! binary {
+    ($name:expr, $f:expr, $partials:expr) => {
+        binary!($name, $f, $partials, None)
+    };
+    ($name:expr, $f:expr, $partials:expr, $complex:expr) => {
+        Primitive {
+            name: $name,
+            kernel: Kernel::Binary { f: $f, pairs: |e| zip_with(e, $f), partials: $partials, complex_result: $complex },
+        }
+    };
 }
 
 fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
@@ -63,16 +73,20 @@ fn power(a: f64, b: f64) -> f64 {
 }
 
 fn power_partials(a: f64, b: f64, z: f64) -> (f64, f64) {
-    let da = if b == 0.0 {
+    // d/db a^b = a^b log(a); for a == 0 the limit along b > 0 is 0.
+    let db = if a == 0.0 { 0.0 } else { z * a.ln() };
+    (power_base_partial(a, b), db)
+}
+
+/// d/da a^b: all that a power with a constant exponent needs (no logarithm).
+fn power_base_partial(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
         0.0
     } else if b == 2.0 {
         2.0 * a
     } else {
         b * a.powf(b - 1.0)
-    };
-    // d/db a^b = a^b log(a); for a == 0 the limit along b > 0 is 0.
-    let db = if a == 0.0 { 0.0 } else { z * a.ln() };
-    (da, db)
+    }
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -104,20 +118,17 @@ pub(super) fn entries() -> Vec<Primitive> {
         piecewise_constant("round", round_half_away),
         piecewise_constant("fix", f64::trunc),
         piecewise_constant("sign", sign),
-        binary("plus", |a, b| a + b, |_, _, _| (1.0, 1.0)),
-        binary("minus", |a, b| a - b, |_, _, _| (1.0, -1.0)),
-        binary("times", |a, b| a * b, |a, b, _| (b, a)),
-        binary("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b)),
-        binary("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a)),
-        Primitive {
-            name: "power",
-            kernel: Kernel::Binary { f: power, partials: power_partials, complex_result: Some(power_is_complex) },
-        },
-        binary("atan2", f64::atan2, |a, b, _| {
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0)),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0)),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a)),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b)),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a)),
+        binary!("power", power, power_partials, Some(power_is_complex)),
+        binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
         }),
-        binary("hypot", f64::hypot, |a, b, z| (a / z, b / z)),
+        binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z)),
         predicate("eq", |a, b| a == b),
         predicate("ne", |a, b| a != b),
         predicate("lt", |a, b| a < b),
@@ -213,7 +224,8 @@ fn row_map(dims: &[usize], out: &[usize]) -> RowMap {
     RowMap::Gather(map)
 }
 
-struct Expanded<'v> {
+/// Two operands of an elementwise operation brought to a common size by implicit expansion.
+pub struct Expanded<'v> {
     a: Cow<'v, Array<f64>>,
     b: Cow<'v, Array<f64>>,
     dims: Vec<usize>,
@@ -250,15 +262,31 @@ fn for_each_pair(e: &Expanded, mut f: impl FnMut(usize, f64, f64)) {
     }
 }
 
-fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
-    let mut data = Vec::with_capacity(e.dims.iter().product());
-    for_each_pair(e, |_, x, y| data.push(f(x, y)));
+/// `f` over the expanded pairs; one collecting loop per map kind (no per-element capacity checks).
+pub(super) fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
+    let (a, b) = (&e.a.data[..], &e.b.data[..]);
+    let data = match (&e.maps.0, &e.maps.1) {
+        (RowMap::Identity, RowMap::Identity) => a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect(),
+        (RowMap::Identity, RowMap::Scalar) => a.iter().map(|&x| f(x, b[0])).collect(),
+        (RowMap::Scalar, RowMap::Identity) => b.iter().map(|&y| f(a[0], y)).collect(),
+        (ma, mb) => (0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)])).collect(),
+    };
     Array::new(e.dims.clone(), data)
 }
 
 pub(super) fn eval_binary(
     name: &str,
     f: fn(f64, f64) -> f64,
+    complex: Option<fn(f64, f64) -> bool>,
+    args: &[&Value],
+) -> Result<Vec<Value>> {
+    eval_pairs(name, |e| zip_with(e, f), complex, args)
+}
+
+/// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
+pub(super) fn eval_pairs(
+    name: &str,
+    pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
@@ -273,7 +301,7 @@ pub(super) fn eval_binary(
             return Err(complex_result(name));
         }
     }
-    Ok(vec![Value::Double(zip_with(&e, f))])
+    Ok(vec![Value::Double(pairs(&e))])
 }
 
 pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
@@ -292,15 +320,60 @@ pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward) -> Result<Der
     Ok(combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len()))
 }
 
+/// Forward rule of the table's elementwise binary primitive `name`. Sums, differences and products take
+/// their coefficients from constants or from the other operand, and a power with a constant exponent
+/// needs no logarithm: no per-element partials for those.
+pub(super) fn forward_elementwise(name: &str, partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
+    let e = expand(name, fw.inputs)?;
+    let n = e.dims.iter().product();
+    let (da, db) = (fw.derivs[0], fw.derivs[1]);
+    let coefs = match name {
+        "plus" => Some((Coef::Same(1.0), Coef::Same(1.0))),
+        "minus" => Some((Coef::Same(1.0), Coef::Same(-1.0))),
+        "times" => operand_coef(&e.b.data, &e.maps.1).zip(operand_coef(&e.a.data, &e.maps.0)),
+        _ => None,
+    };
+    if let Some((ca, cb)) = coefs {
+        return Ok(combine_terms(&[(ca, da, &e.maps.0), (cb, db, &e.maps.1)], n));
+    }
+    if name == "power" && db.is_zero() {
+        let mut ca = Vec::with_capacity(n);
+        for_each_pair(&e, |_, x, y| ca.push(power_base_partial(x, y)));
+        return Ok(combine(&[(&ca, da, &e.maps.0)], n));
+    }
+    forward_expanded(partials, &e, fw)
+}
+
+/// An operand's values as the coefficient of the other operand's term of a product, when no gather is
+/// needed.
+fn operand_coef<'a>(data: &'a [f64], map: &RowMap) -> Option<Coef<'a>> {
+    match map {
+        RowMap::Identity => Some(Coef::Each(data)),
+        RowMap::Scalar => Some(Coef::Same(data[0])),
+        RowMap::Gather(_) => None,
+    }
+}
+
 pub(super) fn forward_binary(partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
-    let e = expand("", fw.inputs)?;
+    forward_expanded(partials, &expand("", fw.inputs)?, fw)
+}
+
+/// The general rule: partials at every element, for the operands that carry a derivative.
+fn forward_expanded(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw: &Forward) -> Result<Deriv> {
     let z = numeric("", fw.output)?;
     let n = z.data.len();
-    let (mut ca, mut cb) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for_each_pair(&e, |k, x, y| {
+    let (active_a, active_b) = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
+    let (mut ca, mut cb) = (Vec::with_capacity(n * active_a as usize), Vec::with_capacity(n * active_b as usize));
+    for_each_pair(e, |k, x, y| {
         let (da, db) = partials(x, y, z.data[k]);
-        ca.push(da);
-        cb.push(db);
+        if active_a {
+            ca.push(da);
+        }
+        if active_b {
+            cb.push(db);
+        }
     });
-    Ok(combine(&[(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)], n))
+    let terms = [(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)];
+    let terms: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().filter(|t| !t.1.is_zero()).map(|&(c, d, m)| (&c[..], d, m)).collect();
+    Ok(combine(&terms, n))
 }

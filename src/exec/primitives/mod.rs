@@ -31,7 +31,7 @@ mod testing;
 mod triangular;
 
 use super::deriv::Deriv;
-use super::value::Value;
+use super::value::{self, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -61,6 +61,8 @@ pub enum Kernel {
     /// for which MATLAB's result is complex.
     Binary {
         f: fn(f64, f64) -> f64,
+        /// `f` over whole arrays, with `f` inlined.
+        pairs: fn(&elementwise::Expanded) -> value::Array<f64>,
         partials: fn(f64, f64, f64) -> (f64, f64),
         complex_result: Option<fn(f64, f64) -> bool>,
     },
@@ -151,7 +153,7 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
-        Kernel::Binary { f, complex_result, .. } => elementwise::eval_binary(p.name, f, complex_result, args),
+        Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),
         Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
         Kernel::General { eval, .. } => eval(args, nargout),
     }
@@ -162,7 +164,7 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw),
-        Kernel::Binary { partials, .. } => elementwise::forward_binary(partials, fw),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw),
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
