@@ -151,6 +151,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         Op::Undefined(_)
         | Op::MagicColon
         | Op::Call(_)
+        | Op::Apply(_)
         | Op::IndexAssign
         | Op::Field { .. }
         | Op::FieldAssign(_)
@@ -166,6 +167,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             }
             None => vec![Lattice::Varying { class: Some(Class::Double), dims: Some(vec![1, 1]) }],
         },
+        Op::MakeHandle { .. } => vec![Lattice::Varying { class: Some(Class::Handle), dims: Some(vec![1, 1]) }],
+        // Indexing a function handle calls it.
+        Op::Index if operand(0).class() == Some(Class::Handle) || n != 1 => unknown(),
         Op::Index => index_transfer(inst, values),
         Op::Prim(id) => {
             let constants: Option<Vec<&Value>> = inst

@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
-use crate::ir::{BlockId, FuncId, Op, Program};
+use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -213,10 +213,7 @@ fn check_result(value: &Value) -> Result<()> {
 }
 
 fn describe(f: &FunctionHandle) -> String {
-    match f {
-        FunctionHandle::Named(name) => name.clone(),
-        FunctionHandle::Anonymous { text, .. } => text.clone(),
-    }
+    f.text().to_string()
 }
 
 fn signature(v: &Value) -> Option<ArgSignature> {
@@ -239,6 +236,9 @@ fn prepare(
         }
         FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
         FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
+        FunctionHandle::Compiled { text, .. } => {
+            return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
+        }
     };
     // The entry is specialised for the caller's arguments, and its x-constant derivatives cached, unless
     // it calls itself (directly or through other functions): a recursive call passes other values.
@@ -247,7 +247,7 @@ fn prepare(
         .iter()
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
-        .any(|i| matches!(i.op, Op::Call(FuncId(0))));
+        .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);

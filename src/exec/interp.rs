@@ -1,12 +1,15 @@
 //! Evaluator of prepared SSA code: runs the primal computation and, for active values, the forward rules,
 //! so every value carries its derivative block alongside.
 
+mod apply;
+
 use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::scalar;
 use super::primitives::{self, Forward};
-use super::value::Value;
+use super::value::{FunctionHandle, Value};
+use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -313,6 +316,16 @@ impl<'p> Interpreter<'p> {
         Ok(from_taken)
     }
 
+    /// `base(subs...)` with its derivative, recorded on the tape.
+    fn index_slot(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Slot> {
+        let tape = match &mut self.tape {
+            Some(tape) => tape.record_index(base, subs)?,
+            None => None,
+        };
+        let (value, deriv) = index(&base.value, &base.deriv, subs)?;
+        Ok(Slot { value, deriv, tape })
+    }
+
     /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
     /// stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
@@ -406,6 +419,21 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }
+            Op::MakeHandle { target, text } => {
+                let captured = slots(regs, &inst.args)?;
+                captured.iter().try_for_each(|s| self.untaped(s).map(drop))?;
+                let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
+                let captured = captured.into_iter().map(|s| s.value.clone()).collect();
+                let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
+                set(regs, inst.dests[0], Reg::Val(Slot::new(Value::Handle(Arc::new(handle)), deriv)));
+            }
+            Op::Apply(kind) => {
+                let operands = slots(regs, &inst.args)?.into_iter().cloned().collect();
+                let results = self.apply(*kind, operands, inst.dests.len())?;
+                for (d, s) in inst.dests.iter().zip(results) {
+                    set(regs, *d, Reg::Val(s));
+                }
+            }
             Op::Call(id) => {
                 let operands = (0..inst.args.len())
                     .map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k))))
@@ -415,15 +443,21 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(s));
                 }
             }
+            Op::Index if matches!(slot(regs, inst.args[0])?.value, Value::Handle(_)) => {
+                let handle = slot(regs, inst.args[0])?.clone();
+                let operands = slots(regs, &inst.args[1..])?.into_iter().cloned().collect();
+                let results = self.call_handle(&handle, operands, inst.dests.len())?;
+                for (d, s) in inst.dests.iter().zip(results) {
+                    set(regs, *d, Reg::Val(s));
+                }
+            }
+            Op::Index if inst.dests.len() > 1 => {
+                return Err(Diagnostic::new(ErrorKind::Unsupported, "multiple results from indexing (cs-lists)"));
+            }
             Op::Index => {
-                let base = slot(regs, inst.args[0])?;
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let tape = match &mut self.tape {
-                    Some(tape) => tape.record_index(base, &subs)?,
-                    None => None,
-                };
-                let (value, deriv) = index(&base.value, &base.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
+                let result = self.index_slot(slot(regs, inst.args[0])?, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
                 let base = match take_or_clone(regs, inst.args[0], movable(0)) {

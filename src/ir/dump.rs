@@ -29,6 +29,8 @@ impl fmt::Display for Function {
                     Op::MagicColon => "colon-marker".into(),
                     Op::Prim(p) => primitives::get(*p).name.to_string(),
                     Op::Call(c) => format!("call f{}", c.0),
+                    Op::MakeHandle { text, .. } => format!("handle {text}"),
+                    Op::Apply(h) => h.name().to_string(),
                     Op::Index => "index".into(),
                     Op::IndexAssign => "index-assign".into(),
                     Op::End { position, count } => format!("end[{position}/{count}]"),

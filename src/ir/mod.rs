@@ -21,6 +21,55 @@ pub struct BlockId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FuncId(pub u32);
 
+/// What a function name or handle refers to, once resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Prim(PrimId),
+    User(FuncId),
+    HigherOrder(HigherOrder),
+}
+
+/// Builtins that call the function handles they are given: the evaluator runs them, since a primitive's
+/// kernel cannot call code. They are resolved before the primitive table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HigherOrder {
+    Feval,
+    Cellfun,
+    Arrayfun,
+    /// `accumarray` with a function handle; without one it runs its primitive.
+    Accumarray,
+}
+
+impl HigherOrder {
+    pub const ALL: [HigherOrder; 4] = [HigherOrder::Feval, HigherOrder::Cellfun, HigherOrder::Arrayfun, HigherOrder::Accumarray];
+
+    pub fn named(name: &str) -> Option<HigherOrder> {
+        match name {
+            "feval" => Some(HigherOrder::Feval),
+            "cellfun" => Some(HigherOrder::Cellfun),
+            "arrayfun" => Some(HigherOrder::Arrayfun),
+            "accumarray" => Some(HigherOrder::Accumarray),
+            _ => None,
+        }
+    }
+    /// Whether `name` is one of the legacy string forms `cellfun('isempty', c)` that name no function.
+    pub fn has_legacy_form(self, name: &str) -> bool {
+        self == HigherOrder::Cellfun && CELLFUN_LEGACY.contains(&name)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            HigherOrder::Feval => "feval",
+            HigherOrder::Cellfun => "cellfun",
+            HigherOrder::Arrayfun => "arrayfun",
+            HigherOrder::Accumarray => "accumarray",
+        }
+    }
+}
+
+/// `cellfun(name, c)` forms Octave computes itself (`size` and `isclass` take one more argument).
+pub const CELLFUN_LEGACY: [&str; 10] =
+    ["isempty", "islogical", "isnumeric", "isreal", "length", "ndims", "numel", "prodofsize", "size", "isclass"];
+
 #[derive(Clone, Debug)]
 pub enum Op {
     Const(Value),
@@ -34,6 +83,13 @@ pub enum Op {
     Prim(PrimId),
     /// Call of a user function with as many results as `dests`.
     Call(FuncId),
+    /// `@name` or `@(params) body`: a function handle to `target`; `args` are the values an anonymous
+    /// function captured, passed to the target before the call's own arguments. `text` is what
+    /// `func2str` gives.
+    MakeHandle { target: Callee, text: String },
+    /// A builtin that calls the function handle it is given (`feval`, `cellfun`, `arrayfun`), with as
+    /// many results as `dests`.
+    Apply(HigherOrder),
     /// `args[0](args[1..])`.
     Index,
     /// `args[0](args[2..]) = args[1]`: a new array value.

@@ -101,7 +101,7 @@ fn test_hook(mode: &str, request: &Request) -> Result<Vec<Value>> {
         "echo" => {
             let source = match &request.function {
                 FunctionHandle::Named(name) => MexHost::default().which(name),
-                FunctionHandle::Anonymous { .. } => None,
+                _ => None,
             };
             let mut outputs = vec![request::describe(request, source.as_deref())];
             outputs.resize(request.nargout, request::empty_matrix());

@@ -2,6 +2,7 @@
 //! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
 //! Adding a builtin means adding one entry in one of the submodules' `entries()`.
 
+mod accumulate;
 mod arrays;
 mod construct;
 mod diff;
@@ -36,6 +37,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use accumulate::{accumarray_fill, accumarray_groups};
 pub use elementwise::{broadcast_dims, row_maps};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,6 +128,7 @@ fn table() -> &'static Table {
         entries.extend(predicates::entries());
         entries.extend(remainder::entries());
         entries.extend(strings::entries());
+        entries.extend(accumulate::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
