@@ -12,8 +12,8 @@ use super::value::{FunctionHandle, Value};
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
-use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
+use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -112,8 +112,16 @@ pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 pub struct ControlRecord {
     /// No branch that depends on x was left unexplored: the pattern holds for every x.
     pub global: bool,
-    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests), in order.
-    pub trace: Vec<bool>,
+    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests) and the
+    /// errors caught, in order.
+    pub trace: Vec<Decision>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decision {
+    Branch(bool),
+    /// An error raised in this block of this function was caught.
+    Caught(FuncId, BlockId),
 }
 
 #[derive(Clone)]
@@ -122,6 +130,8 @@ struct Frame {
     args: Vec<Option<Slot>>,
     nargin: usize,
     nargout: usize,
+    /// The error the running `catch` block handles.
+    caught: Option<Diagnostic>,
 }
 
 enum Exit {
@@ -177,7 +187,7 @@ impl<'p> Interpreter<'p> {
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
         let regs = self.plan.frames.take(id, func.value_count as usize);
-        let mut frame = Frame { regs, args, nargin, nargout };
+        let mut frame = Frame { regs, args, nargin, nargout, caught: None };
         let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
         self.plan.frames.give_back(id, frame.regs);
         match exit? {
@@ -220,11 +230,28 @@ impl<'p> Interpreter<'p> {
                 }
             }
             phis_done = false;
+            if b.handler.is_some() && self.control.global && may_fail_with_x(b, activity) {
+                self.control.global = false;
+            }
+            let mut failed = None;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
                 let cache_key = self.cache_key(id, inst);
-                self.exec(func, activity, inst, cache_key, &movable, frame)
-                    .map_err(|d| d.at(&func.file, inst.span))?;
+                if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
+                    failed = Some(passed_through(error, func, inst));
+                    break;
+                }
+            }
+            if let Some(error) = failed {
+                match b.handler {
+                    Some(landing) if error.catchable() => {
+                        self.control.trace.push(Decision::Caught(id, block));
+                        frame.caught = Some(error);
+                        (pred, block) = (Some(block), landing);
+                        continue;
+                    }
+                    _ => return Err(error),
+                }
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
@@ -245,7 +272,7 @@ impl<'p> Interpreter<'p> {
                             Some(_) => {}
                             None => {
                                 self.control.global = false;
-                                self.control.trace.push(taken);
+                                self.control.trace.push(Decision::Branch(taken));
                             }
                         }
                     }
@@ -478,6 +505,10 @@ impl<'p> Interpreter<'p> {
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
+            Op::CaughtError => {
+                let error = frame.caught.as_ref().expect("a landing block is entered with its error");
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(primitives::errors::error_value(error))));
+            }
             Op::Nargin | Op::Nargout => {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
@@ -633,6 +664,36 @@ fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<us
     }
 }
 
+/// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
+fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
+    let cond = match &b.term {
+        Terminator::Branch { cond, .. } => Some(*cond),
+        _ => None,
+    };
+    b.insts.iter().flat_map(|i| &i.args).chain(&cond).any(|v| activity.depends_on_x(*v))
+}
+
+/// An error leaving instruction `inst` of `func`: located at the innermost instruction, with this
+/// function on its stack.
+fn passed_through(error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
+    let mut error = error.at(&func.file, inst.span);
+    let variable = inst.dests.first().and_then(|d| func.indexed_variables.get(d));
+    if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
+        error.message = format!("{name}({rest}");
+    }
+    if error.catchable() && !error.stack_fixed {
+        let (line, column) = func.file.line_col(inst.span.lo);
+        let file = func.file.path.display().to_string();
+        // Octave names a subfunction `file>name`.
+        let name = match func.file.path.file_stem().and_then(|s| s.to_str()) {
+            Some(stem) if stem != func.name && !func.name.starts_with('@') => format!("{stem}>{}", func.name),
+            _ => func.name.clone(),
+        };
+        error.stack.push(StackFrame { file, name, line, column });
+    }
+    error
+}
+
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
     phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
 }
@@ -696,9 +757,10 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Vec<&'r Slot>> {
 
 fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
     vs.iter()
-        .map(|&v| match &regs[v.0 as usize] {
+        .enumerate()
+        .map(|(k, &v)| match &regs[v.0 as usize] {
             Reg::Colon => Ok(Subscript::All),
-            _ => Subscript::from_value(&slot(regs, v)?.value),
+            _ => Subscript::from_value(&slot(regs, v)?.value, k, vs.len()),
         })
         .collect()
 }

@@ -41,10 +41,14 @@ impl fmt::Display for Function {
                     Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
                     Op::Nargin => "nargin".into(),
                     Op::Nargout => "nargout".into(),
+                    Op::CaughtError => "caught-error".into(),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
                 let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };
                 writeln!(f, "  {lhs}{op}{args}")?;
+            }
+            if let Some(h) = b.handler {
+                writeln!(f, "  % on error: b{}", h.0)?;
             }
             match &b.term {
                 Terminator::Jump(t) => writeln!(f, "  jump b{}", t.0)?,

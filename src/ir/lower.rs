@@ -182,6 +182,9 @@ struct Lowerer<'a> {
     /// Innermost indexing expression: its base value and the index count, for `end`.
     end_context: Vec<(ValueId, usize, usize)>,
     temp_count: usize,
+    /// The landing block of the innermost `try` being lowered.
+    handler: Option<BlockId>,
+    indexed_variables: HashMap<ValueId, String>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -201,6 +204,8 @@ impl<'a> Lowerer<'a> {
             loops: vec![],
             end_context: vec![],
             temp_count: 0,
+            handler: None,
+            indexed_variables: HashMap::new(),
         };
         let entry = lw.new_block();
         lw.seal(entry);
@@ -225,6 +230,7 @@ impl<'a> Lowerer<'a> {
             blocks: self.blocks,
             value_count: self.next_value,
             span,
+            indexed_variables: self.indexed_variables,
         };
         remove_trivial_phis(&mut func);
         Ok(func)
@@ -238,7 +244,7 @@ impl<'a> Lowerer<'a> {
 
     fn new_block(&mut self) -> BlockId {
         let id = BlockId(self.blocks.len() as u32);
-        self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![] });
+        self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![], handler: None });
         self.defs.push(HashMap::new());
         self.sealed.push(false);
         self.incomplete_phis.push(vec![]);
@@ -287,6 +293,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn write_var(&mut self, name: &str, value: ValueId) {
+        // Inside `try`, an assignment starts a new block after instructions, so that an error in any
+        // instruction of a block leaves the variables as they are at the block's end (see `Block`).
+        if self.blocks[self.current.0 as usize].handler.is_some() {
+            let next = self.new_block();
+            self.jump(next);
+            self.seal(next);
+            self.current = next;
+        }
         let b = self.current.0 as usize;
         self.defs[b].insert(name.to_string(), value);
     }
@@ -342,7 +356,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn emit_multi(&mut self, op: Op, args: Vec<ValueId>, dests: Vec<ValueId>, span: Span) {
-        self.blocks[self.current.0 as usize].insts.push(Inst { dests, op, args, span });
+        let (b, handler) = (self.current.0 as usize, self.handler);
+        // A block's first instruction inside `try` adds its edge to the landing.
+        if let (Some(landing), None) = (handler, self.blocks[b].handler) {
+            self.blocks[b].handler = Some(landing);
+            self.blocks[landing.0 as usize].preds.push(self.current);
+        }
+        self.blocks[b].insts.push(Inst { dests, op, args, span });
     }
 
     fn prim(&mut self, name: &str, args: Vec<ValueId>, span: Span) -> Result<ValueId> {
@@ -401,7 +421,7 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
             StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
-            StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
+            StmtKind::TryCatch { body, ident, catch_body } => self.lower_try(body, ident.as_ref(), catch_body),
             StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
             StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
@@ -431,6 +451,7 @@ impl<'a> Lowerer<'a> {
             LValue::Var { name, accessors, span } => {
                 let base = self.read_var(&name.name, name.span);
                 let v = self.assign_into(base, accessors, value, *span)?;
+                self.indexed_variables.insert(v, name.name.clone());
                 self.write_var(&name.name, v);
                 Ok(())
             }
@@ -500,6 +521,30 @@ impl<'a> Lowerer<'a> {
         if let Some(body) = else_body {
             self.lower_block(body)?;
         }
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(())
+    }
+
+    /// `try body catch ident; catch_body end`: the body's blocks get edges to a landing block that
+    /// starts the catch body; both meet at the join.
+    fn lower_try(&mut self, body: &[Stmt], ident: Option<&ast::Ident>, catch_body: &[Stmt]) -> Result<()> {
+        let (entry, landing, join) = (self.new_block(), self.new_block(), self.new_block());
+        self.jump(entry);
+        self.seal(entry);
+        self.current = entry;
+        let outer = self.handler.replace(landing);
+        self.lower_block(body)?;
+        self.handler = outer;
+        self.jump(join);
+        self.seal(landing);
+        self.current = landing;
+        if let Some(id) = ident {
+            let error = self.emit(Op::CaughtError, vec![], id.span);
+            self.write_var(&id.name, error);
+        }
+        self.lower_block(catch_body)?;
         self.jump(join);
         self.seal(join);
         self.current = join;
@@ -636,19 +681,15 @@ impl<'a> Lowerer<'a> {
                 self.prim("colon", args, span)
             }
             ExprKind::Call { base, args } => match &base.kind {
-                ExprKind::Ident(name) if self.variables.contains(name) => {
-                    let b = self.read_var(name, base.span);
-                    let mut operands = vec![b];
-                    operands.extend(self.lower_indices(b, args)?);
-                    Ok(self.emit(Op::Index, operands, span))
-                }
-                ExprKind::Ident(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
-                // `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
+                ExprKind::Ident(name) if !self.variables.contains(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
+                // `x(2)`, and `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
                 _ => {
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
                     operands.extend(self.lower_indices(b, args)?);
-                    Ok(self.emit(Op::Index, operands, span))
+                    let v = self.emit(Op::Index, operands, span);
+                    self.name_indexed(v, base);
+                    Ok(v)
                 }
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
@@ -661,7 +702,9 @@ impl<'a> Lowerer<'a> {
                 let b = self.lower_expr(base)?;
                 let mut operands = vec![b];
                 operands.extend(self.lower_indices(b, args)?);
-                Ok(self.emit(Op::CellIndex { tolerant: false }, operands, span))
+                let v = self.emit(Op::CellIndex { tolerant: false }, operands, span);
+                self.name_indexed(v, base);
+                Ok(v)
             }
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
@@ -807,6 +850,22 @@ impl<'a> Lowerer<'a> {
         let (params, body) = parse_anonymous(&source).map_err(|d| d.at(&self.file, *text_span))?;
         let text = crate::syntax::printer::print_expr(&Expr { kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) }, span });
         self.anonymous_handle(&params, &body, text, false)
+    }
+
+    /// Records the variable at the root of an indexed expression (`x` of `x(5)`, `s.a(5)`, `c{3}`):
+    /// Octave's index errors name it.
+    fn name_indexed(&mut self, result: ValueId, base: &Expr) {
+        let mut e = base;
+        loop {
+            match &e.kind {
+                ExprKind::Ident(name) if self.variables.contains(name) => {
+                    self.indexed_variables.insert(result, name.clone());
+                    return;
+                }
+                ExprKind::Field { base, .. } | ExprKind::CellIndex { base, .. } => e = base,
+                _ => return,
+            }
+        }
     }
 
     /// Index arguments of `base(...)`, with `end` bound to `base`.

@@ -111,6 +111,8 @@ pub enum Op {
     Nargin,
     /// How many outputs the running call was asked for.
     Nargout,
+    /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
+    CaughtError,
 }
 
 #[derive(Clone, Debug)]
@@ -144,6 +146,10 @@ pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Terminator,
     pub preds: Vec<BlockId>,
+    /// Inside `try`: the `catch` landing block an error raised by one of this block's instructions goes
+    /// to. The landing's phis see the variables as they are at this block's end, which is the state
+    /// at any of its instructions: lowering puts a try block's assignments before its instructions.
+    pub handler: Option<BlockId>,
 }
 
 #[derive(Clone, Debug)]
@@ -156,19 +162,25 @@ pub struct Function {
     pub blocks: Vec<Block>,
     pub value_count: u32,
     pub span: Span,
+    /// The variable an indexing instruction (by its result) reads or assigns into, for Octave's index
+    /// error messages (`x(5): out of bound 3`).
+    pub indexed_variables: HashMap<ValueId, String>,
 }
 
 impl Function {
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id.0 as usize]
     }
-    /// Successors of a block, in branch order.
+    /// Successors of a block, in branch order, then its `catch` landing.
     pub fn successors(&self, id: BlockId) -> Vec<BlockId> {
-        match &self.block(id).term {
+        let block = self.block(id);
+        let mut out = match &block.term {
             Terminator::Jump(b) => vec![*b],
             Terminator::Branch { then_block, else_block, .. } => vec![*then_block, *else_block],
             Terminator::Return(_) => vec![],
-        }
+        };
+        out.extend(block.handler);
+        out
     }
     /// Blocks in reverse post-order from the entry (unreachable blocks omitted).
     pub fn reverse_postorder(&self) -> Vec<BlockId> {

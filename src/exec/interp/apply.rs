@@ -148,13 +148,13 @@ impl Interpreter<'_> {
         }
         let (mut targets, mut results) = (Vec::new(), Vec::new());
         for (p, rows) in groups.iter().enumerate().filter(|(_, rows)| !rows.is_empty()) {
-            let subs = [Subscript::from_value(&Value::Double(Array::column(rows.iter().map(|&k| (k + 1) as f64).collect())))?];
+            let subs = [Subscript::positions(rows.clone())];
             let group = self.index_slot(&args[1], &subs)?;
             let result = self.call_handle(func, vec![group], 1)?.remove(0);
             if result.value.numel() != 1 || result.value.numeric().is_none() {
                 return Err(Diagnostic::new(ErrorKind::Unsupported, "accumarray with a FUNC that does not return a numeric scalar"));
             }
-            targets.push((p + 1) as f64);
+            targets.push(p);
             results.push(result);
         }
         let base = Slot::inactive(Value::Double(Array::filled(dims, fill)));
@@ -162,7 +162,7 @@ impl Interpreter<'_> {
             return Ok(base);
         }
         let column = self.apply_named("vertcat", &results)?;
-        let subs = [Subscript::from_value(&Value::Double(Array::column(targets)))?];
+        let subs = [Subscript::positions(targets)];
         let tape = match &mut self.tape {
             Some(tape) => tape.record_assign(Some(&base), &column, &subs)?,
             None => None,
@@ -184,7 +184,7 @@ impl Interpreter<'_> {
                 Ok(Slot::inactive(Value::Struct(element)))
             }
             _ => {
-                let subs = [Subscript::from_value(&Value::scalar((k + 1) as f64))?];
+                let subs = [Subscript::positions(vec![k])];
                 self.index_slot(input, &subs)
             }
         }

@@ -235,19 +235,32 @@ pub struct Expanded<'v> {
 fn expand<'v>(name: &str, args: &[&'v Value]) -> Result<Expanded<'v>> {
     super::check_arity(name, args, 2, 2)?;
     let (a, b) = (numeric(name, args[0])?, numeric(name, args[1])?);
-    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| {
-        runtime(format!(
-            "operator {name}: nonconformant arguments (op1 is {}, op2 is {})",
-            dims_text(&a.dims),
-            dims_text(&b.dims)
-        ))
-    })?;
+    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok(Expanded { a, b, dims, maps })
 }
 
 pub fn dims_text(dims: &[usize]) -> String {
     dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
+}
+
+/// Octave's error for operands whose sizes do not fit, `what` naming the operation as Octave does.
+pub fn nonconformant(what: &str, a: &[usize], b: &[usize]) -> Diagnostic {
+    runtime(format!("{what}: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
+        .with_identifier("Octave:nonconformant-args")
+}
+
+/// How Octave's nonconformance error names an elementwise operator.
+fn octave_operator(name: &str) -> String {
+    match name {
+        "plus" => "operator +".into(),
+        "minus" => "operator -".into(),
+        "times" => "product".into(),
+        "rdivide" | "ldivide" => "quotient".into(),
+        "power" => "operator .^".into(),
+        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "and" | "or" => format!("mx_el_{name}"),
+        _ => name.into(),
+    }
 }
 
 /// Calls `f(k, a, b)` for every output element k and its operand pair; one loop per map kind, so the

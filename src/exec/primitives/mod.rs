@@ -7,6 +7,7 @@ mod arrays;
 mod construct;
 mod diff;
 mod elementwise;
+pub mod errors;
 mod factor;
 mod find;
 mod grids;
@@ -129,6 +130,7 @@ fn table() -> &'static Table {
         entries.extend(remainder::entries());
         entries.extend(strings::entries());
         entries.extend(accumulate::entries());
+        entries.extend(errors::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
