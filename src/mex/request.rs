@@ -305,7 +305,7 @@ mod tests {
         let message = bad_input_message(build_request(vec![handle("f"), cell_x], 1));
         assert!(message.contains("x is the argument to differentiate"), "{message}");
         bad_input_message(build_request(vec![handle("f")], 1));
-        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 3));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 4));
         bad_input_message(build_request(vec![Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));
