@@ -36,14 +36,16 @@ pub enum SecondOrder {
 /// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
 /// when msad has no second-order rule for it.
 pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
-    // On scalars, the matrix operators are their elementwise namesakes.
-    let scalar_twin = match get(id).name {
-        "mpower" => Some("power"),
-        "mrdivide" => Some("rdivide"),
-        "mldivide" => Some("ldivide"),
+    // With a scalar divisor (scalar operands for a power), the matrix operators are their elementwise
+    // namesakes.
+    let scalar = |k: usize| operands[k].numel() == 1;
+    let twin = match get(id).name {
+        "mpower" if scalar(0) && scalar(1) => Some("power"),
+        "mrdivide" if scalar(1) => Some("rdivide"),
+        "mldivide" if scalar(0) => Some("ldivide"),
         _ => None,
     };
-    if let Some(twin) = scalar_twin.filter(|_| operands.iter().all(|v| v.numel() == 1)) {
+    if let Some(twin) = twin {
         return second_order(super::lookup(twin).expect("elementwise operator"), operands, taped);
     }
     let p = get(id);
