@@ -3,6 +3,7 @@
 //! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
 //! compression, or a user pattern).
 
+mod hessian;
 mod jacobian;
 mod mode;
 
@@ -81,7 +82,8 @@ pub struct Request {
     pub function: FunctionHandle,
     pub args: Vec<Value>,
     pub options: Options,
-    /// How many outputs the caller wants: 1 = value only, 2 = value and Jacobian.
+    /// How many outputs the caller wants: 1 = value only, 2 = value and Jacobian, 3 = value, gradient
+    /// and Hessian (scalar output).
     pub nargout: usize,
 }
 
@@ -90,6 +92,8 @@ pub struct Evaluation {
     pub value: Value,
     /// `numel(value) x numel(args[wrt])`, `Value::Double` or `Value::Sparse`.
     pub jacobian: Option<Value>,
+    /// `n x n` (sparse or full), when three outputs were asked for.
+    pub hessian: Option<Value>,
     /// Lines printed when `options.verbose` is set.
     pub log: Vec<String>,
 }
@@ -109,6 +113,7 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
+    hessian: Option<hessian::HessianCompression>,
 }
 
 impl Prepared {
@@ -188,6 +193,11 @@ impl Engine {
         }
         let plan = self.plans.get_mut(&key).expect("prepared above");
         let n = x_array.numel();
+        if request.nargout > 2 {
+            let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?;
+            check_result(&value)?;
+            return Ok(Evaluation { value, jacobian: Some(gradient), hessian: Some(hessian), log });
+        }
         let jacobian = if request.nargout > 1 {
             Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
         } else {
@@ -201,7 +211,7 @@ impl Engine {
             }
         };
         check_result(&value)?;
-        Ok(Evaluation { value, jacobian, log })
+        Ok(Evaluation { value, jacobian, hessian: None, log })
     }
 }
 
@@ -273,6 +283,7 @@ fn prepare(
         stamps,
         compression: None,
         scalar_output: None,
+        hessian: None,
     })
 }
 

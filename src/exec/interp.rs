@@ -269,8 +269,9 @@ impl<'p> Interpreter<'p> {
                                 (pred, block, phis_done) = (Some(arrived_from), join, true);
                                 continue;
                             }
-                            Some(_) => {}
-                            None => {
+                            // A tape is a trace of one control path: a taped run reports every decision.
+                            Some(_) if self.tape.is_none() => {}
+                            _ => {
                                 self.control.global = false;
                                 self.control.trace.push(Decision::Branch(taken));
                             }

@@ -78,7 +78,7 @@ enum Outcome {
 
 fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
     match (&primitives::get(elementwise_equivalent(id)).kernel, b) {
-        (Kernel::Unary { f, df, domain }, None) => {
+        (Kernel::Unary { f, df, domain, .. }, None) => {
             if domain.is_some_and(|inside| !inside(a.x)) {
                 return None;
             }

@@ -6,30 +6,45 @@ use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
-fn unary(name: &'static str, f: fn(f64) -> f64, df: fn(f64, f64) -> f64) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), domain: None } }
+type Partial = fn(f64, f64) -> f64;
+
+/// `f` with its first and second derivatives, both at `(x, f(x))`.
+fn unary(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
+    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: None } }
 }
 
-fn unary_on(name: &'static str, f: fn(f64) -> f64, df: fn(f64, f64) -> f64, domain: fn(f64) -> bool) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), domain: Some(domain) } }
+fn unary_on(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial, domain: fn(f64) -> bool) -> Primitive {
+    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) } }
 }
 
 fn piecewise_constant(name: &'static str, f: fn(f64) -> f64) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: None, domain: None } }
+    Primitive { name, kernel: Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None } }
 }
 
 /// An elementwise binary entry: `f` for scalars, and its loop over expanded operands compiled with `f`
-/// inlined (a call through a function pointer per element would cost more than the arithmetic).
+/// inlined (a call through a function pointer per element would cost more than the arithmetic);
+/// `second` gives the second partials `(d2z/da2, d2z/dadb, d2z/db2)` at `(a, b, z)`.
 macro_rules! binary {
-    ($name:expr, $f:expr, $partials:expr) => {
-        binary!($name, $f, $partials, None)
+    ($name:expr, $f:expr, $partials:expr, $second:expr) => {
+        binary!($name, $f, $partials, $second, None)
     };
-    ($name:expr, $f:expr, $partials:expr, $complex:expr) => {
+    ($name:expr, $f:expr, $partials:expr, $second:expr, $complex:expr) => {
         Primitive {
             name: $name,
-            kernel: Kernel::Binary { f: $f, pairs: |e| zip_with(e, $f), partials: $partials, complex_result: $complex },
+            kernel: Kernel::Binary {
+                f: $f,
+                pairs: |e| zip_with(e, $f),
+                partials: $partials,
+                second: $second,
+                complex_result: $complex,
+            },
         }
     };
+}
+
+/// Second partials of `a` and `b` that no second-order term reads: linear operations.
+fn linear(_: f64, _: f64, _: f64) -> (f64, f64, f64) {
+    (0.0, 0.0, 0.0)
 }
 
 fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
@@ -89,46 +104,68 @@ fn power_base_partial(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `(d2z/da2, d2z/dadb, d2z/db2)` of `z = a^b`, with the limits at `a == 0` that `power_partials` takes.
+fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
+    let aa = if b == 0.0 || b == 1.0 {
+        0.0
+    } else if b == 2.0 {
+        2.0
+    } else {
+        b * (b - 1.0) * a.powf(b - 2.0)
+    };
+    if a == 0.0 {
+        return (aa, 0.0, 0.0);
+    }
+    let log_a = a.ln();
+    (aa, a.powf(b - 1.0) * (1.0 + b * log_a), z * log_a * log_a)
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary("uminus", |x| -x, |_, _| -1.0),
-        unary("uplus", |x| x, |_, _| 1.0),
-        unary("sin", f64::sin, |x, _| x.cos()),
-        unary("cos", f64::cos, |x, _| -x.sin()),
-        unary("tan", f64::tan, |_, y| 1.0 + y * y),
-        unary("exp", f64::exp, |_, y| y),
-        unary("expm1", f64::exp_m1, |x, _| x.exp()),
-        unary_on("log", f64::ln, |x, _| 1.0 / x, |x| x >= 0.0 || x.is_nan()),
-        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x| x >= -1.0 || x.is_nan()),
-        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |x| x >= 0.0 || x.is_nan()),
-        unary("abs", f64::abs, |x, _| sign(x)),
-        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x)),
-        unary("sinh", f64::sinh, |x, _| x.cosh()),
-        unary("cosh", f64::cosh, |x, _| x.sinh()),
-        unary("tanh", f64::tanh, |_, y| 1.0 - y * y),
-        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt()),
-        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x| x >= 1.0 || x.is_nan()),
-        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
+        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
+        unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y),
+        unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y),
+        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y)),
+        unary("exp", f64::exp, |_, y| y, |_, y| y),
+        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()),
+        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan()),
+        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan()),
+        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0),
+        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x))),
+        unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y),
+        unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y),
+        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y)),
+        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5)),
+        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan()),
+        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan()),
         piecewise_constant("floor", f64::floor),
         piecewise_constant("ceil", f64::ceil),
         piecewise_constant("round", round_half_away),
         piecewise_constant("fix", f64::trunc),
         piecewise_constant("sign", sign),
-        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0)),
-        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0)),
-        binary!("times", |a, b| a * b, |a, b, _| (b, a)),
-        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b)),
-        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a)),
-        binary!("power", power, power_partials, Some(power_is_complex)),
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)),
+        binary!("power", power, power_partials, power_second, Some(power_is_complex)),
         binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
+        }, |a, b, _| {
+            let r2 = (a * a + b * b) * (a * a + b * b);
+            (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
         }),
-        binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z)),
+        binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
+            let z3 = z * z * z;
+            (b * b / z3, -a * b / z3, a * a / z3)
+        }),
         predicate("eq", |a, b| a == b),
         predicate("ne", |a, b| a != b),
         predicate("lt", |a, b| a < b),

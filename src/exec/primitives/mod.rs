@@ -23,6 +23,7 @@ mod products;
 mod reduce;
 mod remainder;
 pub mod reverse;
+pub mod second_order;
 mod slices;
 mod sparse;
 mod strings;
@@ -57,16 +58,19 @@ pub type OutputsFn = fn(&Forward, usize) -> Result<Deriv>;
 
 #[derive(Clone, Copy)]
 pub enum Kernel {
-    /// Elementwise real function: `f`, the derivative `df(x, f(x))` (None: piecewise constant), and the
-    /// domain outside which MATLAB's result is complex (None: all reals).
-    Unary { f: fn(f64) -> f64, df: Option<fn(f64, f64) -> f64>, domain: Option<fn(f64) -> bool> },
-    /// Elementwise with implicit expansion: `f`, partials `(dz/da, dz/db)` at `(a, b, z)`, and the pairs
-    /// for which MATLAB's result is complex.
+    /// Elementwise real function: `f`, the derivative `df(x, f(x))` (None: piecewise constant), the
+    /// second derivative `d2f(x, f(x))` (Hessians), and the domain outside which MATLAB's result is
+    /// complex (None: all reals).
+    Unary { f: fn(f64) -> f64, df: Option<fn(f64, f64) -> f64>, d2f: fn(f64, f64) -> f64, domain: Option<fn(f64) -> bool> },
+    /// Elementwise with implicit expansion: `f`, partials `(dz/da, dz/db)` at `(a, b, z)`, second
+    /// partials `(d2z/da2, d2z/dadb, d2z/db2)` (Hessians), and the pairs for which MATLAB's result is
+    /// complex.
     Binary {
         f: fn(f64, f64) -> f64,
         /// `f` over whole arrays, with `f` inlined.
         pairs: fn(&elementwise::Expanded) -> value::Array<f64>,
         partials: fn(f64, f64, f64) -> (f64, f64),
+        second: fn(f64, f64, f64) -> (f64, f64, f64),
         complex_result: Option<fn(f64, f64) -> bool>,
     },
     /// Elementwise comparison or logical operation: a logical result with zero derivative.
