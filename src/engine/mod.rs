@@ -141,7 +141,7 @@ fn modified(path: &Path) -> Option<SystemTime> {
 
 /// Identity of a prepared plan: the function (with a hash of its captured values, which are folded in
 /// as constants), every argument's signature and which one is active.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 struct PlanKey {
     function: String,
     captured: u64,
@@ -150,10 +150,43 @@ struct PlanKey {
     unoptimized: bool,
 }
 
+impl PlanKey {
+    fn of(request: &Request, captured: u64) -> PlanKey {
+        PlanKey {
+            function: request.function.text().to_string(),
+            captured,
+            args: request.args.iter().map(signature).collect(),
+            wrt: request.options.wrt,
+            unoptimized: request.options.unoptimized,
+        }
+    }
+
+    /// Whether `request` is for this plan, compared in place: a repeated call builds no key.
+    fn matches(&self, request: &Request, captured: u64) -> bool {
+        self.function == request.function.text()
+            && self.captured == captured
+            && self.wrt == request.options.wrt
+            && self.unoptimized == request.options.unoptimized
+            && self.args.len() == request.args.len()
+            && self.args.iter().zip(&request.args).all(|(sig, v)| sig.as_ref().is_some_and(|sig| sig.class == Class::of(v) && v.has_dims(&sig.dims)))
+    }
+}
+
+/// Hash of the fields `PlanKey::matches` compares, from the request itself.
+fn plan_hash(request: &Request, captured: u64) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    request.function.text().hash(&mut h);
+    captured.hash(&mut h);
+    request.args.iter().for_each(|v| Class::of(v).hash(&mut h));
+    (request.options.wrt, request.options.unoptimized).hash(&mut h);
+    h.finish()
+}
+
 /// Holds the cache of prepared functions across calls.
 #[derive(Default)]
 pub struct Engine {
-    plans: HashMap<PlanKey, Prepared>,
+    /// Plans by `plan_hash`, each with its key.
+    plans: HashMap<u64, Vec<(PlanKey, Prepared)>>,
 }
 
 impl Engine {
@@ -177,21 +210,31 @@ impl Engine {
             ));
         }
         let mut log = Vec::new();
-        let key = PlanKey {
-            function: describe(&request.function),
-            captured: captured_hash(&request.function),
-            args: request.args.iter().map(signature).collect(),
-            wrt,
-            unoptimized: request.options.unoptimized,
+        let captured = captured_hash(&request.function);
+        let plans = self.plans.entry(plan_hash(request, captured)).or_default();
+        let found = plans.iter().position(|(key, _)| key.matches(request, captured));
+        let index = match found {
+            Some(index) if plans[index].1.is_current() => {
+                log.push(format!("msad: cache hit for {}", plans[index].0.function));
+                index
+            }
+            _ => {
+                let key = PlanKey::of(request, captured);
+                let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
+                log.push(format!("msad: prepared {} ({} functions)", key.function, prepared.program.functions.len()));
+                match found {
+                    Some(index) => {
+                        plans[index] = (key, prepared);
+                        index
+                    }
+                    None => {
+                        plans.push((key, prepared));
+                        plans.len() - 1
+                    }
+                }
+            }
         };
-        if !self.plans.get(&key).is_some_and(Prepared::is_current) {
-            let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
-            self.plans.insert(key.clone(), prepared);
-            log.push(format!("msad: prepared {} ({} functions)", key.function, self.plans[&key].program.functions.len()));
-        } else {
-            log.push(format!("msad: cache hit for {}", key.function));
-        }
-        let plan = self.plans.get_mut(&key).expect("prepared above");
+        let plan = &mut plans[index].1;
         let n = x_array.numel();
         if request.nargout > 2 {
             let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?;
@@ -220,10 +263,6 @@ fn check_result(value: &Value) -> Result<()> {
         Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) => Ok(()),
         other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
     }
-}
-
-fn describe(f: &FunctionHandle) -> String {
-    f.text().to_string()
 }
 
 fn signature(v: &Value) -> Option<ArgSignature> {

@@ -78,7 +78,7 @@ pub struct Plan<'p> {
 /// scalars' buffers in place, and the scalar fast path writes into them, instead of allocating a frame
 /// and every result again. SSA code never reads a register before setting it, so what a register held
 /// on an earlier run is only ever reused as storage.
-pub struct Frames(Vec<Mutex<Vec<Vec<Reg>>>>);
+pub struct Frames(Vec<Mutex<Vec<(Vec<Reg>, Vec<Reg>)>>>);
 
 /// A register keeps its slot between runs when it holds a scalar whose derivative row has at most this
 /// many entries: big blocks are not reused in place, and would only hold memory.
@@ -91,16 +91,16 @@ impl Frames {
 
     /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
     /// their own).
-    fn take(&self, id: FuncId, size: usize) -> Vec<Reg> {
+    fn take(&self, id: FuncId, size: usize) -> (Vec<Reg>, Vec<Reg>) {
         let kept = self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
-        kept.filter(|regs| regs.len() == size).unwrap_or_else(|| vec![Reg::Unset; size])
+        kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
     }
 
-    fn give_back(&self, id: FuncId, mut regs: Vec<Reg>) {
+    fn give_back(&self, id: FuncId, mut regs: Vec<Reg>, incoming: Vec<Reg>) {
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
             *reg = Reg::Unset;
         }
-        self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push(regs);
+        self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
 }
 
@@ -127,6 +127,8 @@ pub enum Decision {
 #[derive(Clone)]
 struct Frame {
     regs: Vec<Reg>,
+    /// Phi inputs on their way into the phis (kept to reuse its buffer).
+    incoming: Vec<Reg>,
     args: Vec<Option<Slot>>,
     nargin: usize,
     nargout: usize,
@@ -186,10 +188,10 @@ impl<'p> Interpreter<'p> {
     }
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
-        let regs = self.plan.frames.take(id, func.value_count as usize);
-        let mut frame = Frame { regs, args, nargin, nargout, caught: None };
+        let (regs, incoming) = self.plan.frames.take(id, func.value_count as usize);
+        let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None };
         let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
-        self.plan.frames.give_back(id, frame.regs);
+        self.plan.frames.give_back(id, frame.regs, frame.incoming);
         match exit? {
             Exit::Returned(results) => Ok(results),
             Exit::Reached(_) => unreachable!("no stop block was given"),
@@ -219,14 +221,21 @@ impl<'p> Interpreter<'p> {
             let b = func.block(block);
             if let (Some(p), false) = (pred, phis_done) {
                 let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
-                let incoming: Vec<Reg> = b
+                // All inputs are read before any phi is set (a phi may read another phi of this block).
+                let incoming = b
                     .phis
                     .iter()
                     .enumerate()
-                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)))
-                    .collect();
-                for (phi, r) in b.phis.iter().zip(incoming) {
-                    frame.regs[phi.dest.0 as usize] = r;
+                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)));
+                frame.incoming.extend(incoming);
+                for (phi, r) in b.phis.iter().zip(frame.incoming.drain(..)) {
+                    let old = std::mem::replace(&mut frame.regs[phi.dest.0 as usize], r);
+                    // An input moved out is dead: it gets the phi's old slot as storage, which the
+                    // loop's next iteration rewrites in place.
+                    let input = &mut frame.regs[phi_input(phi, p).0 as usize];
+                    if matches!(input, Reg::Unset) {
+                        *input = old;
+                    }
                 }
             }
             phis_done = false;

@@ -42,6 +42,8 @@ struct Known {
     /// `[a; b; ...]` and `[a, b, ...]`.
     vertcat: Option<PrimId>,
     horzcat: Option<PrimId>,
+    /// A `for` loop's variable: `for_item(collection, counter)`.
+    for_item: Option<PrimId>,
 }
 
 fn known() -> &'static Known {
@@ -54,6 +56,7 @@ fn known() -> &'static Known {
         truth: primitives::lookup("truth"),
         vertcat: primitives::lookup("vertcat"),
         horzcat: primitives::lookup("horzcat"),
+        for_item: primitives::lookup("for_item"),
     })
 }
 
@@ -105,6 +108,9 @@ pub(super) fn primitive(id: PrimId, operands: &[&Slot], active: bool, dest: Opti
     if Some(id) == known().truth {
         return Some(write_logical(dest, truth(operands.first()?)?));
     }
+    if Some(id) == known().for_item {
+        return loop_item(operands, dest);
+    }
     let (a, b) = match operands {
         [a] => (operand(a)?, None),
         [a, b] => (operand(a)?, Some(operand(b)?)),
@@ -117,6 +123,16 @@ pub(super) fn primitive(id: PrimId, operands: &[&Slot], active: bool, dest: Opti
             store(dest, y, (active && differentiable).then_some(terms))
         }
     })
+}
+
+/// Item `counter` (0-based) of a loop over a real row vector: its element, as `element` writes it.
+fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+    let [collection, counter] = operands else { return None };
+    let Value::Double(a) = &collection.value else { return None };
+    let k = operand(counter)?.x;
+    let row = a.dims.len() == 2 && a.dims[0] == 1;
+    (row && k >= 0.0 && k.fract() == 0.0).then_some(())?;
+    element(collection, k as usize, dest)
 }
 
 /// `base(k)` for a scalar linear position `k` (0-based) into a real double array, written as by

@@ -159,6 +159,18 @@ impl Value {
             Value::Handle(_) => vec![1, 1],
         }
     }
+    /// Whether the value's size is `dims` (what `dims()` returns, without building it).
+    pub fn has_dims(&self, dims: &[usize]) -> bool {
+        match self {
+            Value::Double(a) => a.dims == dims,
+            Value::Logical(a) => a.dims == dims,
+            Value::Char(a) => a.dims == dims,
+            Value::Cell(a) => a.dims == dims,
+            Value::Sparse(s) => dims == [s.nrows, s.ncols],
+            Value::Struct(s) => s.dims == dims,
+            Value::Handle(_) => dims == [1, 1],
+        }
+    }
     pub fn numel(&self) -> usize {
         match self {
             Value::Double(a) => a.numel(),
