@@ -6,6 +6,8 @@
 //! (rows of (direction, value) pairs; sparsity detection seeds it with the identity). Sparse blocks keep
 //! every structural entry, even when its value is zero, so the pattern they carry is never too small.
 
+use super::buffers;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Deriv {
     /// The value does not depend on the differentiated input.
@@ -36,7 +38,7 @@ pub struct SparseDeriv {
 
 impl DenseDeriv {
     pub fn zeros(rows: usize, nd: usize) -> DenseDeriv {
-        DenseDeriv { rows, nd, data: vec![0.0; rows * nd] }
+        DenseDeriv { rows, nd, data: buffers::zeros(rows * nd) }
     }
     /// The seed `S` (n x nd, column-major) as a block.
     pub fn from_seed(rows: usize, nd: usize, data: Vec<f64>) -> DenseDeriv {
@@ -156,7 +158,7 @@ impl Deriv {
             Deriv::Zero => Deriv::Zero,
             Deriv::Dense(d) if matches!(map, RowMap::Identity) && d.rows == rows => self.clone(),
             Deriv::Dense(d) => {
-                let mut data = Vec::with_capacity(rows * d.nd);
+                let mut data = buffers::take(rows * d.nd);
                 for j in 0..d.nd {
                     let src = d.column(j);
                     match map {
@@ -381,7 +383,7 @@ pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
         match out.as_mut() {
             // The first term writes the block: no zero fill to accumulate into.
             None => {
-                let mut data = Vec::with_capacity(rows * d.nd);
+                let mut data = buffers::take(rows * d.nd);
                 for j in 0..d.nd {
                     write_term(&mut data, *coef, d.column(j), map, rows);
                 }

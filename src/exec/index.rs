@@ -1,6 +1,7 @@
 //! MATLAB indexing: `a(i)`, `a(i, j, ...)`, `end`, and indexed assignment that grows arrays, on values
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
+use super::buffers;
 use super::deriv::{Deriv, RowMap};
 use super::primitives::runtime;
 use super::value::{Array, Value, normalize_dims};
@@ -169,7 +170,11 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())
     }
     Ok(match value {
-        Value::Double(a) => Value::Double(pick(a, dims, positions)),
+        Value::Double(a) => {
+            let mut data = buffers::take(positions.len());
+            data.extend(positions.iter().map(|&i| a.data[i]));
+            Value::Double(Array::new(dims, data))
+        }
         Value::Logical(a) => Value::Logical(pick(a, dims, positions)),
         Value::Char(a) => Value::Char(pick(a, dims, positions)),
         Value::Cell(a) => Value::Cell(pick(a, dims, positions)),

@@ -1,6 +1,7 @@
 //! Evaluator of prepared SSA code: runs the primal computation and, for active values, the forward rules,
 //! so every value carries its derivative block alongside.
 
+use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
@@ -72,6 +73,18 @@ struct Frame {
     args: Vec<Option<Slot>>,
     nargin: usize,
     nargout: usize,
+}
+
+impl Drop for Frame {
+    /// The registers' large buffers go back to the pool for the next call's kernels.
+    fn drop(&mut self) {
+        for reg in self.regs.drain(..) {
+            if let Reg::Val(slot) = reg {
+                buffers::recycle_value(slot.value);
+                buffers::recycle_deriv(slot.deriv);
+            }
+        }
+    }
 }
 
 enum Exit {

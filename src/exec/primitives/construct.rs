@@ -5,6 +5,7 @@ use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
+use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, Value, normalize_dims};
@@ -104,7 +105,10 @@ fn size_args<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<&'a [&'v Value
 
 fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
     let dims = dims_from_args(name, size_args(name, args)?)?;
-    Ok(vec![Value::Double(Array::filled(dims, x))])
+    let n = dims.iter().product();
+    let mut data = buffers::take(n);
+    data.resize(n, x);
+    Ok(vec![Value::Double(Array::new(dims, data))])
 }
 
 fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> {
