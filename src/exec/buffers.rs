@@ -1,29 +1,51 @@
-//! Recycled large `f64` buffers for values and derivative blocks. malloc maps a block above its mmap
-//! threshold fresh on every allocation and unmaps it on free, so every use of a large block page-faults
-//! all of it: about half the time of a vectorised J+f at n = 40960. The evaluator gives the buffers of
-//! a finished call back here and the kernels take them again, so the memory stays mapped.
+//! Recycled large buffers for values, derivative blocks (`f64`) and index lists (`usize`). malloc maps
+//! a block above its mmap threshold fresh on every allocation and unmaps it on free, so every use of a
+//! large block page-faults all of it: about half the time of a vectorised J+f at n = 40960. The
+//! evaluator gives the buffers of a finished call back here and the kernels take them again, so the
+//! memory stays mapped.
 
 use super::deriv::Deriv;
 use super::value::Value;
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
 /// Smaller buffers come from malloc's free lists, without page faults.
 const MIN_LEN: usize = 4096;
-/// Per thread, at most this many buffers and bytes are kept.
+/// Per thread and element type, at most this many buffers and bytes are kept.
 const MAX_BUFFERS: usize = 64;
 const MAX_BYTES: usize = 128 << 20;
 
+type Kept<T> = RefCell<Vec<Vec<T>>>;
+
 thread_local! {
-    static FREE: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+    static NUMBERS: Kept<f64> = const { RefCell::new(Vec::new()) };
+    static POSITIONS: Kept<usize> = const { RefCell::new(Vec::new()) };
+}
+
+/// An element type with buffers kept here.
+pub trait Recycled: Sized + 'static {
+    fn kept() -> &'static LocalKey<Kept<Self>>;
+}
+
+impl Recycled for f64 {
+    fn kept() -> &'static LocalKey<Kept<f64>> {
+        &NUMBERS
+    }
+}
+
+impl Recycled for usize {
+    fn kept() -> &'static LocalKey<Kept<usize>> {
+        &POSITIONS
+    }
 }
 
 /// An empty vector with room for `len` elements: a kept buffer when one fits without wasting more
 /// than `len` elements.
-pub fn take(len: usize) -> Vec<f64> {
+pub fn take<T: Recycled>(len: usize) -> Vec<T> {
     if len >= MIN_LEN {
-        let found = FREE.try_with(|free| {
+        let found = T::kept().try_with(|free| {
             let mut free = free.borrow_mut();
-            let fits = |b: &&Vec<f64>| (len..=2 * len).contains(&b.capacity());
+            let fits = |b: &&Vec<T>| (len..=2 * len).contains(&b.capacity());
             let best = free.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.capacity())?.0;
             Some(free.swap_remove(best))
         });
@@ -42,15 +64,15 @@ pub fn zeros(len: usize) -> Vec<f64> {
 }
 
 /// Keeps `buffer` for a later `take` (large ones only, within the limits).
-pub fn give(mut buffer: Vec<f64>) {
+pub fn give<T: Recycled>(mut buffer: Vec<T>) {
     if buffer.capacity() < MIN_LEN {
         return;
     }
     buffer.clear();
-    let _ = FREE.try_with(|free| {
+    let _ = T::kept().try_with(|free| {
         let mut free = free.borrow_mut();
         let kept: usize = free.iter().map(Vec::capacity).sum();
-        if free.len() < MAX_BUFFERS && (kept + buffer.capacity()) * size_of::<f64>() <= MAX_BYTES {
+        if free.len() < MAX_BUFFERS && (kept + buffer.capacity()) * size_of::<T>() <= MAX_BYTES {
             free.push(buffer);
         }
     });
@@ -78,11 +100,12 @@ mod tests {
 
     #[test]
     fn a_given_buffer_is_taken_again_only_when_it_fits() {
-        let buffer = vec![1.0; 3 * MIN_LEN];
+        let buffer = vec![1.0f64; 3 * MIN_LEN];
         let address = buffer.as_ptr();
         give(buffer);
-        assert!(take(MIN_LEN).capacity() < 3 * MIN_LEN, "too large for MIN_LEN: not taken");
-        let again = take(2 * MIN_LEN);
+        assert!(take::<f64>(MIN_LEN).capacity() < 3 * MIN_LEN, "too large for MIN_LEN: not taken");
+        assert_eq!(take::<usize>(2 * MIN_LEN).capacity(), 2 * MIN_LEN, "kept apart by element type");
+        let again = take::<f64>(2 * MIN_LEN);
         assert_eq!((again.as_ptr(), again.len()), (address, 0));
         assert_eq!(zeros(MIN_LEN + 1), vec![0.0; MIN_LEN + 1]);
     }

@@ -245,6 +245,14 @@ impl Deriv {
         }
     }
 
+    /// `to_dense` that moves a dense block instead of copying it.
+    pub fn into_dense(self, rows: usize, nd: usize) -> DenseDeriv {
+        match self {
+            Deriv::Dense(d) => d,
+            other => other.to_dense(rows, nd),
+        }
+    }
+
     /// `self` with its rows moved to new positions `map[r]` in a block of `rows` rows (array growth).
     pub fn relocate(self, map: &[usize], rows: usize) -> Deriv {
         let pairs: Vec<(usize, usize)> = map.iter().enumerate().map(|(i, &m)| (m, i)).collect();

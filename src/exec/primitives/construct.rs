@@ -210,7 +210,8 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
     }
     // Tolerance as in Octave's range: an end point within rounding counts.
     let n = (span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1;
-    let mut values: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    let mut values = buffers::take(n);
+    values.extend((0..n).map(|i| start + i as f64 * step));
     // Exactly start even for an infinite step or a -0 start; only the last element can pass the end
     // point (by the tolerance above): clip it.
     values[0] = start;
