@@ -210,7 +210,8 @@ fn compressed(
     // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
     let check = c.from_user.then(|| check_direction(n));
     let mut seed = buffers::take(n * (p + 1));
-    seed.extend(c.seed.iter().chain(check.iter().flatten()));
+    seed.extend_from_slice(&c.seed);
+    seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
     let seed = DenseDeriv::from_seed(n, nd, seed);
     let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, threads)?;

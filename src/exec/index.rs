@@ -2,7 +2,7 @@
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
 use super::buffers;
-use super::deriv::{Deriv, RowMap};
+use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
 use super::value::{Array, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -196,7 +196,10 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
     Ok(match value {
         Value::Double(a) => {
             let mut data = buffers::take(positions.len());
-            data.extend(positions.iter().map(|&i| a.data[i]));
+            match contiguous_start(positions) {
+                Some(first) => data.extend_from_slice(&a.data[first..first + positions.len()]),
+                None => data.extend(positions.iter().map(|&i| a.data[i])),
+            }
             Value::Double(Array::new(dims, data))
         }
         Value::Logical(a) => Value::Logical(pick(a, dims, positions)),
