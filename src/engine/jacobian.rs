@@ -19,6 +19,7 @@ use super::{JacobianStorage, Options, Prepared, Sparsity};
 use crate::ad::coloring::{Coloring, color_columns, decompress, seed_matrix};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::buffers;
 use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
 use crate::exec::interp::{ControlRecord, Slot};
 use crate::exec::value::{Array, SparseMatrix, Value};
@@ -208,7 +209,8 @@ fn compressed(
     let p = c.coloring.ncolors;
     // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
     let check = c.from_user.then(|| check_direction(n));
-    let mut seed = c.seed.clone();
+    let mut seed = buffers::take(n * (p + 1));
+    seed.extend_from_slice(&c.seed);
     seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
     let seed = DenseDeriv::from_seed(n, nd, seed);
@@ -228,6 +230,7 @@ fn compressed(
     if let Some(r) = &check {
         verify_product(&jacobian, r, &directions.data[m * p..])?;
     }
+    buffers::give(directions.data);
     log.push(format!("msad: compressed evaluation with {p} directions"));
     let jacobian = match storage {
         JacobianStorage::Full => Value::Double(jacobian.to_dense()),
@@ -298,7 +301,7 @@ fn run_dense(
     if chunks == 1 {
         let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false, Some(key(0, nd)))?;
         let m = result.value.numel();
-        return Ok((result.value, result.deriv.to_dense(m, nd), control));
+        return Ok((result.value, result.deriv.into_dense(m, nd), control));
     }
     let bounds: Vec<(usize, usize)> = (0..chunks).map(|c| (c * nd / chunks, (c + 1) * nd / chunks)).collect();
     let runs: Vec<Result<(Slot, ControlRecord)>> = pool.install(|| {
@@ -316,7 +319,7 @@ fn run_dense(
     for (run, &(lo, hi)) in runs.into_iter().zip(&bounds) {
         let (slot, control) = run?;
         let m = slot.value.numel();
-        data.extend(slot.deriv.to_dense(m, hi - lo).data);
+        data.extend(slot.deriv.into_dense(m, hi - lo).data);
         first.get_or_insert((slot.value, control));
     }
     let (value, control) = first.expect("at least one chunk");

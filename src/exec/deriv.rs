@@ -6,6 +6,8 @@
 //! (rows of (direction, value) pairs; sparsity detection seeds it with the identity). Sparse blocks keep
 //! every structural entry, even when its value is zero, so the pattern they carry is never too small.
 
+use super::buffers;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Deriv {
     /// The value does not depend on the differentiated input.
@@ -36,7 +38,7 @@ pub struct SparseDeriv {
 
 impl DenseDeriv {
     pub fn zeros(rows: usize, nd: usize) -> DenseDeriv {
-        DenseDeriv { rows, nd, data: vec![0.0; rows * nd] }
+        DenseDeriv { rows, nd, data: buffers::zeros(rows * nd) }
     }
     /// The seed `S` (n x nd, column-major) as a block.
     pub fn from_seed(rows: usize, nd: usize, data: Vec<f64>) -> DenseDeriv {
@@ -109,6 +111,12 @@ impl RowMap {
     }
 }
 
+/// The first of `positions` when they are consecutive (`x(a:b)`, `x(:)`): such gathers copy slices.
+pub fn contiguous_start(positions: &[usize]) -> Option<usize> {
+    let first = *positions.first()?;
+    positions.iter().enumerate().all(|(k, &i)| i == first + k).then_some(first)
+}
+
 /// A linear map on rows given as, for each output row, its (source row, coefficient) terms
 /// (compressed like a CSR matrix): reductions, cumulative sums, Kronecker-structured products.
 pub struct RowOperator {
@@ -156,13 +164,18 @@ impl Deriv {
             Deriv::Zero => Deriv::Zero,
             Deriv::Dense(d) if matches!(map, RowMap::Identity) && d.rows == rows => self.clone(),
             Deriv::Dense(d) => {
-                let mut data = Vec::with_capacity(rows * d.nd);
+                let mut data = buffers::take(rows * d.nd);
+                let first = match map {
+                    RowMap::Gather(m) => contiguous_start(m),
+                    _ => None,
+                };
                 for j in 0..d.nd {
                     let src = d.column(j);
-                    match map {
-                        RowMap::Identity => data.extend_from_slice(&src[..rows]),
-                        RowMap::Scalar => data.extend(std::iter::repeat_n(src[0], rows)),
-                        RowMap::Gather(m) => data.extend(m.iter().map(|&i| src[i])),
+                    match (map, first) {
+                        (RowMap::Identity, _) => data.extend_from_slice(&src[..rows]),
+                        (RowMap::Scalar, _) => data.extend(std::iter::repeat_n(src[0], rows)),
+                        (RowMap::Gather(_), Some(first)) => data.extend_from_slice(&src[first..first + rows]),
+                        (RowMap::Gather(m), None) => data.extend(m.iter().map(|&i| src[i])),
                     }
                 }
                 Deriv::Dense(DenseDeriv { rows, nd: d.nd, data })
@@ -240,6 +253,14 @@ impl Deriv {
                 }
                 out
             }
+        }
+    }
+
+    /// `to_dense` that moves a dense block instead of copying it.
+    pub fn into_dense(self, rows: usize, nd: usize) -> DenseDeriv {
+        match self {
+            Deriv::Dense(d) => d,
+            other => other.to_dense(rows, nd),
         }
     }
 
@@ -375,21 +396,35 @@ pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
         }));
     }
     debug_assert!(terms.iter().all(|(coef, _, _)| !matches!(coef, Coef::Each(c) if c.len() != rows)));
+    let dense: Vec<(Coef, &DenseDeriv, &RowMap)> = terms
+        .iter()
+        .filter_map(|(c, d, m)| match d {
+            Deriv::Dense(d) => Some((*c, d, *m)),
+            _ => None,
+        })
+        .collect();
+    // Two same-shaped terms (a + b, a .* b, ...) are written in one pass over the block.
+    if let [(c1, d1, RowMap::Identity), (c2, d2, RowMap::Identity)] = dense[..] {
+        let mut data = buffers::take(rows * d1.nd);
+        for j in 0..d1.nd {
+            write_pair(&mut data, (c1, &d1.column(j)[..rows]), (c2, &d2.column(j)[..rows]));
+        }
+        return Deriv::Dense(DenseDeriv { rows, nd: d1.nd, data });
+    }
     let mut out: Option<DenseDeriv> = None;
-    for (coef, deriv, map) in terms {
-        let Deriv::Dense(d) = deriv else { continue };
+    for (coef, d, map) in dense {
         match out.as_mut() {
             // The first term writes the block: no zero fill to accumulate into.
             None => {
-                let mut data = Vec::with_capacity(rows * d.nd);
+                let mut data = buffers::take(rows * d.nd);
                 for j in 0..d.nd {
-                    write_term(&mut data, *coef, d.column(j), map, rows);
+                    write_term(&mut data, coef, d.column(j), map, rows);
                 }
                 out = Some(DenseDeriv { rows, nd: d.nd, data });
             }
             Some(o) => {
                 for j in 0..d.nd {
-                    add_term(o.column_mut(j), *coef, d.column(j), map);
+                    add_term(o.column_mut(j), coef, d.column(j), map);
                 }
             }
         }
@@ -408,6 +443,18 @@ fn write_term(data: &mut Vec<f64>, coef: Coef, src: &[f64], map: &RowMap, rows: 
         (Coef::Each(c), RowMap::Identity) => data.extend(c.iter().zip(src).map(|(c, s)| c * s)),
         (Coef::Each(c), RowMap::Scalar) => data.extend(c.iter().map(|c| c * src[0])),
         (Coef::Each(c), RowMap::Gather(m)) => data.extend(c.iter().zip(m).map(|(c, &i)| c * src[i])),
+    }
+}
+
+/// Appends `a[k] * x[k] + b[k] * y[k]` (the same roundings as writing the first term, then adding the
+/// second).
+fn write_pair(data: &mut Vec<f64>, (a, x): (Coef, &[f64]), (b, y): (Coef, &[f64])) {
+    let xy = x.iter().zip(y);
+    match (a, b) {
+        (Coef::Same(a), Coef::Same(b)) => data.extend(xy.map(|(x, y)| a * x + b * y)),
+        (Coef::Same(a), Coef::Each(b)) => data.extend(xy.zip(b).map(|((x, y), b)| a * x + b * y)),
+        (Coef::Each(a), Coef::Same(b)) => data.extend(xy.zip(a).map(|((x, y), a)| a * x + b * y)),
+        (Coef::Each(a), Coef::Each(b)) => data.extend(xy.zip(a).zip(b).map(|(((x, y), a), b)| a * x + b * y)),
     }
 }
 

@@ -1,7 +1,8 @@
 //! MATLAB indexing: `a(i)`, `a(i, j, ...)`, `end`, and indexed assignment that grows arrays, on values
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
-use super::deriv::{Deriv, RowMap};
+use super::buffers;
+use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
 use super::value::{Array, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -37,11 +38,20 @@ impl Subscript {
                     .with_identifier("Octave:invalid-index")
                 };
                 let a = v.numeric().ok_or_else(|| invalid(&format!("<{}>", v.class_name())))?;
-                // The cast saturates, so the round trip checks integrality without a libm call.
-                if let Some(&bad) = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)) {
-                    return Err(invalid(&format_index(bad)));
+                let mut positions = buffers::take(a.data.len());
+                // The cast saturates, so the round trip checks integrality without a libm call; one
+                // flag for the whole list keeps the loop branch-free.
+                let mut all_valid = true;
+                positions.extend(a.data.iter().map(|&x| {
+                    let i = x as i64;
+                    all_valid &= x >= 1.0 && i as f64 == x;
+                    (i as usize).wrapping_sub(1)
+                }));
+                if !all_valid {
+                    buffers::give(positions);
+                    let bad = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)).expect("an invalid subscript");
+                    return Err(invalid(&format_index(*bad)));
                 }
-                let positions = a.data.iter().map(|&x| x as i64 as usize - 1).collect();
                 Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
             }
         }
@@ -69,6 +79,15 @@ impl Subscript {
     }
 }
 
+impl Drop for Subscript {
+    /// Index lists of large ranges go back to the buffer pool.
+    fn drop(&mut self) {
+        if let Subscript::List { positions, .. } = self {
+            buffers::give(std::mem::take(positions));
+        }
+    }
+}
+
 fn format_index(x: f64) -> String {
     if x.fract() == 0.0 { format!("{x}") } else { format!("{x:.4}") }
 }
@@ -91,10 +110,11 @@ pub fn end_value(dims: &[usize], position: usize, count: usize) -> usize {
 pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
     let numel: usize = dims.iter().product();
     if subs.len() == 1 {
-        let positions: Vec<usize> = match &subs[0] {
-            Subscript::All => (0..numel).collect(),
-            Subscript::List { positions, .. } => positions.clone(),
-        };
+        let mut positions = buffers::take(subs[0].count(numel));
+        match &subs[0] {
+            Subscript::All => positions.extend(0..numel),
+            Subscript::List { positions: listed, .. } => positions.extend_from_slice(listed),
+        }
         if let Some(&bad) = positions.iter().find(|&&p| p >= numel) {
             return Err(out_of_bound(bad + 1, 0, 1, numel, dims));
         }
@@ -181,7 +201,12 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     }
     let out = gather_value(value, dims, &positions)?;
     let rows = positions.len();
-    Ok((out, deriv.gather(&RowMap::Gather(positions), rows)))
+    let map = RowMap::Gather(positions);
+    let deriv = deriv.gather(&map, rows);
+    if let RowMap::Gather(positions) = map {
+        buffers::give(positions);
+    }
+    Ok((out, deriv))
 }
 
 pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
@@ -189,7 +214,14 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())
     }
     Ok(match value {
-        Value::Double(a) => Value::Double(pick(a, dims, positions)),
+        Value::Double(a) => {
+            let mut data = buffers::take(positions.len());
+            match contiguous_start(positions) {
+                Some(first) => data.extend_from_slice(&a.data[first..first + positions.len()]),
+                None => data.extend(positions.iter().map(|&i| a.data[i])),
+            }
+            Value::Double(Array::new(dims, data))
+        }
         Value::Logical(a) => Value::Logical(pick(a, dims, positions)),
         Value::Char(a) => Value::Char(pick(a, dims, positions)),
         Value::Cell(a) => Value::Cell(pick(a, dims, positions)),
@@ -233,6 +265,7 @@ pub fn assign(
         base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
     };
     let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
+    buffers::give(targets);
     Ok((value, deriv))
 }
 

@@ -3,6 +3,7 @@
 
 mod apply;
 
+use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
@@ -97,8 +98,12 @@ impl Frames {
     }
 
     fn give_back(&self, id: FuncId, mut regs: Vec<Reg>, incoming: Vec<Reg>) {
+        // Registers not kept give their large buffers to the pool for the next call's kernels.
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
-            *reg = Reg::Unset;
+            if let Reg::Val(slot) = std::mem::replace(reg, Reg::Unset) {
+                buffers::recycle_value(slot.value);
+                buffers::recycle_deriv(slot.deriv);
+            }
         }
         self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }

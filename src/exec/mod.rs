@@ -1,5 +1,6 @@
 //! Runtime: values, derivative blocks, indexing, the primitive table and the evaluator of prepared code.
 
+pub(crate) mod buffers;
 pub mod containers;
 pub mod deriv;
 pub mod index;

@@ -5,6 +5,7 @@ use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
+use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, Value, normalize_dims};
@@ -104,7 +105,10 @@ fn size_args<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<&'a [&'v Value
 
 fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
     let dims = dims_from_args(name, size_args(name, args)?)?;
-    Ok(vec![Value::Double(Array::filled(dims, x))])
+    let n = dims.iter().product();
+    let mut data = buffers::take(n);
+    data.resize(n, x);
+    Ok(vec![Value::Double(Array::new(dims, data))])
 }
 
 fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> {
@@ -206,7 +210,8 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
     }
     // Tolerance as in Octave's range: an end point within rounding counts.
     let n = (span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1;
-    let mut values: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    let mut values = buffers::take(n);
+    values.extend((0..n).map(|i| start + i as f64 * step));
     // Exactly start even for an infinite step or a -0 start; only the last element can pass the end
     // point (by the tolerance above): clip it.
     values[0] = start;

@@ -3,6 +3,7 @@
 use super::{Forward, Kernel, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
+use crate::exec::buffers;
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
@@ -313,14 +314,19 @@ fn for_each_pair(e: &Expanded, mut f: impl FnMut(usize, f64, f64)) {
 }
 
 /// `f` over the expanded pairs; one collecting loop per map kind (no per-element capacity checks).
-pub(super) fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
+pub(super) fn zip_with(e: &Expanded, f: impl Fn(f64, f64) -> f64) -> Array<f64> {
+    zip_into(e, f, buffers::take(e.dims.iter().product()))
+}
+
+/// `zip_with` into the empty vector `data`.
+fn zip_into<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T, mut data: Vec<T>) -> Array<T> {
     let (a, b) = (&e.a.data[..], &e.b.data[..]);
-    let data = match (&e.maps.0, &e.maps.1) {
-        (RowMap::Identity, RowMap::Identity) => a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect(),
-        (RowMap::Identity, RowMap::Scalar) => a.iter().map(|&x| f(x, b[0])).collect(),
-        (RowMap::Scalar, RowMap::Identity) => b.iter().map(|&y| f(a[0], y)).collect(),
-        (ma, mb) => (0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)])).collect(),
-    };
+    match (&e.maps.0, &e.maps.1) {
+        (RowMap::Identity, RowMap::Identity) => data.extend(a.iter().zip(b).map(|(&x, &y)| f(x, y))),
+        (RowMap::Identity, RowMap::Scalar) => data.extend(a.iter().map(|&x| f(x, b[0]))),
+        (RowMap::Scalar, RowMap::Identity) => data.extend(b.iter().map(|&y| f(a[0], y))),
+        (ma, mb) => data.extend((0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)]))),
+    }
     Array::new(e.dims.clone(), data)
 }
 
@@ -360,14 +366,17 @@ pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value
     if logical_operands && e.a.data.iter().chain(&e.b.data).any(|x| x.is_nan()) {
         return Err(runtime("invalid conversion from NaN to logical value"));
     }
-    Ok(vec![Value::Logical(zip_with(&e, f))])
+    Ok(vec![Value::Logical(zip_into(&e, f, Vec::new()))])
 }
 
 pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward) -> Result<Deriv> {
     let x = numeric("", fw.inputs[0])?;
     let y = numeric("", fw.output)?;
-    let coefs: Vec<f64> = x.data.iter().zip(&y.data).map(|(&x, &y)| df(x, y)).collect();
-    Ok(combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len()))
+    let mut coefs = buffers::take(x.data.len());
+    coefs.extend(x.data.iter().zip(&y.data).map(|(&x, &y)| df(x, y)));
+    let deriv = combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len());
+    buffers::give(coefs);
+    Ok(deriv)
 }
 
 /// Forward rule of the table's elementwise binary primitive `name`. Sums, differences and products take
@@ -387,9 +396,10 @@ pub(super) fn forward_elementwise(name: &str, partials: fn(f64, f64, f64) -> (f6
         return Ok(combine_terms(&[(ca, da, &e.maps.0), (cb, db, &e.maps.1)], n));
     }
     if name == "power" && db.is_zero() {
-        let mut ca = Vec::with_capacity(n);
-        for_each_pair(&e, |_, x, y| ca.push(power_base_partial(x, y)));
-        return Ok(combine(&[(&ca, da, &e.maps.0)], n));
+        let ca = zip_with(&e, power_base_partial).data;
+        let deriv = combine(&[(&ca, da, &e.maps.0)], n);
+        buffers::give(ca);
+        return Ok(deriv);
     }
     forward_expanded(partials, &e, fw)
 }
@@ -413,7 +423,7 @@ fn forward_expanded(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw:
     let z = numeric("", fw.output)?;
     let n = z.data.len();
     let (active_a, active_b) = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
-    let (mut ca, mut cb) = (Vec::with_capacity(n * active_a as usize), Vec::with_capacity(n * active_b as usize));
+    let (mut ca, mut cb) = (buffers::take(n * active_a as usize), buffers::take(n * active_b as usize));
     for_each_pair(e, |k, x, y| {
         let (da, db) = partials(x, y, z.data[k]);
         if active_a {
@@ -425,5 +435,8 @@ fn forward_expanded(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw:
     });
     let terms = [(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)];
     let terms: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().filter(|t| !t.1.is_zero()).map(|&(c, d, m)| (&c[..], d, m)).collect();
-    Ok(combine(&terms, n))
+    let deriv = combine(&terms, n);
+    buffers::give(ca);
+    buffers::give(cb);
+    Ok(deriv)
 }
