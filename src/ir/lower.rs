@@ -54,11 +54,13 @@ pub enum Captures<'v> {
     Inputs(&'v [String]),
 }
 
-/// Lowers an anonymous function `@(params) body`.
+/// Lowers an anonymous function `@(params) body`; `entry`: the function msad differentiates, which
+/// is asked for one result.
 pub fn lower_anonymous(
     params: &[Param],
     body: &Expr,
     captures: Captures,
+    entry: bool,
     file: &Arc<SourceFile>,
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
@@ -86,12 +88,22 @@ pub fn lower_anonymous(
         let v = lw.emit(Op::Param(i), vec![], body.span);
         lw.write_var(p, v);
     }
-    let result = lw.lower_expr(body)?;
-    lw.write_var(ANON_RESULT, result);
-    lw.finish("@anonymous".into(), params, vec![ANON_RESULT.into()], body.span)
+    let outputs = match entry {
+        true => vec![ANON_RESULT.to_string()],
+        false => lw.anonymous_outputs(body)?,
+    };
+    if outputs.len() == 1 {
+        let result = lw.lower_expr(body)?;
+        lw.write_var(ANON_RESULT, result);
+    }
+    lw.finish("@anonymous".into(), params, outputs, body.span)
 }
 
 const ANON_RESULT: &str = "ans";
+
+/// How many results an anonymous function whose body is a call can give (`[m, i] = f(v)` with
+/// `f = @(v) max(v)`).
+const ANON_MAX_OUTPUTS: usize = 3;
 
 fn param_names(params: &[Param], file: &Arc<SourceFile>) -> Result<Vec<String>> {
     let mut names = Vec::new();
@@ -719,7 +731,7 @@ impl<'a> Lowerer<'a> {
                 Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
             }
             ExprKind::FuncHandle(name) => self.named_handle(name, span),
-            ExprKind::AnonFn { params, body } => self.anonymous_handle(params, body, crate::syntax::printer::print_expr(e), true),
+            ExprKind::AnonFn { params, body } => self.anonymous_handle(params, body, crate::syntax::octave_text::octave_text(e), true),
         }
     }
 
@@ -791,6 +803,50 @@ impl<'a> Lowerer<'a> {
         Ok(dests)
     }
 
+    /// The outputs of an anonymous function with this body: one, or when the body calls a function,
+    /// as many as the caller asks for (up to `ANON_MAX_OUTPUTS`), each count with its own call.
+    fn anonymous_outputs(&mut self, body: &Expr) -> Result<Vec<String>> {
+        let (name, args): (&str, &[Expr]) = match &body.kind {
+            ExprKind::Ident(name) => (name, &[]),
+            ExprKind::Call { base, args } => match &base.kind {
+                ExprKind::Ident(name) => (name, args),
+                _ => return Ok(vec![ANON_RESULT.into()]),
+            },
+            _ => return Ok(vec![ANON_RESULT.into()]),
+        };
+        if self.variables.contains(name) {
+            return Ok(vec![ANON_RESULT.into()]);
+        }
+        let outputs: Vec<String> =
+            (0..ANON_MAX_OUTPUTS).map(|k| if k == 0 { ANON_RESULT.into() } else { format!("#ans{}", k + 1) }).collect();
+        let span = body.span;
+        let join = self.new_block();
+        let asked = self.emit(Op::Nargout, vec![], span);
+        for count in 1..=ANON_MAX_OUTPUTS {
+            // Fewer results asked for than the next count: this call; otherwise on to the next.
+            let next = (count < ANON_MAX_OUTPUTS).then(|| self.new_block());
+            if let Some(next) = next {
+                let limit = self.constant(Value::scalar(count as f64), span);
+                let fits = self.prim("le", vec![asked, limit], span)?;
+                let fits = self.prim("truth", vec![fits], span)?;
+                let this = self.new_block();
+                self.branch(fits, this, next);
+                self.seal(this);
+                self.seal(next);
+                self.current = this;
+            }
+            let results = self.lower_call(name, args, count, span)?;
+            outputs.iter().zip(results).for_each(|(o, v)| self.write_var(o, v));
+            self.jump(join);
+            if let Some(next) = next {
+                self.current = next;
+            }
+        }
+        self.seal(join);
+        self.current = join;
+        Ok(outputs)
+    }
+
     /// `@name`: a handle to what `name` resolves to here.
     fn named_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
@@ -816,7 +872,7 @@ impl<'a> Lowerer<'a> {
         names_read(body, &own, &mut read);
         let captured: Vec<String> = read.into_iter().filter(|n| captures && self.variables.contains(n)).collect();
         let values = captured.iter().map(|n| self.read_var(n, body.span)).collect();
-        let func = lower_anonymous(params, body, Captures::Inputs(&captured), &self.file, &mut *self.resolver)?;
+        let func = lower_anonymous(params, body, Captures::Inputs(&captured), false, &self.file, &mut *self.resolver)?;
         let id = self.resolver.add_function(func);
         Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text }, values, body.span))
     }
@@ -828,7 +884,7 @@ impl<'a> Lowerer<'a> {
             FunctionHandle::Anonymous { text, captured } => {
                 let source = SourceFile::new("<anonymous>", text.as_str());
                 let (params, body) = parse_anonymous(&source)?;
-                let func = lower_anonymous(&params, &body, Captures::Values(captured), &source, &mut *self.resolver)?;
+                let func = lower_anonymous(&params, &body, Captures::Values(captured), false, &source, &mut *self.resolver)?;
                 let id = self.resolver.add_function(func);
                 Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: text.clone() }, vec![], span))
             }
@@ -848,7 +904,7 @@ impl<'a> Lowerer<'a> {
         }
         let source = SourceFile::new("<anonymous>", value.as_str());
         let (params, body) = parse_anonymous(&source).map_err(|d| d.at(&self.file, *text_span))?;
-        let text = crate::syntax::printer::print_expr(&Expr { kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) }, span });
+        let text = crate::syntax::octave_text::octave_text(&Expr { kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) }, span });
         self.anonymous_handle(&params, &body, text, false)
     }
 

@@ -62,7 +62,7 @@ impl<'h> Loader<'h> {
         let (params, body) = lower::parse_anonymous(&source)?;
         self.sources.push(source.clone());
         self.functions.push(None);
-        let func = lower::lower_anonymous(&params, &body, Captures::Values(captured), &source, &mut self)?;
+        let func = lower::lower_anonymous(&params, &body, Captures::Values(captured), true, &source, &mut self)?;
         self.functions[0] = Some(func);
         self.finish()
     }

@@ -92,7 +92,10 @@ fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
     match text_field("type")?.as_str() {
         "simple" => Ok(FunctionHandle::Named(text_field("function")?)),
         "anonymous" => {
-            Ok(FunctionHandle::Anonymous { text: text_field("function")?, captured: captured_variables(&description) })
+            // Octave 7 writes a literal `{}` in an anonymous function's text as the constant it folded it
+            // to, `{}(0x0)` and a line break.
+            let text = text_field("function")?.replace("{}(0x0)\n", "{}");
+            Ok(FunctionHandle::Anonymous { text, captured: captured_variables(&description) })
         }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),

@@ -4,6 +4,7 @@ pub mod ast;
 mod lexer;
 pub use lexer::simple_escape;
 mod parser;
+pub mod octave_text;
 pub mod printer;
 mod token;
 

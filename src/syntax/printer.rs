@@ -40,14 +40,14 @@ struct Printer {
 
 /// Precedence levels, loosest to tightest, matching the parser. An assignment expression is written bare only
 /// as an index argument; everywhere else it is bracketed.
-const ASSIGN: u8 = 0;
-const ANON: u8 = 1;
-const RANGE: u8 = 7;
-const UNARY: u8 = 10;
-const POWER: u8 = 11;
-const POSTFIX: u8 = 12;
+pub(super) const ASSIGN: u8 = 0;
+pub(super) const ANON: u8 = 1;
+pub(super) const RANGE: u8 = 7;
+pub(super) const UNARY: u8 = 10;
+pub(super) const POWER: u8 = 11;
+pub(super) const POSTFIX: u8 = 12;
 
-fn binary_precedence(op: BinOp) -> u8 {
+pub(super) fn binary_precedence(op: BinOp) -> u8 {
     use BinOp::*;
     match op {
         OrOr => 2,
@@ -61,7 +61,7 @@ fn binary_precedence(op: BinOp) -> u8 {
     }
 }
 
-fn precedence(expr: &Expr) -> u8 {
+pub(super) fn precedence(expr: &Expr) -> u8 {
     match &expr.kind {
         ExprKind::Assign { .. } => ASSIGN,
         ExprKind::AnonFn { .. } => ANON,
@@ -83,7 +83,7 @@ fn signed_postfix(expr: &Expr, at_end: bool) -> bool {
     }
 }
 
-fn number(value: f64) -> String {
+pub(super) fn number(value: f64) -> String {
     if value.is_infinite() {
         return "1e999".to_string();
     }
@@ -91,11 +91,11 @@ fn number(value: f64) -> String {
     text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
 }
 
-fn quote_single(value: &str) -> String {
+pub(super) fn quote_single(value: &str) -> String {
     format!("'{}'", value.replace('\'', "''"))
 }
 
-fn quote_double(value: &str) -> String {
+pub(super) fn quote_double(value: &str) -> String {
     let mut out = String::from("\"");
     for ch in value.chars() {
         match ch {
@@ -418,7 +418,7 @@ impl Printer {
     }
 }
 
-fn params(params: &[Param]) -> String {
+pub(super) fn params(params: &[Param]) -> String {
     let names: Vec<&str> = params
         .iter()
         .map(|p| match p {

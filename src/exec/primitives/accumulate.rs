@@ -33,7 +33,8 @@ pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
     let dims = match args.get(2).map(|v| numeric("accumarray", v)).transpose()? {
         Some(sz) if sz.numel() > 0 => {
             let sz: Vec<usize> = sz.data.iter().map(|&s| s as usize).collect();
-            let fits = (d == 1 && sz.len() == 2 && sz[1] == 1 && sz[0] >= largest[0])
+            // One subscript column indexes linearly into any size.
+            let fits = (d == 1 && sz.iter().product::<usize>() >= largest[0])
                 || (sz.len() == d && sz.iter().zip(&largest).all(|(s, m)| s >= m));
             if !fits {
                 return Err(runtime("accumarray: dimensions mismatch"));
@@ -43,8 +44,9 @@ pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
         _ if d == 1 => vec![largest[0], 1],
         _ => largest,
     };
+    let extent = |j: usize| if d == 1 { usize::MAX } else { dims[j] };
     let positions = (0..n)
-        .map(|k| (0..d).rev().fold(0, |p, j| p * dims[j] + subs.data[j * n + k] as usize - 1))
+        .map(|k| (0..d).rev().fold(0, |p, j| p * extent(j) + subs.data[j * n + k] as usize - 1))
         .collect();
     Ok((positions, dims))
 }
