@@ -29,7 +29,8 @@ function varargout = msad_eval(varargin)
 %     msad:unsupported        a construct or builtin msad does not support yet
 %     msad:notDifferentiable  an active value reaches something without a derivative
 %     msad:badInput           wrong arguments or options
-%     msad:runtime            FUN raised an error (an identifier of its own is kept)
+%     msad:runtime            FUN raised an error (an identifier of its own, or Octave's such as
+%                             Octave:index-out-of-bounds, is kept)
 %     msad:internal           a bug in msad: please report it
 %
 %   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls;
@@ -124,7 +125,8 @@ end
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', ones(3, 1)))
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', eye(2), 'jacobian', 'sparse'))
 %!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
-%!error id=msad:runtime msad_eval(@(x) x(3), [1; 2])
+%!error id=Octave:index-out-of-bounds msad_eval(@(x) x(3), [1; 2])
+%!error id=msad:runtime msad_eval(@(x) error('no identifier'), 1)
 %!test  # last: remove the folder of written functions
 %! rmpath(folder);
 %! confirm_recursive_rmdir(false, 'local');
