@@ -24,6 +24,11 @@ use std::time::SystemTime;
 pub trait Host {
     /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
     fn which(&mut self, name: &str) -> Option<PathBuf>;
+    /// Calls the host's `warning` with these text arguments (a warning of the user's code, or a change
+    /// of the warning state), so that its display, `lastwarn` and states behave as for host code.
+    fn warning(&mut self, args: &[String]) {
+        let _ = args;
+    }
 }
 
 /// Looks functions up as `<dir>/<name>.m` in a list of directories.
@@ -108,6 +113,8 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
+    /// The user's `warning` calls on the latest run, for the host.
+    warnings: std::sync::Mutex<Vec<Vec<String>>>,
 }
 
 impl Prepared {
@@ -123,6 +130,7 @@ impl Prepared {
             joins: &self.joins,
             constant_derivatives: &self.constant_derivatives,
             derivative_cache: &self.derivative_cache,
+            warnings: &self.warnings,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -185,22 +193,25 @@ impl Engine {
             log.push(format!("msad: cache hit for {}", key.function));
         }
         let plan = self.plans.get_mut(&key).expect("prepared above");
-        let n = x_array.numel();
-        let jacobian = if request.nargout > 1 {
-            Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
-        } else {
-            None
-        };
-        let (value, jacobian) = match jacobian {
-            Some((value, j)) => (value, Some(j)),
-            None => {
-                let args = request.args.iter().cloned().map(Slot::inactive).collect();
-                (plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None)
-            }
-        };
+        let outcome = run_plan(plan, request, x_array.numel(), &mut log);
+        // Warnings come out as the user's code raised them, also when it failed afterwards.
+        for args in std::mem::take(&mut *plan.warnings.lock().unwrap_or_else(|e| e.into_inner())) {
+            host.warning(&args);
+        }
+        let (value, jacobian) = outcome?;
         check_result(&value)?;
         Ok(Evaluation { value, jacobian, log })
     }
+}
+
+/// The value and, when asked for, the derivative output of one request.
+fn run_plan(plan: &mut Prepared, request: &Request, n: usize, log: &mut Vec<String>) -> Result<(Value, Option<Value>)> {
+    if request.nargout > 1 {
+        let (value, j) = mode::evaluate(plan, &request.args, request.options.wrt, n, &request.options, log)?;
+        return Ok((value, Some(j)));
+    }
+    let args = request.args.iter().cloned().map(Slot::inactive).collect();
+    Ok((plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None))
 }
 
 fn check_result(value: &Value) -> Result<()> {
@@ -269,6 +280,7 @@ fn prepare(
         stamps,
         compression: None,
         scalar_output: None,
+        warnings: Default::default(),
     })
 }
 

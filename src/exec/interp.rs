@@ -52,6 +52,8 @@ pub struct Plan<'p> {
     pub constant_derivatives: &'p [bool],
     /// Their derivative blocks, by seed and value.
     pub derivative_cache: &'p DerivativeCache,
+    /// The host `warning` calls of the latest run that finished (see `Interpreter::warnings`).
+    pub warnings: &'p std::sync::Mutex<Vec<Vec<String>>>,
 }
 
 /// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
@@ -100,11 +102,14 @@ pub struct Interpreter<'p> {
     pub control: ControlRecord,
     /// Reverse mode: every operation on taped values is recorded here.
     pub tape: Option<Tape>,
+    /// Arguments of the host `warning` calls the user's code made on the path taken, in order: every
+    /// run of one evaluation takes the same path, so whichever finishes last tells the host.
+    warnings: Vec<Vec<String>>,
 }
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, warnings: vec![] }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -132,6 +137,11 @@ impl<'p> Interpreter<'p> {
         self.depth += 1;
         let result = self.run(id, func, args, nargin, nargout);
         self.depth -= 1;
+        if self.depth == 0 {
+            if let Ok(mut published) = self.plan.warnings.lock() {
+                *published = std::mem::take(&mut self.warnings);
+            }
+        }
         result
     }
 
@@ -270,9 +280,10 @@ impl<'p> Interpreter<'p> {
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
-        let trace_len = self.control.trace.len();
+        let (trace_len, warnings_len) = (self.control.trace.len(), self.warnings.len());
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
         self.control.trace.truncate(trace_len);
+        self.warnings.truncate(warnings_len);
         let from_other = match other_side {
             Ok(Exit::Reached(p)) => Some(p),
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
@@ -425,6 +436,10 @@ impl<'p> Interpreter<'p> {
                 let base = slot(regs, inst.args[0])?;
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::Warning => {
+                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                self.warnings.push(primitives::errors::warning_arguments(&values)?);
             }
             Op::CaughtError => {
                 let error = frame.caught.as_ref().expect("a landing block is entered with its error");

@@ -730,6 +730,14 @@ impl<'a> Lowerer<'a> {
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
             return Ok(vec![self.emit(op, vec![], span)]);
         }
+        if name == "warning" {
+            if nargout > 0 {
+                return Err(self.err("warning with outputs (the warning state)", span));
+            }
+            let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+            self.emit_multi(Op::Warning, operands, vec![], span);
+            return Ok(vec![]);
+        }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
             // Octave's compiled builtins have no source to read, so an unknown name is either one of

@@ -57,6 +57,8 @@ pub enum Op {
     Nargout,
     /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
     CaughtError,
+    /// `warning(...)` with no result: passed on to the host's `warning` after the run.
+    Warning,
 }
 
 #[derive(Clone, Debug)]

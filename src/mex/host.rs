@@ -24,4 +24,11 @@ impl Host for MexHost {
         let path = PathBuf::from(array::host_text(&found.char_units()));
         (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
     }
+
+    fn warning(&mut self, args: &[String]) {
+        let args: Vec<OwnedArray> = args.iter().map(|a| OwnedArray::text(a)).collect();
+        let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
+        // A warning the host turned into an error ('error' state) is not msad's to report.
+        let _ = array::call("warning", &refs, 0);
+    }
 }
