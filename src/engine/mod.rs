@@ -11,7 +11,7 @@ pub use mode::Mode;
 use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::interp::{DerivativeCache, Interpreter, Plan, Slot};
+use crate::exec::interp::{DerivativeCache, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, FuncId, Op, Program};
@@ -24,10 +24,10 @@ use std::time::SystemTime;
 pub trait Host {
     /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
     fn which(&mut self, name: &str) -> Option<PathBuf>;
-    /// Calls the host's `warning` with these text arguments (a warning of the user's code, or a change
-    /// of the warning state), so that its display, `lastwarn` and states behave as for host code.
-    fn warning(&mut self, args: &[String]) {
-        let _ = args;
+    /// Calls a host function for its effect (`warning`, `lasterr`: see `HostCall`), so that warnings,
+    /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
+    fn call(&mut self, call: &HostCall) {
+        let _ = call;
     }
 }
 
@@ -113,8 +113,8 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
-    /// The user's `warning` calls on the latest run, for the host.
-    warnings: std::sync::Mutex<Vec<Vec<String>>>,
+    /// What the latest run asks the host to do.
+    host_calls: std::sync::Mutex<Vec<HostCall>>,
 }
 
 impl Prepared {
@@ -130,7 +130,7 @@ impl Prepared {
             joins: &self.joins,
             constant_derivatives: &self.constant_derivatives,
             derivative_cache: &self.derivative_cache,
-            warnings: &self.warnings,
+            host_calls: &self.host_calls,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -195,8 +195,8 @@ impl Engine {
         let plan = self.plans.get_mut(&key).expect("prepared above");
         let outcome = run_plan(plan, request, x_array.numel(), &mut log);
         // Warnings come out as the user's code raised them, also when it failed afterwards.
-        for args in std::mem::take(&mut *plan.warnings.lock().unwrap_or_else(|e| e.into_inner())) {
-            host.warning(&args);
+        for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
+            host.call(&call);
         }
         let (value, jacobian) = outcome?;
         check_result(&value)?;
@@ -280,7 +280,7 @@ fn prepare(
         stamps,
         compression: None,
         scalar_output: None,
-        warnings: Default::default(),
+        host_calls: Default::default(),
     })
 }
 

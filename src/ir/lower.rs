@@ -730,6 +730,11 @@ impl<'a> Lowerer<'a> {
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
             return Ok(vec![self.emit(op, vec![], span)]);
         }
+        if let ("lasterr", [], 0..=2) = (name, args, nargout) {
+            let dests: Vec<ValueId> = (0..nargout.max(1)).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::LastError, vec![], dests.clone(), span);
+            return Ok(dests);
+        }
         if name == "warning" {
             if nargout > 0 {
                 return Err(self.err("warning with outputs (the warning state)", span));

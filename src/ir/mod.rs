@@ -59,6 +59,8 @@ pub enum Op {
     CaughtError,
     /// `warning(...)` with no result: passed on to the host's `warning` after the run.
     Warning,
+    /// `lasterr`: the message (and identifier) of the error caught last.
+    LastError,
 }
 
 #[derive(Clone, Debug)]

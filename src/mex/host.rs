@@ -2,6 +2,7 @@
 
 use super::array::{self, Kind, OwnedArray};
 use crate::engine::Host;
+use crate::exec::interp::HostCall;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
@@ -25,10 +26,10 @@ impl Host for MexHost {
         (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
     }
 
-    fn warning(&mut self, args: &[String]) {
-        let args: Vec<OwnedArray> = args.iter().map(|a| OwnedArray::text(a)).collect();
+    fn call(&mut self, call: &HostCall) {
+        let args: Vec<OwnedArray> = call.args.iter().map(|a| OwnedArray::text(a)).collect();
         let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
         // A warning the host turned into an error ('error' state) is not msad's to report.
-        let _ = array::call("warning", &refs, 0);
+        let _ = array::call(call.function, &refs, 0);
     }
 }

@@ -14,6 +14,14 @@ function test_msad_try_catch()
   check_against_octave(@try_branch_error, mixed, 'try_branch_error');
   check_against_octave(@try_state_kept, [1.5; -2; 0.75; 3; 0.5], 'try_state_kept');
 
+  % A caught error is Octave's lasterr afterwards, as after a direct call.
+  lasterr('');
+  try_index_fallback(caught);
+  expected = lasterr();
+  lasterr('');
+  msad_eval(@try_index_fallback, caught);
+  assert(strcmp(lasterr(), expected), 'lasterr "%s", expected "%s"', lasterr(), expected);
+
   % Errors leaving the function: Octave's identifier and message, or the user's, kept.
   expect_error(@() msad_eval(@(x) x(3), [1; 2]), 'Octave:index-out-of-bounds', 'x(3): out of bound 2 (dimensions are 2x1)');
   expect_error(@() msad_eval(@(x) [1 2 3] * x, [1; 2]), 'Octave:nonconformant-args', 'operator *: nonconformant arguments (op1 is 1x3, op2 is 2x1)');
