@@ -35,8 +35,8 @@ function varargout = msad_eval(varargin)
 %     msad:unsupported        a construct or builtin msad does not support yet
 %     msad:notDifferentiable  an active value reaches something without a derivative
 %     msad:badInput           wrong arguments or options (H for a non-scalar F)
-%     msad:runtime            FUN raised an error with no identifier (an identifier
-%                             of its own, or Octave's, e.g. Octave:index-out-of-bounds, is kept)
+%     msad:runtime            FUN raised an error (an identifier of its own, or Octave's such as
+%                             Octave:index-out-of-bounds, is kept)
 %     msad:internal           a bug in msad: please report it
 %
 %   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls;
@@ -142,7 +142,7 @@ end
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', eye(2), 'jacobian', 'sparse'))
 %!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
 %!error id=Octave:index-out-of-bounds msad_eval(@(x) x(3), [1; 2])
-%!error id=msad:runtime msad_eval(@(x) error('plain message'), 1)
+%!error id=msad:runtime msad_eval(@(x) error('no identifier'), 1)
 %!test  # last: remove the folder of written functions
 %! rmpath(folder);
 %! confirm_recursive_rmdir(false, 'local');

@@ -95,7 +95,8 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         Op::CellLiteral { .. } => any_arg,
                         Op::Nargin | Op::Nargout => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
-                        Op::CaughtError => !through_derivatives,
+                        Op::CaughtError | Op::LastError => !through_derivatives,
+                        Op::Warning => false,
                         Op::Call(callee) => {
                             let params = &mut active_params[callee.0 as usize];
                             for (k, a) in inst.args.iter().enumerate() {

@@ -162,7 +162,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::CellAssign
         | Op::CellLiteral { .. }
         | Op::Nargin
-        | Op::Nargout => unknown(),
+        | Op::Nargout
+        | Op::LastError => unknown(),
+        Op::Warning => vec![],
         Op::CaughtError => vec![Lattice::Varying { class: Some(Class::Struct), dims: Some(vec![1, 1]) }],
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {

@@ -12,7 +12,7 @@ pub use mode::Mode;
 use crate::ad::pattern::Pattern;
 use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::interp::{DerivativeCache, Frames, Interpreter, Plan, Slot};
+use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program};
@@ -25,6 +25,11 @@ use std::time::SystemTime;
 pub trait Host {
     /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
     fn which(&mut self, name: &str) -> Option<PathBuf>;
+    /// Calls a host function for its effect (`warning`, `lasterr`: see `HostCall`), so that warnings,
+    /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
+    fn call(&mut self, call: &HostCall) {
+        let _ = call;
+    }
 }
 
 /// Looks functions up as `<dir>/<name>.m` in a list of directories.
@@ -114,6 +119,8 @@ struct Prepared {
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
     hessian: Option<hessian::HessianCompression>,
+    /// What the latest run asks the host to do.
+    host_calls: std::sync::Mutex<Vec<HostCall>>,
 }
 
 impl Prepared {
@@ -130,6 +137,7 @@ impl Prepared {
             constant_derivatives: &self.constant_derivatives,
             derivative_cache: &self.derivative_cache,
             frames: &self.frames,
+            host_calls: &self.host_calls,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -235,27 +243,30 @@ impl Engine {
             }
         };
         let plan = &mut plans[index].1;
-        let n = x_array.numel();
-        if request.nargout > 2 {
-            let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?;
-            check_result(&value)?;
-            return Ok(Evaluation { value, jacobian: Some(gradient), hessian: Some(hessian), log });
+        let outcome = run_plan(plan, request, x_array.numel(), &mut log);
+        // Warnings come out as the user's code raised them, also when it failed afterwards.
+        for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
+            host.call(&call);
         }
-        let jacobian = if request.nargout > 1 {
-            Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
-        } else {
-            None
-        };
-        let (value, jacobian) = match jacobian {
-            Some((value, j)) => (value, Some(j)),
-            None => {
-                let args = request.args.iter().cloned().map(Slot::inactive).collect();
-                (plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None)
-            }
-        };
+        let (value, jacobian, hessian) = outcome?;
         check_result(&value)?;
-        Ok(Evaluation { value, jacobian, hessian: None, log })
+        Ok(Evaluation { value, jacobian, hessian, log })
     }
+}
+
+/// The value, and the derivatives the request's outputs ask for: J (or g), and H.
+fn run_plan(plan: &mut Prepared, request: &Request, n: usize, log: &mut Vec<String>) -> Result<(Value, Option<Value>, Option<Value>)> {
+    let wrt = request.options.wrt;
+    if request.nargout > 2 {
+        let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, log)?;
+        return Ok((value, Some(gradient), Some(hessian)));
+    }
+    if request.nargout > 1 {
+        let (value, j) = mode::evaluate(plan, &request.args, wrt, n, &request.options, log)?;
+        return Ok((value, Some(j), None));
+    }
+    let args = request.args.iter().cloned().map(Slot::inactive).collect();
+    Ok((plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None, None))
 }
 
 fn check_result(value: &Value) -> Result<()> {
@@ -323,6 +334,7 @@ fn prepare(
         compression: None,
         scalar_output: None,
         hessian: None,
+        host_calls: Default::default(),
     })
 }
 

@@ -73,6 +73,8 @@ pub struct Plan<'p> {
     /// Their derivative blocks, by seed and value.
     pub derivative_cache: &'p DerivativeCache,
     pub frames: &'p Frames,
+    /// The host calls of the latest run that finished (see `Interpreter::host_calls`).
+    pub host_calls: &'p std::sync::Mutex<Vec<HostCall>>,
 }
 
 /// Register files kept between runs of a prepared plan, per function. A repeated call finds its
@@ -157,11 +159,22 @@ pub struct Interpreter<'p> {
     pub control: ControlRecord,
     /// Reverse mode: every operation on taped values is recorded here.
     pub tape: Option<Tape>,
+    /// What the host must do for the user's code on the path taken, in order: every run of one
+    /// evaluation takes the same path, so whichever finishes last tells the host.
+    host_calls: Vec<HostCall>,
+}
+
+/// A host function called for its effect with text arguments: `warning` for the user's warnings and
+/// warning states, `lasterr` for each error caught (as Octave records it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostCall {
+    pub function: &'static str,
+    pub args: Vec<String>,
 }
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![] }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -189,6 +202,11 @@ impl<'p> Interpreter<'p> {
         self.depth += 1;
         let result = self.run(id, func, args, nargin, nargout);
         self.depth -= 1;
+        if self.depth == 0 {
+            if let Ok(mut published) = self.plan.host_calls.lock() {
+                *published = std::mem::take(&mut self.host_calls);
+            }
+        }
         result
     }
 
@@ -260,6 +278,8 @@ impl<'p> Interpreter<'p> {
                 match b.handler {
                     Some(landing) if error.catchable() => {
                         self.control.trace.push(Decision::Caught(id, block));
+                        let args = vec![error.message.clone(), error.caught_identifier().to_string()];
+                        self.host_calls.push(HostCall { function: "lasterr", args });
                         frame.caught = Some(error);
                         (pred, block) = (Some(block), landing);
                         continue;
@@ -332,9 +352,10 @@ impl<'p> Interpreter<'p> {
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
-        let trace_len = self.control.trace.len();
+        let (trace_len, calls_len) = (self.control.trace.len(), self.host_calls.len());
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
         self.control.trace.truncate(trace_len);
+        self.host_calls.truncate(calls_len);
         let from_other = match other_side {
             Ok(Exit::Reached(p)) => Some(p),
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
@@ -519,6 +540,20 @@ impl<'p> Interpreter<'p> {
                 let base = slot(regs, inst.args[0])?;
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::Warning => {
+                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                let args = primitives::errors::warning_arguments(&values)?;
+                self.host_calls.push(HostCall { function: "warning", args });
+            }
+            Op::LastError => {
+                let last = self.host_calls.iter().rev().find(|c| c.function == "lasterr").ok_or_else(|| {
+                    Diagnostic::new(ErrorKind::Unsupported, "lasterr before an error was caught in the differentiated code")
+                        .with_hint("read the caught error from 'catch err' instead")
+                })?;
+                for (d, text) in inst.dests.iter().zip(&last.args) {
+                    set(regs, *d, Reg::Val(Slot::inactive(Value::string(text))));
+                }
             }
             Op::CaughtError => {
                 let error = frame.caught.as_ref().expect("a landing block is entered with its error");

@@ -42,6 +42,8 @@ impl fmt::Display for Function {
                     Op::Nargin => "nargin".into(),
                     Op::Nargout => "nargout".into(),
                     Op::CaughtError => "caught-error".into(),
+                    Op::Warning => "warning".into(),
+                    Op::LastError => "lasterr".into(),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
                 let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };

@@ -768,6 +768,19 @@ impl<'a> Lowerer<'a> {
         if name == "str2func" {
             return Ok(vec![self.str2func(args, span)?]);
         }
+        if let ("lasterr", [], 0..=2) = (name, args, nargout) {
+            let dests: Vec<ValueId> = (0..nargout.max(1)).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::LastError, vec![], dests.clone(), span);
+            return Ok(dests);
+        }
+        if name == "warning" {
+            if nargout > 0 {
+                return Err(self.err("warning with outputs (the warning state)", span));
+            }
+            let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+            self.emit_multi(Op::Warning, operands, vec![], span);
+            return Ok(vec![]);
+        }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
             // Octave's compiled builtins have no source to read, so an unknown name is either one of

@@ -113,6 +113,10 @@ pub enum Op {
     Nargout,
     /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
     CaughtError,
+    /// `warning(...)` with no result: passed on to the host's `warning` after the run.
+    Warning,
+    /// `lasterr`: the message (and identifier) of the error caught last.
+    LastError,
 }
 
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 
 use super::array::{self, Kind, OwnedArray};
 use crate::engine::Host;
+use crate::exec::interp::HostCall;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
@@ -23,5 +24,12 @@ impl Host for MexHost {
         }
         let path = PathBuf::from(array::host_text(&found.char_units()));
         (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
+    }
+
+    fn call(&mut self, call: &HostCall) {
+        let args: Vec<OwnedArray> = call.args.iter().map(|a| OwnedArray::text(a)).collect();
+        let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
+        // A warning the host turned into an error ('error' state) is not msad's to report.
+        let _ = array::call(call.function, &refs, 0);
     }
 }

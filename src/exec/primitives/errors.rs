@@ -1,7 +1,8 @@
-//! Errors as values. `error` raises the user's error (formatted message, optional identifier);
+//! Errors and warnings. `error` raises the user's error (formatted message, optional identifier);
 //! `rethrow(err)`, `error(err)` and `throw(err)` raise the error a struct describes: the `err` of a
 //! `catch err` block (built by `error_value`), or one `MException` built. Octave 7 has no MException
 //! class: msad follows MATLAB's call forms and builds the same struct Octave's `catch err` gives.
+//! `warning_arguments` turns a `warning(...)` call into what the host's `warning` is given.
 
 use super::check_arity;
 use super::printf::sprintf;
@@ -53,22 +54,52 @@ fn is_identifier(s: &str) -> bool {
     s.contains(':') && !s.ends_with(':') && !s.contains(char::is_whitespace)
 }
 
+/// The identifier and message of `message`, `template, args...` or `id, template, args...`, as
+/// Octave's `error` and `warning` word them (one argument is taken literally).
+fn identified_message(name: &str, args: &[&Value]) -> Result<(Option<String>, String)> {
+    let Some(first) = args.first() else { return Err(runtime(format!("Invalid call to {name}"))) };
+    let first = template(name, first)?;
+    Ok(match args.len() {
+        1 if is_identifier(&first) => (None, format!("call to {name} with message identifier '{first}' requires message")),
+        1 => (None, first),
+        _ if is_identifier(&first) => (Some(first), sprintf(&template(name, args[1])?, &args[2..])?),
+        _ => (None, sprintf(&first, &args[1..])?),
+    })
+}
+
 /// `error(message)`, `error(template, args...)`, `error(id, template, args...)`: raises the user's
-/// error with its identifier and message, as Octave words them (one argument is taken literally);
-/// `error(err)` raises the error a struct describes, nothing when its message is empty.
+/// error with its identifier and message; `error(err)` raises the error a struct describes, nothing
+/// when its message is empty.
 fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let Some(first) = args.first() else { return Err(runtime("Invalid call to error")) };
-    if let [Value::Struct(_)] = args {
-        let error = from_struct("error", first, false)?;
+    if let [err @ Value::Struct(_)] = args {
+        let error = from_struct("error", err, false)?;
         return if error.message.is_empty() { Ok(vec![]) } else { Err(error) };
     }
-    let first = template("error", first)?;
-    Err(match args.len() {
-        1 if is_identifier(&first) => raised(None, &format!("call to error with message identifier '{first}' requires message")),
-        1 => raised(None, &first),
-        _ if is_identifier(&first) => raised(Some(first), &sprintf(&template("error", args[1])?, &args[2..])?),
-        _ => raised(None, &sprintf(&first, &args[1..])?),
-    })
+    let (identifier, message) = identified_message("error", args)?;
+    Err(raised(identifier, &message))
+}
+
+/// The arguments to give the host's `warning` for the user's `warning(...)`: a message (formatted
+/// here, passed as `'%s'`'s argument) with its identifier, or `'on'`/`'off'` with an identifier or
+/// none (all warnings). The host then prints, records `lastwarn` and honours the warning state as
+/// for its own code.
+pub fn warning_arguments(args: &[&Value]) -> Result<Vec<String>> {
+    let state = args.first().and_then(|a| a.as_string()).map(|s| s.to_ascii_lowercase());
+    match (state.as_deref(), args.len()) {
+        (Some(state @ ("on" | "off")), 1 | 2) => {
+            let mut out = vec![state.to_string()];
+            out.extend(args.get(1).map(|id| template("warning", id)).transpose()?);
+            Ok(out)
+        }
+        (Some("on" | "off" | "query" | "error"), _) => Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            "this form of warning (query, error, local or several states); msad passes on warning(msg), warning(id, msg, ...) and warning('on'|'off', id)",
+        )),
+        _ => {
+            let (identifier, message) = identified_message("warning", args)?;
+            Ok(identifier.into_iter().chain(["%s".to_string(), message]).collect())
+        }
+    }
 }
 
 /// `rethrow(err)`, `throw(err)`: raises the error of a struct with `message` and `identifier` (and
