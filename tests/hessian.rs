@@ -47,7 +47,8 @@ fn check(function: &FunctionHandle, x: &[f64], tol: f64) -> Evaluation {
     let h = values(result.hessian.as_ref().expect("Hessian"));
     assert_eq!(h.len(), n * n);
     let g = values(result.jacobian.as_ref().expect("gradient"));
-    assert!(relative_error(&g, &gradient(&mut engine, function, x)) < 1e-13, "gradient differs");
+    let reference = gradient(&mut engine, function, x);
+    assert!(relative_error(&g, &reference) < 1e-13, "{function:?}: gradient {g:?} differs from {reference:?}");
     let fd = fd_hessian(&mut engine, function, x);
     let err = relative_error(&h, &fd);
     assert!(err <= tol, "{function:?}: H differs from differences of g: {err:e}\nH = {h:?}\nfd = {fd:?}");

@@ -8,8 +8,9 @@ use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
 use msad::exec::value::{Array, FunctionHandle, Value};
 
 /// Differentiable builtins the consistency test cannot reach with one scalar `sum(w .* f(x))`: `find`'s
-/// derivative is on a later output (reverse mode follows first outputs), `struct` builds a container.
-const NOT_COVERED: [&str; 2] = ["find", "struct"];
+/// derivative is on a later output (reverse mode follows first outputs), `struct` and `num2cell` build
+/// containers (reverse mode refuses x-dependent containers: `reverse_mode_refuses_cells_from_num2cell`).
+const NOT_COVERED: [&str; 3] = ["find", "struct", "num2cell"];
 
 #[test]
 fn every_differentiable_builtin_is_in_the_consistency_test() {
@@ -126,4 +127,19 @@ fn missing_derivative_rule_is_an_error_in_reverse_mode() {
     };
     let error = engine.evaluate(&mut host(), &request).unwrap_err();
     assert_eq!(error.identifier(), "msad:notDifferentiable");
+}
+
+/// Cells are not on the tape: a gradient through `cellfun` over `num2cell(x)` is refused in reverse mode
+/// (it was a silent zero), and 'auto' falls back to forward mode, matching central differences.
+#[test]
+fn reverse_mode_refuses_cells_from_num2cell() {
+    let f = || anonymous("@(x) sum(cellfun(@(c) c .^ 2, num2cell(x)))", vec![]);
+    let x: Vec<f64> = (0..12).map(|i| 0.1 * i as f64 - 0.4).collect();
+    let mut engine = Engine::new();
+    let request = |mode| Request { function: f(), args: vec![column(x.clone())], options: options(mode), nargout: 2 };
+    let refused = engine.evaluate(&mut host(), &request(Mode::Reverse)).expect_err("reverse mode through a cell");
+    assert!(refused.message.contains("in reverse mode"), "{refused}");
+    let auto = engine.evaluate(&mut host(), &request(Mode::Auto)).unwrap_or_else(|d| panic!("{d}"));
+    let expected: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
+    assert!(relative_error(&values(&auto.jacobian.expect("gradient")), &expected) <= 1e-15);
 }

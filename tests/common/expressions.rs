@@ -32,6 +32,8 @@ pub const EXPRESSIONS: &[&str] = &[
     "polyval([1 2 3], x)", "prod(x)", "prod(reshape(x, 2, 3), 2)", "repmat(x, 2, 1)", "rot90(reshape(x, 2, 3))",
     "sort(x)", "sort(x, 'descend')", "squeeze(reshape(x, 1, 2, 3))", "trace(reshape(x(1:4), 2, 2))",
     "tril(reshape(x, 3, 2))", "triu(reshape(x, 2, 3))", "atan2(x, 1)", "hypot(x, x')", "mean(x)",
+    "accumarray([1; 2; 1; 3; 2; 1], x)", "accumarray([1 1; 2 1; 1 2; 2 2; 1 1; 3 2], x .^ 2, [3 3])",
+    "deal(x .^ 2)",
 ];
 
 /// Deterministic pseudo-random entries in (-1, 1).
