@@ -1,9 +1,11 @@
-//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`.
+//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`, edits of
+//! source files through `watch`.
 
 use super::array::{self, Kind, OwnedArray};
+use super::watch;
 use crate::engine::Host;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Calls into the host interpreter, which allows that only from the thread of the MEX call: the
 /// raw-pointer marker keeps this type (and so the engine's use of it) off other threads.
@@ -23,5 +25,12 @@ impl Host for MexHost {
         }
         let path = PathBuf::from(array::host_text(&found.char_units()));
         (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
+    }
+    fn watch(&mut self, path: &Path) -> bool {
+        watch::watch(path)
+    }
+
+    fn edits(&mut self) -> Option<u64> {
+        watch::edits()
     }
 }
