@@ -5,6 +5,11 @@ function varargout = msad_eval(varargin)
 %   [F, J] = msad_eval(FUN, X) also returns the Jacobian J = dF/dX, of size numel(F) x numel(X),
 %   sparse when that pays. For a scalar F, J is the gradient: a numel(X) x 1 column (the
 %   transposed Jacobian, as fminunc wants with 'GradObj'), computed in reverse mode when X is large.
+%   [F, G, H] = msad_eval(FUN, X) for a scalar F also returns the Hessian H (numel(X) x numel(X),
+%   sparse when that pays), exact: Hessian-vector products by forward over reverse mode, one per
+%   colour of H's sparsity pattern (detected on the first call, symmetric colouring). A function
+%   using a builtin without a second-order rule (prod, norm, a matrix division by x, ...) raises
+%   msad:notDifferentiable naming it; its gradient is still available.
 %   [F, J] = msad_eval(FUN, X, OPTS, P1, P2, ...) evaluates FUN(X, P1, P2, ...).
 %
 %   FUN is a function handle (@name, or an anonymous function: its captured variables are read)
@@ -16,7 +21,8 @@ function varargout = msad_eval(varargin)
 %     mode      'auto' (default) | 'forward' | 'reverse': 'auto' uses reverse mode (one backward
 %               sweep) when F is scalar and numel(X) > 8, forward mode otherwise; reverse mode on a
 %               non-scalar F runs forward
-%     jacobian  'auto' (default) | 'full' | 'sparse': storage of J
+%     jacobian  'auto' (default) | 'full' | 'sparse': storage of J (and of H)
+%     sparsity  'auto' (default: detected) | 'none' (all directions; for H: a full H)
 %     seed      a numel(X) x p matrix S: the second output is the compressed product J*S
 %               (numel(F) x p, full) from p forward directions, MAD's compressed mode; leave
 %               mode, jacobian and sparsity unset
@@ -28,16 +34,18 @@ function varargout = msad_eval(varargin)
 %     msad:parse              syntax error in FUN's source (file:line:col and a caret line)
 %     msad:unsupported        a construct or builtin msad does not support yet
 %     msad:notDifferentiable  an active value reaches something without a derivative
-%     msad:badInput           wrong arguments or options
-%     msad:runtime            FUN raised an error (an identifier of its own is kept)
+%     msad:badInput           wrong arguments or options (H for a non-scalar F)
+%     msad:runtime            FUN raised an error with no identifier (an identifier
+%                             of its own, or Octave's, e.g. Octave:index-out-of-bounds, is kept)
 %     msad:internal           a bug in msad: please report it
 %
 %   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls;
 %   "clear msad_eval" frees it.
 %
-%   Example:
+%   Examples:
 %     f = @(x) [x(1)^2 + sin(x(2)); exp(x(1) * x(2))];
 %     [F, J] = msad_eval(f, [1; 2])
+%     [f, g, H] = msad_eval(@(x) 100 * (x(2) - x(1)^2)^2 + (1 - x(1))^2, [-1.2; 1])
 %
 %   See also msad_demo.
 
@@ -67,6 +75,15 @@ end
 %! assert(msad_eval('msad_bist_cube', [1; 2]), [1; 8]);
 %! [~, J] = msad_eval(@(X) X.^2, [1 2; 3 4]);
 %! assert(full(J), diag(2 * [1 3 2 4]), 1e-14);
+
+%!test  # Hessian of Rosenbrock's function, exact
+%! [f, g, H] = msad_eval(@(x) 100 * (x(2) - x(1)^2)^2 + (1 - x(1))^2, [-1.2; 1]);
+%! assert(f, 24.2, 1e-12);
+%! assert(g, [-215.6; -88], 1e-12);
+%! assert(full(H), [1330, 480; 480, 200], 1e-12);
+
+%!error id=msad:badInput [~, ~, ~] = msad_eval(@(x) x.^2, [1; 2])
+%!error <second-order \(Hessian\) rule for 'prod'> [~, ~, ~] = msad_eval(@(x) prod(x), [1; 2])
 
 %!test  # extra arguments and opts.wrt
 %! g = @(x, p) p * x.^2;
@@ -124,7 +141,8 @@ end
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', ones(3, 1)))
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', eye(2), 'jacobian', 'sparse'))
 %!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
-%!error id=msad:runtime msad_eval(@(x) x(3), [1; 2])
+%!error id=Octave:index-out-of-bounds msad_eval(@(x) x(3), [1; 2])
+%!error id=msad:runtime msad_eval(@(x) error('plain message'), 1)
 %!test  # last: remove the folder of written functions
 %! rmpath(folder);
 %! confirm_recursive_rmdir(false, 'local');

@@ -15,9 +15,11 @@ function fun = msad_fgrad(f, varargin)
 %     x0 = repmat([-1.2; 1], 500, 1);
 %     [x, fx, info, output] = fminunc(msad_fgrad(f), x0, optimset('GradObj', 'on'));
 %
-%   Hessians: [fx, g, H] = fun(x) (what 'Hessian','on' / HessianFcn =
-%   'objective' asks for) raises msad:unsupported until msad computes
-%   Hessians; use a quasi-Newton method (Octave's fminunc is one) meanwhile.
+%   [fx, g, H] = fun(x) also returns the exact Hessian H (sparse when that
+%   pays): what 'Hessian','on' / HessianFcn = 'objective' asks for. Octave's
+%   fminunc (7.x) never asks for it: it is a quasi-Newton (BFGS) trust-region
+%   method; a Newton iteration can use H directly (see
+%   examples/newton_rosenbrock.m).
 %
 %   Errors: msad:badInput for an f that cannot be called as f(x, extra...),
 %   an x that is not a real full double array, or an f(x) that is not a
@@ -31,23 +33,24 @@ function fun = msad_fgrad(f, varargin)
 end
 
 function [fx, g, H] = objective_and_gradient(f, x, extra)
-  if nargout > 2
-    error('msad:unsupported', ['msad_fgrad: Hessians are not available yet; ', ...
-          'turn the solver''s Hessian option off (a quasi-Newton update needs only the gradient)']);
-  end
   if nargout < 2
     fx = f(x, extra{:});
     return;
   end
   msad_check_double(x, 'x', 'msad_fgrad', false);
-  [fx, J] = msad_eval(f, x, [], extra{:});
+  % msad_eval itself refuses H for a non-scalar f (msad:badInput).
+  if nargout > 2
+    [fx, g, H] = msad_eval(f, x, [], extra{:});
+  else
+    [fx, g] = msad_eval(f, x, [], extra{:});
+  end
   msad_check_double(fx, 'f(x)', 'msad_fgrad', true);
   if ~isscalar(fx)
     error('msad:badInput', 'msad_fgrad: the objective must return a scalar, not a %s (for residual vectors use msad_fjac)', ...
           msad_describe(fx));
   end
-  % J is the 1 x numel(x) row d f / d x; solvers want the gradient as a column.
-  g = J(:);
+  % For a scalar f, msad_eval's second output is the gradient column already.
+  g = g(:);
 end
 
 %!shared f, x0
@@ -74,8 +77,13 @@ end
 %! assert(xAd, xFd, 1e-5);
 %! assert(outAd.iterations <= outFd.iterations);
 
-%!error <Hessians are not available yet> [~, ~, ~] = feval(msad_fgrad(@(x) x' * x), [1; 2])
-%!error id=msad:unsupported [~, ~, ~] = feval(msad_fgrad(@(x) x' * x), [1; 2])
+%!test  # the Hessian, for the objective's extra arguments too
+%! [fx, g, H] = feval(msad_fgrad(@(x, c) c * x' * x + x(1) * x(2)^2, 3), [1; 2]);
+%! assert(fx, 3 * 5 + 4);
+%! assert(g, [6 + 4; 12 + 4], 1e-13);
+%! assert(full(H), [6, 4; 4, 6 + 2], 1e-13);
+
+%!error id=msad:badInput [~, ~, ~] = feval(msad_fgrad(@(x) x.^2), [1; 2])
 %!error <the objective must return a scalar, not a 2x1 double> [~, ~] = feval(msad_fgrad(@(x) x.^2), [1; 2])
 %!error <takes 2 input\(s\), but it is called as f\(x, extra...\) with 3> msad_fgrad(@(x, a) x, 1, 2)
 %!error <x must be a real full double array, not a 1x1 int32> [~, ~] = feval(msad_fgrad(@(x) x^2), int32(3))

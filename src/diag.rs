@@ -81,6 +81,15 @@ impl ErrorKind {
     }
 }
 
+/// One entry of an error's call stack, as Octave's `err.stack` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackFrame {
+    pub file: String,
+    pub name: String,
+    pub line: usize,
+    pub column: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
     pub kind: ErrorKind,
@@ -90,13 +99,17 @@ pub struct Diagnostic {
     pub location: Option<(Arc<SourceFile>, Span)>,
     /// What the user can do instead, printed after the message.
     pub hint: Option<String>,
+    /// Octave's `err.stack`: where a runtime error passed on its way out, innermost first.
+    pub stack: Vec<StackFrame>,
+    /// The stack came with a rethrown error struct: kept as it is.
+    pub stack_fixed: bool,
 }
 
 pub type Result<T> = std::result::Result<T, Diagnostic>;
 
 impl Diagnostic {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind, user_identifier: None, message: message.into(), location: None, hint: None }
+        Diagnostic { kind, user_identifier: None, message: message.into(), location: None, hint: None, stack: vec![], stack_fixed: false }
     }
     pub fn at(mut self, file: &Arc<SourceFile>, span: Span) -> Diagnostic {
         if self.location.is_none() {
@@ -108,8 +121,26 @@ impl Diagnostic {
         self.hint = Some(hint.into());
         self
     }
+    /// An error with Octave's own identifier, e.g. `Octave:index-out-of-bounds`.
+    pub fn with_identifier(mut self, identifier: &str) -> Diagnostic {
+        self.user_identifier = Some(identifier.into());
+        self
+    }
     pub fn identifier(&self) -> &str {
         self.user_identifier.as_deref().unwrap_or(self.kind.identifier())
+    }
+    /// Whether a `try` in the user's code catches this error: errors Octave would raise too. msad's own
+    /// (unsupported, not differentiable, internal) pass through, as Octave would not have raised them.
+    pub fn catchable(&self) -> bool {
+        matches!(self.kind, ErrorKind::Runtime | ErrorKind::Undefined)
+    }
+    /// The identifier a `catch err` block sees: Octave's, or empty for an error raised without one.
+    pub fn caught_identifier(&self) -> &str {
+        match (&self.user_identifier, self.kind) {
+            (Some(id), _) => id,
+            (None, ErrorKind::Undefined) => "Octave:undefined-function",
+            (None, _) => "",
+        }
     }
     /// `file:line:col` of the error, when known.
     pub fn position(&self) -> Option<(String, usize, usize)> {

@@ -2,7 +2,7 @@
 //! date. Regenerate with `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`.
 
 use msad::exec::primitives::{self, Derivative, Kernel};
-use msad::ir::library;
+use msad::ir::{HigherOrder, library};
 use std::path::PathBuf;
 
 /// Primitives the lowering emits for control flow; users never call them.
@@ -29,7 +29,10 @@ const NOTES: &[(&str, &str)] = &[
     ("sort", "equal elements keep their order (stable), each with its own derivative"),
     ("strcat", "char and numeric arguments, trailing whitespace dropped as in Octave; cell arguments are msad:unsupported"),
     ("char", "codes rounded; several strings or a cell give padded rows"),
-    ("error", "`error(msg)` (literal), `error(template, ...)`, `error(id, template, ...)`: the identifier and message reach Octave"),
+    ("error", "`error(msg)` (literal), `error(template, ...)`, `error(id, template, ...)`, `error(err_struct)`: the identifier and message reach Octave or a `catch err` block"),
+    ("rethrow", "`rethrow(err)`: a struct with `message` and `identifier` (and `stack`, kept), e.g. a caught `err`"),
+    ("throw", "`throw(ME)`: as rethrow"),
+    ("MException", "`MException(id, template, ...)`: MATLAB's call form (Octave 7 has none); gives the struct a `catch err` block sees, not an object"),
     ("mean", "sum / n, default dim the first longer than 1 (Octave's mean.m)"),
     ("sprintf", "%d %i %u %o %x %X %c %s %f %F %e %E %g %G with flags, width, precision, `*`; Octave's rules for non-integers, NaN/Inf, char arguments"),
     ("num2str", "Octave's default formats, precision and format arguments"),
@@ -37,6 +40,18 @@ const NOTES: &[(&str, &str)] = &[
     ("logical", "NaN is an error"),
     ("mtimes", "N-D operands fold into columns"),
     ("sparse", "values that depend on x are not supported"),
+    ("accumarray", "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported"),
+    ("num2cell", "one element per cell (the `dims` argument and sparse input are msad:unsupported)"),
+    ("deal", "`[a, b] = deal(x)` and `deal(x1, x2)`"),
+    ("func2str", "Octave's text of anonymous functions (its spacing)"),
+];
+
+/// What the evaluator's higher-order builtins (`ir::HigherOrder`) support.
+const HIGHER_ORDER: &[(&str, &str)] = &[
+    ("feval", "a handle, or a literal function name (`feval('f', x)` is `f(x)`); a name computed at run time is msad:unsupported"),
+    ("cellfun", "'UniformOutput' (result class from the first result, as Octave), several outputs, 'ErrorHandler', the legacy names 'isempty', 'length', 'size', 'isclass', ... (zero derivative)"),
+    ("arrayfun", "as cellfun; over numeric, logical, char, cell and struct arrays"),
+    ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
 ];
 
 fn derivative(kernel: &Kernel) -> &'static str {
@@ -71,6 +86,10 @@ fn render() -> String {
         let note = NOTES.iter().find(|(n, _)| *n == name).map_or("", |(_, note)| note);
         out.push_str(&format!("| `{name}` | {} | {note} |\n", derivative(kernel)));
     }
+    out.push_str("\nRun by the evaluator, calling the function handles they are given (`@name`, anonymous functions with\ncaptured variables, handles to builtins); derivatives flow through the called code element by element:\n\n");
+    for (name, note) in HIGHER_ORDER {
+        out.push_str(&format!("- `{name}`: {note}\n"));
+    }
     out.push_str("\nWritten in MATLAB by msad (`src/ir/library`), differentiated as user code:\n\n");
     for name in library::names() {
         out.push_str(&format!("- `{name}` (`src/ir/library/{name}.m`)\n"));
@@ -88,6 +107,13 @@ fn builtins_doc_is_current() {
     }
     let current = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(current == expected, "docs/builtins.md is out of date: run MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc");
+}
+
+#[test]
+fn higher_order_list_is_complete() {
+    let listed: Vec<&str> = HIGHER_ORDER.iter().map(|(n, _)| *n).collect();
+    let all: Vec<&str> = HigherOrder::ALL.iter().map(|h| h.name()).collect();
+    assert_eq!(listed, all);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! the primitives in `exec::primitives`.
 
 pub mod coloring;
+pub mod hessian;
 mod ordering;
 pub mod pattern;
 pub mod reverse;

@@ -5,7 +5,7 @@
 //! can return an active value; likewise for dependence.
 
 use crate::exec::primitives;
-use crate::ir::{Op, Program, Terminator, ValueId};
+use crate::ir::{Callee, Op, Program, Terminator, ValueId};
 
 #[derive(Clone, Debug, Default)]
 pub struct Activity {
@@ -33,6 +33,19 @@ pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
     active.into_iter().zip(depends).map(|(active, depends)| Activity { active, depends }).collect()
 }
 
+/// Functions some handle refers to. Calls through handles are not followed: every input of these may
+/// be active, and a handle call's results are active when any of its arguments (the handle, which holds
+/// the captured values, included) is.
+fn handle_targets(program: &Program) -> Vec<usize> {
+    let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
+    insts
+        .filter_map(|i| match i.op {
+            Op::MakeHandle { target: Callee::User(id), .. } => Some(id.0 as usize),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Forward closure from argument `wrt`; `through_derivatives` stops at operations whose result has a
 /// zero derivative.
 fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Vec<bool>> {
@@ -40,6 +53,9 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
     let mut active_params: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
     if let Some(p) = active_params[0].get_mut(wrt) {
         *p = true;
+    }
+    for target in handle_targets(program) {
+        active_params[target].iter_mut().for_each(|p| *p = true);
     }
     let mut active_results: Vec<bool> = vec![false; program.functions.len()];
     loop {
@@ -64,11 +80,12 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                     let on = match &inst.op {
                         Op::Param(i) => active_params[fi][*i],
                         Op::Prim(_) => any_arg,
-                        // Only the indexed array and the assigned value carry derivatives.
-                        Op::Index | Op::IndexAssign if through_derivatives => {
-                            act[inst.args[0].0 as usize] || (matches!(inst.op, Op::IndexAssign) && act[inst.args[1].0 as usize])
-                        }
+                        // Only the indexed array and the assigned value carry derivatives; a function handle's
+                        // call `f(x)` (also an index) passes every argument's.
+                        Op::IndexAssign if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],
                         Op::Index | Op::IndexAssign => any_arg,
+                        // Called code is reached through handles the analysis cannot follow: see `handle_targets`.
+                        Op::MakeHandle { .. } | Op::Apply(_) => any_arg,
                         // Containers carry their parts' derivatives; indices never do.
                         Op::Field { .. } | Op::CellIndex { .. } if through_derivatives => act[inst.args[0].0 as usize],
                         Op::FieldAssign(_) | Op::CellAssign if through_derivatives => {
@@ -77,6 +94,8 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::CellLiteral { .. } => any_arg,
                         Op::Nargin | Op::Nargout => false,
+                        // The error's message may quote values of x: taken as x-dependent, never active.
+                        Op::CaughtError => !through_derivatives,
                         Op::Call(callee) => {
                             let params = &mut active_params[callee.0 as usize];
                             for (k, a) in inst.args.iter().enumerate() {

@@ -125,6 +125,9 @@ fn update(slot: &mut Lattice, new: Lattice) -> bool {
 }
 
 fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -> bool {
+    if func.block(from).handler == Some(to) {
+        return true;
+    }
     match &func.block(from).term {
         Terminator::Branch { cond, then_block, else_block } => match &values[cond.0 as usize] {
             Lattice::Const(Value::Logical(a)) => (if a.data[0] { *then_block } else { *else_block }) == to,
@@ -151,6 +154,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         Op::Undefined(_)
         | Op::MagicColon
         | Op::Call(_)
+        | Op::Apply(_)
         | Op::IndexAssign
         | Op::Field { .. }
         | Op::FieldAssign(_)
@@ -159,6 +163,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::CellLiteral { .. }
         | Op::Nargin
         | Op::Nargout => unknown(),
+        Op::CaughtError => vec![Lattice::Varying { class: Some(Class::Struct), dims: Some(vec![1, 1]) }],
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {
                 let n = crate::exec::index::end_value(&d, *position, *count);
@@ -166,6 +171,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             }
             None => vec![Lattice::Varying { class: Some(Class::Double), dims: Some(vec![1, 1]) }],
         },
+        Op::MakeHandle { .. } => vec![Lattice::Varying { class: Some(Class::Handle), dims: Some(vec![1, 1]) }],
+        // Indexing a function handle calls it.
+        Op::Index if operand(0).class() == Some(Class::Handle) || n != 1 => unknown(),
         Op::Index => index_transfer(inst, values),
         Op::Prim(id) => {
             let constants: Option<Vec<&Value>> = inst
@@ -190,10 +198,12 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
 
 fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
     let base = &values[inst.args[0].0 as usize];
+    let count = inst.args.len() - 1;
     let subs: Option<Vec<Subscript>> = inst.args[1..]
         .iter()
-        .map(|a| match &values[a.0 as usize] {
-            Lattice::Const(v) => Subscript::from_value(v).ok(),
+        .enumerate()
+        .map(|(k, a)| match &values[a.0 as usize] {
+            Lattice::Const(v) => Subscript::from_value(v, k, count).ok(),
             _ => None,
         })
         .collect();

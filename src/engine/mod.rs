@@ -3,6 +3,7 @@
 //! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
 //! compression, or a user pattern).
 
+mod hessian;
 mod jacobian;
 mod mode;
 
@@ -14,7 +15,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 use crate::ir::program::Loader;
-use crate::ir::{BlockId, FuncId, Op, Program};
+use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -90,7 +91,8 @@ pub struct Request {
     pub function: FunctionHandle,
     pub args: Vec<Value>,
     pub options: Options,
-    /// How many outputs the caller wants: 1 = value only, 2 = value and Jacobian.
+    /// How many outputs the caller wants: 1 = value only, 2 = value and Jacobian, 3 = value, gradient
+    /// and Hessian (scalar output).
     pub nargout: usize,
 }
 
@@ -99,6 +101,8 @@ pub struct Evaluation {
     pub value: Value,
     /// `numel(value) x numel(args[wrt])`, `Value::Double` or `Value::Sparse`.
     pub jacobian: Option<Value>,
+    /// `n x n` (sparse or full), when three outputs were asked for.
+    pub hessian: Option<Value>,
     /// Lines printed when `options.verbose` is set.
     pub log: Vec<String>,
 }
@@ -122,6 +126,7 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
+    hessian: Option<hessian::HessianCompression>,
 }
 
 impl Prepared {
@@ -177,7 +182,7 @@ struct PlanKey {
 impl PlanKey {
     fn of(request: &Request, captured: u64) -> PlanKey {
         PlanKey {
-            function: function_name(&request.function).to_string(),
+            function: request.function.text().to_string(),
             captured,
             args: request.args.iter().map(signature).collect(),
             wrt: request.options.wrt,
@@ -187,7 +192,7 @@ impl PlanKey {
 
     /// Whether `request` is for this plan, compared in place: a repeated call builds no key.
     fn matches(&self, request: &Request, captured: u64) -> bool {
-        self.function == function_name(&request.function)
+        self.function == request.function.text()
             && self.captured == captured
             && self.wrt == request.options.wrt
             && self.unoptimized == request.options.unoptimized
@@ -199,7 +204,7 @@ impl PlanKey {
 /// Hash of the fields `PlanKey::matches` compares, from the request itself.
 fn plan_hash(request: &Request, captured: u64) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    function_name(&request.function).hash(&mut h);
+    request.function.text().hash(&mut h);
     captured.hash(&mut h);
     request.args.iter().for_each(|v| Class::of(v).hash(&mut h));
     (request.options.wrt, request.options.unoptimized).hash(&mut h);
@@ -260,6 +265,11 @@ impl Engine {
         };
         let plan = &mut plans[index].1;
         let n = x_array.numel();
+        if request.nargout > 2 {
+            let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?;
+            check_result(&value)?;
+            return Ok(Evaluation { value, jacobian: Some(gradient), hessian: Some(hessian), log });
+        }
         let jacobian = if request.nargout > 1 {
             Some(mode::evaluate(plan, &request.args, wrt, n, &request.options, &mut log)?)
         } else {
@@ -273,7 +283,7 @@ impl Engine {
             }
         };
         check_result(&value)?;
-        Ok(Evaluation { value, jacobian, log })
+        Ok(Evaluation { value, jacobian, hessian: None, log })
     }
 }
 
@@ -281,13 +291,6 @@ fn check_result(value: &Value) -> Result<()> {
     match value {
         Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) => Ok(()),
         other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
-    }
-}
-
-fn function_name(f: &FunctionHandle) -> &str {
-    match f {
-        FunctionHandle::Named(name) => name,
-        FunctionHandle::Anonymous { text, .. } => text,
     }
 }
 
@@ -311,6 +314,9 @@ fn prepare(
         }
         FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
         FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
+        FunctionHandle::Compiled { text, .. } => {
+            return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
+        }
     };
     // The entry is specialised for the caller's arguments, and its x-constant derivatives cached, unless
     // it calls itself (directly or through other functions): a recursive call passes other values.
@@ -319,7 +325,7 @@ fn prepare(
         .iter()
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
-        .any(|i| matches!(i.op, Op::Call(FuncId(0))));
+        .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);
@@ -349,6 +355,7 @@ fn prepare(
         checked: None,
         compression: None,
         scalar_output: None,
+        hessian: None,
     })
 }
 

@@ -73,7 +73,7 @@ fn uses_reverse(plan: &Prepared, n: usize, options: &Options) -> bool {
     }
 }
 
-fn gradient_column(gradient: Vec<f64>, storage: JacobianStorage) -> Value {
+pub(super) fn gradient_column(gradient: Vec<f64>, storage: JacobianStorage) -> Value {
     let column = Array::column(gradient);
     match storage {
         JacobianStorage::Sparse => Value::Sparse(SparseMatrix::from_dense(&column)),

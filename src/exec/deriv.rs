@@ -329,59 +329,104 @@ pub fn container_in_numeric_rule() -> ! {
     unreachable!("a struct or cell derivative reached a numeric derivative rule")
 }
 
+/// The coefficient of one term of `combine_terms` at each output element.
+#[derive(Clone, Copy, Debug)]
+pub enum Coef<'a> {
+    /// One coefficient per output element.
+    Each(&'a [f64]),
+    /// The same coefficient for every element (sums, differences, products with a scalar).
+    Same(f64),
+}
+
+impl Coef<'_> {
+    #[inline]
+    fn at(&self, k: usize) -> f64 {
+        match self {
+            Coef::Each(c) => c[k],
+            Coef::Same(c) => *c,
+        }
+    }
+}
+
 /// `sum_t coef_t[k] * d_t[map_t(k), :]` over the non-zero terms: the forward rule of every elementwise
 /// operation. `coefs` has one entry per output element.
 pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
+    let terms: Vec<(Coef, &Deriv, &RowMap)> = terms.iter().map(|&(c, d, m)| (Coef::Each(c), d, m)).collect();
+    combine_terms(&terms, rows)
+}
+
+/// `combine` with coefficients that may be the same for every element.
+pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
     if terms.iter().any(|(_, d, _)| matches!(d, Deriv::Sparse(_))) {
         let nd = terms.iter().find_map(|(_, d, _)| d.nd()).expect("a sparse term");
         return Deriv::Sparse(SparseDeriv::linear(rows, nd, |r, e| {
-            for (coefs, deriv, map) in terms {
+            for (coef, deriv, map) in terms {
+                let c = coef.at(r);
                 match deriv {
                     Deriv::Sparse(s) => {
-                        let (c, v) = s.row(map.source(r));
-                        e.extend(c.iter().zip(v).map(|(&c, &v)| (c, coefs[r] * v)));
+                        let (cols, v) = s.row(map.source(r));
+                        e.extend(cols.iter().zip(v).map(|(&j, &v)| (j, c * v)));
                     }
-                    Deriv::Dense(d) => e.extend((0..nd).map(|j| (j, coefs[r] * d.get(map.source(r), j)))),
+                    Deriv::Dense(d) => e.extend((0..nd).map(|j| (j, c * d.get(map.source(r), j)))),
                     Deriv::Zero => {}
                     Deriv::Parts(_) => container_in_numeric_rule(),
                 }
             }
         }));
     }
-    debug_assert!(terms.iter().all(|(coefs, _, _)| coefs.len() == rows));
+    debug_assert!(terms.iter().all(|(coef, _, _)| !matches!(coef, Coef::Each(c) if c.len() != rows)));
     let mut out: Option<DenseDeriv> = None;
-    for (coefs, deriv, map) in terms {
+    for (coef, deriv, map) in terms {
         let Deriv::Dense(d) = deriv else { continue };
-        // One loop per map kind, so the common identity case vectorises.
-        let Some(o) = out.as_mut() else {
+        match out.as_mut() {
             // The first term writes the block: no zero fill to accumulate into.
-            let mut data = Vec::with_capacity(rows * d.nd);
-            for j in 0..d.nd {
-                let src = d.column(j);
-                match map {
-                    RowMap::Identity => data.extend(coefs.iter().zip(src).map(|(c, s)| c * s)),
-                    RowMap::Scalar => data.extend(coefs.iter().map(|c| c * src[0])),
-                    RowMap::Gather(m) => data.extend(coefs.iter().zip(m).map(|(c, &i)| c * src[i])),
+            None => {
+                let mut data = Vec::with_capacity(rows * d.nd);
+                for j in 0..d.nd {
+                    write_term(&mut data, *coef, d.column(j), map, rows);
                 }
+                out = Some(DenseDeriv { rows, nd: d.nd, data });
             }
-            out = Some(DenseDeriv { rows, nd: d.nd, data });
-            continue;
-        };
-        for j in 0..d.nd {
-            let (src, dst) = (d.column(j), o.column_mut(j));
-            match map {
-                RowMap::Identity => dst.iter_mut().zip(*coefs).zip(src).for_each(|((o, c), s)| *o += c * s),
-                RowMap::Scalar => dst.iter_mut().zip(*coefs).for_each(|(o, c)| *o += c * src[0]),
-                RowMap::Gather(m) => dst.iter_mut().zip(*coefs).zip(m).for_each(|((o, c), &i)| *o += c * src[i]),
+            Some(o) => {
+                for j in 0..d.nd {
+                    add_term(o.column_mut(j), *coef, d.column(j), map);
+                }
             }
         }
     }
     out.map_or(Deriv::Zero, Deriv::Dense)
 }
 
+/// Appends `coef[k] * src[map(k)]` for k < rows to `data`. One loop per coefficient and map kind, so
+/// that each vectorises.
+fn write_term(data: &mut Vec<f64>, coef: Coef, src: &[f64], map: &RowMap, rows: usize) {
+    match (coef, map) {
+        (Coef::Same(c), RowMap::Identity) if c == 1.0 => data.extend_from_slice(&src[..rows]),
+        (Coef::Same(c), RowMap::Identity) => data.extend(src[..rows].iter().map(|s| c * s)),
+        (Coef::Same(c), RowMap::Scalar) => data.extend(std::iter::repeat_n(c * src[0], rows)),
+        (Coef::Same(c), RowMap::Gather(m)) => data.extend(m.iter().map(|&i| c * src[i])),
+        (Coef::Each(c), RowMap::Identity) => data.extend(c.iter().zip(src).map(|(c, s)| c * s)),
+        (Coef::Each(c), RowMap::Scalar) => data.extend(c.iter().map(|c| c * src[0])),
+        (Coef::Each(c), RowMap::Gather(m)) => data.extend(c.iter().zip(m).map(|(c, &i)| c * src[i])),
+    }
+}
+
+/// `dst[k] += coef[k] * src[map(k)]`, one loop per kind as in `write_term`.
+fn add_term(dst: &mut [f64], coef: Coef, src: &[f64], map: &RowMap) {
+    match (coef, map) {
+        (Coef::Same(c), RowMap::Identity) if c == 1.0 => dst.iter_mut().zip(src).for_each(|(o, s)| *o += s),
+        (Coef::Same(c), RowMap::Identity) if c == -1.0 => dst.iter_mut().zip(src).for_each(|(o, s)| *o -= s),
+        (Coef::Same(c), RowMap::Identity) => dst.iter_mut().zip(src).for_each(|(o, s)| *o += c * s),
+        (Coef::Same(c), RowMap::Scalar) => dst.iter_mut().for_each(|o| *o += c * src[0]),
+        (Coef::Same(c), RowMap::Gather(m)) => dst.iter_mut().zip(m).for_each(|(o, &i)| *o += c * src[i]),
+        (Coef::Each(c), RowMap::Identity) => dst.iter_mut().zip(c).zip(src).for_each(|((o, c), s)| *o += c * s),
+        (Coef::Each(c), RowMap::Scalar) => dst.iter_mut().zip(c).for_each(|(o, c)| *o += c * src[0]),
+        (Coef::Each(c), RowMap::Gather(m)) => dst.iter_mut().zip(c).zip(m).for_each(|((o, c), &i)| *o += c * src[i]),
+    }
+}
+
 /// Sum of derivative blocks of equal shape (Zero terms skipped).
 pub fn sum(terms: Vec<Deriv>, rows: usize) -> Deriv {
-    let ones = vec![1.0; rows];
-    let refs: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().map(|d| (&ones[..], d, &RowMap::Identity)).collect();
-    combine(&refs, rows)
+    let refs: Vec<(Coef, &Deriv, &RowMap)> = terms.iter().map(|d| (Coef::Same(1.0), d, &RowMap::Identity)).collect();
+    combine_terms(&refs, rows)
 }

@@ -3,7 +3,7 @@
 
 use super::deriv::{Deriv, RowMap};
 use super::primitives::runtime;
-use super::value::{Array, Value, normalize_dims};
+use super::value::{Array, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
@@ -14,7 +14,14 @@ pub enum Subscript {
 }
 
 impl Subscript {
-    pub fn from_value(v: &Value) -> Result<Subscript> {
+    /// A column of zero-based linear positions, as `x(positions + 1)` would give.
+    pub fn positions(positions: Vec<usize>) -> Subscript {
+        let rows = positions.len();
+        Subscript::List { positions, dims: vec![rows, 1], is_logical: false }
+    }
+
+    /// Subscript `position` of `count` (for the error message).
+    pub fn from_value(v: &Value, position: usize, count: usize) -> Result<Subscript> {
         match v {
             Value::Logical(mask) => Ok(Subscript::List {
                 positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
@@ -22,13 +29,17 @@ impl Subscript {
                 is_logical: true,
             }),
             _ => {
-                let a = v.numeric().ok_or_else(|| runtime(format!("subscript indices must be numeric, not {}", v.class_name())))?;
+                let invalid = |shown: &str| {
+                    runtime(format!(
+                        "{}: subscripts must be either integers 1 to (2^63)-1 or logicals",
+                        subscript_text(shown, position, count)
+                    ))
+                    .with_identifier("Octave:invalid-index")
+                };
+                let a = v.numeric().ok_or_else(|| invalid(&format!("<{}>", v.class_name())))?;
                 // The cast saturates, so the round trip checks integrality without a libm call.
                 if let Some(&bad) = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)) {
-                    return Err(runtime(format!(
-                        "index ({}): subscripts must be either integers 1 to (2^63)-1 or logicals",
-                        format_index(bad)
-                    )));
+                    return Err(invalid(&format_index(bad)));
                 }
                 let positions = a.data.iter().map(|&x| x as i64 as usize - 1).collect();
                 Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
@@ -85,7 +96,7 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
             Subscript::List { positions, .. } => positions.clone(),
         };
         if let Some(&bad) = positions.iter().find(|&&p| p >= numel) {
-            return Err(out_of_bound(bad + 1, numel, dims));
+            return Err(out_of_bound(bad + 1, 0, 1, numel, dims));
         }
         let out_dims = match &subs[0] {
             Subscript::All => vec![numel, 1],
@@ -111,13 +122,7 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
     for (i, s) in subs.iter().enumerate() {
         if let Some(p) = s.max_position() {
             if p >= view[i] {
-                return Err(runtime(format!(
-                    "index ({}{}): out of bound; value {} out of bound {}",
-                    if i == 0 { "" } else { "_," },
-                    p + 1,
-                    p + 1,
-                    view[i]
-                )));
+                return Err(out_of_bound(p + 1, i, subs.len(), view[i], dims));
             }
         }
     }
@@ -125,11 +130,21 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
     Ok((normalize_dims(counts.clone()), linear_positions(&view, subs, &counts)))
 }
 
-fn out_of_bound(index: usize, numel: usize, dims: &[usize]) -> Diagnostic {
+/// `index (_,_,3)`: subscript `position` of `count` shown, the others as `_`, as in Octave's index
+/// errors (which name the variable instead of `index ` when there is one).
+fn subscript_text(shown: &str, position: usize, count: usize) -> String {
+    let parts: Vec<&str> = (0..count).map(|k| if k == position { shown } else { "_" }).collect();
+    format!("index ({})", parts.join(","))
+}
+
+/// Subscript `position` of `count` is `index`, beyond its `extent` in an array of `dims`.
+fn out_of_bound(index: usize, position: usize, count: usize, extent: usize, dims: &[usize]) -> Diagnostic {
     runtime(format!(
-        "index ({index}): out of bound {numel} (dimensions are {})",
+        "{}: out of bound {extent} (dimensions are {})",
+        subscript_text(&index.to_string(), position, count),
         dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
     ))
+    .with_identifier("Octave:index-out-of-bounds")
 }
 
 /// Column-major enumeration of the cartesian product of the subscripts, as linear indices into `view`.
@@ -159,6 +174,11 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    // Elements of a struct array without derivatives (such as `err.stack(1)`).
+    if let (Value::Struct(s), Deriv::Zero) = (value, deriv) {
+        let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
+        return Ok((Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::Zero));
+    }
     let out = gather_value(value, dims, &positions)?;
     let rows = positions.len();
     Ok((out, deriv.gather(&RowMap::Gather(positions), rows)))
@@ -201,7 +221,8 @@ pub fn assign(
             "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
             targets.len(),
             rhs_n
-        )));
+        ))
+        .with_identifier("Octave:nonconformant-args"));
     }
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
@@ -349,7 +370,8 @@ fn deletion_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<
         for k in 0..s.count(extent) {
             let p = s.position(k);
             if p >= extent {
-                return Err(runtime(format!("{what}: index out of bounds: value {} out of bound {extent}", p + 1)));
+                return Err(runtime(format!("{what}: index out of bounds: value {} out of bound {extent}", p + 1))
+                    .with_identifier("Octave:index-out-of-bounds"));
             }
             gone[p] = true;
         }

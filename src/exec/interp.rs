@@ -1,16 +1,19 @@
 //! Evaluator of prepared SSA code: runs the primal computation and, for active values, the forward rules,
 //! so every value carries its derivative block alongside.
 
+mod apply;
+
 use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::scalar;
 use super::primitives::{self, Forward};
-use super::value::Value;
+use super::value::{FunctionHandle, Value};
+use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
-use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
+use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -109,8 +112,16 @@ pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 pub struct ControlRecord {
     /// No branch that depends on x was left unexplored: the pattern holds for every x.
     pub global: bool,
-    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests), in order.
-    pub trace: Vec<bool>,
+    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests) and the
+    /// errors caught, in order.
+    pub trace: Vec<Decision>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decision {
+    Branch(bool),
+    /// An error raised in this block of this function was caught.
+    Caught(FuncId, BlockId),
 }
 
 #[derive(Clone)]
@@ -121,6 +132,8 @@ struct Frame {
     args: Vec<Option<Slot>>,
     nargin: usize,
     nargout: usize,
+    /// The error the running `catch` block handles.
+    caught: Option<Diagnostic>,
 }
 
 enum Exit {
@@ -176,7 +189,7 @@ impl<'p> Interpreter<'p> {
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
         let (regs, incoming) = self.plan.frames.take(id, func.value_count as usize);
-        let mut frame = Frame { regs, incoming, args, nargin, nargout };
+        let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None };
         let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
         self.plan.frames.give_back(id, frame.regs, frame.incoming);
         match exit? {
@@ -226,11 +239,28 @@ impl<'p> Interpreter<'p> {
                 }
             }
             phis_done = false;
+            if b.handler.is_some() && self.control.global && may_fail_with_x(b, activity) {
+                self.control.global = false;
+            }
+            let mut failed = None;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
                 let cache_key = self.cache_key(id, inst);
-                self.exec(func, activity, inst, cache_key, &movable, frame)
-                    .map_err(|d| d.at(&func.file, inst.span))?;
+                if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
+                    failed = Some(passed_through(error, func, inst));
+                    break;
+                }
+            }
+            if let Some(error) = failed {
+                match b.handler {
+                    Some(landing) if error.catchable() => {
+                        self.control.trace.push(Decision::Caught(id, block));
+                        frame.caught = Some(error);
+                        (pred, block) = (Some(block), landing);
+                        continue;
+                    }
+                    _ => return Err(error),
+                }
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
@@ -248,10 +278,11 @@ impl<'p> Interpreter<'p> {
                                 (pred, block, phis_done) = (Some(arrived_from), join, true);
                                 continue;
                             }
-                            Some(_) => {}
-                            None => {
+                            // A tape is a trace of one control path: a taped run reports every decision.
+                            Some(_) if self.tape.is_none() => {}
+                            _ => {
                                 self.control.global = false;
-                                self.control.trace.push(taken);
+                                self.control.trace.push(Decision::Branch(taken));
                             }
                         }
                     }
@@ -320,6 +351,16 @@ impl<'p> Interpreter<'p> {
             frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
         }
         Ok(from_taken)
+    }
+
+    /// `base(subs...)` with its derivative, recorded on the tape.
+    fn index_slot(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Slot> {
+        let tape = match &mut self.tape {
+            Some(tape) => tape.record_index(base, subs)?,
+            None => None,
+        };
+        let (value, deriv) = index(&base.value, &base.deriv, subs)?;
+        Ok(Slot { value, deriv, tape })
     }
 
     /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
@@ -415,6 +456,21 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
             }
+            Op::MakeHandle { target, text } => {
+                let captured = slots(regs, &inst.args)?;
+                captured.iter().try_for_each(|s| self.untaped(s).map(drop))?;
+                let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
+                let captured = captured.into_iter().map(|s| s.value.clone()).collect();
+                let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
+                set(regs, inst.dests[0], Reg::Val(Slot::new(Value::Handle(Arc::new(handle)), deriv)));
+            }
+            Op::Apply(kind) => {
+                let operands = slots(regs, &inst.args)?.into_iter().cloned().collect();
+                let results = self.apply(*kind, operands, inst.dests.len())?;
+                for (d, s) in inst.dests.iter().zip(results) {
+                    set(regs, *d, Reg::Val(s));
+                }
+            }
             Op::Call(id) => {
                 let operands = (0..inst.args.len())
                     .map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k))))
@@ -424,15 +480,21 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(s));
                 }
             }
+            Op::Index if matches!(slot(regs, inst.args[0])?.value, Value::Handle(_)) => {
+                let handle = slot(regs, inst.args[0])?.clone();
+                let operands = slots(regs, &inst.args[1..])?.into_iter().cloned().collect();
+                let results = self.call_handle(&handle, operands, inst.dests.len())?;
+                for (d, s) in inst.dests.iter().zip(results) {
+                    set(regs, *d, Reg::Val(s));
+                }
+            }
+            Op::Index if inst.dests.len() > 1 => {
+                return Err(Diagnostic::new(ErrorKind::Unsupported, "multiple results from indexing (cs-lists)"));
+            }
             Op::Index => {
-                let base = slot(regs, inst.args[0])?;
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let tape = match &mut self.tape {
-                    Some(tape) => tape.record_index(base, &subs)?,
-                    None => None,
-                };
-                let (value, deriv) = index(&base.value, &base.deriv, &subs)?;
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
+                let result = self.index_slot(slot(regs, inst.args[0])?, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
                 let base = match take_or_clone(regs, inst.args[0], movable(0)) {
@@ -452,6 +514,10 @@ impl<'p> Interpreter<'p> {
                 let base = slot(regs, inst.args[0])?;
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
+            }
+            Op::CaughtError => {
+                let error = frame.caught.as_ref().expect("a landing block is entered with its error");
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(primitives::errors::error_value(error))));
             }
             Op::Nargin | Op::Nargout => {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
@@ -608,6 +674,36 @@ fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<us
     }
 }
 
+/// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
+fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
+    let cond = match &b.term {
+        Terminator::Branch { cond, .. } => Some(*cond),
+        _ => None,
+    };
+    b.insts.iter().flat_map(|i| &i.args).chain(&cond).any(|v| activity.depends_on_x(*v))
+}
+
+/// An error leaving instruction `inst` of `func`: located at the innermost instruction, with this
+/// function on its stack.
+fn passed_through(error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
+    let mut error = error.at(&func.file, inst.span);
+    let variable = inst.dests.first().and_then(|d| func.indexed_variables.get(d));
+    if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
+        error.message = format!("{name}({rest}");
+    }
+    if error.catchable() && !error.stack_fixed {
+        let (line, column) = func.file.line_col(inst.span.lo);
+        let file = func.file.path.display().to_string();
+        // Octave names a subfunction `file>name`.
+        let name = match func.file.path.file_stem().and_then(|s| s.to_str()) {
+            Some(stem) if stem != func.name && !func.name.starts_with('@') => format!("{stem}>{}", func.name),
+            _ => func.name.clone(),
+        };
+        error.stack.push(StackFrame { file, name, line, column });
+    }
+    error
+}
+
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {
     phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor").1
 }
@@ -671,9 +767,10 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Vec<&'r Slot>> {
 
 fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
     vs.iter()
-        .map(|&v| match &regs[v.0 as usize] {
+        .enumerate()
+        .map(|(k, &v)| match &regs[v.0 as usize] {
             Reg::Colon => Ok(Subscript::All),
-            _ => Subscript::from_value(&slot(regs, v)?.value),
+            _ => Subscript::from_value(&slot(regs, v)?.value, k, vs.len()),
         })
         .collect()
 }

@@ -81,14 +81,14 @@ enum Outcome {
 
 fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
     match (&primitives::get(elementwise_equivalent(id)).kernel, b) {
-        (Kernel::Unary { f, df, domain }, None) => {
+        (Kernel::Unary { f, df, domain, .. }, None) => {
             if domain.is_some_and(|inside| !inside(a.x)) {
                 return None;
             }
             let y = f(a.x);
             Some(Outcome::Number { y, partials: [df.map_or(0.0, |df| df(a.x, y)), 0.0], differentiable: df.is_some() })
         }
-        (Kernel::Binary { f, partials, complex_result }, Some(b)) => {
+        (Kernel::Binary { f, partials, complex_result, .. }, Some(b)) => {
             if complex_result.is_some_and(|complex| complex(a.x, b.x)) {
                 return None;
             }

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use crate::ir::Callee;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,6 +115,18 @@ pub struct StructArray {
 pub enum FunctionHandle {
     Named(String),
     Anonymous { text: String, captured: Vec<(String, Value)> },
+    /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
+    /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
+    Compiled { text: String, target: Callee, captured: Vec<Value> },
+}
+
+impl FunctionHandle {
+    /// What `func2str` gives: the name, or the anonymous function's text.
+    pub fn text(&self) -> &str {
+        match self {
+            FunctionHandle::Named(text) | FunctionHandle::Anonymous { text, .. } | FunctionHandle::Compiled { text, .. } => text,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

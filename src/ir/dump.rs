@@ -29,6 +29,8 @@ impl fmt::Display for Function {
                     Op::MagicColon => "colon-marker".into(),
                     Op::Prim(p) => primitives::get(*p).name.to_string(),
                     Op::Call(c) => format!("call f{}", c.0),
+                    Op::MakeHandle { text, .. } => format!("handle {text}"),
+                    Op::Apply(h) => h.name().to_string(),
                     Op::Index => "index".into(),
                     Op::IndexAssign => "index-assign".into(),
                     Op::End { position, count } => format!("end[{position}/{count}]"),
@@ -39,10 +41,14 @@ impl fmt::Display for Function {
                     Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
                     Op::Nargin => "nargin".into(),
                     Op::Nargout => "nargout".into(),
+                    Op::CaughtError => "caught-error".into(),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
                 let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };
                 writeln!(f, "  {lhs}{op}{args}")?;
+            }
+            if let Some(h) = b.handler {
+                writeln!(f, "  % on error: b{}", h.0)?;
             }
             match &b.term {
                 Terminator::Jump(t) => writeln!(f, "  jump b{}", t.0)?,

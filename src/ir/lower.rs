@@ -5,24 +5,19 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, Op, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
-use crate::exec::primitives::{self, PrimId};
-use crate::exec::value::Value;
+use crate::exec::primitives;
+use crate::exec::value::{FunctionHandle, Value};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// What a function name refers to.
-#[derive(Clone, Copy, Debug)]
-pub enum Callee {
-    Prim(PrimId),
-    User(FuncId),
-}
-
 pub trait Resolver {
     /// Resolves a function name called from `file`; `None` when nothing defines it.
     fn resolve(&mut self, name: &str, file: &Arc<SourceFile>) -> Result<Option<Callee>>;
+    /// Adds a function lowered on the way (an anonymous function's body) to the program.
+    fn add_function(&mut self, func: Function) -> FuncId;
 }
 
 /// Lowers a named function of a parsed file.
@@ -51,21 +46,41 @@ pub fn lower_function(
     lw.finish(func.name.name.clone(), params, outputs, func.span)
 }
 
-/// Lowers an anonymous function `@(params) body` whose captured variables are known constants.
+/// What an anonymous function captured from the workspace it was made in.
+pub enum Captures<'v> {
+    /// Known values (a handle the host passed): they become constants of the body.
+    Values(&'v [(String, Value)]),
+    /// Variables of the enclosing code, passed as the leading inputs on every call.
+    Inputs(&'v [String]),
+}
+
+/// Lowers an anonymous function `@(params) body`.
 pub fn lower_anonymous(
     params: &[Param],
     body: &Expr,
-    captured: &[(String, Value)],
+    captures: Captures,
     file: &Arc<SourceFile>,
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
-    let params = param_names(params, file)?;
+    let own_params = param_names(params, file)?;
+    let leading: Vec<String> = match captures {
+        Captures::Values(_) => vec![],
+        Captures::Inputs(names) => names.to_vec(),
+    };
+    let params: Vec<String> = leading.into_iter().chain(own_params).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
-    variables.extend(captured.iter().map(|(n, _)| n.clone()));
+    if let Captures::Values(values) = captures {
+        variables.extend(values.iter().map(|(n, _)| n.clone()));
+    }
     let mut lw = Lowerer::new(file, resolver, variables);
-    for (name, value) in captured {
-        let v = lw.emit(Op::Const(value.clone()), vec![], body.span);
-        lw.write_var(name, v);
+    if let Captures::Values(values) = captures {
+        for (name, value) in values {
+            let v = match value {
+                Value::Handle(h) => lw.host_handle(h, body.span)?,
+                _ => lw.emit(Op::Const(value.clone()), vec![], body.span),
+            };
+            lw.write_var(name, v);
+        }
     }
     for (i, p) in params.iter().enumerate() {
         let v = lw.emit(Op::Param(i), vec![], body.span);
@@ -167,6 +182,9 @@ struct Lowerer<'a> {
     /// Innermost indexing expression: its base value and the index count, for `end`.
     end_context: Vec<(ValueId, usize, usize)>,
     temp_count: usize,
+    /// The landing block of the innermost `try` being lowered.
+    handler: Option<BlockId>,
+    indexed_variables: HashMap<ValueId, String>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -186,6 +204,8 @@ impl<'a> Lowerer<'a> {
             loops: vec![],
             end_context: vec![],
             temp_count: 0,
+            handler: None,
+            indexed_variables: HashMap::new(),
         };
         let entry = lw.new_block();
         lw.seal(entry);
@@ -210,6 +230,7 @@ impl<'a> Lowerer<'a> {
             blocks: self.blocks,
             value_count: self.next_value,
             span,
+            indexed_variables: self.indexed_variables,
         };
         remove_trivial_phis(&mut func);
         Ok(func)
@@ -223,7 +244,7 @@ impl<'a> Lowerer<'a> {
 
     fn new_block(&mut self) -> BlockId {
         let id = BlockId(self.blocks.len() as u32);
-        self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![] });
+        self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![], handler: None });
         self.defs.push(HashMap::new());
         self.sealed.push(false);
         self.incomplete_phis.push(vec![]);
@@ -272,6 +293,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn write_var(&mut self, name: &str, value: ValueId) {
+        // Inside `try`, an assignment starts a new block after instructions, so that an error in any
+        // instruction of a block leaves the variables as they are at the block's end (see `Block`).
+        if self.blocks[self.current.0 as usize].handler.is_some() {
+            let next = self.new_block();
+            self.jump(next);
+            self.seal(next);
+            self.current = next;
+        }
         let b = self.current.0 as usize;
         self.defs[b].insert(name.to_string(), value);
     }
@@ -327,7 +356,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn emit_multi(&mut self, op: Op, args: Vec<ValueId>, dests: Vec<ValueId>, span: Span) {
-        self.blocks[self.current.0 as usize].insts.push(Inst { dests, op, args, span });
+        let (b, handler) = (self.current.0 as usize, self.handler);
+        // A block's first instruction inside `try` adds its edge to the landing.
+        if let (Some(landing), None) = (handler, self.blocks[b].handler) {
+            self.blocks[b].handler = Some(landing);
+            self.blocks[landing.0 as usize].preds.push(self.current);
+        }
+        self.blocks[b].insts.push(Inst { dests, op, args, span });
     }
 
     fn prim(&mut self, name: &str, args: Vec<ValueId>, span: Span) -> Result<ValueId> {
@@ -386,7 +421,7 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
             StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
-            StmtKind::TryCatch { .. } => Err(self.err("try/catch", span)),
+            StmtKind::TryCatch { body, ident, catch_body } => self.lower_try(body, ident.as_ref(), catch_body),
             StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
             StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
@@ -416,6 +451,7 @@ impl<'a> Lowerer<'a> {
             LValue::Var { name, accessors, span } => {
                 let base = self.read_var(&name.name, name.span);
                 let v = self.assign_into(base, accessors, value, *span)?;
+                self.indexed_variables.insert(v, name.name.clone());
                 self.write_var(&name.name, v);
                 Ok(())
             }
@@ -485,6 +521,30 @@ impl<'a> Lowerer<'a> {
         if let Some(body) = else_body {
             self.lower_block(body)?;
         }
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(())
+    }
+
+    /// `try body catch ident; catch_body end`: the body's blocks get edges to a landing block that
+    /// starts the catch body; both meet at the join.
+    fn lower_try(&mut self, body: &[Stmt], ident: Option<&ast::Ident>, catch_body: &[Stmt]) -> Result<()> {
+        let (entry, landing, join) = (self.new_block(), self.new_block(), self.new_block());
+        self.jump(entry);
+        self.seal(entry);
+        self.current = entry;
+        let outer = self.handler.replace(landing);
+        self.lower_block(body)?;
+        self.handler = outer;
+        self.jump(join);
+        self.seal(landing);
+        self.current = landing;
+        if let Some(id) = ident {
+            let error = self.emit(Op::CaughtError, vec![], id.span);
+            self.write_var(&id.name, error);
+        }
+        self.lower_block(catch_body)?;
         self.jump(join);
         self.seal(join);
         self.current = join;
@@ -621,19 +681,15 @@ impl<'a> Lowerer<'a> {
                 self.prim("colon", args, span)
             }
             ExprKind::Call { base, args } => match &base.kind {
-                ExprKind::Ident(name) if self.variables.contains(name) => {
-                    let b = self.read_var(name, base.span);
-                    let mut operands = vec![b];
-                    operands.extend(self.lower_indices(b, args)?);
-                    Ok(self.emit(Op::Index, operands, span))
-                }
-                ExprKind::Ident(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
-                // `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
+                ExprKind::Ident(name) if !self.variables.contains(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
+                // `x(2)`, and `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
                 _ => {
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
                     operands.extend(self.lower_indices(b, args)?);
-                    Ok(self.emit(Op::Index, operands, span))
+                    let v = self.emit(Op::Index, operands, span);
+                    self.name_indexed(v, base);
+                    Ok(v)
                 }
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
@@ -646,7 +702,9 @@ impl<'a> Lowerer<'a> {
                 let b = self.lower_expr(base)?;
                 let mut operands = vec![b];
                 operands.extend(self.lower_indices(b, args)?);
-                Ok(self.emit(Op::CellIndex { tolerant: false }, operands, span))
+                let v = self.emit(Op::CellIndex { tolerant: false }, operands, span);
+                self.name_indexed(v, base);
+                Ok(v)
             }
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
@@ -660,9 +718,8 @@ impl<'a> Lowerer<'a> {
             ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {
                 Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
             }
-            ExprKind::AnonFn { .. } | ExprKind::FuncHandle(_) => {
-                Err(self.err("function handles inside the differentiated code", span))
-            }
+            ExprKind::FuncHandle(name) => self.named_handle(name, span),
+            ExprKind::AnonFn { params, body } => self.anonymous_handle(params, body, crate::syntax::printer::print_expr(e), true),
         }
     }
 
@@ -677,7 +734,16 @@ impl<'a> Lowerer<'a> {
             _ => return Err(self.err("this multiple assignment", rhs.span)),
         };
         if self.variables.contains(name) {
-            return Err(self.err("multiple assignment from a variable (cs-lists)", rhs.span));
+            // `[a, b] = f(x)` with `f` a function handle; other bases are cs-lists, which index rejects.
+            if !matches!(rhs.kind, ExprKind::Call { .. }) {
+                return Err(self.err("multiple assignment from a variable (cs-lists)", rhs.span));
+            }
+            let b = self.read_var(name, rhs.span);
+            let mut operands = vec![b];
+            operands.extend(self.lower_indices(b, args)?);
+            let dests: Vec<ValueId> = (0..n).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::Index, operands, dests.clone(), rhs.span);
+            return Ok(dests);
         }
         self.lower_call(name, args, n, rhs.span)
     }
@@ -686,6 +752,9 @@ impl<'a> Lowerer<'a> {
         if let ("nargin" | "nargout", []) = (name, args) {
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
             return Ok(vec![self.emit(op, vec![], span)]);
+        }
+        if name == "str2func" {
+            return Ok(vec![self.str2func(args, span)?]);
         }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
@@ -698,14 +767,105 @@ impl<'a> Lowerer<'a> {
             .at(&self.file, span)
             .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions"));
         };
-        let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+        let mut operands = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            operands.push(match (callee, k, &a.kind) {
+                // A function named by a literal string: `feval('f', x)` is `f(x)`; `cellfun('f', c)` is
+                // `cellfun(@f, c)` unless 'f' is one of cellfun's own legacy forms.
+                (Callee::HigherOrder(HigherOrder::Feval), 0, ExprKind::Str { value, .. }) => {
+                    return self.lower_call(value, &args[1..], nargout, span);
+                }
+                (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if !h.has_legacy_form(value) => {
+                    self.named_handle(value, a.span)?
+                }
+                _ => self.lower_expr(a)?,
+            });
+        }
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
         let op = match callee {
             Callee::Prim(id) => Op::Prim(id),
             Callee::User(id) => Op::Call(id),
+            Callee::HigherOrder(h) => Op::Apply(h),
         };
         self.emit_multi(op, operands, dests.clone(), span);
         Ok(dests)
+    }
+
+    /// `@name`: a handle to what `name` resolves to here.
+    fn named_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
+        let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
+        match callee {
+            Some(target @ (Callee::Prim(_) | Callee::User(_))) => Ok(self.emit(Op::MakeHandle { target, text: name.into() }, vec![], span)),
+            Some(Callee::HigherOrder(h)) => Err(self.err(&format!("handles to '{}'", h.name()), span)
+                .with_hint("call it directly instead of through a handle")),
+            None => Err(Diagnostic::new(ErrorKind::Unsupported, format!("'@{name}': msad finds no function '{name}'"))
+                .at(&self.file, span)
+                .with_hint("check the name; msad supports its own builtins and functions with .m source")),
+        }
+    }
+
+    /// `@(params) body` made here: the body becomes a function of the variables it reads from this
+    /// workspace (captured now, passed first on every call) followed by its own parameters.
+    /// `captures` false: capture nothing (`str2func` text).
+    fn anonymous_handle(&mut self, params: &[Param], body: &Expr, text: String, captures: bool) -> Result<ValueId> {
+        let own: Vec<String> = params.iter().filter_map(|p| match p {
+            Param::Name(id) => Some(id.name.clone()),
+            Param::Ignored(_) => None,
+        }).collect();
+        let mut read = Vec::new();
+        names_read(body, &own, &mut read);
+        let captured: Vec<String> = read.into_iter().filter(|n| captures && self.variables.contains(n)).collect();
+        let values = captured.iter().map(|n| self.read_var(n, body.span)).collect();
+        let func = lower_anonymous(params, body, Captures::Inputs(&captured), &self.file, &mut *self.resolver)?;
+        let id = self.resolver.add_function(func);
+        Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text }, values, body.span))
+    }
+
+    /// A handle the host passed in (a captured variable of the entry), resolved like one made in the code.
+    fn host_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<ValueId> {
+        match handle {
+            FunctionHandle::Named(name) => self.named_handle(name, span),
+            FunctionHandle::Anonymous { text, captured } => {
+                let source = SourceFile::new("<anonymous>", text.as_str());
+                let (params, body) = parse_anonymous(&source)?;
+                let func = lower_anonymous(&params, &body, Captures::Values(captured), &source, &mut *self.resolver)?;
+                let id = self.resolver.add_function(func);
+                Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: text.clone() }, vec![], span))
+            }
+            FunctionHandle::Compiled { .. } => unreachable!("compiled handles exist only at run time"),
+        }
+    }
+
+    /// `str2func('name')` or `str2func('@(x) ...')` with literal text (an anonymous function made from
+    /// text captures nothing, as in Octave).
+    fn str2func(&mut self, args: &[Expr], span: Span) -> Result<ValueId> {
+        let [Expr { kind: ExprKind::Str { value, .. }, span: text_span }] = args else {
+            return Err(self.err("str2func of anything but one literal string", span)
+                .with_hint("write the handle itself, @name or @(x) ..."));
+        };
+        if !value.trim_start().starts_with('@') {
+            return self.named_handle(value.trim(), *text_span);
+        }
+        let source = SourceFile::new("<anonymous>", value.as_str());
+        let (params, body) = parse_anonymous(&source).map_err(|d| d.at(&self.file, *text_span))?;
+        let text = crate::syntax::printer::print_expr(&Expr { kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) }, span });
+        self.anonymous_handle(&params, &body, text, false)
+    }
+
+    /// Records the variable at the root of an indexed expression (`x` of `x(5)`, `s.a(5)`, `c{3}`):
+    /// Octave's index errors name it.
+    fn name_indexed(&mut self, result: ValueId, base: &Expr) {
+        let mut e = base;
+        loop {
+            match &e.kind {
+                ExprKind::Ident(name) if self.variables.contains(name) => {
+                    self.indexed_variables.insert(result, name.clone());
+                    return;
+                }
+                ExprKind::Field { base, .. } | ExprKind::CellIndex { base, .. } => e = base,
+                _ => return,
+            }
+        }
     }
 
     /// Index arguments of `base(...)`, with `end` bound to `base`.
@@ -750,6 +910,62 @@ impl<'a> Lowerer<'a> {
         self.seal(join);
         self.current = join;
         Ok(self.read_var(&temp, span))
+    }
+}
+
+/// The parameters and body of the anonymous function whose whole text is `source`.
+pub fn parse_anonymous(source: &Arc<SourceFile>) -> Result<(Vec<Param>, Expr)> {
+    let not_anonymous = || Diagnostic::new(ErrorKind::BadInput, format!("'{}' is not an anonymous function", source.text));
+    let parsed = crate::syntax::parse(source)?;
+    let [Stmt { kind: StmtKind::Expr(e), .. }] = parsed.body.as_slice() else { return Err(not_anonymous()) };
+    match &e.kind {
+        ExprKind::AnonFn { params, body } => Ok((params.clone(), (**body).clone())),
+        _ => Err(not_anonymous()),
+    }
+}
+
+/// Every name `e` reads that `bound` does not bind (nor an anonymous function inside `e`), in order of
+/// first use, once each: what an anonymous function with body `e` captures from its workspace.
+fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
+    let all = |es: &[Expr], out: &mut Vec<String>| es.iter().for_each(|x| names_read(x, bound, out));
+    match &e.kind {
+        ExprKind::Ident(n) => {
+            if !bound.contains(n) && !out.contains(n) {
+                out.push(n.clone());
+            }
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            names_read(lhs, bound, out);
+            names_read(rhs, bound, out);
+        }
+        ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => names_read(operand, bound, out),
+        ExprKind::Range { start, step, stop } => {
+            names_read(start, bound, out);
+            if let Some(s) = step {
+                names_read(s, bound, out);
+            }
+            names_read(stop, bound, out);
+        }
+        ExprKind::Call { base, args } | ExprKind::CellIndex { base, args } => {
+            names_read(base, bound, out);
+            all(args, out);
+        }
+        ExprKind::Field { base, .. } => names_read(base, bound, out),
+        ExprKind::DynField { base, name } => {
+            names_read(base, bound, out);
+            names_read(name, bound, out);
+        }
+        ExprKind::Matrix(rows) | ExprKind::CellArray(rows) => rows.iter().for_each(|r| all(r, out)),
+        ExprKind::AnonFn { params, body } => {
+            let mut inner = bound.to_vec();
+            inner.extend(params.iter().filter_map(|p| match p {
+                Param::Name(id) => Some(id.name.clone()),
+                Param::Ignored(_) => None,
+            }));
+            names_read(body, &inner, out);
+        }
+        ExprKind::Number(_) | ExprKind::ImagNumber(_) | ExprKind::Str { .. } | ExprKind::Colon | ExprKind::End
+        | ExprKind::FuncHandle(_) | ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {}
     }
 }
 

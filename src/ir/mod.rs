@@ -21,6 +21,55 @@ pub struct BlockId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FuncId(pub u32);
 
+/// What a function name or handle refers to, once resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Prim(PrimId),
+    User(FuncId),
+    HigherOrder(HigherOrder),
+}
+
+/// Builtins that call the function handles they are given: the evaluator runs them, since a primitive's
+/// kernel cannot call code. They are resolved before the primitive table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HigherOrder {
+    Feval,
+    Cellfun,
+    Arrayfun,
+    /// `accumarray` with a function handle; without one it runs its primitive.
+    Accumarray,
+}
+
+impl HigherOrder {
+    pub const ALL: [HigherOrder; 4] = [HigherOrder::Feval, HigherOrder::Cellfun, HigherOrder::Arrayfun, HigherOrder::Accumarray];
+
+    pub fn named(name: &str) -> Option<HigherOrder> {
+        match name {
+            "feval" => Some(HigherOrder::Feval),
+            "cellfun" => Some(HigherOrder::Cellfun),
+            "arrayfun" => Some(HigherOrder::Arrayfun),
+            "accumarray" => Some(HigherOrder::Accumarray),
+            _ => None,
+        }
+    }
+    /// Whether `name` is one of the legacy string forms `cellfun('isempty', c)` that name no function.
+    pub fn has_legacy_form(self, name: &str) -> bool {
+        self == HigherOrder::Cellfun && CELLFUN_LEGACY.contains(&name)
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            HigherOrder::Feval => "feval",
+            HigherOrder::Cellfun => "cellfun",
+            HigherOrder::Arrayfun => "arrayfun",
+            HigherOrder::Accumarray => "accumarray",
+        }
+    }
+}
+
+/// `cellfun(name, c)` forms Octave computes itself (`size` and `isclass` take one more argument).
+pub const CELLFUN_LEGACY: [&str; 10] =
+    ["isempty", "islogical", "isnumeric", "isreal", "length", "ndims", "numel", "prodofsize", "size", "isclass"];
+
 #[derive(Clone, Debug)]
 pub enum Op {
     Const(Value),
@@ -34,6 +83,13 @@ pub enum Op {
     Prim(PrimId),
     /// Call of a user function with as many results as `dests`.
     Call(FuncId),
+    /// `@name` or `@(params) body`: a function handle to `target`; `args` are the values an anonymous
+    /// function captured, passed to the target before the call's own arguments. `text` is what
+    /// `func2str` gives.
+    MakeHandle { target: Callee, text: String },
+    /// A builtin that calls the function handle it is given (`feval`, `cellfun`, `arrayfun`), with as
+    /// many results as `dests`.
+    Apply(HigherOrder),
     /// `args[0](args[1..])`.
     Index,
     /// `args[0](args[2..]) = args[1]`: a new array value.
@@ -55,6 +111,8 @@ pub enum Op {
     Nargin,
     /// How many outputs the running call was asked for.
     Nargout,
+    /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
+    CaughtError,
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +146,10 @@ pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Terminator,
     pub preds: Vec<BlockId>,
+    /// Inside `try`: the `catch` landing block an error raised by one of this block's instructions goes
+    /// to. The landing's phis see the variables as they are at this block's end, which is the state
+    /// at any of its instructions: lowering puts a try block's assignments before its instructions.
+    pub handler: Option<BlockId>,
 }
 
 #[derive(Clone, Debug)]
@@ -100,19 +162,25 @@ pub struct Function {
     pub blocks: Vec<Block>,
     pub value_count: u32,
     pub span: Span,
+    /// The variable an indexing instruction (by its result) reads or assigns into, for Octave's index
+    /// error messages (`x(5): out of bound 3`).
+    pub indexed_variables: HashMap<ValueId, String>,
 }
 
 impl Function {
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id.0 as usize]
     }
-    /// Successors of a block, in branch order.
+    /// Successors of a block, in branch order, then its `catch` landing.
     pub fn successors(&self, id: BlockId) -> Vec<BlockId> {
-        match &self.block(id).term {
+        let block = self.block(id);
+        let mut out = match &block.term {
             Terminator::Jump(b) => vec![*b],
             Terminator::Branch { then_block, else_block, .. } => vec![*then_block, *else_block],
             Terminator::Return(_) => vec![],
-        }
+        };
+        out.extend(block.handler);
+        out
     }
     /// Blocks in reverse post-order from the entry (unreachable blocks omitted).
     pub fn reverse_postorder(&self) -> Vec<BlockId> {

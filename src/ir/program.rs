@@ -6,7 +6,8 @@
 //! Primitives come before path files so that Octave's own `.m` implementations of functions msad has
 //! rules for are not parsed.
 
-use super::lower::{self, Callee, Resolver};
+use super::lower::{self, Captures, Resolver};
+use super::{Callee, HigherOrder};
 use super::{FuncId, Function, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile};
 use crate::engine::Host;
@@ -58,17 +59,10 @@ impl<'h> Loader<'h> {
     /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`.
     pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)]) -> Result<Program> {
         let source = SourceFile::new("<anonymous>", text);
-        let parsed = syntax::parse(&source)?;
-        let body = match parsed.body.as_slice() {
-            [ast::Stmt { kind: ast::StmtKind::Expr(e), .. }] => e,
-            _ => return Err(Diagnostic::new(ErrorKind::BadInput, format!("'{text}' is not an anonymous function"))),
-        };
-        let ast::ExprKind::AnonFn { params, body } = &body.kind else {
-            return Err(Diagnostic::new(ErrorKind::BadInput, format!("'{text}' is not an anonymous function")));
-        };
+        let (params, body) = lower::parse_anonymous(&source)?;
         self.sources.push(source.clone());
         self.functions.push(None);
-        let func = lower::lower_anonymous(params, body, captured, &source, &mut self)?;
+        let func = lower::lower_anonymous(&params, &body, Captures::Values(captured), &source, &mut self)?;
         self.functions[0] = Some(func);
         self.finish()
     }
@@ -129,6 +123,9 @@ impl Resolver for Loader<'_> {
                 return Ok(Some(Callee::User(id)));
             }
         }
+        if let Some(h) = HigherOrder::named(name) {
+            return Ok(Some(Callee::HigherOrder(h)));
+        }
         if let Some(p) = primitives::lookup(name) {
             return Ok(Some(Callee::Prim(p)));
         }
@@ -141,5 +138,10 @@ impl Resolver for Loader<'_> {
         };
         let primary = file.ast.functions.first().map(|f| f.name.name.clone());
         Ok(primary.and_then(|p| self.function_id(&file, &p)).map(Callee::User))
+    }
+
+    fn add_function(&mut self, func: Function) -> FuncId {
+        self.functions.push(Some(func));
+        FuncId(self.functions.len() as u32 - 1)
     }
 }

@@ -69,7 +69,7 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
     Ok(())
 }
 
-/// The values for the call's outputs: `f`, then `J` when asked for.
+/// The values for the call's outputs: `f`, then `J` (or the gradient) and `H` when asked for.
 fn evaluate(request: &Request) -> Result<Vec<Value>> {
     if let Ok(mode) = std::env::var(TEST_HOOK)
         && !mode.is_empty()
@@ -81,12 +81,13 @@ fn evaluate(request: &Request) -> Result<Vec<Value>> {
     if request.options.verbose {
         evaluation.log.iter().for_each(|line| array::print(&format!("{line}\n")));
     }
+    let missing = |what: &str| Diagnostic::new(ErrorKind::Internal, format!("the engine returned no {what}"));
     let mut outputs = vec![evaluation.value];
-    if request.nargout == 2 {
-        let jacobian = evaluation
-            .jacobian
-            .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the engine returned no Jacobian"))?;
-        outputs.push(jacobian);
+    if request.nargout >= 2 {
+        outputs.push(evaluation.jacobian.ok_or_else(|| missing("Jacobian"))?);
+    }
+    if request.nargout == 3 {
+        outputs.push(evaluation.hessian.ok_or_else(|| missing("Hessian"))?);
     }
     Ok(outputs)
 }
@@ -101,7 +102,7 @@ fn test_hook(mode: &str, request: &Request) -> Result<Vec<Value>> {
         "echo" => {
             let source = match &request.function {
                 FunctionHandle::Named(name) => MexHost::default().which(name),
-                FunctionHandle::Anonymous { .. } => None,
+                _ => None,
             };
             let mut outputs = vec![request::describe(request, source.as_deref())];
             outputs.resize(request.nargout, request::empty_matrix());

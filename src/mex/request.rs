@@ -7,7 +7,7 @@ use crate::engine::{JacobianStorage, Mode, Options, Request, Sparsity};
 use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
-pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...)";
+pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...), or [f, g, H] for a scalar f";
 const OPTION_NAMES: [&str; 7] = ["mode", "jacobian", "sparsity", "seed", "wrt", "threads", "verbose"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
@@ -32,8 +32,8 @@ pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> 
     if inputs.len() < 2 {
         return bad_input(format!("msad_eval needs at least fun and x: {USAGE}"));
     }
-    if nargout > 2 {
-        return bad_input(format!("msad_eval returns at most two outputs: {USAGE}"));
+    if nargout > 3 {
+        return bad_input(format!("msad_eval returns at most three outputs: {USAGE}"));
     }
     let extra = inputs.split_off(inputs.len().min(LEADING_ARGUMENTS));
     let opts = if inputs.len() == LEADING_ARGUMENTS { inputs.pop() } else { None };
@@ -201,8 +201,8 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 /// `verbose`, `nargout`.
 pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let (function, captured) = match &request.function {
-        FunctionHandle::Named(name) => (name.clone(), Vec::new()),
         FunctionHandle::Anonymous { text, captured } => (text.clone(), captured.clone()),
+        named => (named.text().to_string(), Vec::new()),
     };
     let (captured_names, captured_values) = captured.into_iter().unzip();
     let options = &request.options;
@@ -305,7 +305,7 @@ mod tests {
         let message = bad_input_message(build_request(vec![handle("f"), cell_x], 1));
         assert!(message.contains("x is the argument to differentiate"), "{message}");
         bad_input_message(build_request(vec![handle("f")], 1));
-        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 3));
+        bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0)], 4));
         bad_input_message(build_request(vec![Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::scalar(1.0)], 1));
         bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("wrt", Value::scalar(2.0))])], 1));

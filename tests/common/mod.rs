@@ -1,6 +1,9 @@
 //! Shared helpers of the Rust integration tests: an engine over the repository's test problems and
 //! central finite differences as the oracle.
 
+mod expressions;
+
+pub use expressions::*;
 use msad::engine::{Engine, Evaluation, Options, PathHost, Request};
 use msad::exec::value::{Array, FunctionHandle, Value};
 use std::path::PathBuf;

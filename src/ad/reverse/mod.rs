@@ -1,12 +1,20 @@
 //! Reverse mode: the gradient of a scalar output. A primal run of the prepared code records a tape of
 //! every operation on values that depend on x (control flow is resolved by the run, so the tape is a
 //! linear trace); a backward sweep over it accumulates adjoints with the primitives' reverse rules.
+//!
+//! Hessians run forward over reverse: the primal run carries tangent directions (the forward rules'
+//! derivative blocks, seeded with the columns of a compressed seed), the tape keeps the tangents that
+//! second-order terms read, and the sweep carries adjoint tangents with the adjoints: `H * S`. Run
+//! with a sparse identity seed, the same tape gives the Hessian's sparsity instead.
 
+mod interactions;
 mod sweep;
 pub mod tape;
 
+use crate::ad::pattern::Pattern;
 use crate::diag::Result;
-use crate::exec::interp::{Interpreter, Slot};
+use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
+use crate::exec::interp::{ControlRecord, Interpreter, Slot};
 use crate::exec::value::Value;
 use crate::ir::FuncId;
 use tape::Tape;
@@ -27,6 +35,61 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
     if result.value.numel() != 1 {
         return Ok((result.value, None));
     }
-    let gradient = sweep::gradient(&tape, result.tape, x)?;
+    let gradient = sweep::sweep(&tape, result.tape, x, 0)?;
     Ok((result.value, Some(gradient)))
+}
+
+/// A Hessian run's results, for a scalar output.
+pub struct HessianRun<T> {
+    pub value: Value,
+    /// None: the output is not scalar.
+    pub result: Option<T>,
+    /// The x-dependent branch decisions the run took: its tape (and the Hessian pattern) hold for the
+    /// same decisions only.
+    pub control: ControlRecord,
+}
+
+/// Gradient and `H * S` (`n x p`, column-major) for the seed `S`.
+pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
+    let (n, p) = (seed.rows, seed.nd);
+    let run = record_hessian(interpreter, args, wrt, Deriv::Dense(seed))?;
+    let result = match run.result {
+        Some((tape, output, x)) => {
+            let mut block = sweep::sweep(&tape, output, x, p)?;
+            let products = block.split_off(n);
+            Some((block, products))
+        }
+        None => None,
+    };
+    Ok(HessianRun { value: run.value, result, control: run.control })
+}
+
+/// The Hessian's sparsity pattern at `args`.
+pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<HessianRun<Pattern>> {
+    let n = args[wrt].numel();
+    let run = record_hessian(interpreter, args, wrt, Deriv::Sparse(SparseDeriv::identity(n)))?;
+    let result = run.result.map(|(tape, _, _)| interactions::hessian_pattern(&tape, n));
+    Ok(HessianRun { value: run.value, result, control: run.control })
+}
+
+type Recorded = (Tape, Option<tape::TapeVar>, tape::TapeVar);
+
+/// Runs the function with x carrying `tangents`, recording a Hessian tape.
+fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, tangents: Deriv) -> Result<HessianRun<Recorded>> {
+    let mut tape = Tape::for_hessian();
+    let x = tape.input(args[wrt].numel());
+    let mut tangents = Some(tangents);
+    let slots = args
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match (i == wrt).then(|| tangents.take()).flatten() {
+            Some(deriv) => Slot { tape: Some(x), ..Slot::new(v.clone(), deriv) },
+            None => Slot::inactive(v.clone()),
+        })
+        .collect();
+    interpreter.tape = Some(tape);
+    let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
+    let tape = interpreter.tape.take().expect("set above");
+    let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));
+    Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control })
 }

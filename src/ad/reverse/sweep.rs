@@ -1,23 +1,46 @@
-//! The backward sweep: adjoints flow from the output to x through the tape in reverse order.
+//! The backward sweep: adjoints flow from the output to x through the tape in reverse order. A Hessian
+//! sweep carries, with each adjoint, its tangents along p directions (forward over reverse): each
+//! variable's adjoint block has `1 + p` columns, column 0 the adjoint.
 
 use super::tape::{Step, Tape, TapeVar};
 use crate::diag::Result;
+use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::primitives::reverse::{Reverse, adjoint};
+use crate::exec::primitives::second_order::{SecondOrder, Tangents, second_order_term};
 use crate::exec::value::Value;
+use std::borrow::Cow;
 
-/// Gradient of the scalar `output` with respect to `x` (zero when the output does not depend on x).
-pub(super) fn gradient(tape: &Tape, output: Option<TapeVar>, x: TapeVar) -> Result<Vec<f64>> {
-    let mut adjoints = Adjoints { values: vec![None; tape.sizes.len()], sizes: &tape.sizes };
+/// The adjoint block of x (`numel(x) x (1 + directions)`, column-major) for the scalar `output`: the
+/// gradient, then the Hessian times each tangent direction (zero when the output does not depend on x).
+pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions: usize) -> Result<Vec<f64>> {
+    let columns = 1 + directions;
+    let mut adjoints = Adjoints { values: vec![None; tape.sizes.len()], sizes: &tape.sizes, columns };
     if let Some(out) = output {
-        adjoints.values[out.index()] = Some(vec![1.0]);
+        let mut seed = vec![0.0; columns];
+        seed[0] = 1.0;
+        adjoints.values[out.index()] = Some(seed);
     }
     for step in tape.steps.iter().rev() {
         match step {
-            Step::Prim { id, inputs, vars, output, out } => {
+            Step::Prim { id, inputs, vars, output, out, second, tangents } => {
                 let Some(a) = adjoints.take(*out) else { continue };
                 let inputs: Vec<&Value> = inputs.iter().collect();
                 let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
-                let contributions = adjoint(*id, &Reverse { inputs: &inputs, output, adjoint: &a, wanted: &wanted })?;
+                let reverse = Reverse { inputs: &inputs, output, adjoint: &a, columns, wanted: &wanted };
+                let mut contributions = adjoint(*id, &reverse)?;
+                if directions > 0 && !matches!(second, SecondOrder::Zero) {
+                    let dense: Vec<Option<Cow<DenseDeriv>>> =
+                        tangents.iter().zip(&inputs).map(|(d, v)| dense_tangent(d, v.numel(), directions)).collect();
+                    let tangents: Vec<Option<&DenseDeriv>> = dense.iter().map(|d| d.as_deref()).collect();
+                    let m = output.numel();
+                    let t = Tangents { inputs: &inputs, output, adjoint: &a[..m], tangents: &tangents, wanted: &wanted, directions };
+                    for (k, term) in second_order_term(*id, *second, &t)?.into_iter().enumerate() {
+                        let Some(term) = term else { continue };
+                        let size = inputs[k].numel();
+                        let c = contributions[k].get_or_insert_with(|| vec![0.0; size * columns]);
+                        c[size..].iter_mut().zip(&term).for_each(|(c, t)| *c += t);
+                    }
+                }
                 for (var, c) in vars.iter().zip(contributions) {
                     if let (Some(var), Some(c)) = (var, c) {
                         adjoints.add(*var, c);
@@ -26,45 +49,70 @@ pub(super) fn gradient(tape: &Tape, output: Option<TapeVar>, x: TapeVar) -> Resu
             }
             Step::Gather { base, positions, out } => {
                 let Some(a) = adjoints.take(*out) else { continue };
+                let (m, size) = (positions.len(), tape.sizes[base.index()]);
                 let target = adjoints.get_mut(*base);
-                positions.iter().zip(&a).for_each(|(&p, &a)| target[p] += a);
+                for c in 0..columns {
+                    let (target, a) = (&mut target[c * size..(c + 1) * size], &a[c * m..(c + 1) * m]);
+                    positions.iter().zip(a).for_each(|(&p, &a)| target[p] += a);
+                }
             }
             Step::Assign { base, relocation, rhs, rhs_is_scalar, targets, out } => {
-                let Some(mut a) = adjoints.take(*out) else { continue };
-                // Backwards, reading and clearing each target: an element assigned twice sends its
-                // adjoint to the last assignment only, and overwritten base elements receive none.
-                let mut from_targets: Vec<f64> = targets.iter().rev().map(|&t| std::mem::take(&mut a[t])).collect();
-                from_targets.reverse();
+                let Some(a) = adjoints.take(*out) else { continue };
+                let size = tape.sizes[out.index()];
+                if size == 0 {
+                    continue;
+                }
+                let (mut to_rhs, mut to_base) = (Vec::new(), Vec::new());
+                for mut a in a.chunks(size).map(<[f64]>::to_vec).take(columns) {
+                    // Backwards, reading and clearing each target: an element assigned twice sends its
+                    // adjoint to the last assignment only, and overwritten base elements receive none.
+                    let mut from_targets: Vec<f64> = targets.iter().rev().map(|&t| std::mem::take(&mut a[t])).collect();
+                    from_targets.reverse();
+                    if *rhs_is_scalar {
+                        to_rhs.push(from_targets.iter().sum());
+                    } else {
+                        to_rhs.extend(from_targets);
+                    }
+                    match relocation {
+                        None => to_base.extend(a),
+                        Some(map) => to_base.extend(map.iter().map(|&m| a[m])),
+                    }
+                }
                 if let Some(rhs) = rhs {
-                    let c = if *rhs_is_scalar { vec![from_targets.iter().sum()] } else { from_targets };
-                    adjoints.add(*rhs, c);
+                    adjoints.add(*rhs, to_rhs);
                 }
                 if let Some(base) = base {
-                    let c = match relocation {
-                        None => a,
-                        Some(map) => map.iter().map(|&m| a[m]).collect(),
-                    };
-                    adjoints.add(*base, c);
+                    adjoints.add(*base, to_base);
                 }
             }
         }
     }
-    Ok(adjoints.take(x).unwrap_or_else(|| vec![0.0; tape.sizes[x.index()]]))
+    Ok(adjoints.take(x).unwrap_or_else(|| vec![0.0; tape.sizes[x.index()] * columns]))
+}
+
+/// An operand's tangents as a dense `rows x directions` block (None: it does not depend on x).
+fn dense_tangent(tangent: &Deriv, rows: usize, directions: usize) -> Option<Cow<'_, DenseDeriv>> {
+    match tangent {
+        Deriv::Zero => None,
+        Deriv::Dense(d) => Some(Cow::Borrowed(d)),
+        other => Some(Cow::Owned(other.to_dense(rows, directions))),
+    }
 }
 
 struct Adjoints<'t> {
     values: Vec<Option<Vec<f64>>>,
     sizes: &'t [usize],
+    columns: usize,
 }
 
 impl Adjoints<'_> {
-    /// A variable's adjoint, complete once the sweep reaches the step that defines it.
+    /// A variable's adjoint block, complete once the sweep reaches the step that defines it.
     fn take(&mut self, var: TapeVar) -> Option<Vec<f64>> {
         self.values[var.index()].take()
     }
 
     fn get_mut(&mut self, var: TapeVar) -> &mut Vec<f64> {
-        let size = self.sizes[var.index()];
+        let size = self.sizes[var.index()] * self.columns;
         self.values[var.index()].get_or_insert_with(|| vec![0.0; size])
     }
 

@@ -1,9 +1,12 @@
 //! The tape: one step per operation whose operands depend on x, holding only what its reverse rule
-//! reads (a primitive's operand and result values; index lists for indexing, no values at all).
+//! reads (a primitive's operand and result values; index lists for indexing, no values at all). For
+//! Hessians, a primitive's step also keeps the tangents of the operands its second-order term reads.
 
 use crate::diag::Result;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
 use crate::exec::interp::Slot;
+use crate::exec::deriv::Deriv;
+use crate::exec::primitives::second_order::{SecondOrder, second_order};
 use crate::exec::primitives::{self, PrimId};
 use crate::exec::value::Value;
 
@@ -18,7 +21,16 @@ impl TapeVar {
 }
 
 pub(super) enum Step {
-    Prim { id: PrimId, inputs: Vec<Value>, vars: Vec<Option<TapeVar>>, output: Value, out: TapeVar },
+    Prim {
+        id: PrimId,
+        inputs: Vec<Value>,
+        vars: Vec<Option<TapeVar>>,
+        output: Value,
+        out: TapeVar,
+        /// Hessian tapes: the second-order term, and the operands' tangents when it reads them.
+        second: SecondOrder,
+        tangents: Vec<Deriv>,
+    },
     /// `out = base(positions)` (linear indices).
     Gather { base: TapeVar, positions: Vec<usize>, out: TapeVar },
     /// `out = base; out(targets) = rhs`, the base's elements moved to `relocation` when it grew.
@@ -37,9 +49,17 @@ pub struct Tape {
     pub(super) steps: Vec<Step>,
     /// Number of elements of each variable.
     pub(super) sizes: Vec<usize>,
+    /// Records second-order terms and tangents (a Hessian run: every slot carries tangents).
+    pub(super) second_order: bool,
 }
 
 impl Tape {
+    /// A tape for Hessians: the run carries tangent directions, and every primitive on it must have a
+    /// second-order rule.
+    pub fn for_hessian() -> Tape {
+        Tape { second_order: true, ..Tape::default() }
+    }
+
     /// A new variable for an input of `numel` elements.
     pub fn input(&mut self, numel: usize) -> TapeVar {
         self.sizes.push(numel);
@@ -55,14 +75,21 @@ impl Tape {
         if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
         }
+        let inputs: Vec<Value> = operands.iter().map(|s| s.value.clone()).collect();
+        let (second, tangents) = if self.second_order {
+            let values: Vec<&Value> = inputs.iter().collect();
+            let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
+            let second = second_order(id, &values, &taped)?;
+            let tangents = match second {
+                SecondOrder::Zero => vec![],
+                _ => operands.iter().map(|s| s.deriv.clone()).collect(),
+            };
+            (second, tangents)
+        } else {
+            (SecondOrder::Zero, vec![])
+        };
         let out = self.input(output.numel());
-        self.steps.push(Step::Prim {
-            id,
-            inputs: operands.iter().map(|s| s.value.clone()).collect(),
-            vars: operands.iter().map(|s| s.tape).collect(),
-            output: output.clone(),
-            out,
-        });
+        self.steps.push(Step::Prim { id, inputs, vars: operands.iter().map(|s| s.tape).collect(), output: output.clone(), out, second, tangents });
         Ok(Some(out))
     }
 

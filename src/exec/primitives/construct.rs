@@ -258,7 +258,7 @@ fn column_subscripts(v: &Value, k: &Value) -> Result<Vec<Subscript>> {
     let k = numeric("for", k)?.data[0] as usize;
     let rows = v.dims()[0];
     let positions = (0..rows).map(|r| r + k * rows).collect();
-    Ok(vec![Subscript::List { positions, dims: vec![rows, 1], is_logical: false }])
+    Ok(vec![Subscript::positions(positions)])
 }
 
 /// Column `k` (zero-based) of the loop's collection.

@@ -2,24 +2,49 @@
 
 use super::{Forward, Kernel, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{Deriv, RowMap, combine};
+use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
-fn unary(name: &'static str, f: fn(f64) -> f64, df: fn(f64, f64) -> f64) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), domain: None } }
+type Partial = fn(f64, f64) -> f64;
+
+/// `f` with its first and second derivatives, both at `(x, f(x))`.
+fn unary(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
+    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: None } }
 }
 
-fn unary_on(name: &'static str, f: fn(f64) -> f64, df: fn(f64, f64) -> f64, domain: fn(f64) -> bool) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), domain: Some(domain) } }
+fn unary_on(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial, domain: fn(f64) -> bool) -> Primitive {
+    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) } }
 }
 
 fn piecewise_constant(name: &'static str, f: fn(f64) -> f64) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: None, domain: None } }
+    Primitive { name, kernel: Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None } }
 }
 
-fn binary(name: &'static str, f: fn(f64, f64) -> f64, partials: fn(f64, f64, f64) -> (f64, f64)) -> Primitive {
-    Primitive { name, kernel: Kernel::Binary { f, partials, complex_result: None } }
+/// An elementwise binary entry: `f` for scalars, and its loop over expanded operands compiled with `f`
+/// inlined (a call through a function pointer per element would cost more than the arithmetic);
+/// `second` gives the second partials `(d2z/da2, d2z/dadb, d2z/db2)` at `(a, b, z)`.
+macro_rules! binary {
+    ($name:expr, $f:expr, $partials:expr, $second:expr) => {
+        binary!($name, $f, $partials, $second, None)
+    };
+    ($name:expr, $f:expr, $partials:expr, $second:expr, $complex:expr) => {
+        Primitive {
+            name: $name,
+            kernel: Kernel::Binary {
+                f: $f,
+                pairs: |e| zip_with(e, $f),
+                partials: $partials,
+                second: $second,
+                complex_result: $complex,
+            },
+        }
+    };
+}
+
+/// Second partials of `a` and `b` that no second-order term reads: linear operations.
+fn linear(_: f64, _: f64, _: f64) -> (f64, f64, f64) {
+    (0.0, 0.0, 0.0)
 }
 
 fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
@@ -63,61 +88,84 @@ fn power(a: f64, b: f64) -> f64 {
 }
 
 fn power_partials(a: f64, b: f64, z: f64) -> (f64, f64) {
-    let da = if b == 0.0 {
+    // d/db a^b = a^b log(a); for a == 0 the limit along b > 0 is 0.
+    let db = if a == 0.0 { 0.0 } else { z * a.ln() };
+    (power_base_partial(a, b), db)
+}
+
+/// d/da a^b: all that a power with a constant exponent needs (no logarithm).
+fn power_base_partial(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
         0.0
     } else if b == 2.0 {
         2.0 * a
     } else {
         b * a.powf(b - 1.0)
+    }
+}
+
+/// `(d2z/da2, d2z/dadb, d2z/db2)` of `z = a^b`, with the limits at `a == 0` that `power_partials` takes.
+fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
+    let aa = if b == 0.0 || b == 1.0 {
+        0.0
+    } else if b == 2.0 {
+        2.0
+    } else {
+        b * (b - 1.0) * a.powf(b - 2.0)
     };
-    // d/db a^b = a^b log(a); for a == 0 the limit along b > 0 is 0.
-    let db = if a == 0.0 { 0.0 } else { z * a.ln() };
-    (da, db)
+    if a == 0.0 {
+        return (aa, 0.0, 0.0);
+    }
+    let log_a = a.ln();
+    (aa, a.powf(b - 1.0) * (1.0 + b * log_a), z * log_a * log_a)
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary("uminus", |x| -x, |_, _| -1.0),
-        unary("uplus", |x| x, |_, _| 1.0),
-        unary("sin", f64::sin, |x, _| x.cos()),
-        unary("cos", f64::cos, |x, _| -x.sin()),
-        unary("tan", f64::tan, |_, y| 1.0 + y * y),
-        unary("exp", f64::exp, |_, y| y),
-        unary("expm1", f64::exp_m1, |x, _| x.exp()),
-        unary_on("log", f64::ln, |x, _| 1.0 / x, |x| x >= 0.0 || x.is_nan()),
-        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x| x >= -1.0 || x.is_nan()),
-        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |x| x >= 0.0 || x.is_nan()),
-        unary("abs", f64::abs, |x, _| sign(x)),
-        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x)),
-        unary("sinh", f64::sinh, |x, _| x.cosh()),
-        unary("cosh", f64::cosh, |x, _| x.sinh()),
-        unary("tanh", f64::tanh, |_, y| 1.0 - y * y),
-        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt()),
-        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x| x >= 1.0 || x.is_nan()),
-        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
+        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
+        unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y),
+        unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y),
+        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y)),
+        unary("exp", f64::exp, |_, y| y, |_, y| y),
+        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()),
+        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()),
+        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan()),
+        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan()),
+        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0),
+        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
+        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x))),
+        unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y),
+        unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y),
+        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y)),
+        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5)),
+        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan()),
+        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan()),
         piecewise_constant("floor", f64::floor),
         piecewise_constant("ceil", f64::ceil),
         piecewise_constant("round", round_half_away),
         piecewise_constant("fix", f64::trunc),
         piecewise_constant("sign", sign),
-        binary("plus", |a, b| a + b, |_, _, _| (1.0, 1.0)),
-        binary("minus", |a, b| a - b, |_, _, _| (1.0, -1.0)),
-        binary("times", |a, b| a * b, |a, b, _| (b, a)),
-        binary("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b)),
-        binary("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a)),
-        Primitive {
-            name: "power",
-            kernel: Kernel::Binary { f: power, partials: power_partials, complex_result: Some(power_is_complex) },
-        },
-        binary("atan2", f64::atan2, |a, b, _| {
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)),
+        binary!("power", power, power_partials, power_second, Some(power_is_complex)),
+        binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
+        }, |a, b, _| {
+            let r2 = (a * a + b * b) * (a * a + b * b);
+            (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
         }),
-        binary("hypot", f64::hypot, |a, b, z| (a / z, b / z)),
+        binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
+            let z3 = z * z * z;
+            (b * b / z3, -a * b / z3, a * a / z3)
+        }),
         predicate("eq", |a, b| a == b),
         predicate("ne", |a, b| a != b),
         predicate("lt", |a, b| a < b),
@@ -213,7 +261,8 @@ fn row_map(dims: &[usize], out: &[usize]) -> RowMap {
     RowMap::Gather(map)
 }
 
-struct Expanded<'v> {
+/// Two operands of an elementwise operation brought to a common size by implicit expansion.
+pub struct Expanded<'v> {
     a: Cow<'v, Array<f64>>,
     b: Cow<'v, Array<f64>>,
     dims: Vec<usize>,
@@ -223,19 +272,32 @@ struct Expanded<'v> {
 fn expand<'v>(name: &str, args: &[&'v Value]) -> Result<Expanded<'v>> {
     super::check_arity(name, args, 2, 2)?;
     let (a, b) = (numeric(name, args[0])?, numeric(name, args[1])?);
-    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| {
-        runtime(format!(
-            "operator {name}: nonconformant arguments (op1 is {}, op2 is {})",
-            dims_text(&a.dims),
-            dims_text(&b.dims)
-        ))
-    })?;
+    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok(Expanded { a, b, dims, maps })
 }
 
 pub fn dims_text(dims: &[usize]) -> String {
     dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x")
+}
+
+/// Octave's error for operands whose sizes do not fit, `what` naming the operation as Octave does.
+pub fn nonconformant(what: &str, a: &[usize], b: &[usize]) -> Diagnostic {
+    runtime(format!("{what}: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
+        .with_identifier("Octave:nonconformant-args")
+}
+
+/// How Octave's nonconformance error names an elementwise operator.
+fn octave_operator(name: &str) -> String {
+    match name {
+        "plus" => "operator +".into(),
+        "minus" => "operator -".into(),
+        "times" => "product".into(),
+        "rdivide" | "ldivide" => "quotient".into(),
+        "power" => "operator .^".into(),
+        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "and" | "or" => format!("mx_el_{name}"),
+        _ => name.into(),
+    }
 }
 
 /// Calls `f(k, a, b)` for every output element k and its operand pair; one loop per map kind, so the
@@ -250,15 +312,31 @@ fn for_each_pair(e: &Expanded, mut f: impl FnMut(usize, f64, f64)) {
     }
 }
 
-fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
-    let mut data = Vec::with_capacity(e.dims.iter().product());
-    for_each_pair(e, |_, x, y| data.push(f(x, y)));
+/// `f` over the expanded pairs; one collecting loop per map kind (no per-element capacity checks).
+pub(super) fn zip_with<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T) -> Array<T> {
+    let (a, b) = (&e.a.data[..], &e.b.data[..]);
+    let data = match (&e.maps.0, &e.maps.1) {
+        (RowMap::Identity, RowMap::Identity) => a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect(),
+        (RowMap::Identity, RowMap::Scalar) => a.iter().map(|&x| f(x, b[0])).collect(),
+        (RowMap::Scalar, RowMap::Identity) => b.iter().map(|&y| f(a[0], y)).collect(),
+        (ma, mb) => (0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)])).collect(),
+    };
     Array::new(e.dims.clone(), data)
 }
 
 pub(super) fn eval_binary(
     name: &str,
     f: fn(f64, f64) -> f64,
+    complex: Option<fn(f64, f64) -> bool>,
+    args: &[&Value],
+) -> Result<Vec<Value>> {
+    eval_pairs(name, |e| zip_with(e, f), complex, args)
+}
+
+/// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
+pub(super) fn eval_pairs(
+    name: &str,
+    pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
@@ -273,7 +351,7 @@ pub(super) fn eval_binary(
             return Err(complex_result(name));
         }
     }
-    Ok(vec![Value::Double(zip_with(&e, f))])
+    Ok(vec![Value::Double(pairs(&e))])
 }
 
 pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
@@ -292,15 +370,60 @@ pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward) -> Result<Der
     Ok(combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len()))
 }
 
+/// Forward rule of the table's elementwise binary primitive `name`. Sums, differences and products take
+/// their coefficients from constants or from the other operand, and a power with a constant exponent
+/// needs no logarithm: no per-element partials for those.
+pub(super) fn forward_elementwise(name: &str, partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
+    let e = expand(name, fw.inputs)?;
+    let n = e.dims.iter().product();
+    let (da, db) = (fw.derivs[0], fw.derivs[1]);
+    let coefs = match name {
+        "plus" => Some((Coef::Same(1.0), Coef::Same(1.0))),
+        "minus" => Some((Coef::Same(1.0), Coef::Same(-1.0))),
+        "times" => operand_coef(&e.b.data, &e.maps.1).zip(operand_coef(&e.a.data, &e.maps.0)),
+        _ => None,
+    };
+    if let Some((ca, cb)) = coefs {
+        return Ok(combine_terms(&[(ca, da, &e.maps.0), (cb, db, &e.maps.1)], n));
+    }
+    if name == "power" && db.is_zero() {
+        let mut ca = Vec::with_capacity(n);
+        for_each_pair(&e, |_, x, y| ca.push(power_base_partial(x, y)));
+        return Ok(combine(&[(&ca, da, &e.maps.0)], n));
+    }
+    forward_expanded(partials, &e, fw)
+}
+
+/// An operand's values as the coefficient of the other operand's term of a product, when no gather is
+/// needed.
+fn operand_coef<'a>(data: &'a [f64], map: &RowMap) -> Option<Coef<'a>> {
+    match map {
+        RowMap::Identity => Some(Coef::Each(data)),
+        RowMap::Scalar => Some(Coef::Same(data[0])),
+        RowMap::Gather(_) => None,
+    }
+}
+
 pub(super) fn forward_binary(partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
-    let e = expand("", fw.inputs)?;
+    forward_expanded(partials, &expand("", fw.inputs)?, fw)
+}
+
+/// The general rule: partials at every element, for the operands that carry a derivative.
+fn forward_expanded(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw: &Forward) -> Result<Deriv> {
     let z = numeric("", fw.output)?;
     let n = z.data.len();
-    let (mut ca, mut cb) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for_each_pair(&e, |k, x, y| {
+    let (active_a, active_b) = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
+    let (mut ca, mut cb) = (Vec::with_capacity(n * active_a as usize), Vec::with_capacity(n * active_b as usize));
+    for_each_pair(e, |k, x, y| {
         let (da, db) = partials(x, y, z.data[k]);
-        ca.push(da);
-        cb.push(db);
+        if active_a {
+            ca.push(da);
+        }
+        if active_b {
+            cb.push(db);
+        }
     });
-    Ok(combine(&[(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)], n))
+    let terms = [(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)];
+    let terms: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().filter(|t| !t.1.is_zero()).map(|&(c, d, m)| (&c[..], d, m)).collect();
+    Ok(combine(&terms, n))
 }

@@ -5,12 +5,12 @@
 //! `dx = P (db - dA x) + G dA' w`, where `G = P P' = (A'A)^-1` and `w = b - A x` for tall A, and
 //! `G = I - P A` and `w = P' x = (A A')^-1 b` for wide A.
 
-use super::elementwise::{dims_text, numeric};
+use super::elementwise::{nonconformant, numeric};
 use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
 };
-use super::{Forward, Primitive, general, runtime};
+use super::{Forward, Primitive, general};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -99,9 +99,6 @@ fn solve_derivative(op: &str, a: &Array<f64>, b: &Array<f64>, da: &Deriv, db: &D
     Ok(add(&main, &correction, n * k))
 }
 
-fn nonconformant(op: &str, a: &[usize], b: &[usize]) -> Diagnostic {
-    runtime(format!("operator {op}: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
-}
 
 fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mldivide", args, 2, 2)?;
@@ -110,7 +107,7 @@ fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     }
     let (a, b) = (matrix_2d("mldivide", args[0])?, matrix_2d("mldivide", args[1])?);
     if a.dims[0] != b.dims[0] {
-        return Err(nonconformant("\\", &a.dims, &b.dims));
+        return Err(nonconformant("operator \\", &a.dims, &b.dims));
     }
     Ok(vec![Value::Double(solve("operator \\", &a, &b)?)])
 }
@@ -135,7 +132,7 @@ fn eval_mrdivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     }
     let (b, a) = (matrix_2d("mrdivide", args[0])?, matrix_2d("mrdivide", args[1])?);
     if a.dims[1] != b.dims[1] {
-        return Err(nonconformant("/", &b.dims, &a.dims));
+        return Err(nonconformant("operator /", &b.dims, &a.dims));
     }
     Ok(vec![Value::Double(transposed(&solve("operator /", &transposed(&a), &transposed(&b))?))])
 }

@@ -1,9 +1,9 @@
 //! Matrix product (one GEMM per product with the reshape trick), transposes and `diag`; the products'
 //! derivative kernels serve the other linear-algebra rules too.
 
-use super::elementwise::{dims_text, numeric};
+use super::elementwise::{nonconformant, numeric};
 use super::{Forward, Primitive, general, lookup, runtime, sparse};
-use crate::diag::{Diagnostic, Result};
+use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
@@ -66,23 +66,20 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if let Value::Sparse(a) = args[0] {
         let b = folded(args[1])?;
         if b.dims[0] != a.ncols {
-            return Err(nonconformant(&args[0].dims(), &b.dims));
+            return Err(nonconformant("operator *", &args[0].dims(), &b.dims));
         }
         return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
     }
     let (a, b) = (folded(args[0])?, folded(args[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     if b.dims[0] != k {
-        return Err(nonconformant(&a.dims, &b.dims));
+        return Err(nonconformant("operator *", &a.dims, &b.dims));
     }
     let mut c = vec![0.0; m * n];
     gemm(&mut c, &a.data, &b.data, m, k, n, false);
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])
 }
 
-fn nonconformant(a: &[usize], b: &[usize]) -> Diagnostic {
-    runtime(format!("operator *: nonconformant arguments (op1 is {}, op2 is {})", dims_text(a), dims_text(b)))
-}
 
 /// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {

@@ -6,7 +6,7 @@
 //! that of the chosen element; sparse blocks keep every candidate's entries (with coefficient 0), so the
 //! sparsity pattern holds whichever element wins.
 
-use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
+use super::elementwise::{broadcast_dims, nonconformant, numeric, row_maps};
 use super::slices::{Slices, working_dim};
 use super::{Forward, Primitive, general, runtime};
 use crate::diag::Result;
@@ -100,12 +100,7 @@ type Pairwise<'v> = (Vec<usize>, Cow<'v, Array<f64>>, Cow<'v, Array<f64>>, (RowM
 fn pairwise<'v>(op: Extreme, args: &[&'v Value]) -> Result<Pairwise<'v>> {
     let (a, b) = (numeric(op.name(), args[0])?, numeric(op.name(), args[1])?);
     let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| {
-        runtime(format!(
-            "{}: nonconformant arguments (op1 is {}, op2 is {})",
-            op.name(),
-            dims_text(&a.dims),
-            dims_text(&b.dims)
-        ))
+        nonconformant(op.name(), &a.dims, &b.dims)
     })?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok((dims, a, b, maps))

@@ -2,10 +2,12 @@
 //! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
 //! Adding a builtin means adding one entry in one of the submodules' `entries()`.
 
+mod accumulate;
 mod arrays;
 mod construct;
 mod diff;
 mod elementwise;
+pub mod errors;
 mod factor;
 mod find;
 mod grids;
@@ -21,6 +23,7 @@ mod products;
 mod reduce;
 mod remainder;
 pub mod reverse;
+pub mod second_order;
 mod slices;
 mod sparse;
 mod strings;
@@ -31,11 +34,12 @@ mod testing;
 mod triangular;
 
 use super::deriv::Deriv;
-use super::value::Value;
+use super::value::{self, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use accumulate::{accumarray_fill, accumarray_groups};
 pub use elementwise::{broadcast_dims, row_maps};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,14 +58,19 @@ pub type OutputsFn = fn(&Forward, usize) -> Result<Deriv>;
 
 #[derive(Clone, Copy)]
 pub enum Kernel {
-    /// Elementwise real function: `f`, the derivative `df(x, f(x))` (None: piecewise constant), and the
-    /// domain outside which MATLAB's result is complex (None: all reals).
-    Unary { f: fn(f64) -> f64, df: Option<fn(f64, f64) -> f64>, domain: Option<fn(f64) -> bool> },
-    /// Elementwise with implicit expansion: `f`, partials `(dz/da, dz/db)` at `(a, b, z)`, and the pairs
-    /// for which MATLAB's result is complex.
+    /// Elementwise real function: `f`, the derivative `df(x, f(x))` (None: piecewise constant), the
+    /// second derivative `d2f(x, f(x))` (Hessians), and the domain outside which MATLAB's result is
+    /// complex (None: all reals).
+    Unary { f: fn(f64) -> f64, df: Option<fn(f64, f64) -> f64>, d2f: fn(f64, f64) -> f64, domain: Option<fn(f64) -> bool> },
+    /// Elementwise with implicit expansion: `f`, partials `(dz/da, dz/db)` at `(a, b, z)`, second
+    /// partials `(d2z/da2, d2z/dadb, d2z/db2)` (Hessians), and the pairs for which MATLAB's result is
+    /// complex.
     Binary {
         f: fn(f64, f64) -> f64,
+        /// `f` over whole arrays, with `f` inlined.
+        pairs: fn(&elementwise::Expanded) -> value::Array<f64>,
         partials: fn(f64, f64, f64) -> (f64, f64),
+        second: fn(f64, f64, f64) -> (f64, f64, f64),
         complex_result: Option<fn(f64, f64) -> bool>,
     },
     /// Elementwise comparison or logical operation: a logical result with zero derivative.
@@ -124,6 +133,8 @@ fn table() -> &'static Table {
         entries.extend(predicates::entries());
         entries.extend(remainder::entries());
         entries.extend(strings::entries());
+        entries.extend(accumulate::entries());
+        entries.extend(errors::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -151,7 +162,7 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
-        Kernel::Binary { f, complex_result, .. } => elementwise::eval_binary(p.name, f, complex_result, args),
+        Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),
         Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
         Kernel::General { eval, .. } => eval(args, nargout),
     }
@@ -162,7 +173,7 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw),
-        Kernel::Binary { partials, .. } => elementwise::forward_binary(partials, fw),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw),
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),

@@ -35,6 +35,14 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!("iscell", |v| matches!(v, Value::Cell(_))),
         is!("iscellstr", |v| matches!(v, Value::Cell(c) if c.data.iter().all(|e| matches!(e, Value::Char(_))))),
         is!("isstruct", |v| matches!(v, Value::Struct(_))),
+        is!("is_function_handle", |v| matches!(v, Value::Handle(_))),
+        query("func2str", |a, _| {
+            check_arity("func2str", a, 1, 1)?;
+            match a[0] {
+                Value::Handle(h) => Ok(vec![Value::string(h.text())]),
+                _ => Err(runtime("func2str: FCN_HANDLE argument must be a valid function handle")),
+            }
+        }),
         is!("isscalar", |v| v.numel() == 1),
         is!("isvector", |v| is_2d(v, |r, c| r == 1 || c == 1)),
         is!("isrow", |v| is_2d(v, |r, _| r == 1)),

@@ -7,6 +7,9 @@
 //!   identity seed gives the local Jacobian, exact for every rule, and cheap for the structural ones
 //!   (transpose, reshape, concatenation, diag, for_item, scalar divisions, ...). Primitives whose local
 //!   Jacobian is dense or large (`mtimes` of matrices, `cumsum`) have their own rule below.
+//!
+//! Every rule is linear in the adjoint, so it applies column by column to a block of adjoints: the
+//! Hessian sweep carries the adjoint and its tangents together (see `second_order`).
 
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use super::elementwise::{numeric, row_maps};
@@ -18,13 +21,14 @@ use crate::exec::value::Value;
 pub struct Reverse<'a> {
     pub inputs: &'a [&'a Value],
     pub output: &'a Value,
-    /// Adjoint of the (first) result, one entry per element.
+    /// Adjoints of the (first) result: `columns` columns of one entry per element (column-major).
     pub adjoint: &'a [f64],
+    pub columns: usize,
     /// The operands whose adjoints are needed.
     pub wanted: &'a [bool],
 }
 
-/// Per operand, its adjoint contribution (None: not wanted, or zero).
+/// Per operand, its adjoint contribution, `columns` columns (None: not wanted, or zero).
 pub type Adjoints = Vec<Option<Vec<f64>>>;
 
 pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
@@ -37,35 +41,60 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
         Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
         Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match p.name {
-            "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => matrix::mtimes_adjoint(rv.inputs, rv.adjoint, rv.wanted),
-            "sum" | "mean" | "cumsum" => {
-                let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, rv.adjoint)).transpose()?;
-                Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
+            "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => {
+                by_column(rv, |adjoint| matrix::mtimes_adjoint(rv.inputs, adjoint, rv.wanted))
             }
+            "sum" | "mean" | "cumsum" => by_column(rv, |adjoint| {
+                let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, adjoint)).transpose()?;
+                Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
+            }),
             _ => transposed_forward(id, rv),
         },
     }
 }
 
+/// A one-column rule applied to each adjoint column, the contributions stacked column after column.
+fn by_column(rv: &Reverse, rule: impl Fn(&[f64]) -> Result<Adjoints>) -> Result<Adjoints> {
+    if rv.columns == 1 {
+        return rule(rv.adjoint);
+    }
+    let m = rv.output.numel();
+    let mut stacked: Adjoints = vec![None; rv.inputs.len()];
+    for c in 0..rv.columns {
+        for (k, part) in rule(&rv.adjoint[c * m..(c + 1) * m])?.into_iter().enumerate() {
+            let size = rv.inputs[k].numel();
+            if let Some(part) = part {
+                stacked[k].get_or_insert_with(|| vec![0.0; size * rv.columns])[c * size..(c + 1) * size].copy_from_slice(&part);
+            }
+        }
+    }
+    Ok(stacked)
+}
+
 fn unary(df: fn(f64, f64) -> f64, rv: &Reverse) -> Result<Adjoints> {
     let (x, y) = (numeric("", rv.inputs[0])?, numeric("", rv.output)?);
-    let g = x.data.iter().zip(&y.data).zip(rv.adjoint).map(|((&x, &y), &a)| df(x, y) * a).collect();
+    let slopes: Vec<f64> = x.data.iter().zip(&y.data).map(|(&x, &y)| df(x, y)).collect();
+    let g = rv.adjoint.chunks(slopes.len().max(1)).flat_map(|a| a.iter().zip(&slopes).map(|(a, s)| a * s)).collect();
     Ok(vec![Some(g)])
 }
 
 fn binary(partials: fn(f64, f64, f64) -> (f64, f64), rv: &Reverse) -> Result<Adjoints> {
     let (a, b, z) = (numeric("", rv.inputs[0])?, numeric("", rv.inputs[1])?, numeric("", rv.output)?);
     let (map_a, map_b) = row_maps(&a.dims, &b.dims, &z.dims);
-    let mut grad_a = rv.wanted[0].then(|| vec![0.0; a.numel()]);
-    let mut grad_b = rv.wanted[1].then(|| vec![0.0; b.numel()]);
-    for (k, (&zk, &adj)) in z.data.iter().zip(rv.adjoint).enumerate() {
+    let (na, nb, m) = (a.numel(), b.numel(), z.numel());
+    let mut grad_a = rv.wanted[0].then(|| vec![0.0; na * rv.columns]);
+    let mut grad_b = rv.wanted[1].then(|| vec![0.0; nb * rv.columns]);
+    for (k, &zk) in z.data.iter().enumerate() {
         let (ia, ib) = (map_a.source(k), map_b.source(k));
         let (da, db) = partials(a.data[ia], b.data[ib], zk);
-        if let Some(g) = &mut grad_a {
-            g[ia] += da * adj;
-        }
-        if let Some(g) = &mut grad_b {
-            g[ib] += db * adj;
+        for c in 0..rv.columns {
+            let adj = rv.adjoint[c * m + k];
+            if let Some(g) = &mut grad_a {
+                g[c * na + ia] += da * adj;
+            }
+            if let Some(g) = &mut grad_b {
+                g[c * nb + ib] += db * adj;
+            }
         }
     }
     Ok(vec![grad_a, grad_b])
@@ -83,7 +112,9 @@ fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
             let seed = Deriv::Sparse(SparseDeriv::identity(n));
             let derivs: Vec<&Deriv> = (0..rv.inputs.len()).map(|i| if i == k { &seed } else { &zero }).collect();
             let local = forward(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output })?;
-            Ok(Some(transpose_times(&local, rv.adjoint, n)))
+            let m = rv.output.numel();
+            let columns = (0..rv.columns).flat_map(|c| transpose_times(&local, &rv.adjoint[c * m..(c + 1) * m], n));
+            Ok(Some(columns.collect()))
         })
         .collect()
 }

@@ -1,13 +1,13 @@
 //! Character arrays: comparison (`strcmp` family), case, trimming, blanks, building (`char`,
-//! `strcat`), numbers as text (`sprintf`, `num2str`), and `error` with a formatted message. Results
-//! are text or logical, so none has a derivative.
+//! `strcat`), numbers as text (`sprintf`, `num2str`). Results are text or logical, so none has a
+//! derivative.
 
 use super::printf::{sprintf, unescape};
 use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
-fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
+pub(super) fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
     Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
 }
 
@@ -27,7 +27,6 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("char", eval_char),
         text_function("strcat", eval_strcat),
         text_function("sprintf", eval_sprintf),
-        text_function("error", eval_error),
         text_function("num2str", eval_num2str),
         text_function("int2str", eval_int2str),
         text_function("mat2str", eval_mat2str),
@@ -195,7 +194,7 @@ fn eval_strcat(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![if args.is_empty() { Value::string("") } else { padded_rows(&rows) }])
 }
 
-fn template(name: &str, v: &Value) -> Result<String> {
+pub(super) fn template(name: &str, v: &Value) -> Result<String> {
     match v {
         Value::Char(a) => Ok(String::from_utf16_lossy(&a.data)),
         _ => Err(runtime(format!("{name}: format TEMPLATE must be a string"))),
@@ -205,25 +204,6 @@ fn template(name: &str, v: &Value) -> Result<String> {
 fn eval_sprintf(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let Some((format, rest)) = args.split_first() else { return Err(runtime("Invalid call to sprintf")) };
     Ok(vec![Value::string(&sprintf(&template("sprintf", format)?, rest)?)])
-}
-
-/// `error(message)`, `error(template, args...)`, `error(id, template, args...)`: raises the user's
-/// error with its identifier and message, as Octave words them (one argument is taken literally).
-fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let Some(first) = args.first() else { return Err(runtime("Invalid call to error")) };
-    let first = template("error", first)?;
-    let is_identifier = |s: &str| s.contains(':') && !s.ends_with(':') && !s.contains(char::is_whitespace);
-    let (identifier, message) = match args.len() {
-        1 if is_identifier(&first) => {
-            (None, format!("call to error with message identifier '{first}' requires message"))
-        }
-        1 => (None, first),
-        _ if is_identifier(&first) => (Some(first), sprintf(&template("error", args[1])?, &args[2..])?),
-        _ => (None, sprintf(&first, &args[1..])?),
-    };
-    let mut error = Diagnostic::new(ErrorKind::Runtime, message);
-    error.user_identifier = identifier;
-    Err(error)
 }
 
 /// The numbers of x (not char: text is returned as it is), or None for an empty x, which gives ''.

@@ -1,0 +1,289 @@
+//! Calls through function handles: `f(args)` with `f` a handle, `feval`, `cellfun`, `arrayfun` and
+//! `accumarray` with a function.
+//! Derivatives flow through the called code element by element: each call's inputs carry their rows of
+//! the derivative (cell elements their parts), and the results are assembled with the primitives'
+//! own rules (`vertcat`, `reshape`), so they stay on the reverse-mode tape too.
+
+use super::{Interpreter, Slot};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::Deriv;
+use crate::exec::index::{Subscript, assign};
+use crate::exec::primitives::{self, Forward, PrimId, runtime};
+use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use crate::ir::{Callee, HigherOrder};
+
+/// `cellfun`'s and `arrayfun`'s options after the inputs.
+struct MapOptions {
+    uniform: bool,
+    error_handler: Option<Slot>,
+}
+
+impl Interpreter<'_> {
+    /// Calls the function `handle` refers to with `args`, asking for `nargout` results.
+    pub(super) fn call_handle(&mut self, handle: &Slot, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+        let Value::Handle(h) = &handle.value else {
+            return Err(runtime(format!("a {} is not a function handle", handle.value.class_name())));
+        };
+        match &**h {
+            FunctionHandle::Compiled { target: Callee::User(id), captured, .. } => {
+                let mut inputs: Vec<Slot> =
+                    captured.iter().enumerate().map(|(k, v)| Slot::new(v.clone(), handle.deriv.part(k))).collect();
+                inputs.extend(args);
+                self.call(*id, inputs, nargout)
+            }
+            FunctionHandle::Compiled { target: Callee::Prim(id), .. } => self.apply_prim(*id, &args, nargout),
+            other => Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("calling the function handle '{}' that was passed in as an argument", other.text()),
+            )
+            .with_hint("capture the handle in the anonymous function given to msad_eval, or call the function by name")),
+        }
+    }
+
+    /// Runs primitive `id` on slots: the kernel, the forward rule of every result, the tape.
+    fn apply_prim(&mut self, id: PrimId, args: &[Slot], nargout: usize) -> Result<Vec<Slot>> {
+        let values: Vec<&Value> = args.iter().map(|s| &s.value).collect();
+        let derivs: Vec<&Deriv> = args.iter().map(|s| &s.deriv).collect();
+        let operands: Vec<&Slot> = args.iter().collect();
+        let active = derivs.iter().any(|d| !d.is_zero());
+        let taped = args.iter().any(|s| s.tape.is_some());
+        let results = primitives::eval(id, &values, nargout.max(1))?;
+        let mut out = Vec::with_capacity(results.len());
+        for (k, output) in results.into_iter().enumerate().take(nargout.max(1)) {
+            let deriv = match active {
+                true => primitives::forward_output(id, &Forward { inputs: &values, derivs: &derivs, output: &output }, k)?,
+                false => Deriv::Zero,
+            };
+            let tape = match &mut self.tape {
+                Some(tape) if taped && k == 0 => tape.record_prim(id, &operands, &output)?,
+                Some(_) if taped => {
+                    return Err(Diagnostic::new(ErrorKind::Unsupported, format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name))
+                        .with_hint("use opts.mode = 'forward'"));
+                }
+                _ => None,
+            };
+            out.push(Slot { value: output, deriv, tape });
+        }
+        Ok(out)
+    }
+
+    fn apply_named(&mut self, name: &str, args: &[Slot]) -> Result<Slot> {
+        let id = primitives::lookup(name).expect("assembly primitives are in the table");
+        Ok(self.apply_prim(id, args, 1)?.remove(0))
+    }
+
+    /// `feval`, `cellfun` or `arrayfun` with its arguments.
+    pub(super) fn apply(&mut self, kind: HigherOrder, mut args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+        let name = kind.name();
+        if kind == HigherOrder::Accumarray {
+            return Ok(vec![self.accumarray(&args)?]);
+        }
+        if args.is_empty() {
+            return Err(runtime(format!("Invalid call to {name}")));
+        }
+        let func = args.remove(0);
+        match (&func.value, kind) {
+            (Value::Handle(_), HigherOrder::Feval) => self.call_handle(&func, args, nargout.max(1)),
+            (Value::Char(_), HigherOrder::Cellfun) => {
+                let Some(legacy) = func.value.as_string().filter(|n| kind.has_legacy_form(n)) else {
+                    return Err(function_name_at_run_time(name));
+                };
+                Ok(vec![Slot::inactive(cellfun_legacy(&legacy, &args)?)])
+            }
+            (Value::Handle(_), _) => self.map(kind, &func, args, nargout),
+            (Value::Char(_), _) => Err(function_name_at_run_time(name)),
+            (other, _) => Err(runtime(format!("{name}: FCN must be a string or function handle, not a {}", other.class_name()))),
+        }
+    }
+
+    /// `cellfun(f, c1, c2, ..., options)` or `arrayfun(f, a1, a2, ..., options)`.
+    fn map(&mut self, kind: HigherOrder, func: &Slot, mut inputs: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
+        let name = kind.name();
+        let options = map_options(name, &mut inputs)?;
+        let Some(first) = inputs.first() else { return Err(runtime(format!("Invalid call to {name}"))) };
+        let dims = first.value.dims();
+        for input in &inputs {
+            if kind == HigherOrder::Cellfun && !matches!(input.value, Value::Cell(_)) {
+                return Err(runtime("cellfun: C must be a cell array"));
+            }
+            if input.value.dims() != dims {
+                return Err(runtime(format!("{name}: all the input arguments must have the same size and shape")));
+            }
+        }
+        let count = nargout.max(1);
+        let mut results: Vec<Vec<Slot>> = vec![Vec::new(); count];
+        for k in 0..dims.iter().product() {
+            let args = inputs.iter().map(|input| self.element(kind, input, k)).collect::<Result<Vec<_>>>()?;
+            let outputs = match self.call_handle(func, args.clone(), count) {
+                Err(e) if e.kind == ErrorKind::Runtime => match &options.error_handler {
+                    Some(handler) => {
+                        let handler_args = std::iter::once(Slot::inactive(error_struct(&e, k))).chain(args).collect();
+                        self.call_handle(handler, handler_args, count)?
+                    }
+                    None => return Err(e),
+                },
+                other => other?,
+            };
+            results.iter_mut().zip(outputs).for_each(|(r, o)| r.push(o));
+        }
+        results
+            .into_iter()
+            .map(|r| if options.uniform { self.uniform(name, r, &dims) } else { self.untaped_cell(r, &dims) })
+            .collect()
+    }
+
+    /// `accumarray(subs, vals, sz, func, fillval)`: `func` gets each group's values as a column, in
+    /// the order they come; positions no subscript names get `fillval`.
+    fn accumarray(&mut self, args: &[Slot]) -> Result<Slot> {
+        let values: Vec<&Value> = args.iter().map(|s| &s.value).collect();
+        let func = match args.get(3) {
+            Some(f) if matches!(f.value, Value::Handle(_)) => f,
+            _ => return self.apply_named("accumarray", args),
+        };
+        let (positions, dims) = primitives::accumarray_groups(&values)?;
+        let fill = primitives::accumarray_fill(&values)?;
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); dims.iter().product()];
+        for (k, &p) in positions.iter().enumerate() {
+            groups[p].push(if args[1].value.numel() == 1 { 0 } else { k });
+        }
+        let (mut targets, mut results) = (Vec::new(), Vec::new());
+        for (p, rows) in groups.iter().enumerate().filter(|(_, rows)| !rows.is_empty()) {
+            let subs = [Subscript::positions(rows.clone())];
+            let group = self.index_slot(&args[1], &subs)?;
+            let result = self.call_handle(func, vec![group], 1)?.remove(0);
+            if result.value.numel() != 1 || result.value.numeric().is_none() {
+                return Err(Diagnostic::new(ErrorKind::Unsupported, "accumarray with a FUNC that does not return a numeric scalar"));
+            }
+            targets.push(p);
+            results.push(result);
+        }
+        let base = Slot::inactive(Value::Double(Array::filled(dims, fill)));
+        if results.is_empty() {
+            return Ok(base);
+        }
+        let column = self.apply_named("vertcat", &results)?;
+        let subs = [Subscript::positions(targets)];
+        let tape = match &mut self.tape {
+            Some(tape) => tape.record_assign(Some(&base), &column, &subs)?,
+            None => None,
+        };
+        let (value, deriv) = assign(Some((base.value, base.deriv)), &column.value, &column.deriv, &subs)?;
+        Ok(Slot { value, deriv, tape })
+    }
+
+    /// Element `k` of a `cellfun` input (the cell's content) or an `arrayfun` input (`a(k)`).
+    fn element(&mut self, kind: HigherOrder, input: &Slot, k: usize) -> Result<Slot> {
+        match (&input.value, kind) {
+            (Value::Cell(c), HigherOrder::Cellfun) => Ok(Slot::new(c.data[k].clone(), input.deriv.part(k))),
+            (Value::Struct(_), _) if !input.deriv.is_zero() => Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("{} over a struct array holding values that depend on x", kind.name()),
+            )),
+            (Value::Struct(s), _) => {
+                let element = StructArray { dims: vec![1, 1], fields: s.fields.clone(), elements: vec![s.elements[k].clone()] };
+                Ok(Slot::inactive(Value::Struct(element)))
+            }
+            _ => {
+                let subs = [Subscript::positions(vec![k])];
+                self.index_slot(input, &subs)
+            }
+        }
+    }
+
+    /// 'UniformOutput' true: one array of the inputs' size, in the class of the first result (later
+    /// results are converted to it, as Octave does).
+    fn uniform(&mut self, name: &str, results: Vec<Slot>, dims: &[usize]) -> Result<Slot> {
+        if let Some(bad) = results.iter().find(|r| r.value.numel() != 1 || r.value.numeric().is_none()) {
+            let message = match bad.value.numel() {
+                1 => format!("{name}: a {} result needs 'UniformOutput', false in msad", bad.value.class_name()),
+                _ => format!("{name}: all values must be scalars when UniformOutput = true; use the 'UniformOutput', false options"),
+            };
+            return Err(runtime(message));
+        }
+        let Some(class) = results.first().map(|r| r.value.class_name()) else {
+            return Ok(Slot::inactive(Value::Double(Array::filled(dims.to_vec(), 0.0))));
+        };
+        let converted = results
+            .into_iter()
+            .map(|r| if r.value.class_name() == class { Ok(r) } else { self.apply_named(class, &[r]) })
+            .collect::<Result<Vec<_>>>()?;
+        let column = self.apply_named("vertcat", &converted)?;
+        let size = Value::Double(Array::row(dims.iter().map(|&d| d as f64).collect()));
+        self.apply_named("reshape", &[column, Slot::inactive(size)])
+    }
+
+    /// 'UniformOutput' false: a cell of the inputs' size holding every result.
+    fn untaped_cell(&self, results: Vec<Slot>, dims: &[usize]) -> Result<Slot> {
+        results.iter().try_for_each(|r| self.untaped(r).map(drop))?;
+        let (values, parts): (Vec<Value>, Vec<Deriv>) = results.into_iter().map(|r| (r.value, r.deriv)).unzip();
+        Ok(Slot::new(Value::Cell(Array::new(dims.to_vec(), values)), Deriv::from_parts(parts)))
+    }
+}
+
+fn function_name_at_run_time(name: &str) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{name} with a function name computed at run time"))
+        .with_hint("pass a function handle (@name), or write the name as a literal string")
+}
+
+/// Takes the trailing `'UniformOutput', tf` and `'ErrorHandler', h` pairs off `inputs`.
+fn map_options(name: &str, inputs: &mut Vec<Slot>) -> Result<MapOptions> {
+    let mut options = MapOptions { uniform: true, error_handler: None };
+    while inputs.len() >= 3 {
+        let key = inputs[inputs.len() - 2].value.as_string().map(|k| k.to_ascii_lowercase());
+        let value = &inputs[inputs.len() - 1];
+        match key.as_deref() {
+            Some("uniformoutput") => {
+                let flag = value.value.numeric().filter(|a| a.numel() == 1).map(|a| a.data[0] != 0.0);
+                options.uniform = flag.ok_or_else(|| runtime(format!("{name}: UniformOutput value must be a logical scalar")))?;
+            }
+            Some("errorhandler") => {
+                if !matches!(value.value, Value::Handle(_)) {
+                    return Err(runtime(format!("{name}: invalid value for 'ErrorHandler' function")));
+                }
+                options.error_handler = Some(value.clone());
+            }
+            _ => break,
+        }
+        inputs.truncate(inputs.len() - 2);
+    }
+    Ok(options)
+}
+
+/// The struct an 'ErrorHandler' receives first: `message`, `identifier`, `index` (1-based).
+fn error_struct(e: &Diagnostic, k: usize) -> Value {
+    let identifier = e.user_identifier.clone().unwrap_or_default();
+    Value::Struct(StructArray {
+        dims: vec![1, 1],
+        fields: vec!["message".into(), "identifier".into(), "index".into()],
+        elements: vec![vec![Value::string(&e.message), Value::string(&identifier), Value::scalar((k + 1) as f64)]],
+    })
+}
+
+/// `cellfun('isempty', c)` and the other legacy forms: a property of every element, computed directly.
+fn cellfun_legacy(name: &str, args: &[Slot]) -> Result<Value> {
+    let Some(Value::Cell(cell)) = args.first().map(|s| &s.value) else {
+        return Err(runtime("cellfun: C must be a cell array"));
+    };
+    let extra = args.get(1).map(|s| &s.value);
+    let logical = |f: &dyn Fn(&Value) -> bool| Value::Logical(cell.map(f));
+    let double = |f: &dyn Fn(&Value) -> f64| Value::Double(cell.map(f));
+    Ok(match (name, extra) {
+        ("isempty", None) => logical(&|v| v.numel() == 0),
+        ("islogical", None) => logical(&|v| matches!(v, Value::Logical(_))),
+        ("isnumeric", None) => logical(&|v| matches!(v, Value::Double(_) | Value::Sparse(_))),
+        ("isreal", None) => logical(&|v| v.numeric().is_some()),
+        ("length", None) => double(&|v| if v.numel() == 0 { 0.0 } else { v.dims().into_iter().max().unwrap_or(0) as f64 }),
+        ("ndims", None) => double(&|v| v.dims().len() as f64),
+        ("numel" | "prodofsize", None) => double(&|v| v.numel() as f64),
+        ("size", Some(k)) => {
+            let k = k.numeric().filter(|a| a.numel() == 1 && a.data[0] >= 1.0).map(|a| a.data[0] as usize);
+            let k = k.ok_or_else(|| runtime("cellfun: K must be a positive integer"))?;
+            double(&|v| v.dims().get(k - 1).copied().unwrap_or(1) as f64)
+        }
+        ("isclass", Some(class)) => {
+            let class = class.as_string().ok_or_else(|| runtime("cellfun: CLASS must be a string"))?;
+            logical(&|v| v.class_name() == class)
+        }
+        _ => return Err(runtime(format!("cellfun: wrong number of arguments for '{name}'"))),
+    })
+}

@@ -1,0 +1,131 @@
+//! `accumarray(subs, vals, sz, [], fillval)`: sums of `vals` grouped by subscript rows, linear in the
+//! values (a function other than the sum is applied by the evaluator, which groups with
+//! `accumarray_groups` and calls it). `num2cell` and `deal` hand values on whole.
+
+use super::elementwise::numeric;
+use super::{Derivative, Forward, Kernel, Primitive, check_arity, runtime};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::{Deriv, RowMap, RowOperator};
+use crate::exec::value::{Array, Value};
+
+pub(super) fn entries() -> Vec<Primitive> {
+    let general = |name, eval, derivative| Primitive { name, kernel: Kernel::General { eval, derivative } };
+    vec![
+        general("accumarray", eval_accumarray, Derivative::Rule(forward_accumarray)),
+        general("num2cell", eval_num2cell, Derivative::Rule(forward_num2cell)),
+        general("deal", eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true }),
+    ]
+}
+
+/// Where each row of `subs` lands in the result (0-based, column-major), and the result's dims.
+pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
+    check_arity("accumarray", args, 2, 6)?;
+    let subs = numeric("accumarray", args[0])?;
+    let (n, d) = (subs.rows(), subs.cols());
+    if subs.data.iter().any(|&s| s < 1.0 || s.fract() != 0.0) {
+        return Err(runtime("accumarray: all SUBS must be positive integers"));
+    }
+    let vals = args[1].numel();
+    if vals != 1 && vals != n {
+        return Err(runtime("accumarray: dimension mismatch"));
+    }
+    let largest: Vec<usize> = (0..d).map(|j| subs.data[j * n..(j + 1) * n].iter().fold(0.0f64, |m, &s| m.max(s)) as usize).collect();
+    let dims = match args.get(2).map(|v| numeric("accumarray", v)).transpose()? {
+        Some(sz) if sz.numel() > 0 => {
+            let sz: Vec<usize> = sz.data.iter().map(|&s| s as usize).collect();
+            let fits = (d == 1 && sz.len() == 2 && sz[1] == 1 && sz[0] >= largest[0])
+                || (sz.len() == d && sz.iter().zip(&largest).all(|(s, m)| s >= m));
+            if !fits {
+                return Err(runtime("accumarray: dimensions mismatch"));
+            }
+            sz
+        }
+        _ if d == 1 => vec![largest[0], 1],
+        _ => largest,
+    };
+    let positions = (0..n)
+        .map(|k| (0..d).rev().fold(0, |p, j| p * dims[j] + subs.data[j * n + k] as usize - 1))
+        .collect();
+    Ok((positions, dims))
+}
+
+/// The 5th argument (fill value for positions no subscript names), 0 by default.
+pub fn accumarray_fill(args: &[&Value]) -> Result<f64> {
+    if args.get(5).and_then(|v| v.numeric()).is_some_and(|a| a.data.iter().any(|&b| b != 0.0)) {
+        return Err(Diagnostic::new(ErrorKind::Unsupported, "accumarray with a sparse result"));
+    }
+    match args.get(4).map(|v| numeric("accumarray", v)).transpose()? {
+        Some(f) if f.numel() == 1 => Ok(f.data[0]),
+        Some(f) if f.numel() == 0 => Ok(0.0),
+        Some(_) => Err(runtime("accumarray: FILLVAL must be a scalar")),
+        None => Ok(0.0),
+    }
+}
+
+fn eval_accumarray(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (positions, dims) = accumarray_groups(args)?;
+    if args.get(3).is_some_and(|f| f.numel() > 0) {
+        return Err(runtime("accumarray: FUNC is applied by the evaluator"));
+    }
+    let fill = accumarray_fill(args)?;
+    let vals = numeric("accumarray", args[1])?;
+    let mut out: Vec<Option<f64>> = vec![None; dims.iter().product()];
+    for (k, &p) in positions.iter().enumerate() {
+        let v = vals.data[if vals.numel() == 1 { 0 } else { k }];
+        out[p] = Some(out[p].unwrap_or(0.0) + v);
+    }
+    Ok(vec![Value::Double(Array::new(dims, out.into_iter().map(|v| v.unwrap_or(fill)).collect()))])
+}
+
+/// Each result element is the sum of the values' rows that land on it.
+fn forward_accumarray(fw: &Forward) -> Result<Deriv> {
+    let (positions, _) = accumarray_groups(fw.inputs)?;
+    let scalar = fw.inputs[1].numel() == 1;
+    let mut sources: Vec<Vec<usize>> = vec![Vec::new(); fw.output.numel()];
+    for (k, &p) in positions.iter().enumerate() {
+        sources[p].push(if scalar { 0 } else { k });
+    }
+    let ptr = std::iter::once(0).chain(sources.iter().scan(0, |n, s| { *n += s.len(); Some(*n) })).collect();
+    let src: Vec<usize> = sources.into_iter().flatten().collect();
+    let op = RowOperator { ptr, coef: vec![1.0; src.len()], src };
+    Ok(fw.derivs[1].apply(&op))
+}
+
+/// `num2cell(a)`: a cell of `a`'s size holding its elements one by one.
+fn eval_num2cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("num2cell", args, 1, 1)?;
+    let one = |v: Value| Value::Cell(Array::scalar(v));
+    let cell = match args[0] {
+        Value::Double(a) => a.map(|&x| Value::scalar(x)),
+        Value::Logical(a) => a.map(|&b| Value::Logical(Array::scalar(b))),
+        Value::Char(a) => a.map(|&c| Value::Char(Array::scalar(c))),
+        Value::Cell(a) => a.map(|v| one(v.clone())),
+        other => {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, format!("num2cell of a {}", if matches!(other, Value::Sparse(_)) { "sparse matrix" } else { other.class_name() })));
+        }
+    };
+    Ok(vec![Value::Cell(cell)])
+}
+
+fn forward_num2cell(fw: &Forward) -> Result<Deriv> {
+    let rows = fw.output.numel();
+    match fw.inputs[0] {
+        Value::Cell(_) => Ok(Deriv::from_parts((0..rows).map(|k| Deriv::from_parts(vec![fw.derivs[0].part(k)])).collect())),
+        _ => Ok(Deriv::from_parts((0..rows).map(|k| fw.derivs[0].gather(&RowMap::Gather(vec![k]), 1)).collect())),
+    }
+}
+
+/// `[a, b, ...] = deal(x)` copies x to every output; `deal(x1, x2, ...)` gives each its own.
+fn eval_deal(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    let n = nargout.max(1);
+    match args.len() {
+        0 => Err(runtime("Invalid call to deal")),
+        1 => Ok(vec![args[0].clone(); n]),
+        m if m == n => Ok(args.iter().map(|v| (*v).clone()).collect()),
+        _ => Err(runtime("deal: nargin > 1 and nargin != nargout")),
+    }
+}
+
+fn forward_deal(fw: &Forward, k: usize) -> Result<Deriv> {
+    Ok(fw.derivs[if fw.derivs.len() == 1 { 0 } else { k }].clone())
+}

@@ -1,0 +1,202 @@
+//! Second-order (Hessian) rules, looked up from the primitive table next to the reverse rules.
+//!
+//! Forward-over-reverse: the Hessian sweep differentiates each reverse rule `xbar_k += J_k' ybar` along
+//! p tangent directions. Its tangent is `J_k' ybar_dot` (the reverse rule on the adjoint tangents) plus
+//! the second-order term `(d/dt J_k)' ybar`, which depends on the kind of primitive:
+//! - linear (sums, reshapes, selections) and piecewise linear (max, sort, mod) ones: none;
+//! - elementwise unary: `f''(x) x_dot ybar`; binary: the second partials times the operands' tangents;
+//! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
+//!   its tangent (exact, since the rule is linear in that operand).
+//!
+//! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
+//! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
+
+use super::elementwise::{numeric, row_maps};
+use super::reverse::{Adjoints, Reverse, adjoint};
+use super::{Kernel, Linearity, PrimId, get, linearity};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::DenseDeriv;
+use crate::exec::value::{Array, Value};
+
+/// Primitives whose result is linear or piecewise linear in their operands but that `linearity()`
+/// does not list as linear: their second-order term is zero wherever they are differentiable.
+const PIECEWISE_LINEAR: [&str; 13] =
+    ["abs", "max", "min", "sort", "mod", "rem", "flip", "rot90", "ipermute", "for_item", "linspace", "meshgrid", "ndgrid"];
+
+/// What a primitive's second-order term is.
+#[derive(Clone, Copy, Debug)]
+pub enum SecondOrder {
+    /// None: the primitive is (piecewise) linear in its taped operands.
+    Zero,
+    Unary(fn(f64, f64) -> f64),
+    Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
+    Bilinear,
+}
+
+/// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
+/// when msad has no second-order rule for it.
+pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
+    // With a scalar divisor (scalar operands for a power), the matrix operators are their elementwise
+    // namesakes.
+    let scalar = |k: usize| operands[k].numel() == 1;
+    let twin = match get(id).name {
+        "mpower" if scalar(0) && scalar(1) => Some("power"),
+        "mrdivide" if scalar(1) => Some("rdivide"),
+        "mldivide" if scalar(0) => Some("ldivide"),
+        _ => None,
+    };
+    if let Some(twin) = twin {
+        return second_order(super::lookup(twin).expect("elementwise operator"), operands, taped);
+    }
+    let p = get(id);
+    let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
+    match (p.kernel, linearity(id)) {
+        (_, Linearity::Additive) => Ok(SecondOrder::Zero),
+        (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
+        (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
+        _ if PIECEWISE_LINEAR.contains(&p.name) => Ok(SecondOrder::Zero),
+        (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
+        (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
+        (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
+        (_, Linearity::Bilinear) => Ok(SecondOrder::Bilinear),
+        _ => Err(Diagnostic::new(
+            ErrorKind::NotDifferentiable,
+            format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", p.name),
+        )
+        .with_hint("gradients work (request two outputs); for the Hessian, rewrite this part with elementwise operations, sums and products")),
+    }
+}
+
+/// What a second-order term reads: the operands, the result, the result's adjoint (one column) and
+/// the operands' tangents (`numel x p`; None for operands that do not depend on x).
+pub struct Tangents<'a> {
+    pub inputs: &'a [&'a Value],
+    pub output: &'a Value,
+    pub adjoint: &'a [f64],
+    pub tangents: &'a [Option<&'a DenseDeriv>],
+    pub wanted: &'a [bool],
+    pub directions: usize,
+}
+
+/// Per wanted operand, its second-order contribution to the adjoint tangents (`numel x p`).
+pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<Adjoints> {
+    match kind {
+        SecondOrder::Zero => Ok(vec![None; t.inputs.len()]),
+        SecondOrder::Unary(d2f) => unary(d2f, t),
+        SecondOrder::Binary { second, .. } => binary(second, t),
+        SecondOrder::Bilinear => bilinear(id, t),
+    }
+}
+
+fn unary(d2f: fn(f64, f64) -> f64, t: &Tangents) -> Result<Adjoints> {
+    let Some(dx) = t.tangents[0] else { return Ok(vec![None]) };
+    let (x, y) = (numeric("", t.inputs[0])?, numeric("", t.output)?);
+    let curvature: Vec<f64> = (0..x.numel()).map(|i| d2f(x.data[i], y.data[i]) * t.adjoint[i]).collect();
+    let term = (0..t.directions).flat_map(|j| dx.column(j).iter().zip(&curvature).map(|(d, c)| d * c)).collect();
+    Ok(vec![Some(term)])
+}
+
+fn binary(second: fn(f64, f64, f64) -> (f64, f64, f64), t: &Tangents) -> Result<Adjoints> {
+    let (a, b, z) = (numeric("", t.inputs[0])?, numeric("", t.inputs[1])?, numeric("", t.output)?);
+    let (map_a, map_b) = row_maps(&a.dims, &b.dims, &z.dims);
+    let (na, nb) = (a.numel(), b.numel());
+    let mut term_a = t.wanted[0].then(|| vec![0.0; na * t.directions]);
+    let mut term_b = t.wanted[1].then(|| vec![0.0; nb * t.directions]);
+    for (k, &zk) in z.data.iter().enumerate() {
+        let (ia, ib) = (map_a.source(k), map_b.source(k));
+        let (aa, ab, bb) = second(a.data[ia], b.data[ib], zk);
+        let w = t.adjoint[k];
+        // Only the terms of operands with tangents: a partial that does not apply may be NaN (the
+        // exponent's partials of a negative base).
+        for j in 0..t.directions {
+            let (from_a, from_b) = match (t.tangents[0], t.tangents[1]) {
+                (Some(da), Some(db)) => {
+                    let (da, db) = (da.get(ia, j), db.get(ib, j));
+                    (aa * da + ab * db, ab * da + bb * db)
+                }
+                (Some(da), None) => (aa * da.get(ia, j), 0.0),
+                (None, Some(db)) => (0.0, bb * db.get(ib, j)),
+                (None, None) => (0.0, 0.0),
+            };
+            if let Some(g) = &mut term_a {
+                g[j * na + ia] += w * from_a;
+            }
+            if let Some(g) = &mut term_b {
+                g[j * nb + ib] += w * from_b;
+            }
+        }
+    }
+    Ok(vec![term_a, term_b])
+}
+
+/// For operand k: the reverse rule with each other operand l replaced by its tangent column j.
+fn bilinear(id: PrimId, t: &Tangents) -> Result<Adjoints> {
+    let count = t.inputs.len();
+    (0..count)
+        .map(|k| {
+            if !t.wanted[k] {
+                return Ok(None);
+            }
+            let size = t.inputs[k].numel();
+            let mut term: Option<Vec<f64>> = None;
+            let wanted: Vec<bool> = (0..count).map(|i| i == k).collect();
+            for l in (0..count).filter(|&l| l != k) {
+                let Some(dl) = t.tangents[l] else { continue };
+                for j in 0..t.directions {
+                    let replaced = Value::Double(Array::new(t.inputs[l].dims(), dl.column(j).to_vec()));
+                    let inputs: Vec<&Value> = (0..count).map(|i| if i == l { &replaced } else { t.inputs[i] }).collect();
+                    let reverse = Reverse { inputs: &inputs, output: t.output, adjoint: t.adjoint, columns: 1, wanted: &wanted };
+                    if let Some(c) = adjoint(id, &reverse)?.swap_remove(k) {
+                        let column = &mut term.get_or_insert_with(|| vec![0.0; size * t.directions])[j * size..(j + 1) * size];
+                        column.iter_mut().zip(&c).for_each(|(o, c)| *o += c);
+                    }
+                }
+            }
+            Ok(term)
+        })
+        .collect()
+}
+
+/// An operand element: (operand index, element index).
+pub type Element = (usize, usize);
+
+/// Calls `pair(u, v)` for each pair of operand elements with a nonzero (or possibly nonzero) second
+/// derivative `d2 y / du dv` for some element of the result: the Hessian's sparsity follows from them.
+/// Each unordered pair is reported at least once.
+pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &Value, mut pair: impl FnMut(Element, Element)) {
+    match kind {
+        SecondOrder::Zero => {}
+        SecondOrder::Unary(_) => (0..inputs[0].numel()).for_each(|i| pair((0, i), (0, i))),
+        SecondOrder::Binary { cross_only, .. } => {
+            let (map_a, map_b) = row_maps(&inputs[0].dims(), &inputs[1].dims(), &output.dims());
+            for k in 0..output.numel() {
+                let (a, b) = ((0, map_a.source(k)), (1, map_b.source(k)));
+                pair(a, b);
+                if !cross_only {
+                    pair(a, a);
+                    pair(b, b);
+                }
+            }
+        }
+        SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
+    }
+}
+
+/// The products a bilinear primitive forms: `mtimes` pairs `A(i, k)` with `B(k, j)`, `dot` pairs
+/// elements in the same position, and `kron` (or a scalar factor) pairs every element with every other.
+fn bilinear_interactions(name: &str, inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+    let (na, nb) = (inputs[0].numel(), inputs[1].numel());
+    match name {
+        "dot" => (0..na.min(nb)).for_each(|e| pair((0, e), (1, e))),
+        "mtimes" if na != 1 && nb != 1 => {
+            // N-D operands fold into columns, as the product does.
+            let (m, inner) = (inputs[0].dims()[0], inputs[1].dims()[0]);
+            for i in 0..m {
+                for k in 0..inner {
+                    (0..nb / inner.max(1)).for_each(|j| pair((0, i + m * k), (1, k + inner * j)));
+                }
+            }
+        }
+        _ => (0..na).for_each(|a| (0..nb).for_each(|b| pair((0, a), (1, b)))),
+    }
+}

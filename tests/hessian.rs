@@ -1,0 +1,231 @@
+//! Hessians (forward over reverse, symmetric compression): H against central differences of the
+//! reverse-mode gradient on reference objectives and on one expression per kind of second-order rule;
+//! the detected pattern and colouring; the errors for what has no second-order rule.
+
+mod common;
+
+use common::*;
+use msad::diag::ErrorKind;
+use msad::engine::{Engine, Evaluation, JacobianStorage, Options, Request, Sparsity};
+use msad::exec::value::{Array, FunctionHandle, Value};
+
+fn request(function: &FunctionHandle, x: &[f64], nargout: usize, options: Options) -> Request {
+    Request { function: function.clone(), args: vec![column(x.to_vec())], options, nargout }
+}
+
+fn hessian(engine: &mut Engine, function: &FunctionHandle, x: &[f64], options: Options) -> msad::diag::Result<Evaluation> {
+    engine.evaluate(&mut host(), &request(function, x, 3, options))
+}
+
+fn gradient(engine: &mut Engine, function: &FunctionHandle, x: &[f64]) -> Vec<f64> {
+    let result = engine.evaluate(&mut host(), &request(function, x, 2, Options::default())).unwrap_or_else(|d| panic!("{d}"));
+    values(&result.jacobian.expect("gradient"))
+}
+
+/// Central differences of the gradient, column by column (n x n, column-major).
+fn fd_hessian(engine: &mut Engine, function: &FunctionHandle, x: &[f64]) -> Vec<f64> {
+    let mut h = Vec::new();
+    for j in 0..x.len() {
+        let step = 1e-5 * x[j].abs().max(1.0);
+        let at = |delta: f64, engine: &mut Engine| {
+            let mut xp = x.to_vec();
+            xp[j] += delta;
+            gradient(engine, function, &xp)
+        };
+        let (plus, minus) = (at(step, engine), at(-step, engine));
+        h.extend(plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * step)));
+    }
+    h
+}
+
+/// H (full storage) and gradient match central differences and the gradient; H is symmetric.
+fn check(function: &FunctionHandle, x: &[f64], tol: f64) -> Evaluation {
+    let mut engine = Engine::new();
+    let options = Options { jacobian: JacobianStorage::Full, ..Options::default() };
+    let result = hessian(&mut engine, function, x, options).unwrap_or_else(|d| panic!("{d}"));
+    let n = x.len();
+    let h = values(result.hessian.as_ref().expect("Hessian"));
+    assert_eq!(h.len(), n * n);
+    let g = values(result.jacobian.as_ref().expect("gradient"));
+    assert!(relative_error(&g, &gradient(&mut engine, function, x)) < 1e-13, "gradient differs");
+    let fd = fd_hessian(&mut engine, function, x);
+    let err = relative_error(&h, &fd);
+    assert!(err <= tol, "{function:?}: H differs from differences of g: {err:e}\nH = {h:?}\nfd = {fd:?}");
+    for i in 0..n {
+        for j in 0..n {
+            assert!((h[i + j * n] - h[j + i * n]).abs() <= 1e-12 * (1.0 + h[i + j * n].abs()), "H not symmetric: {h:?}");
+        }
+    }
+    result
+}
+
+/// x in (0.3, 0.8), 6 elements.
+fn x0() -> Vec<f64> {
+    vec![0.3, 0.5, 0.7, 0.4, 0.6, 0.8]
+}
+
+/// One objective per kind of second-order term (unary, binary partials, bilinear products, linear
+/// structure, indexing and assignment).
+const OBJECTIVES: &[&str] = &[
+    "sum(x .* exp(-x) ./ (1 + x.^2))",
+    "log(1 + x' * x)",
+    "(x' * A * x) / 2 + x' * (A * x)",
+    "sum(sqrt(x) .* log(x)) + x(1) * x(end)^3",
+    "dot(x, sin(x)) + sum(cumsum(x) .^ 2)",
+    "sum(x(2:end) ./ x(1:end-1)) + mean(x)^2",
+    "sum(atan2(x, 1 + x.^2) + hypot(x, 2))",
+    "sum(sum((reshape(x, 2, 3) * reshape(x, 3, 2)) .^ 2))",
+    "x(1)^x(2) + 2^x(3) + x(4)^2.5 + x(5) / x(6) + x(2) \\ x(3) + sum(x / x(2)) + sum(x(1) \\ x)",
+    "sum(tanh(x) .* cosh(x) + asinh(x) + atan(x) + sinh(x) + cos(x) .* tan(x))",
+    "sum(log2(x) + log10(x) + log1p(x) + expm1(x) + asin(x) + acos(x) + atanh(x) + acosh(x + 1))",
+    "max(x) * min(x) + sum(abs(x - 0.45) .* x)",
+    "sum(kron(x(1:2), x(3:4)) .^ 2) + sum(diag(x) * x) + trace(reshape(x(1:4), 2, 2)' * reshape(x(1:4), 2, 2))",
+    "sum([x; x .^ 2] .^ 3) + sum(x([1 3 3 6]) .* x(end:-1:3))",
+    "sum(sum(reshape(x, 2, 3) .* [1 2 3; 4 5 6], 2) .^ 2) - sum(-x) + sum(+x .^ 3)",
+    "hessian_loops(x)",
+];
+
+#[test]
+fn hessians_match_differences_of_the_gradient() {
+    let a = Value::Double(Array::new(vec![6, 6], (0..36).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect()));
+    for expression in OBJECTIVES {
+        let f = anonymous(&format!("@(x) {expression}"), vec![("A", a.clone())]);
+        check(&f, &x0(), 1e-7);
+    }
+}
+
+/// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
+const NO_SECOND_ORDER_RULE: [&str; 12] =
+    ["cumprod", "det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm", "polyval", "prod"];
+
+/// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
+/// differences of g, or the error names a builtin without a second-order rule.
+#[test]
+fn every_builtin_has_a_second_order_rule_or_a_clear_error() {
+    // Away from the kinks of abs(x - 0.5), mod(x, 0.25) and the ties of max and sort.
+    let x: Vec<f64> = x0().iter().map(|v| v + 0.013).collect();
+    let mut engine = Engine::new();
+    let mut refused = Vec::new();
+    for (k, expression) in EXPRESSIONS.iter().enumerate() {
+        let f = anonymous(&format!("@(x) {expression}"), matrices());
+        let value = engine.evaluate(&mut host(), &request(&f, &x, 1, Options::default())).expect("value").value;
+        let w = Value::Double(Array::new(value.dims(), weights(value.numel(), k as u64 + 1)));
+        let mut captured = matrices();
+        captured.push(("w", w));
+        let objective = anonymous(&format!("@(x) sum(sum(w .* ({expression})))"), captured);
+        match hessian(&mut Engine::new(), &objective, &x, Options::default()) {
+            Ok(_) => {
+                check(&objective, &x, 1e-6);
+            }
+            Err(e) => {
+                assert_eq!(e.kind, ErrorKind::NotDifferentiable, "{expression}: {e}");
+                let named = NO_SECOND_ORDER_RULE.iter().find(|name| e.message.contains(&format!("rule for '{name}'")));
+                assert!(named.is_some(), "{expression}: {e}");
+                refused.push(*named.expect("checked"));
+            }
+        }
+    }
+    refused.sort_unstable();
+    refused.dedup();
+    assert_eq!(refused, NO_SECOND_ORDER_RULE, "every builtin without a rule was met");
+}
+
+#[test]
+fn reference_objectives() {
+    let brown: Vec<f64> = (0..10).map(|i| if i % 2 == 0 { -1.0 } else { 1.0 } * (0.5 + 0.05 * i as f64)).collect();
+    check(&named("brown_fun"), &brown, 1e-6);
+    let rosenbrock: Vec<f64> = (0..8).map(|i| if i % 2 == 0 { -1.2 } else { 1.0 }).collect();
+    for name in ["ext_rosenbrock", "ext_rosenbrock_vec"] {
+        let result = check(&named(name), &rosenbrock, 1e-7);
+        // Exact: d2f/dx1^2 = 1200 x1^2 - 400 x2 + 2, d2f/dx1dx2 = -400 x1, d2f/dx2^2 = 200.
+        let h = values(result.hessian.as_ref().expect("Hessian"));
+        assert_eq!(h[0], 1200.0 * 1.44 - 400.0 + 2.0);
+        assert_eq!(h[1], 480.0);
+        assert_eq!(h[1 + 8], 200.0);
+    }
+    let grid: Vec<f64> = (0..16).map(|k| (k as f64 * 0.37).sin()).collect();
+    check(&named("gl2_energy"), &grid, 1e-6);
+}
+
+#[test]
+fn pattern_and_colouring_of_a_2d_energy() {
+    let n = 30 * 30;
+    let x: Vec<f64> = (0..n).map(|k| (k as f64 * 0.37).sin()).collect();
+    let mut engine = Engine::new();
+    let options = Options { verbose: true, ..Options::default() };
+    let result = hessian(&mut engine, &named("gl2_energy"), &x, options.clone()).unwrap_or_else(|d| panic!("{d}"));
+    let Some(Value::Sparse(h)) = &result.hessian else { panic!("a sparse H: {:?}", result.log) };
+    // 5-point stencil: 5N^2 - 4N entries, all nonzero at this x.
+    assert_eq!(h.nnz(), 5 * n - 4 * 30);
+    let line = result.log.iter().find(|l| l.contains("Hessian pattern")).expect("pattern logged");
+    assert!(line.contains("nnz 4380, ") && line.contains(" colours (row bound 5)"), "{line}");
+    // The greedy colourings need 6 on the grid, one above the bound (5, reached by (i + 2j) mod 5).
+    let colours: usize = line.split(" colours").next().and_then(|s| s.rsplit(' ').next()).and_then(|s| s.parse().ok()).expect("count");
+    assert!((5..=6).contains(&colours), "{line}");
+    // The cached compression gives the same H on the next call, and a full evaluation agrees.
+    let again = hessian(&mut engine, &named("gl2_energy"), &x, options).unwrap_or_else(|d| panic!("{d}"));
+    assert!(again.log.iter().all(|l| !l.contains("Hessian pattern")), "{:?}", again.log);
+    assert_eq!(again.hessian, result.hessian);
+    let full = Options { sparsity: Sparsity::None, jacobian: JacobianStorage::Full, ..Options::default() };
+    let dense = hessian(&mut Engine::new(), &named("gl2_energy"), &x[..100], full).unwrap_or_else(|d| panic!("{d}"));
+    let sparse = hessian(&mut Engine::new(), &named("gl2_energy"), &x[..100], Options::default()).expect("sparse");
+    let sparse = match sparse.hessian.expect("H") {
+        Value::Sparse(s) => s.to_dense().data,
+        other => values(&other),
+    };
+    assert!(relative_error(&values(&dense.hessian.expect("H")), &sparse) < 1e-14);
+}
+
+#[test]
+fn branches_on_x_give_the_hessian_of_the_side_taken() {
+    let f = anonymous("@(x) branchy_objective(x)", vec![]);
+    let mut engine = Engine::new();
+    for x in [[0.5, 2.0], [-0.5, 2.0], [0.5, 2.0]] {
+        let result = hessian(&mut engine, &f, &x, Options { jacobian: JacobianStorage::Full, ..Options::default() }).expect("H");
+        let h = values(&result.hessian.expect("H"));
+        let expected = if x[0] > 0.0 { [0.0, 1.0, 1.0, 0.0] } else { [2.0, 0.0, 0.0, 6.0 * x[1]] };
+        assert_eq!(h, expected, "{:?}", result.log);
+    }
+}
+
+#[test]
+fn missing_second_order_rule_is_a_clear_error() {
+    for (expression, name) in [("prod(x)", "prod"), ("norm(x)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
+        let f = anonymous(&format!("@(x) {expression}"), vec![]);
+        let err = hessian(&mut Engine::new(), &f, &x0(), Options::default()).expect_err("no second-order rule");
+        assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
+        assert!(err.message.contains(&format!("no second-order (Hessian) rule for '{name}'")), "{err}");
+        // The gradient is still available.
+        gradient(&mut Engine::new(), &f, &x0());
+    }
+}
+
+#[test]
+fn non_scalar_objective_is_bad_input() {
+    let err = hessian(&mut Engine::new(), &anonymous("@(x) x .^ 2", vec![]), &x0(), Options::default()).expect_err("not scalar");
+    assert_eq!(err.kind, ErrorKind::BadInput);
+    assert!(err.message.contains("needs a scalar f, but f has 6 elements"), "{err}");
+}
+
+#[test]
+fn star_colouring_uses_symmetry() {
+    // Arrowhead H (row 1 full, diagonal): a column colouring needs n colours, a star colouring 2.
+    let f = anonymous("@(x) x(1) * sum(x(2:end)) + sum(x .^ 3)", vec![]);
+    let x: Vec<f64> = (0..40).map(|k| 0.1 * k as f64 - 1.3).collect();
+    let options = Options { verbose: true, ..Options::default() };
+    let result = hessian(&mut Engine::new(), &f, &x, options).unwrap_or_else(|d| panic!("{d}"));
+    let line = result.log.iter().find(|l| l.contains("Hessian pattern")).expect("pattern logged");
+    assert!(line.contains("nnz 118, 2 colours (row bound 40)"), "{line}");
+    let Some(Value::Sparse(h)) = &result.hessian else { panic!("a sparse H") };
+    let h = h.to_dense().data;
+    for i in 0..40 {
+        for j in 0..40 {
+            let expected = match (i, j) {
+                _ if i == j => 6.0 * x[i],
+                (0, _) | (_, 0) => 1.0,
+                _ => 0.0,
+            };
+            assert_eq!(h[i + 40 * j], expected, "H({i}, {j})");
+        }
+    }
+}
