@@ -39,8 +39,8 @@ function varargout = msad_eval(varargin)
 %                             Octave:index-out-of-bounds, is kept)
 %     msad:internal           a bug in msad: please report it
 %
-%   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls;
-%   "clear msad_eval" frees it.
+%   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls, and
+%   notices an edit of any file it read on the next call; "clear msad_eval" frees it.
 %
 %   Examples:
 %     f = @(x) [x(1)^2 + sin(x(2)); exp(x(1) * x(2))];

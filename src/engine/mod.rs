@@ -19,7 +19,7 @@ use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 /// What the engine needs from its host (Octave through the MEX, or a plain directory search path).
 pub trait Host {
@@ -29,6 +29,15 @@ pub trait Host {
     /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
     fn call(&mut self, call: &HostCall) {
         let _ = call;
+    }
+    /// Reports edits of `path` through `edits` from now on; false when it cannot.
+    fn watch(&mut self, _path: &Path) -> bool {
+        false
+    }
+    /// A count that moves whenever a watched file may have changed; `None` (no watching): the engine
+    /// compares every source file's modification time on every call.
+    fn edits(&mut self) -> Option<u64> {
+        None
     }
 }
 
@@ -115,6 +124,10 @@ struct Prepared {
     frames: Frames,
     /// Modification times of every source file read, to notice edits.
     stamps: Vec<(PathBuf, Option<SystemTime>)>,
+    /// Whether the host watches every source file for edits.
+    watched: bool,
+    /// The host's edit count when the stamps were last found current, and when that was.
+    checked: Option<(u64, Instant)>,
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
@@ -124,8 +137,21 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn is_current(&self) -> bool {
-        self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp)
+    /// Whether no source file changed since preparation. Known without looking at the files when the
+    /// host watches them all and saw no edit since they were last compared, less than `RECHECK` ago
+    /// (which bounds how long an edit the host cannot see goes unnoticed, e.g. one made on a network
+    /// file system from another machine).
+    fn is_current(&mut self, host: &mut dyn Host) -> bool {
+        let edits = if self.watched { host.edits() } else { None };
+        if let (Some(edits), Some((seen, at))) = (edits, self.checked)
+            && edits == seen
+            && at.elapsed() < RECHECK
+        {
+            return true;
+        }
+        let current = self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp);
+        self.checked = edits.filter(|_| current).map(|edits| (edits, Instant::now()));
+        current
     }
 
     fn interpreter(&self, detect_sparsity: bool) -> Interpreter<'_> {
@@ -142,6 +168,9 @@ impl Prepared {
         Interpreter::new(plan, detect_sparsity)
     }
 }
+
+/// See `Prepared::is_current`.
+const RECHECK: Duration = Duration::from_secs(1);
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
@@ -222,7 +251,7 @@ impl Engine {
         let plans = self.plans.entry(plan_hash(request, captured)).or_default();
         let found = plans.iter().position(|(key, _)| key.matches(request, captured));
         let index = match found {
-            Some(index) if plans[index].1.is_current() => {
+            Some(index) if plans[index].1.is_current(host) => {
                 log.push(format!("msad: cache hit for {}", plans[index].0.function));
                 index
             }
@@ -320,7 +349,9 @@ fn prepare(
     let joins = program.functions.iter().map(two_sided_joins).collect();
     let constant_derivatives =
         if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
-    let stamps = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
+    let stamps: Vec<_> = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
+    // Sources with no file (anonymous functions, msad's library) cannot change.
+    let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));
     let frames = Frames::new(program.functions.len());
     Ok(Prepared {
         program,
@@ -331,6 +362,8 @@ fn prepare(
         derivative_cache: DerivativeCache::default(),
         frames,
         stamps,
+        watched,
+        checked: None,
         compression: None,
         scalar_output: None,
         hessian: None,

@@ -1,10 +1,12 @@
-//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`.
+//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`, edits of
+//! source files through `watch`.
 
 use super::array::{self, Kind, OwnedArray};
+use super::watch;
 use crate::engine::Host;
 use crate::exec::interp::HostCall;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Calls into the host interpreter, which allows that only from the thread of the MEX call: the
 /// raw-pointer marker keeps this type (and so the engine's use of it) off other threads.
@@ -31,5 +33,13 @@ impl Host for MexHost {
         let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
         // A warning the host turned into an error ('error' state) is not msad's to report.
         let _ = array::call(call.function, &refs, 0);
+    }
+
+    fn watch(&mut self, path: &Path) -> bool {
+        watch::watch(path)
+    }
+
+    fn edits(&mut self) -> Option<u64> {
+        watch::edits()
     }
 }

@@ -14,3 +14,5 @@ mod ffi;
 mod gateway;
 #[cfg(msad_mex)]
 mod host;
+#[cfg(msad_mex)]
+mod watch;
