@@ -50,8 +50,10 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
     }
     let p = get(id);
     let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
+    let one_taped = taped.iter().filter(|&&t| t).count() == 1;
     match (p.kernel, linearity(id)) {
         (_, Linearity::Additive) => Ok(SecondOrder::Zero),
+        (_, Linearity::Bilinear) if one_taped => Ok(SecondOrder::Zero),
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
         _ if PIECEWISE_LINEAR.contains(&p.name) => Ok(SecondOrder::Zero),
