@@ -229,3 +229,21 @@ fn star_colouring_uses_symmetry() {
         }
     }
 }
+
+#[test]
+fn a_pattern_that_holds_at_one_x_only_is_detected_again() {
+    // The product of the two smallest elements: which ones depends on x, with no branch to show it.
+    let f = anonymous("@(x) prod_of_two_smallest(x)", vec![]);
+    let mut engine = Engine::new();
+    for (call, x) in [[0.3, 0.5, 0.9, 0.7], [0.9, 0.7, 0.3, 0.5], [0.9, 0.7, 0.3, 0.5]].into_iter().enumerate() {
+        let options = Options { jacobian: JacobianStorage::Full, verbose: true, ..Options::default() };
+        let result = hessian(&mut engine, &f, &x, options).unwrap_or_else(|d| panic!("{d}"));
+        let (i, j) = if x[0] < 0.5 { (0, 1) } else { (2, 3) };
+        let mut expected = vec![0.0; 16];
+        expected[i + 4 * j] = 1.0;
+        expected[j + 4 * i] = 1.0;
+        let detected_again = result.log.iter().any(|l| l.contains("outside the pattern at this x: detecting again"));
+        assert_eq!(detected_again, call == 1, "{:?}", result.log);
+        assert_eq!(values(&result.hessian.expect("H")), expected, "{:?}", result.log);
+    }
+}
