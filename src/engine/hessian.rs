@@ -76,16 +76,13 @@ pub(super) fn evaluate(
 }
 
 fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &Options, log: &mut Vec<String>) -> Result<()> {
-    let pattern = if options.sparsity == Sparsity::None {
-        Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n])
+    let (pattern, control) = if options.sparsity == Sparsity::None {
+        (Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n]), ControlRecord { global: true, trace: vec![] })
     } else {
         let run = reverse::hessian_pattern(plan.interpreter(false), args, wrt)?;
         let Some(pattern) = run.result else { return Err(not_scalar(&run.value)) };
-        plan.hessian = None;
-        let compression = SymmetricCompression::new(pattern);
-        return Ok(store(plan, compression, run.control, log));
+        (pattern, run.control)
     };
-    let control = ControlRecord { global: true, trace: vec![] };
     store(plan, SymmetricCompression::new(pattern), control, log);
     Ok(())
 }

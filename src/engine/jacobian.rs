@@ -258,10 +258,10 @@ fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Resul
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
     let mut product = vec![0.0; matrix.nrows];
     let mut magnitude = vec![0.0; matrix.nrows];
-    for j in 0..matrix.ncols {
+    for (j, &rj) in r.iter().enumerate().take(matrix.ncols) {
         for k in matrix.colptr[j]..matrix.colptr[j + 1] {
-            product[matrix.rowind[k]] += matrix.values[k] * r[j];
-            magnitude[matrix.rowind[k]] += (matrix.values[k] * r[j]).abs();
+            product[matrix.rowind[k]] += matrix.values[k] * rj;
+            magnitude[matrix.rowind[k]] += (matrix.values[k] * rj).abs();
         }
     }
     let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE);

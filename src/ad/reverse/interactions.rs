@@ -59,10 +59,8 @@ fn needed_variables(tape: &Tape) -> Vec<bool> {
     let mut needed = vec![false; tape.sizes.len()];
     for step in tape.steps.iter().rev() {
         match step {
-            Step::Prim { vars, out, second, .. } => {
-                if needed[out.index()] || !matches!(second, SecondOrder::Zero) {
-                    vars.iter().flatten().for_each(|v| needed[v.index()] = true);
-                }
+            Step::Prim { vars, out, second, .. } if needed[out.index()] || !matches!(second, SecondOrder::Zero) => {
+                vars.iter().flatten().for_each(|v| needed[v.index()] = true);
             }
             Step::Gather { base, out, .. } if needed[out.index()] => needed[base.index()] = true,
             Step::Assign { base, rhs, out, .. } if needed[out.index()] => {
@@ -83,7 +81,7 @@ fn add_interactions(
     operands: &[&Deriv],
 ) {
     let n = rows.len();
-    let mut extend = |row: &mut Vec<usize>, columns: &[usize]| {
+    let extend = |row: &mut Vec<usize>, columns: &[usize]| {
         row.extend_from_slice(columns);
         // Keep rows from growing with repeats (a scalar objective of a long sum repeats each pair).
         if row.len() > 2 * n {
