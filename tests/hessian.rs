@@ -83,6 +83,7 @@ const OBJECTIVES: &[&str] = &[
     "sum([x; x .^ 2] .^ 3) + sum(x([1 3 3 6]) .* x(end:-1:3))",
     "sum(sum(reshape(x, 2, 3) .* [1 2 3; 4 5 6], 2) .^ 2) - sum(-x) + sum(+x .^ 3)",
     "hessian_loops(x)",
+    "norm(x) + norm(reshape(x, 2, 3), 'fro')^3 + norm(x(2:4)', 2) * x(1)",
 ];
 
 #[test]
@@ -97,6 +98,7 @@ fn hessians_match_differences_of_the_gradient() {
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
 const NO_SECOND_ORDER_RULE: [&str; 12] =
     ["cumprod", "det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm", "polyval", "prod"];
+// (`norm` has one for the Euclidean norm: 2-norms of vectors, 'fro'; the 1-norm is refused.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
 /// differences of g, or the error names a builtin without a second-order rule.
@@ -190,7 +192,7 @@ fn branches_on_x_give_the_hessian_of_the_side_taken() {
 
 #[test]
 fn missing_second_order_rule_is_a_clear_error() {
-    for (expression, name) in [("prod(x)", "prod"), ("norm(x)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
+    for (expression, name) in [("prod(x)", "prod"), ("norm(x, 1)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
         let f = anonymous(&format!("@(x) {expression}"), vec![]);
         let err = hessian(&mut Engine::new(), &f, &x0(), Options::default()).expect_err("no second-order rule");
         assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
