@@ -84,6 +84,7 @@ const OBJECTIVES: &[&str] = &[
     "sum([x; x .^ 2] .^ 3) + sum(x([1 3 3 6]) .* x(end:-1:3))",
     "sum(sum(reshape(x, 2, 3) .* [1 2 3; 4 5 6], 2) .^ 2) - sum(-x) + sum(+x .^ 3)",
     "hessian_loops(x)",
+    "norm(x) + norm(reshape(x, 2, 3), 'fro')^3 + norm(x(2:4)', 2) * x(1)",
 ];
 
 #[test]
@@ -98,6 +99,7 @@ fn hessians_match_differences_of_the_gradient() {
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
 const NO_SECOND_ORDER_RULE: [&str; 12] =
     ["cumprod", "det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm", "polyval", "prod"];
+// (`norm` has one for the Euclidean norm: 2-norms of vectors, 'fro'; the 1-norm is refused.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
 /// differences of g, or the error names a builtin without a second-order rule.
@@ -191,7 +193,7 @@ fn branches_on_x_give_the_hessian_of_the_side_taken() {
 
 #[test]
 fn missing_second_order_rule_is_a_clear_error() {
-    for (expression, name) in [("prod(x)", "prod"), ("norm(x)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
+    for (expression, name) in [("prod(x)", "prod"), ("norm(x, 1)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
         let f = anonymous(&format!("@(x) {expression}"), vec![]);
         let err = hessian(&mut Engine::new(), &f, &x0(), Options::default()).expect_err("no second-order rule");
         assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
@@ -228,5 +230,23 @@ fn star_colouring_uses_symmetry() {
             };
             assert_eq!(h[i + 40 * j], expected, "H({i}, {j})");
         }
+    }
+}
+
+#[test]
+fn a_pattern_that_holds_at_one_x_only_is_detected_again() {
+    // The product of the two smallest elements: which ones depends on x, with no branch to show it.
+    let f = anonymous("@(x) prod_of_two_smallest(x)", vec![]);
+    let mut engine = Engine::new();
+    for (call, x) in [[0.3, 0.5, 0.9, 0.7], [0.9, 0.7, 0.3, 0.5], [0.9, 0.7, 0.3, 0.5]].into_iter().enumerate() {
+        let options = Options { jacobian: JacobianStorage::Full, verbose: true, ..Options::default() };
+        let result = hessian(&mut engine, &f, &x, options).unwrap_or_else(|d| panic!("{d}"));
+        let (i, j) = if x[0] < 0.5 { (0, 1) } else { (2, 3) };
+        let mut expected = vec![0.0; 16];
+        expected[i + 4 * j] = 1.0;
+        expected[j + 4 * i] = 1.0;
+        let detected_again = result.log.iter().any(|l| l.contains("outside the pattern at this x: detecting again"));
+        assert_eq!(detected_again, call == 1, "{:?}", result.log);
+        assert_eq!(values(&result.hessian.expect("H")), expected, "{:?}", result.log);
     }
 }

@@ -22,10 +22,10 @@ impl SymmetricCompression {
     pub fn new(pattern: Pattern) -> SymmetricCompression {
         let columns = color_columns(&pattern);
         let star = star_coloring(&pattern);
-        if star.ncolors < columns.ncolors {
-            if let Some(sources) = sources(&pattern, &star) {
-                return SymmetricCompression { pattern, coloring: star, sources };
-            }
+        if star.ncolors < columns.ncolors
+            && let Some(sources) = sources(&pattern, &star)
+        {
+            return SymmetricCompression { pattern, coloring: star, sources };
         }
         let sources = sources(&pattern, &columns).expect("a column colouring reads every entry directly");
         SymmetricCompression { pattern, coloring: columns, sources }
@@ -113,9 +113,9 @@ fn greedy_star(pattern: &Pattern, order: Vec<usize>, ordering_used: Ordering) ->
         }
         for w in neighbours(v) {
             for x in neighbours(w).filter(|&x| x != v && colors[x] != NONE) {
-                if colors[w] == NONE {
-                    forbidden[colors[x]] = v;
-                } else if neighbours(x).any(|y| y != w && colors[y] == colors[w]) {
+                // An uncoloured w might take colour(x)'s partner later; a coloured one closes a
+                // two-coloured path v - w - x - y when v takes colour(x).
+                if colors[w] == NONE || neighbours(x).any(|y| y != w && colors[y] == colors[w]) {
                     forbidden[colors[x]] = v;
                 }
             }

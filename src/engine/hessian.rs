@@ -4,8 +4,11 @@
 //!
 //! Like the Jacobian: 'auto' storage returns a sparse H when compression pays (p <= n/4), full
 //! otherwise; the pattern holds for the control path it was detected on, and a call that takes another
-//! x-dependent branch detects again.
+//! x-dependent branch detects again. Some patterns hold at this x only without a branch to show it (an
+//! operand of a nonlinear term chosen by `sort`): every call also computes `H r` for a fixed direction
+//! r and compares it with the decompressed H times r; a mismatch detects again at this x.
 
+use super::jacobian::{check_direction, first_mismatch};
 use super::{JacobianStorage, Options, Prepared, Sparsity, mode};
 use crate::ad::coloring::seed_matrix;
 use crate::ad::hessian::SymmetricCompression;
@@ -37,21 +40,32 @@ pub(super) fn evaluate(
         return err(ErrorKind::BadInput, "opts.seed, a sparsity pattern and opts.jacobian = 'pattern' apply to J: \
             leave them unset when asking for the Hessian (three outputs)".to_string());
     }
-    if plan.hessian.is_none() {
+    let detected_now = plan.hessian.is_none();
+    if detected_now {
         detect(plan, args, wrt, n, options, log)?;
     }
     let h = plan.hessian.as_ref().expect("detected above");
     let p = h.compression.coloring.ncolors;
-    let seed = DenseDeriv::from_seed(n, p, h.seed.clone());
-    let run = reverse::hessian_products(plan.interpreter(false), args, wrt, seed)?;
+    let check = check_direction(n);
+    let mut seed = h.seed.clone();
+    seed.extend(&check);
+    let run = reverse::hessian_products(plan.interpreter(false), args, wrt, DenseDeriv::from_seed(n, p + 1, seed))?;
     let Some((gradient, products)) = run.result else { return Err(not_scalar(&run.value)) };
     if !h.control.global && run.control.trace != h.control.trace {
         log.push("msad: the control path changed since the Hessian pattern was detected: detecting again".into());
         plan.hessian = None;
         return evaluate(plan, args, wrt, n, options, log);
     }
-    log.push(format!("msad: {p} Hessian-vector products (forward over reverse)"));
-    let hessian = h.compression.decompress(&products);
+    let hessian = h.compression.decompress(&products[..n * p]);
+    if first_mismatch(&hessian, &check, &products[n * p..]).is_some() {
+        if detected_now {
+            return err(ErrorKind::Internal, "the Hessian detected at this x misses entries (H r differs)".to_string());
+        }
+        log.push("msad: the Hessian has entries outside the pattern at this x: detecting again".into());
+        plan.hessian = None;
+        return evaluate(plan, args, wrt, n, options, log);
+    }
+    log.push(format!("msad: {p} Hessian-vector products (forward over reverse) and one check"));
     let pays = 4 * p <= n;
     let hessian = match options.jacobian {
         JacobianStorage::Sparse => Value::Sparse(hessian),
@@ -62,16 +76,13 @@ pub(super) fn evaluate(
 }
 
 fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &Options, log: &mut Vec<String>) -> Result<()> {
-    let pattern = if options.sparsity == Sparsity::None {
-        Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n])
+    let (pattern, control) = if options.sparsity == Sparsity::None {
+        (Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n]), ControlRecord { global: true, trace: vec![] })
     } else {
         let run = reverse::hessian_pattern(plan.interpreter(false), args, wrt)?;
         let Some(pattern) = run.result else { return Err(not_scalar(&run.value)) };
-        plan.hessian = None;
-        let compression = SymmetricCompression::new(pattern);
-        return Ok(store(plan, compression, run.control, log));
+        (pattern, run.control)
     };
-    let control = ControlRecord { global: true, trace: vec![] };
     store(plan, SymmetricCompression::new(pattern), control, log);
     Ok(())
 }

@@ -240,31 +240,35 @@ fn compressed(
 }
 
 /// A fixed direction with entries in [0.5, 1.5) and no structure a pattern could line up with.
-fn check_direction(n: usize) -> Vec<f64> {
+pub(super) fn check_direction(n: usize) -> Vec<f64> {
     (0..n).map(|i| 0.5 + ((i as f64 + 1.0) * 0.618_033_988_749_895).fract()).collect()
 }
 
 /// `J r` from the decompressed J must equal the forward-mode product: a wrong pattern folds entries of
 /// J onto each other, which this detects (with probability 1 over the choice of r).
 fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
-    let mut product = vec![0.0; jacobian.nrows];
-    let mut magnitude = vec![0.0; jacobian.nrows];
-    for j in 0..jacobian.ncols {
-        for k in jacobian.colptr[j]..jacobian.colptr[j + 1] {
-            product[jacobian.rowind[k]] += jacobian.values[k] * r[j];
-            magnitude[jacobian.rowind[k]] += (jacobian.values[k] * r[j]).abs();
+    match first_mismatch(jacobian, r, expected) {
+        None => Ok(()),
+        Some(i) => Err(Diagnostic::new(
+            ErrorKind::BadPattern,
+            format!("the user sparsity pattern is wrong: row {} of J has entries outside it", i + 1),
+        )
+        .with_hint("fix opts.sparsity, or use opts.sparsity = 'auto' to let msad detect the pattern")),
+    }
+}
+
+/// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
+pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
+    let mut product = vec![0.0; matrix.nrows];
+    let mut magnitude = vec![0.0; matrix.nrows];
+    for (j, &rj) in r.iter().enumerate().take(matrix.ncols) {
+        for k in matrix.colptr[j]..matrix.colptr[j + 1] {
+            product[matrix.rowind[k]] += matrix.values[k] * rj;
+            magnitude[matrix.rowind[k]] += (matrix.values[k] * rj).abs();
         }
     }
-    for (i, ((p, e), mag)) in product.iter().zip(expected).zip(&magnitude).enumerate() {
-        if (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE) {
-            return Err(Diagnostic::new(
-                ErrorKind::BadPattern,
-                format!("the user sparsity pattern is wrong: row {} of J has entries outside it", i + 1),
-            )
-            .with_hint("fix opts.sparsity, or use opts.sparsity = 'auto' to let msad detect the pattern"));
-        }
-    }
-    Ok(())
+    let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE);
+    (0..matrix.nrows).find(|&i| differs((product[i], expected[i], magnitude[i])))
 }
 
 /// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.

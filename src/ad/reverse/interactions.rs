@@ -1,44 +1,104 @@
-//! The Hessian's sparsity from a tape recorded with sparse identity tangents (each operand element's
-//! row lists the elements of x it depends on). Entry (i, j) is possible when some primitive's result
-//! depends nonlinearly on a pair of operand elements u, v (its second-order `interactions`) with x_i in
-//! u's dependencies and x_j in v's, or the reverse.
+//! The Hessian's sparsity from a tape: entry (i, j) is possible when some primitive's result depends
+//! nonlinearly on a pair of operand elements u, v (its second-order `interactions`) with x_i among u's
+//! dependencies and x_j among v's, or the reverse.
+//!
+//! Dependencies (sparse rows over x) are propagated along the tape with the forward rules, but only for
+//! the variables that lead to an operand of a nonlinear step: a long sum accumulated in a loop (whose
+//! dependencies grow to all of x) is never expanded, so scalar loops cost O(n), not O(n^2).
 
-use super::tape::{Step, Tape};
+use super::tape::{Step, Tape, TapeVar};
 use crate::ad::pattern::Pattern;
-use crate::exec::deriv::Deriv;
-use crate::exec::primitives::second_order::interactions;
+use crate::diag::Result;
+use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
+use crate::exec::primitives::second_order::{SecondOrder, interactions};
+use crate::exec::primitives::{Forward, forward};
 use crate::exec::value::Value;
 
-/// The (structurally symmetric) Hessian pattern, `n x n`.
-pub(super) fn hessian_pattern(tape: &Tape, n: usize) -> Pattern {
+/// The (structurally symmetric) Hessian pattern, `n x n`, of the tape's output with respect to `x`.
+pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Pattern> {
+    let needed = needed_variables(tape);
+    let mut dependencies: Vec<Option<Deriv>> = vec![None; tape.sizes.len()];
+    dependencies[x.index()] = Some(Deriv::Sparse(SparseDeriv::identity(n)));
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let zero = Deriv::Zero;
     for step in &tape.steps {
-        let Step::Prim { id, inputs, output, second, tangents, .. } = step else { continue };
-        if tangents.is_empty() {
-            continue;
+        let of = |var: &Option<TapeVar>| var.and_then(|v| dependencies[v.index()].as_ref()).unwrap_or(&zero);
+        let (out, deps) = match step {
+            Step::Prim { id, inputs, vars, output, out, second, .. } => {
+                let values: Vec<&Value> = inputs.iter().collect();
+                let operands: Vec<&Deriv> = vars.iter().map(of).collect();
+                if !matches!(second, SecondOrder::Zero) {
+                    add_interactions(&mut rows, *id, *second, &values, output, &operands);
+                }
+                if !needed[out.index()] {
+                    continue;
+                }
+                (out, forward(*id, &Forward { inputs: &values, derivs: &operands, output })?)
+            }
+            Step::Gather { base, positions, out } if needed[out.index()] => {
+                (out, of(&Some(*base)).gather(&RowMap::Gather(positions.clone()), positions.len()))
+            }
+            Step::Assign { base, relocation, rhs, rhs_is_scalar, targets, out } if needed[out.index()] => {
+                let size = tape.sizes[out.index()];
+                let base = match relocation {
+                    None => of(base).clone(),
+                    Some(map) => of(base).clone().relocate(map, size),
+                };
+                (out, base.assign_rows(size, targets, of(rhs), |k| if *rhs_is_scalar { 0 } else { k }))
+            }
+            _ => continue,
+        };
+        dependencies[out.index()] = Some(deps);
+    }
+    Ok(Pattern::from_rows(n, &rows))
+}
+
+/// Variables whose dependencies the pattern needs: operands of nonlinear steps, and what they are
+/// computed from.
+fn needed_variables(tape: &Tape) -> Vec<bool> {
+    let mut needed = vec![false; tape.sizes.len()];
+    for step in tape.steps.iter().rev() {
+        match step {
+            Step::Prim { vars, out, second, .. } if needed[out.index()] || !matches!(second, SecondOrder::Zero) => {
+                vars.iter().flatten().for_each(|v| needed[v.index()] = true);
+            }
+            Step::Gather { base, out, .. } if needed[out.index()] => needed[base.index()] = true,
+            Step::Assign { base, rhs, out, .. } if needed[out.index()] => {
+                base.iter().chain(rhs).for_each(|v| needed[v.index()] = true);
+            }
+            _ => {}
         }
-        let values: Vec<&Value> = inputs.iter().collect();
-        interactions(*id, *second, &values, output, |(a, i), (b, j)| {
-            let (u, v) = (dependencies(&tangents[a], i), dependencies(&tangents[b], j));
-            for &p in u {
-                rows[p].extend_from_slice(v);
-            }
-            for &q in v {
-                rows[q].extend_from_slice(u);
-            }
-        });
+    }
+    needed
+}
+
+fn add_interactions(
+    rows: &mut [Vec<usize>],
+    id: crate::exec::primitives::PrimId,
+    second: SecondOrder,
+    values: &[&Value],
+    output: &Value,
+    operands: &[&Deriv],
+) {
+    let n = rows.len();
+    let extend = |row: &mut Vec<usize>, columns: &[usize]| {
+        row.extend_from_slice(columns);
         // Keep rows from growing with repeats (a scalar objective of a long sum repeats each pair).
-        for row in rows.iter_mut().filter(|r| r.len() > 2 * n) {
+        if row.len() > 2 * n {
             row.sort_unstable();
             row.dedup();
         }
-    }
-    Pattern::from_rows(n, &rows)
+    };
+    interactions(id, second, values, output, |(a, i), (b, j)| {
+        let (u, v) = (dependencies_of(operands[a], i), dependencies_of(operands[b], j));
+        u.iter().for_each(|&p| extend(&mut rows[p], v));
+        v.iter().for_each(|&q| extend(&mut rows[q], u));
+    });
 }
 
-/// Which elements of x element `i` of a value depends on (its sparse tangent row).
-fn dependencies(tangent: &Deriv, i: usize) -> &[usize] {
-    match tangent {
+/// Which elements of x element `i` of a value depends on (its sparse row).
+fn dependencies_of(deps: &Deriv, i: usize) -> &[usize] {
+    match deps {
         Deriv::Sparse(s) => s.row(i).0,
         _ => &[],
     }

@@ -4,8 +4,8 @@
 //!
 //! Hessians run forward over reverse: the primal run carries tangent directions (the forward rules'
 //! derivative blocks, seeded with the columns of a compressed seed), the tape keeps the tangents that
-//! second-order terms read, and the sweep carries adjoint tangents with the adjoints: `H * S`. Run
-//! with a sparse identity seed, the same tape gives the Hessian's sparsity instead.
+//! second-order terms read, and the sweep carries adjoint tangents with the adjoints: `H * S`. The
+//! Hessian's sparsity comes from a tape recorded without tangents (see `interactions`).
 
 mod interactions;
 mod sweep;
@@ -13,7 +13,7 @@ pub mod tape;
 
 use crate::ad::pattern::Pattern;
 use crate::diag::Result;
-use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
+use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::interp::{ControlRecord, Interpreter, Slot};
 use crate::exec::value::Value;
 use crate::ir::FuncId;
@@ -52,7 +52,7 @@ pub struct HessianRun<T> {
 /// Gradient and `H * S` (`n x p`, column-major) for the seed `S`.
 pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
     let (n, p) = (seed.rows, seed.nd);
-    let run = record_hessian(interpreter, args, wrt, Deriv::Dense(seed))?;
+    let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
     let result = match run.result {
         Some((tape, output, x)) => {
             let mut block = sweep::sweep(&tape, output, x, p)?;
@@ -67,16 +67,15 @@ pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, se
 /// The Hessian's sparsity pattern at `args`.
 pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<HessianRun<Pattern>> {
     let n = args[wrt].numel();
-    let run = record_hessian(interpreter, args, wrt, Deriv::Sparse(SparseDeriv::identity(n)))?;
-    let result = run.result.map(|(tape, _, _)| interactions::hessian_pattern(&tape, n));
+    let run = record_hessian(interpreter, args, wrt, Tape::for_hessian_pattern(), Deriv::Zero)?;
+    let result = run.result.map(|(tape, _, x)| interactions::hessian_pattern(&tape, x, n)).transpose()?;
     Ok(HessianRun { value: run.value, result, control: run.control })
 }
 
 type Recorded = (Tape, Option<tape::TapeVar>, tape::TapeVar);
 
-/// Runs the function with x carrying `tangents`, recording a Hessian tape.
-fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, tangents: Deriv) -> Result<HessianRun<Recorded>> {
-    let mut tape = Tape::for_hessian();
+/// Runs the function with x carrying `tangents` (none for a pattern), recording `tape`.
+fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, mut tape: Tape, tangents: Deriv) -> Result<HessianRun<Recorded>> {
     let x = tape.input(args[wrt].numel());
     let mut tangents = Some(tangents);
     let slots = args

@@ -49,14 +49,20 @@ pub struct Tape {
     pub(super) steps: Vec<Step>,
     /// Number of elements of each variable.
     pub(super) sizes: Vec<usize>,
-    /// Records second-order terms and tangents (a Hessian run: every slot carries tangents).
+    /// Records second-order terms: every primitive on the tape must have a second-order rule.
     pub(super) second_order: bool,
+    /// Keeps the operands' tangents where second-order terms read them (the run carries tangents).
+    pub(super) keep_tangents: bool,
 }
 
 impl Tape {
-    /// A tape for Hessians: the run carries tangent directions, and every primitive on it must have a
-    /// second-order rule.
+    /// A tape for Hessian-vector products: the run carries tangent directions.
     pub fn for_hessian() -> Tape {
+        Tape { second_order: true, keep_tangents: true, ..Tape::default() }
+    }
+
+    /// A tape for the Hessian's sparsity (second-order terms, no tangents).
+    pub fn for_hessian_pattern() -> Tape {
         Tape { second_order: true, ..Tape::default() }
     }
 
@@ -82,6 +88,7 @@ impl Tape {
             let second = second_order(id, &values, &taped)?;
             let tangents = match second {
                 SecondOrder::Zero => vec![],
+                _ if !self.keep_tangents => vec![],
                 _ => operands.iter().map(|s| s.deriv.clone()).collect(),
             };
             (second, tangents)

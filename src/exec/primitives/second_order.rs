@@ -6,7 +6,8 @@
 //! - linear (sums, reshapes, selections) and piecewise linear (max, sort, mod) ones: none;
 //! - elementwise unary: `f''(x) x_dot ybar`; binary: the second partials times the operands' tangents;
 //! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
-//!   its tangent (exact, since the rule is linear in that operand).
+//!   its tangent (exact, since the rule is linear in that operand);
+//! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
@@ -31,6 +32,7 @@ pub enum SecondOrder {
     Unary(fn(f64, f64) -> f64),
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
     Bilinear,
+    EuclideanNorm,
 }
 
 /// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
@@ -50,11 +52,14 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
     }
     let p = get(id);
     let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
+    let one_taped = taped.iter().filter(|&&t| t).count() == 1;
     match (p.kernel, linearity(id)) {
         (_, Linearity::Additive) => Ok(SecondOrder::Zero),
+        (_, Linearity::Bilinear) if one_taped => Ok(SecondOrder::Zero),
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
         _ if PIECEWISE_LINEAR.contains(&p.name) => Ok(SecondOrder::Zero),
+        _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
@@ -85,7 +90,23 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Unary(d2f) => unary(d2f, t),
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear => bilinear(id, t),
+        SecondOrder::EuclideanNorm => euclidean_norm(t),
     }
+}
+
+fn euclidean_norm(t: &Tangents) -> Result<Adjoints> {
+    let mut terms = vec![None; t.inputs.len()];
+    let Some(dx) = t.tangents[0] else { return Ok(terms) };
+    let (x, y) = (numeric("", t.inputs[0])?, numeric("", t.output)?.data[0]);
+    let u: Vec<f64> = x.data.iter().map(|v| v / y).collect();
+    let scale = t.adjoint[0] / y;
+    let term = (0..t.directions).flat_map(|j| {
+        let column = dx.column(j);
+        let along: f64 = u.iter().zip(column).map(|(u, d)| u * d).sum();
+        column.iter().zip(&u).map(move |(d, u)| scale * (d - u * along))
+    });
+    terms[0] = Some(term.collect());
+    Ok(terms)
 }
 
 fn unary(d2f: fn(f64, f64) -> f64, t: &Tangents) -> Result<Adjoints> {
@@ -179,6 +200,10 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             }
         }
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
+        SecondOrder::EuclideanNorm => {
+            let n = inputs[0].numel();
+            (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
+        }
     }
 }
 
