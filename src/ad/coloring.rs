@@ -98,21 +98,15 @@ pub fn decompress(pattern: &Pattern, coloring: &Coloring, compressed: &[f64]) ->
     assert_eq!(coloring.colors.len(), ncols, "colouring and pattern column counts");
     assert_eq!(compressed.len(), nrows * coloring.ncolors, "compressed Jacobian size");
     check_outside_pattern(pattern, coloring, compressed)?;
-    let mut colptr = Vec::with_capacity(ncols + 1);
-    let mut rowind = Vec::with_capacity(pattern.nnz());
-    let mut values = Vec::with_capacity(pattern.nnz());
-    colptr.push(0);
-    for j in 0..ncols {
-        let color_column = &compressed[coloring.colors[j] * nrows..][..nrows];
-        for &i in pattern.col(j) {
-            if color_column[i] != 0.0 {
-                rowind.push(i);
-                values.push(color_column[i]);
-            }
-        }
-        colptr.push(rowind.len());
+    // Every structural entry first (a gather per column), zeros dropped after.
+    let (col_start, row_index) = pattern.csc();
+    let mut values = Vec::with_capacity(row_index.len());
+    for (j, &color) in coloring.colors.iter().enumerate() {
+        let color_column = &compressed[color * nrows..][..nrows];
+        values.extend(row_index[col_start[j]..col_start[j + 1]].iter().map(|&i| color_column[i]));
     }
-    Ok(SparseMatrix { nrows, ncols, colptr, rowind, values })
+    let jacobian = SparseMatrix { nrows, ncols, colptr: col_start.to_vec(), rowind: row_index.to_vec(), values };
+    Ok(jacobian.without_zeros())
 }
 
 /// O(nnz + m * ncolors): one stamp per colour marks the colours each row touches.

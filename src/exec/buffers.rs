@@ -12,7 +12,7 @@ use std::thread::LocalKey;
 /// Smaller buffers come from malloc's free lists, without page faults.
 const MIN_LEN: usize = 4096;
 /// Per thread and element type, at most this many buffers and bytes are kept.
-const MAX_BUFFERS: usize = 64;
+const MAX_BUFFERS: usize = 256;
 const MAX_BYTES: usize = 128 << 20;
 
 type Kept<T> = RefCell<Vec<Vec<T>>>;

@@ -74,6 +74,27 @@ impl SparseMatrix {
     pub fn nnz(&self) -> usize {
         self.values.len()
     }
+    /// The same matrix without the entries whose value is exactly zero (Octave stores none).
+    pub fn without_zeros(mut self) -> SparseMatrix {
+        if self.values.iter().all(|v| *v != 0.0) {
+            return self;
+        }
+        let mut kept = 0;
+        for j in 0..self.ncols {
+            let (start, end) = (self.colptr[j], self.colptr[j + 1]);
+            self.colptr[j] = kept;
+            for k in start..end {
+                if self.values[k] != 0.0 {
+                    (self.rowind[kept], self.values[kept]) = (self.rowind[k], self.values[k]);
+                    kept += 1;
+                }
+            }
+        }
+        self.colptr[self.ncols] = kept;
+        self.rowind.truncate(kept);
+        self.values.truncate(kept);
+        self
+    }
     /// The nonzeros of a dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<f64>) -> SparseMatrix {
         let (nrows, ncols) = (a.rows(), a.cols());

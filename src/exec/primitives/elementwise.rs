@@ -203,7 +203,9 @@ pub(super) fn eval_unary(
             return Err(complex_result(name));
         }
     }
-    Ok(vec![Value::Double(x.map(|&v| f(v)))])
+    let mut data = buffers::take(x.data.len());
+    data.extend(x.data.iter().map(|&v| f(v)));
+    Ok(vec![Value::Double(Array::new(x.dims.clone(), data))])
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).

@@ -54,15 +54,7 @@ pub fn from_triplets(nrows: usize, ncols: usize, mut triplets: Vec<(usize, usize
     for j in 0..ncols {
         m.colptr[j + 1] += m.colptr[j];
     }
-    drop_zeros(m)
-}
-
-fn drop_zeros(m: SparseMatrix) -> SparseMatrix {
-    if m.values.iter().all(|v| *v != 0.0) {
-        return m;
-    }
-    let triplets = triplets(&m).into_iter().filter(|t| t.2 != 0.0).collect();
-    from_triplets(m.nrows, m.ncols, triplets)
+    m.without_zeros()
 }
 
 pub fn triplets(m: &SparseMatrix) -> Vec<(usize, usize, f64)> {
@@ -205,7 +197,7 @@ pub fn elementwise(name: &str, args: &[&Value]) -> Option<SparseMatrix> {
         Value::Double(a) if a.is_scalar() => Some(a.data[0]),
         _ => None,
     };
-    let scale = |s: &SparseMatrix, c: f64| drop_zeros(SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() });
+    let scale = |s: &SparseMatrix, c: f64| SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() }.without_zeros();
     match (name, args) {
         ("uminus", [Value::Sparse(s)]) => Some(scale(s, -1.0)),
         ("times", [Value::Sparse(s), c]) | ("times", [c, Value::Sparse(s)]) => scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c)),
