@@ -93,7 +93,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         }
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::CellLiteral { .. } => any_arg,
-                        Op::Nargin | Op::Nargout => false,
+                        Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         Op::Call(callee) => {
                             let params = &mut active_params[callee.0 as usize];
                             for (k, a) in inst.args.iter().enumerate() {

@@ -158,6 +158,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::CellIndex { .. }
         | Op::CellAssign
         | Op::CellLiteral { .. }
+        | Op::Fail(_)
         | Op::Nargin
         | Op::Nargout => unknown(),
         Op::End { position, count } => match operand(0).dims() {

@@ -432,6 +432,7 @@ impl<'p> Interpreter<'p> {
                 let n = end_value(&base.value.dims(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
+            Op::Fail(error) => return Err((**error).clone()),
             Op::Nargin | Op::Nargout => {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));

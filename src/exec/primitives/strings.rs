@@ -28,6 +28,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("strcat", eval_strcat),
         text_function("sprintf", eval_sprintf),
         text_function("error", eval_error),
+        text_function("print_usage", eval_print_usage),
         text_function("num2str", eval_num2str),
         text_function("int2str", eval_int2str),
         text_function("mat2str", eval_mat2str),
@@ -223,6 +224,13 @@ fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     };
     let mut error = Diagnostic::new(ErrorKind::Runtime, message);
     error.user_identifier = identifier;
+    Err(error)
+}
+
+/// Octave's library functions call `print_usage()` on a wrong call; Octave's own prints the help text.
+fn eval_print_usage(_: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let mut error = Diagnostic::new(ErrorKind::Runtime, "Invalid call");
+    error.user_identifier = Some("Octave:invalid-fun-call".into());
     Err(error)
 }
 
