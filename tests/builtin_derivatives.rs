@@ -85,3 +85,22 @@ fn deletion_and_growth() {
     let f = named("delete_and_grow");
     check_against_fd(&f, &X, &[], 1e-7);
 }
+
+#[test]
+fn handles_and_selections() {
+    for text in [
+        "@(x) accumarray([1; 3; 1; 2; 3; 3], x)",
+        "@(x) accumarray([1 1; 2 2; 1 1; 2 1; 1 2; 2 2], x .^ 2, [2 3], [], -1)",
+        "@(x) accumarray([1; 3; 1; 2; 3; 3], x, [4 1], @(v) prod(v))",
+        "@(x) merge(x > 0, x .^ 2, -x)",
+        "@(x) merge(x > 0, 2, x)",
+        "@(x) merge(true, x, 1)",
+        "@(x) [merge(false, x, []); merge(0, 2, x)]",
+        "@(x) ifelse(x < 1, sin(x), x(1))",
+        "@(x) cellfun(@(c) c * x(1), num2cell(x))",
+        "@(x) arrayfun(@(a, b) a ^ 2 * b, x, flipud(x))",
+        "@(x) feval(@(v) cumsum(v .^ 3), x)",
+    ] {
+        check(text);
+    }
+}

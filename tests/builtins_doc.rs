@@ -44,6 +44,13 @@ const NOTES: &[(&str, &str)] = &[
     ("num2cell", "one element per cell (the `dims` argument and sparse input are msad:unsupported)"),
     ("deal", "`[a, b] = deal(x)` and `deal(x1, x2)`"),
     ("func2str", "Octave's text of anonymous functions (its spacing)"),
+    ("merge", "numeric or logical MASK; a scalar MASK picks a whole operand"),
+    ("ifelse", "as merge"),
+    ("real", "msad's values are real: the identity"),
+    ("imag", "msad's values are real: zeros"),
+    ("conj", "msad's values are real: the identity"),
+    ("iscomplex", "msad's values are real: false"),
+    ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),
 ];
 
 /// What the evaluator's higher-order builtins (`ir::HigherOrder`) support.
@@ -74,7 +81,8 @@ fn render() -> String {
         "# Builtins\n\n\
          Generated from the primitive table by `tests/builtins_doc.rs` (regenerate with\n\
          `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported;\n\
-         any other name is looked up as a `.m` file on the path and differentiated as user code.\n\n\
+         any other name is looked up as a `.m` file on the path (Octave's own library included) and\n\
+         differentiated as user code; a name found nowhere is an msad:unsupported error when its call runs.\n\n\
          Later outputs carry derivatives where the table says so (`[i, j, v] = find(x)`: v; every grid of\n\
          `meshgrid` and `ndgrid`); reverse mode records first outputs only, so 'auto' switches to forward\n\
          mode for code that differentiates a later output. Values are checked against Octave by the conformance\n\

@@ -154,3 +154,13 @@ fn broyden_banded_scalar_loops_need_seven_colours() {
     let fd = fd_jacobian(&mut engine, &named("broyden_banded_loops"), &x, &[]);
     assert!(relative_error(&sparse(result.jacobian.as_ref().unwrap()).to_dense().data, &fd) < 1e-7);
 }
+
+#[test]
+fn a_variable_undefined_on_the_taken_side_stays_undefined_for_the_other_side() {
+    // The other side of the second branch reads p, unset at this x: an error there (the pattern is
+    // then local), never a panic.
+    let f = named("set_on_one_side");
+    let result = check_against_fd(&f, &[1.5, -2.0], &[], 1e-8);
+    assert!(log_line(&result.log, "pattern").contains("local"), "{:?}", result.log);
+    check_against_fd(&f, &[1.5, -2.0, 3.0], &[], 1e-8);
+}

@@ -93,7 +93,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         }
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::CellLiteral { .. } => any_arg,
-                        Op::Nargin | Op::Nargout => false,
+                        Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
                         Op::Warning => false,

@@ -161,6 +161,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::CellIndex { .. }
         | Op::CellAssign
         | Op::CellLiteral { .. }
+        | Op::Fail(_)
         | Op::Nargin
         | Op::Nargout
         | Op::LastError => unknown(),

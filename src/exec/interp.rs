@@ -365,7 +365,12 @@ impl<'p> Interpreter<'p> {
             }
         };
         for phi in &func.block(join).phis {
-            let Reg::Val(mut slot) = frame.regs[phi_input(phi, from_taken).0 as usize].clone() else { continue };
+            let taken_input = frame.regs[phi_input(phi, from_taken).0 as usize].clone();
+            // A variable the taken side leaves undefined stays so (reading it later is an error).
+            let Reg::Val(mut slot) = taken_input else {
+                frame.regs[phi.dest.0 as usize] = taken_input;
+                continue;
+            };
             if let Some(p) = from_other {
                 if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
                     match slot.deriv.with_structure_of(&alt.deriv) {
@@ -559,6 +564,7 @@ impl<'p> Interpreter<'p> {
                 let error = frame.caught.as_ref().expect("a landing block is entered with its error");
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(primitives::errors::error_value(error))));
             }
+            Op::Fail(error) => return Err((**error).clone()),
             Op::Nargin | Op::Nargout => {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));

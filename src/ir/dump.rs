@@ -39,6 +39,7 @@ impl fmt::Display for Function {
                     Op::CellIndex { .. } => "cell-index".into(),
                     Op::CellAssign => "cell-assign".into(),
                     Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
+                    Op::Fail(d) => format!("fail '{}'", d.message),
                     Op::Nargin => "nargin".into(),
                     Op::Nargout => "nargout".into(),
                     Op::CaughtError => "caught-error".into(),

@@ -727,8 +727,18 @@ impl<'a> Lowerer<'a> {
                 Ok(self.emit(Op::CellLiteral { rows: rows.len() }, elements, span))
             }
             ExprKind::DynField { .. } => Err(self.err("dynamic field names, s.(name)", span)),
-            ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {
-                Err(self.err("assignments inside expressions", span).with_hint("write the assignment as its own statement"))
+            // Octave's `(dim = find (sz > 1, 1)) || (dim = 1)`: the value is the assigned one. The target
+            // becomes a variable from here on (`collect_assigned` sees statements only).
+            ExprKind::Assign { target, rhs } => {
+                let value = self.lower_expr(rhs)?;
+                if let LValue::Var { name, .. } = &**target {
+                    self.variables.insert(name.name.clone());
+                }
+                self.assign(target, value)?;
+                Ok(value)
+            }
+            ExprKind::PostIncrement { .. } => {
+                Err(self.err("x++ inside expressions", span).with_hint("write the increment as its own statement"))
             }
             ExprKind::FuncHandle(name) => self.named_handle(name, span),
             ExprKind::AnonFn { params, body } => self.anonymous_handle(params, body, crate::syntax::octave_text::octave_text(e), true),
@@ -785,12 +795,14 @@ impl<'a> Lowerer<'a> {
         let Some(callee) = callee else {
             // Octave's compiled builtins have no source to read, so an unknown name is either one of
             // them or undefined: the message covers both.
-            return Err(Diagnostic::new(
+            let error = Diagnostic::new(
                 ErrorKind::Unsupported,
                 format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
             )
-            .at(&self.file, span)
-            .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions"));
+            .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions");
+            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
+            return Ok(dests);
         };
         let mut operands = Vec::with_capacity(args.len());
         for (k, a) in args.iter().enumerate() {

@@ -6,7 +6,7 @@ pub mod program;
 pub mod library;
 mod dump;
 
-use crate::diag::{SourceFile, Span};
+use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::exec::primitives::PrimId;
 use crate::exec::value::Value;
 use std::collections::HashMap;
@@ -107,6 +107,10 @@ pub enum Op {
     CellAssign,
     /// `{...}`: `rows` rows of equally many elements, given row by row.
     CellLiteral { rows: usize },
+    /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error
+    /// only on paths that reach it (Octave's library functions call unsupported functions on paths
+    /// that validate arguments).
+    Fail(Box<Diagnostic>),
     /// How many inputs the running call was given.
     Nargin,
     /// How many outputs the running call was asked for.

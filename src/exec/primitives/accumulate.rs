@@ -14,6 +14,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         general("accumarray", eval_accumarray, Derivative::Rule(forward_accumarray)),
         general("num2cell", eval_num2cell, Derivative::Rule(forward_num2cell)),
         general("deal", eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true }),
+        general("merge", eval_merge, Derivative::Rule(forward_merge)),
+        general("ifelse", eval_merge, Derivative::Rule(forward_merge)),
     ]
 }
 
@@ -130,4 +132,67 @@ fn eval_deal(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
 
 fn forward_deal(fw: &Forward, k: usize) -> Result<Deriv> {
     Ok(fw.derivs[if fw.derivs.len() == 1 { 0 } else { k }].clone())
+}
+
+/// For `merge(mask, tval, fval)`: which operand each result element comes from (true: tval), and
+/// the result's dims. A scalar mask picks one operand whole.
+fn merge_plan(args: &[&Value]) -> Result<(Vec<bool>, Vec<usize>)> {
+    check_arity("merge", args, 3, 3)?;
+    let mask = merge_mask(args[0])?;
+    if mask.is_scalar() {
+        let picked = if mask.data[0] { args[1] } else { args[2] };
+        return Ok((vec![mask.data[0]; picked.numel()], picked.dims()));
+    }
+    for v in &args[1..] {
+        if v.numel() != 1 && v.dims() != mask.dims {
+            return Err(runtime("merge: MASK, TVAL, and FVAL must have the same dimensions"));
+        }
+    }
+    if matches!((args[1], args[2]), (Value::Logical(_), Value::Logical(_))) {
+        return Err(runtime("merge: cannot merge logical with logical with array mask"));
+    }
+    Ok((mask.data, mask.dims))
+}
+
+fn merge_mask(mask: &Value) -> Result<Array<bool>> {
+    match mask {
+        Value::Logical(mask) => Ok(mask.clone()),
+        other => {
+            let values = numeric("merge", other)?;
+            if values.data.iter().any(|m| m.is_nan()) {
+                return Err(runtime("invalid conversion from NaN to logical"));
+            }
+            Ok(values.map(|&m| m != 0.0))
+        }
+    }
+}
+
+fn eval_merge(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (from_true, dims) = merge_plan(args)?;
+    if let (Value::Logical(t), Value::Logical(f)) = (args[1], args[2]) {
+        return Ok(vec![Value::Logical(Array::new(dims, pick(&from_true, &t.data, &f.data)))]);
+    }
+    let (t, f) = (numeric("merge", args[1])?, numeric("merge", args[2])?);
+    Ok(vec![Value::Double(Array::new(dims, pick(&from_true, &t.data, &f.data)))])
+}
+
+/// Element k from `t` or `f` (a scalar operand gives its one element everywhere).
+fn pick<T: Copy>(from_true: &[bool], t: &[T], f: &[T]) -> Vec<T> {
+    let at = |data: &[T], k: usize| data[if data.len() == 1 { 0 } else { k }];
+    from_true.iter().enumerate().map(|(k, &b)| if b { at(t, k) } else { at(f, k) }).collect()
+}
+
+/// Each result element's row comes from the operand it was picked from.
+fn forward_merge(fw: &Forward) -> Result<Deriv> {
+    let mask = merge_mask(fw.inputs[0])?;
+    if mask.is_scalar() {
+        return Ok(fw.derivs[if mask.data[0] { 1 } else { 2 }].clone());
+    }
+    let (from_true, _) = merge_plan(fw.inputs)?;
+    let rows = from_true.len();
+    let map = |v: &Value| if v.numel() == 1 { RowMap::Scalar } else { RowMap::Identity };
+    let (t_map, f_map) = (map(fw.inputs[1]), map(fw.inputs[2]));
+    let t_coef: Vec<f64> = from_true.iter().map(|&b| if b { 1.0 } else { 0.0 }).collect();
+    let f_coef: Vec<f64> = t_coef.iter().map(|c| 1.0 - c).collect();
+    Ok(crate::exec::deriv::combine(&[(&t_coef, fw.derivs[1], &t_map), (&f_coef, fw.derivs[2], &f_map)], rows))
 }

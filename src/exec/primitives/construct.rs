@@ -30,6 +30,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         zero_derivative("NaN", |a, _| filled("NaN", a, f64::NAN)),
         zero_derivative("nan", |a, _| filled("nan", a, f64::NAN)),
         zero_derivative("eps", |a, _| filled("eps", a, f64::EPSILON)),
+        zero_derivative("flintmax", |a, _| filled("flintmax", a, 2f64.powi(53))),
         zero_derivative("true", |a, _| logical_constant("true", a, true)),
         zero_derivative("false", |a, _| logical_constant("false", a, false)),
         zero_derivative("size", eval_size),

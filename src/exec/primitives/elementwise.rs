@@ -125,6 +125,11 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
         unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
+        // msad's values are real: these are what they are on the real line.
+        unary("real", |x| x, |_, _| 1.0, |_, _| 0.0),
+        unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0),
+        piecewise_constant("imag", |_| 0.0),
+        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5))),
         unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y),
         unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y),
         unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y)),

@@ -29,6 +29,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!("isreal", |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_))),
         is!("isfloat", |v| matches!(v, Value::Double(_) | Value::Sparse(_))),
         is!("isinteger", |_| false),
+        // msad's values are real: complex results are errors.
+        is!("iscomplex", |_| false),
         is!("islogical", |v| matches!(v, Value::Logical(_))),
         is!("isbool", |v| matches!(v, Value::Logical(_))),
         is!("ischar", |v| matches!(v, Value::Char(_))),

@@ -27,6 +27,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("char", eval_char),
         text_function("strcat", eval_strcat),
         text_function("sprintf", eval_sprintf),
+        text_function("print_usage", eval_print_usage),
         text_function("num2str", eval_num2str),
         text_function("int2str", eval_int2str),
         text_function("mat2str", eval_mat2str),
@@ -204,6 +205,11 @@ pub(super) fn template(name: &str, v: &Value) -> Result<String> {
 fn eval_sprintf(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let Some((format, rest)) = args.split_first() else { return Err(runtime("Invalid call to sprintf")) };
     Ok(vec![Value::string(&sprintf(&template("sprintf", format)?, rest)?)])
+}
+
+/// Octave's library functions call `print_usage()` on a wrong call; Octave's own prints the help text.
+fn eval_print_usage(_: &[&Value], _: usize) -> Result<Vec<Value>> {
+    Err(Diagnostic::new(ErrorKind::Runtime, "Invalid call").with_identifier("Octave:invalid-fun-call"))
 }
 
 /// The numbers of x (not char: text is returned as it is), or None for an empty x, which gives ''.
