@@ -365,6 +365,11 @@ impl<'p> Interpreter<'p> {
                 let operands = slots(regs, &inst.args)?;
                 let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
+                if let Some(Value::Int(..)) = results.first() {
+                    if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
+                        return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
+                    }
+                }
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
                 let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
@@ -440,6 +445,9 @@ impl<'p> Interpreter<'p> {
                     None => None,
                 };
                 let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                if matches!(value, Value::Int(..)) && tape.is_some() {
+                    return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
+                }
                 set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::End { position, count } => {
