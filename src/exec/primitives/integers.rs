@@ -23,6 +23,10 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("intmax", |a, _| extreme("intmax", a, |c| c.range().1)),
         text_function("intmin", |a, _| extreme("intmin", a, |c| c.range().0)),
         text_function("idivide", eval_idivide),
+        text_function("bitand", |a, _| bitwise("bitand", a, |x, y| x & y)),
+        text_function("bitor", |a, _| bitwise("bitor", a, |x, y| x | y)),
+        text_function("bitxor", |a, _| bitwise("bitxor", a, |x, y| x ^ y)),
+        text_function("bitshift", |a, _| bitwise("bitshift", a, shift)),
     ]
 }
 
@@ -49,7 +53,7 @@ const OWN: &[&str] = &[
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intmax", "intmin", "idivide", "class",
     "isa", "isinteger", "isnumeric", "isfloat", "isreal", "islogical", "isbool", "ischar", "iscell", "iscellstr",
     "isstruct", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "cell", "struct", "strcmp",
-    "strcmpi", "strncmp", "strncmpi",
+    "strcmpi", "strncmp", "strncmpi", "bitand", "bitor", "bitxor", "bitshift",
 ];
 
 /// Binary operators: mixing integer classes is Octave's error, not an unsupported case.
@@ -202,4 +206,74 @@ fn eval_idivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     };
     let data = (0..z.numel()).map(|k| Ok(class.convert(z.data[k] + step(k)?))).collect::<Result<Vec<_>>>()?;
     Ok(vec![Value::Int(class, Array::new(z.dims.clone(), data))])
+}
+
+/// `bitshift(a, n)` on two's complement bits: left for n > 0, arithmetic right for n < 0.
+fn shift(a: i128, n: i128) -> i128 {
+    match n {
+        0.. => a.checked_shl(n.min(127) as u32).unwrap_or(0),
+        _ => a >> (-n).min(127),
+    }
+}
+
+/// `bitand`, `bitor`, `bitxor`, `bitshift` as Octave computes them: doubles as uint64 (rounded,
+/// negatives 0) with results of at most 53 bits, integers as their class's two's complement bits;
+/// operands of equal size or one scalar; an integer operand gives its class.
+fn bitwise(name: &str, args: &[&Value], op: fn(i128, i128) -> i128) -> Result<Vec<Value>> {
+    check_arity(name, args, 2, 2)?;
+    let classes: Vec<IntClass> = args.iter().filter_map(|a| if let Value::Int(c, _) = a { Some(*c) } else { None }).collect();
+    if classes.len() == 2 && classes[0] != classes[1] {
+        return Err(unsupported(name, args));
+    }
+    let class = classes.first().copied();
+    let operand = |v: &Value| match v {
+        Value::Double(_) | Value::Logical(_) | Value::Char(_) | Value::Int(..) => Ok(v.numeric().expect("numeric").into_owned()),
+        other => Err(runtime(format!("{name}: invalid operand of class {}", other.class_name()))),
+    };
+    let (a, b) = (operand(args[0])?, operand(args[1])?);
+    let dims = match (a.numel(), b.numel()) {
+        (_, 1) => a.dims.clone(),
+        (1, _) => b.dims.clone(),
+        _ if a.dims == b.dims => a.dims.clone(),
+        _ => return Err(runtime(format!("{name}: size of X and Y must match, or one operand must be a scalar"))),
+    };
+    let operand_class = class.unwrap_or(IntClass::Uint64);
+    let (lo, hi) = operand_class.range();
+    let signed = lo < 0.0;
+    let operand_width = (hi - lo + 1.0).log2().round() as u32;
+    // Exact extremes: int64's and uint64's doubles round up past them.
+    let (min, max) = if signed {
+        (-(1i128 << (operand_width - 1)), (1i128 << (operand_width - 1)) - 1)
+    } else {
+        (0, (1i128 << operand_width) - 1)
+    };
+    let bits = |x: f64| (operand_class.convert(x) as i128).clamp(min, max);
+    let width = operand_width;
+    let wrap = |r: i128| {
+        let r = r & ((1i128 << width) - 1);
+        if signed && r >= 1i128 << (width - 1) { r - (1i128 << width) } else { r }
+    };
+    let at = |m: &Array<f64>, k: usize| if m.numel() == 1 { m.data[0] } else { m.data[k] };
+    let n = dims.iter().product();
+    let data = (0..n)
+        .map(|k| {
+            let (x, y) = (at(&a, k), at(&b, k));
+            match (name, class) {
+                // Octave shifts a double as a truncated int64 (C's conversion: out of range is
+                // INT64_MIN) and keeps 53 bits of non-negative results.
+                ("bitshift", None) => {
+                    let v = if x.is_finite() && x.abs() < 2f64.powi(63) { x as i64 } else { i64::MIN };
+                    let r = op(v as i128, y.round() as i128) as i64;
+                    (if r < 0 { r } else { r & ((1i64 << 53) - 1) }) as f64
+                }
+                // The count is a plain signed number.
+                ("bitshift", Some(_)) => wrap(op(bits(x), y.round() as i128)) as f64,
+                _ => op(bits(x), bits(y)) as f64,
+            }
+        })
+        .collect();
+    Ok(vec![match class {
+        Some(c) => Value::Int(c, Array::new(dims, data)),
+        None => Value::Double(Array::new(dims, data)),
+    }])
 }
