@@ -64,8 +64,9 @@ impl Subscript {
     }
 }
 
+/// A bad subscript as Octave's message shows it (`1.5`, `-1`, `nan`, `-inf`).
 fn format_index(x: f64) -> String {
-    if x.fract() == 0.0 { format!("{x}") } else { format!("{x:.4}") }
+    if x.is_finite() { format!("{x}") } else { format!("{x}").to_lowercase() }
 }
 
 /// Dims of `dims` seen through `count` subscripts: the last one spans all remaining dims.

@@ -630,8 +630,13 @@ fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
 
 /// An error leaving instruction `inst` of `func`: located at the innermost instruction, with this
 /// function on its stack.
-fn passed_through(error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
-    let mut error = error.at(&func.file, inst.span);
+fn passed_through(mut error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
+    // Octave places an undefined name.
+    if error.kind == ErrorKind::Undefined && error.location.is_none() {
+        let (line, column) = func.file.line_col(inst.span.lo);
+        error.message = format!("{} near line {line}, column {column}", error.message);
+    }
+    error = error.at(&func.file, inst.span);
     let variable = inst.dests.first().and_then(|d| func.indexed_variables.get(d));
     if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
         error.message = format!("{name}({rest}");
