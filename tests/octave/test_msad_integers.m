@@ -20,6 +20,11 @@ function test_msad_integers()
       assert(strcmp(err.identifier, 'msad:notDifferentiable'), '%s: %s %s', func2str(f{1}), err.identifier, err.message);
     end
   end
+  % Integer arguments and captured integers come in with their class.
+  n = int8(4);
+  [f, J] = msad_eval(@(x, k) x * double(k) + double(n) + isa(k, 'int16'), x, [], int16(3));
+  check_value(f, 3 * x + 5, 0, 'integer extra argument and captured integer');
+  check_jacobian(J, 3 * eye(5), 0, 'integer extra argument');
   % Without a derivative asked for, the cast is just a value.
   assert(isequal(msad_eval(@(x) int32(x), x), int32(x)), 'value of int32(x)');
 end
