@@ -4,7 +4,7 @@
 use super::ArgSignature;
 use crate::exec::index::{Subscript, gather_plan};
 use crate::exec::primitives::{self, Kernel};
-use crate::exec::value::Value;
+use crate::exec::value::{IntClass, Value};
 use crate::ir::{BlockId, Function, Inst, Op, Terminator};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,6 +15,7 @@ pub enum Class {
     Cell,
     Struct,
     Handle,
+    Int(IntClass),
 }
 
 impl Class {
@@ -26,6 +27,7 @@ impl Class {
             Value::Cell(_) => Class::Cell,
             Value::Struct(_) => Class::Struct,
             Value::Handle(_) => Class::Handle,
+            Value::Int(c, _) => Class::Int(*c),
         }
     }
 }
@@ -223,6 +225,10 @@ fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usi
     let mut out = vec![Lattice::UNKNOWN; n];
     if n == 0 {
         // A statement call (`error(...)`, `printf(...)`) has no result to describe.
+        return out;
+    }
+    // Integer operands give integer results (or errors): nothing to say.
+    if inst.args.iter().any(|a| matches!(values[a.0 as usize].class(), Some(Class::Int(_)))) {
         return out;
     }
     out[0] = match primitives::get(id).kernel {

@@ -4,7 +4,8 @@
 use super::buffers;
 use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
-use super::value::{Array, StructArray, Value, normalize_dims};
+use super::primitives::integers::{as_double, not_differentiable};
+use super::value::{Array, IntClass, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
@@ -88,8 +89,9 @@ impl Drop for Subscript {
     }
 }
 
+/// A bad subscript as Octave's message shows it (`1.5`, `-1`, `nan`, `-inf`).
 fn format_index(x: f64) -> String {
-    if x.fract() == 0.0 { format!("{x}") } else { format!("{x:.4}") }
+    if x.is_finite() { format!("{x}") } else { format!("{x}").to_lowercase() }
 }
 
 /// Dims of `dims` seen through `count` subscripts: the last one spans all remaining dims.
@@ -225,11 +227,28 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Value::Logical(a) => Value::Logical(pick(a, dims, positions)),
         Value::Char(a) => Value::Char(pick(a, dims, positions)),
         Value::Cell(a) => Value::Cell(pick(a, dims, positions)),
+        Value::Int(c, a) => Value::Int(*c, pick(a, dims, positions)),
         Value::Sparse(s) => Value::Double(pick(&s.to_dense(), dims, positions)),
         Value::Struct(_) | Value::Handle(_) => {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("indexing a {}", value.class_name())));
         }
     })
+}
+
+/// The integer class of `base(subs) = rhs`, as Octave decides it: an integer base keeps its class
+/// (the rhs converts, saturating, whatever its class), and so does a double one (an integer rhs
+/// becomes double); a new variable takes the rhs's class. Other bases with integer values are
+/// unsupported.
+fn integer_assignment(base: Option<&Value>, rhs: &Value) -> Result<Option<IntClass>> {
+    match (base, rhs) {
+        (Some(Value::Int(c, _)), _) | (None, Value::Int(c, _)) => Ok(Some(*c)),
+        (_, rhs) if !matches!(rhs, Value::Int(..)) => Ok(None),
+        (None, _) | (Some(Value::Double(_)), _) => Ok(None),
+        (Some(other), _) => Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            format!("assigning {} values into a {} array", rhs.class_name(), other.class_name()),
+        )),
+    }
 }
 
 /// `a(subs...) = rhs`: returns the new value and derivative, reusing the base's buffers when the size
@@ -241,6 +260,19 @@ pub fn assign(
     rhs_deriv: &Deriv,
     subs: &[Subscript],
 ) -> Result<(Value, Deriv)> {
+    let class = integer_assignment(base.as_ref().map(|(v, _)| v), rhs)?;
+    if class.is_none() && matches!(rhs, Value::Int(..)) {
+        return assign(base, &as_double(rhs), rhs_deriv, subs);
+    }
+    if let Some(class) = class {
+        let base = base.map(|(v, d)| (as_double(&v), d));
+        let (value, deriv) = assign(base, &as_double(rhs), rhs_deriv, subs)?;
+        if !deriv.is_zero() {
+            return Err(not_differentiable("subsasgn", class.name()));
+        }
+        let Value::Double(a) = value else { unreachable!("assignment of doubles into doubles") };
+        return Ok((Value::Int(class, a.map(|&x| class.convert(x))), Deriv::Zero));
+    }
     let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);

@@ -443,6 +443,11 @@ impl<'p> Interpreter<'p> {
                 let operands = slots(regs, &inst.args)?;
                 let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
+                if let Some(Value::Int(..)) = results.first() {
+                    if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
+                        return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
+                    }
+                }
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
                 let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
@@ -539,6 +544,9 @@ impl<'p> Interpreter<'p> {
                     None => None,
                 };
                 let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                if matches!(value, Value::Int(..)) && tape.is_some() {
+                    return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
+                }
                 set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
             }
             Op::End { position, count } => {
@@ -731,8 +739,13 @@ fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
 
 /// An error leaving instruction `inst` of `func`: located at the innermost instruction, with this
 /// function on its stack.
-fn passed_through(error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
-    let mut error = error.at(&func.file, inst.span);
+fn passed_through(mut error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
+    // Octave places an undefined name.
+    if error.kind == ErrorKind::Undefined && error.location.is_none() {
+        let (line, column) = func.file.line_col(inst.span.lo);
+        error.message = format!("{} near line {line}, column {column}", error.message);
+    }
+    error = error.at(&func.file, inst.span);
     let variable = inst.dests.first().and_then(|d| func.indexed_variables.get(d));
     if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
         error.message = format!("{name}({rest}");

@@ -150,9 +150,72 @@ impl FunctionHandle {
     }
 }
 
+/// MATLAB's integer classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntClass {
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Uint8,
+    Uint16,
+    Uint32,
+    Uint64,
+}
+
+impl IntClass {
+    pub const ALL: [IntClass; 8] = [
+        IntClass::Int8,
+        IntClass::Int16,
+        IntClass::Int32,
+        IntClass::Int64,
+        IntClass::Uint8,
+        IntClass::Uint16,
+        IntClass::Uint32,
+        IntClass::Uint64,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            IntClass::Int8 => "int8",
+            IntClass::Int16 => "int16",
+            IntClass::Int32 => "int32",
+            IntClass::Int64 => "int64",
+            IntClass::Uint8 => "uint8",
+            IntClass::Uint16 => "uint16",
+            IntClass::Uint32 => "uint32",
+            IntClass::Uint64 => "uint64",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<IntClass> {
+        IntClass::ALL.into_iter().find(|c| c.name() == name)
+    }
+    /// The smallest and largest value (int64's and uint64's extremes rounded to doubles).
+    pub fn range(self) -> (f64, f64) {
+        let bits = |c| match c {
+            IntClass::Int8 | IntClass::Uint8 => 8,
+            IntClass::Int16 | IntClass::Uint16 => 16,
+            IntClass::Int32 | IntClass::Uint32 => 32,
+            IntClass::Int64 | IntClass::Uint64 => 64,
+        };
+        let n = bits(self);
+        match self {
+            IntClass::Int8 | IntClass::Int16 | IntClass::Int32 | IntClass::Int64 => (-(2f64.powi(n - 1)), 2f64.powi(n - 1) - 1.0),
+            _ => (0.0, 2f64.powi(n) - 1.0),
+        }
+    }
+    /// Conversion of a double to this class: round half away from zero, saturate, NaN to 0.
+    pub fn convert(self, x: f64) -> f64 {
+        let (lo, hi) = self.range();
+        // Adding 0 turns -0 into 0: integers have no negative zero.
+        if x.is_nan() { 0.0 } else { x.round().clamp(lo, hi) + 0.0 }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Double(Array<f64>),
+    /// An integer class; the values are held as doubles (exact up to 2^53: int64 and uint64 beyond
+    /// that are rounded). Integers never carry derivatives.
     Logical(Array<bool>),
     /// Characters as UTF-16 code units (MATLAB's mxChar).
     Char(Array<u16>),
@@ -160,6 +223,7 @@ pub enum Value {
     Cell(Array<Value>),
     Struct(StructArray),
     Handle(Arc<FunctionHandle>),
+    Int(IntClass, Array<f64>),
 }
 
 impl Value {
@@ -178,6 +242,7 @@ impl Value {
             Value::Sparse(s) => vec![s.nrows, s.ncols],
             Value::Struct(s) => s.dims.clone(),
             Value::Handle(_) => vec![1, 1],
+            Value::Int(_, a) => a.dims.clone(),
         }
     }
     /// Whether the value's size is `dims` (what `dims()` returns, without building it).
@@ -190,6 +255,7 @@ impl Value {
             Value::Sparse(s) => dims == [s.nrows, s.ncols],
             Value::Struct(s) => s.dims == dims,
             Value::Handle(_) => dims == [1, 1],
+            Value::Int(_, a) => a.dims == dims,
         }
     }
     pub fn numel(&self) -> usize {
@@ -201,6 +267,7 @@ impl Value {
             Value::Sparse(s) => s.nrows * s.ncols,
             Value::Struct(s) => s.dims.iter().product(),
             Value::Handle(_) => 1,
+            Value::Int(_, a) => a.numel(),
         }
     }
     pub fn class_name(&self) -> &'static str {
@@ -211,6 +278,7 @@ impl Value {
             Value::Cell(_) => "cell",
             Value::Struct(_) => "struct",
             Value::Handle(_) => "function_handle",
+            Value::Int(c, _) => c.name(),
         }
     }
     /// Text of a char row vector.
@@ -241,6 +309,7 @@ impl Value {
                 st.elements.iter().flatten().for_each(|v| v.hash_content(h));
             }
             Value::Handle(f) => format!("{f:?}").hash(h),
+            Value::Int(_, a) => a.data.iter().for_each(|x| x.to_bits().hash(h)),
         }
     }
 
@@ -251,6 +320,7 @@ impl Value {
             Value::Logical(a) => Some(Cow::Owned(a.map(|&b| b as u8 as f64))),
             Value::Char(a) => Some(Cow::Owned(a.map(|&c| c as f64))),
             Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
+            Value::Int(_, a) => Some(Cow::Borrowed(a)),
             Value::Cell(_) | Value::Struct(_) | Value::Handle(_) => None,
         }
     }

@@ -4,7 +4,7 @@
 use super::array::{self, ArrayRef, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
+use crate::exec::value::{Array, FunctionHandle, IntClass, StructArray, Value};
 use std::fmt;
 use std::sync::Arc;
 
@@ -60,9 +60,10 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
         Kind::MSAD_SPARSE_LOGICAL => {
             return bad_input(place, "is a sparse logical array: pass full(...) or double(...)");
         }
-        Kind::MSAD_OTHER => {
-            return bad_input(place, &format!("is of class {}, which msad does not support", array.class_name()));
-        }
+        Kind::MSAD_OTHER => match IntClass::from_name(&array.class_name()) {
+            Some(class) => Value::Int(class, Array::new(dims, converted("double", array)?.as_ref().doubles())),
+            None => return bad_input(place, &format!("is of class {}, which msad does not support", array.class_name())),
+        },
     })
 }
 
@@ -143,7 +144,16 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
             OwnedArray::structure(&s.dims, &s.fields, elements)
         }
         Value::Handle(handle) => handle_array(handle)?,
+        Value::Int(class, a) => converted(class.name(), OwnedArray::doubles(&a.dims, &a.data).as_ref())?,
     })
+}
+
+/// `array` converted by the host's `double` or integer class function (msad's C shim reads and makes
+/// doubles only).
+fn converted(class: &str, array: ArrayRef) -> Result<OwnedArray> {
+    let mut outputs = array::call(class, &[array], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {class} conversion failed")))?;
+    Ok(outputs.remove(0))
 }
 
 /// Named handles are rebuilt with `str2func`; anonymous ones cannot carry their captured values back.

@@ -4,11 +4,11 @@
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
-use crate::exec::value::{Array, Value, normalize_dims};
+use crate::exec::value::{Array, IntClass, Value, normalize_dims};
 
 fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
     Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
@@ -95,21 +95,34 @@ fn dims_from_args(name: &str, args: &[&Value]) -> Result<Vec<usize>> {
     Ok(normalize_dims(dims))
 }
 
-/// Size arguments, without a trailing class name such as `'double'`.
-fn size_args<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<&'a [&'v Value]> {
+/// Size arguments, without a trailing class name (`'double'` or an integer class, returned).
+fn size_args<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<(&'a [&'v Value], Option<IntClass>)> {
+    let sizes = &args[..args.len().saturating_sub(1)];
     match args.last().and_then(|v| v.as_string()) {
-        Some(class) if class == "double" => Ok(&args[..args.len() - 1]),
-        Some(class) => Err(runtime(format!("{name}: msad supports class 'double' only, not '{class}'"))),
-        None => Ok(args),
+        Some(class) if class == "double" => Ok((sizes, None)),
+        Some(class) => match IntClass::from_name(&class) {
+            Some(int) => Ok((sizes, Some(int))),
+            None => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{name}: class '{class}' (msad has double and integer classes)"))),
+        },
+        None => Ok((args, None)),
+    }
+}
+
+/// A double array, or an integer one when a class was named.
+fn of_class(class: Option<IntClass>, a: Array<f64>) -> Value {
+    match class {
+        Some(c) => Value::Int(c, a),
+        None => Value::Double(a),
     }
 }
 
 fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
-    let dims = dims_from_args(name, size_args(name, args)?)?;
+    let (sizes, class) = size_args(name, args)?;
+    let dims = dims_from_args(name, sizes)?;
     let n = dims.iter().product();
     let mut data = buffers::take(n);
     data.resize(n, x);
-    Ok(vec![Value::Double(Array::new(dims, data))])
+    Ok(vec![of_class(class, Array::new(dims, data))])
 }
 
 fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> {
@@ -117,13 +130,14 @@ fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> 
 }
 
 fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let dims = dims_from_args("eye", size_args("eye", args)?)?;
+    let (sizes, class) = size_args("eye", args)?;
+    let dims = dims_from_args("eye", sizes)?;
     if dims.len() > 2 {
         return Err(runtime("eye: dimensions must be 2-D"));
     }
     let mut a = Array::filled(dims.clone(), 0.0);
     (0..dims[0].min(dims[1])).for_each(|i| a.data[i * dims[0] + i] = 1.0);
-    Ok(vec![Value::Double(a)])
+    Ok(vec![of_class(class, a)])
 }
 
 fn count(name: &str, args: &[&Value], f: impl Fn(&[usize]) -> usize) -> Result<Vec<Value>> {

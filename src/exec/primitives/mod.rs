@@ -11,6 +11,7 @@ pub mod errors;
 mod factor;
 mod find;
 mod grids;
+pub(crate) mod integers;
 mod interpolate;
 mod linalg;
 mod linsolve;
@@ -135,6 +136,7 @@ fn table() -> &'static Table {
         entries.extend(strings::entries());
         entries.extend(accumulate::entries());
         entries.extend(errors::entries());
+        entries.extend(integers::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -160,6 +162,9 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// Runs a primitive's kernel.
 pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let p = get(id);
+    if integers::needs_doubles(p.name, args) {
+        return integers::through_doubles(p.name, args, |doubles| eval(id, doubles, nargout));
+    }
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
         Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),

@@ -25,10 +25,10 @@ macro_rules! is {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        is!("isnumeric", |v| matches!(v, Value::Double(_) | Value::Sparse(_))),
+        is!("isnumeric", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..))),
         is!("isreal", |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_))),
         is!("isfloat", |v| matches!(v, Value::Double(_) | Value::Sparse(_))),
-        is!("isinteger", |_| false),
+        is!("isinteger", |v| matches!(v, Value::Int(..))),
         // msad's values are real: complex results are errors.
         is!("iscomplex", |_| false),
         is!("islogical", |v| matches!(v, Value::Logical(_))),
@@ -96,9 +96,11 @@ fn eval_isa(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("isa", args, 2, 2)?;
     let class = args[1].as_string().ok_or_else(|| runtime("isa: CLASSNAME must be a string"))?;
     let v = args[0];
-    let numeric_class = matches!(v, Value::Double(_) | Value::Sparse(_));
+    let float = matches!(v, Value::Double(_) | Value::Sparse(_));
     Ok(vec![truth(match class.as_str() {
-        "numeric" | "float" => numeric_class,
+        "float" => float,
+        "numeric" => float || matches!(v, Value::Int(..)),
+        "integer" => matches!(v, Value::Int(..)),
         other => v.class_name() == other,
     })])
 }
