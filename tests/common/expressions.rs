@@ -33,7 +33,8 @@ pub const EXPRESSIONS: &[&str] = &[
     "sort(x)", "sort(x, 'descend')", "squeeze(reshape(x, 1, 2, 3))", "trace(reshape(x(1:4), 2, 2))",
     "tril(reshape(x, 3, 2))", "triu(reshape(x, 2, 3))", "atan2(x, 1)", "hypot(x, x')", "mean(x)",
     "accumarray([1; 2; 1; 3; 2; 1], x)", "accumarray([1 1; 2 1; 1 2; 2 2; 1 1; 3 2], x .^ 2, [3 3])",
-    "deal(x .^ 2)",
+    "deal(x .^ 2)", "real(x .^ 2)", "conj(x') .* x(1)", "cbrt(x + 1)", "merge(x > 0.5, x .^ 2, sin(x))",
+    "ifelse(x < 0.45, 3 * x, x .* x(end:-1:1))",
 ];
 
 /// Deterministic pseudo-random entries in (-1, 1).

@@ -217,7 +217,7 @@ pub fn linearity(id: PrimId) -> Linearity {
     match get(id).name {
         "plus" | "minus" | "uminus" | "uplus" | "sum" | "mean" | "cumsum" | "transpose" | "ctranspose" | "reshape"
         | "horzcat" | "vertcat" | "diag" | "full" | "double" | "trace" | "tril" | "triu" | "fliplr" | "flipud"
-        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" | "accumarray" | "num2cell" | "deal" => Linearity::Additive,
+        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" | "num2cell" | "deal" => Linearity::Additive,
         "times" | "mtimes" | "kron" | "dot" => Linearity::Bilinear,
         "rdivide" | "mrdivide" => Linearity::Numerator,
         "ldivide" | "mldivide" => Linearity::Denominator,

@@ -21,8 +21,12 @@ use crate::exec::value::{Array, Value};
 
 /// Primitives whose result is linear or piecewise linear in their operands but that `linearity()`
 /// does not list as linear: their second-order term is zero wherever they are differentiable.
-const PIECEWISE_LINEAR: [&str; 13] =
-    ["abs", "max", "min", "sort", "mod", "rem", "flip", "rot90", "ipermute", "for_item", "linspace", "meshgrid", "ndgrid"];
+/// `accumarray`, `merge` and `ifelse` are linear in their values for fixed subscripts or masks (which
+/// have no derivative), but not constant-derivative maps of x: a subscript or mask may vary with x.
+const PIECEWISE_LINEAR: [&str; 16] = [
+    "abs", "max", "min", "sort", "mod", "rem", "flip", "rot90", "ipermute", "for_item", "linspace", "meshgrid", "ndgrid",
+    "accumarray", "merge", "ifelse",
+];
 
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
