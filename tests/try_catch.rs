@@ -61,3 +61,11 @@ fn msad_errors_pass_through_try() {
     let err = evaluate(&mut engine, &named("try_not_caught"), vec![column(vec![1.0, 2.0])], 2).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
 }
+
+#[test]
+fn unwind_protect_rejects_jumps_that_would_skip_its_cleanup() {
+    let mut engine = Engine::new();
+    let err = evaluate(&mut engine, &named("leaves_unwind_protect"), vec![column(vec![1.0, 2.0])], 2).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    assert!(err.message.contains("break/continue leaving an unwind_protect block"), "{err}");
+}

@@ -196,6 +196,8 @@ struct Lowerer<'a> {
     temp_count: usize,
     /// The landing block of the innermost `try` being lowered.
     handler: Option<BlockId>,
+    /// For each enclosing `unwind_protect` body, how many loops enclosed it.
+    protected: Vec<usize>,
     indexed_variables: HashMap<ValueId, String>,
 }
 
@@ -217,6 +219,7 @@ impl<'a> Lowerer<'a> {
             end_context: vec![],
             temp_count: 0,
             handler: None,
+            protected: vec![],
             indexed_variables: HashMap::new(),
         };
         let entry = lw.new_block();
@@ -423,18 +426,24 @@ impl<'a> Lowerer<'a> {
                 let Some(l) = self.loops.last() else {
                     return Err(self.err("break/continue outside a loop", span));
                 };
+                if self.protected.last().is_some_and(|&loops| loops >= self.loops.len()) {
+                    return Err(self.err("break/continue leaving an unwind_protect block", span));
+                }
                 let to = if matches!(stmt.kind, StmtKind::Break) { l.break_to } else { l.continue_to };
                 self.jump(to);
                 Ok(())
             }
             StmtKind::Return => {
+                if !self.protected.is_empty() {
+                    return Err(self.err("return inside an unwind_protect block", span));
+                }
                 self.jump(self.exit);
                 Ok(())
             }
             StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
             StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { body, ident, catch_body } => self.lower_try(body, ident.as_ref(), catch_body),
-            StmtKind::UnwindProtect { .. } => Err(self.err("unwind_protect", span)),
+            StmtKind::UnwindProtect { body, cleanup } => self.lower_unwind_protect(body, cleanup),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
             StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
             StmtKind::Command { name, .. } => Err(self.err(&format!("the command '{}'", name.name), span)),
@@ -542,15 +551,8 @@ impl<'a> Lowerer<'a> {
     /// `try body catch ident; catch_body end`: the body's blocks get edges to a landing block that
     /// starts the catch body; both meet at the join.
     fn lower_try(&mut self, body: &[Stmt], ident: Option<&ast::Ident>, catch_body: &[Stmt]) -> Result<()> {
-        let (entry, landing, join) = (self.new_block(), self.new_block(), self.new_block());
-        self.jump(entry);
-        self.seal(entry);
-        self.current = entry;
-        let outer = self.handler.replace(landing);
-        self.lower_block(body)?;
-        self.handler = outer;
+        let (landing, join) = self.lower_guarded(body)?;
         self.jump(join);
-        self.seal(landing);
         self.current = landing;
         if let Some(id) = ident {
             let error = self.emit(Op::CaughtError, vec![], id.span);
@@ -561,6 +563,44 @@ impl<'a> Lowerer<'a> {
         self.seal(join);
         self.current = join;
         Ok(())
+    }
+
+    /// `unwind_protect body unwind_protect_cleanup cleanup end`: the cleanup runs after the body, and
+    /// when the body fails, before its error is raised again (lowered once for each path).
+    fn lower_unwind_protect(&mut self, body: &[Stmt], cleanup: &[Stmt]) -> Result<()> {
+        self.protected.push(self.loops.len());
+        let guarded = self.lower_guarded(body);
+        self.protected.pop();
+        let (landing, join) = guarded?;
+        self.lower_block(cleanup)?;
+        self.jump(join);
+        self.current = landing;
+        let span = cleanup.first().map_or(Span::default(), |s| s.span);
+        let error = self.emit(Op::CaughtError, vec![], span);
+        self.lower_block(cleanup)?;
+        self.prim("rethrow", vec![error], span)?;
+        self.jump(join);
+        self.seal(join);
+        self.current = join;
+        Ok(())
+    }
+
+    /// Lowers `body` with its errors going to a new landing block; returns the landing (sealed) and
+    /// the join both paths will meet at, with a new block after the body as the current block.
+    fn lower_guarded(&mut self, body: &[Stmt]) -> Result<(BlockId, BlockId)> {
+        let (entry, landing, join, after) = (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+        self.jump(entry);
+        self.seal(entry);
+        self.current = entry;
+        let outer = self.handler.replace(landing);
+        let lowered = self.lower_block(body);
+        self.handler = outer;
+        lowered?;
+        self.jump(after);
+        self.seal(after);
+        self.current = after;
+        self.seal(landing);
+        Ok((landing, join))
     }
 
     fn lower_condition(&mut self, cond: &Expr) -> Result<ValueId> {
