@@ -98,6 +98,7 @@ fn handles_and_selections() {
         "@(x) [merge(false, x, []); merge(0, 2, x)]",
         "@(x) ifelse(x < 1, sin(x), x(1))",
         "@(x) cellfun(@(c) c * x(1), num2cell(x))",
+        "@(x) cellfun(@(c) prod(c(:)), num2cell(reshape(x, 1, 3, 2), [1 3]))",
         "@(x) arrayfun(@(a, b) a ^ 2 * b, x, flipud(x))",
         "@(x) feval(@(v) cumsum(v .^ 3), x)",
     ] {

@@ -49,7 +49,7 @@ const NOTES: &[(&str, &str)] = &[
     ("mtimes", "N-D operands fold into columns"),
     ("sparse", "values that depend on x are not supported"),
     ("accumarray", "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported"),
-    ("num2cell", "one element per cell (the `dims` argument and sparse input are msad:unsupported)"),
+    ("num2cell", "`num2cell(a)`, `num2cell(a, dims)` (slices along dims); sparse input is msad:unsupported"),
     ("deal", "`[a, b] = deal(x)` and `deal(x1, x2)`"),
     ("func2str", "Octave's text of anonymous functions (its spacing)"),
     ("merge", "numeric or logical MASK; a scalar MASK picks a whole operand"),

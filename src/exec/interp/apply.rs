@@ -194,11 +194,12 @@ impl Interpreter<'_> {
     /// results are converted to it, as Octave does).
     fn uniform(&mut self, name: &str, results: Vec<Slot>, dims: &[usize]) -> Result<Slot> {
         if let Some(bad) = results.iter().find(|r| r.value.numel() != 1 || r.value.numeric().is_none()) {
-            let message = match bad.value.numel() {
-                1 => format!("{name}: a {} result needs 'UniformOutput', false in msad", bad.value.class_name()),
-                _ => format!("{name}: all values must be scalars when UniformOutput = true; use the 'UniformOutput', false options"),
-            };
-            return Err(runtime(message));
+            return Err(match bad.value.numel() {
+                // Octave gathers 1x1 cells and structs; msad asks for the cell form.
+                1 => Diagnostic::new(ErrorKind::Unsupported, format!("{name} with 'UniformOutput' true and a {} result", bad.value.class_name()))
+                    .with_hint("pass 'UniformOutput', false"),
+                _ => runtime(format!("{name}: all values must be scalars when UniformOutput = true; use the 'UniformOutput', false options")),
+            });
         }
         let Some(class) = results.first().map(|r| r.value.class_name()) else {
             return Ok(Slot::inactive(Value::Double(Array::filled(dims.to_vec(), 0.0))));

@@ -2,10 +2,12 @@
 //! values (a function other than the sum is applied by the evaluator, which groups with
 //! `accumarray_groups` and calls it). `num2cell` and `deal` hand values on whole.
 
+use super::arrays::padded;
 use super::elementwise::numeric;
 use super::{Derivative, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, RowOperator};
+use crate::exec::index::gather_value;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -95,28 +97,50 @@ fn forward_accumarray(fw: &Forward) -> Result<Deriv> {
     Ok(fw.derivs[1].apply(&op))
 }
 
-/// `num2cell(a)`: a cell of `a`'s size holding its elements one by one.
-fn eval_num2cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    check_arity("num2cell", args, 1, 1)?;
-    let one = |v: Value| Value::Cell(Array::scalar(v));
-    let cell = match args[0] {
-        Value::Double(a) => a.map(|&x| Value::scalar(x)),
-        Value::Logical(a) => a.map(|&b| Value::Logical(Array::scalar(b))),
-        Value::Char(a) => a.map(|&c| Value::Char(Array::scalar(c))),
-        Value::Cell(a) => a.map(|v| one(v.clone())),
-        other => {
-            return Err(Diagnostic::new(ErrorKind::Unsupported, format!("num2cell of a {}", if matches!(other, Value::Sparse(_)) { "sparse matrix" } else { other.class_name() })));
-        }
+/// `num2cell(a)` and `num2cell(a, dims)`: cells of `a`'s size with `dims` collapsed to 1, each holding
+/// the slice of `a` along `dims` (one element without `dims`). Gives the cells' dims, the slices' dims
+/// and each slice's positions in `a`.
+fn num2cell_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>, Vec<Vec<usize>>)> {
+    check_arity("num2cell", args, 1, 2)?;
+    if let Value::Struct(_) | Value::Handle(_) | Value::Sparse(_) = args[0] {
+        let what = if matches!(args[0], Value::Sparse(_)) { "sparse matrix" } else { args[0].class_name() };
+        return Err(Diagnostic::new(ErrorKind::Unsupported, format!("num2cell of a {what}")));
+    }
+    let collapse: Vec<usize> = match args.get(1) {
+        Some(d) => numeric("num2cell", d)?.data.iter().map(|&d| if d >= 1.0 && d.fract() == 0.0 { Ok(d as usize - 1) } else {
+            Err(runtime("num2cell: DIMS must be a valid array of integer dimensions"))
+        }).collect::<Result<_>>()?,
+        None => vec![],
     };
-    Ok(vec![Value::Cell(cell)])
+    let dims = padded(&args[0].dims(), collapse.iter().map(|d| d + 1).max().unwrap_or(0));
+    let kept = |j: usize| !collapse.contains(&j);
+    let cell_dims: Vec<usize> = dims.iter().enumerate().map(|(j, &d)| if kept(j) { d } else { 1 }).collect();
+    let slice_dims: Vec<usize> = dims.iter().enumerate().map(|(j, &d)| if kept(j) { 1 } else { d }).collect();
+    let mut slices = vec![Vec::new(); cell_dims.iter().product()];
+    for p in 0..dims.iter().product() {
+        // The cell of position p: its subscripts with the collapsed ones dropped.
+        let (mut rest, mut cell, mut stride) = (p, 0, 1);
+        for (j, &d) in dims.iter().enumerate() {
+            if kept(j) {
+                cell += (rest % d) * stride;
+                stride *= d;
+            }
+            rest /= d;
+        }
+        slices[cell].push(p);
+    }
+    Ok((cell_dims, slice_dims, slices))
+}
+
+fn eval_num2cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (cell_dims, slice_dims, slices) = num2cell_plan(args)?;
+    let cells = slices.iter().map(|p| gather_value(args[0], slice_dims.clone(), p)).collect::<Result<Vec<_>>>()?;
+    Ok(vec![Value::Cell(Array::new(cell_dims, cells))])
 }
 
 fn forward_num2cell(fw: &Forward) -> Result<Deriv> {
-    let rows = fw.output.numel();
-    match fw.inputs[0] {
-        Value::Cell(_) => Ok(Deriv::from_parts((0..rows).map(|k| Deriv::from_parts(vec![fw.derivs[0].part(k)])).collect())),
-        _ => Ok(Deriv::from_parts((0..rows).map(|k| fw.derivs[0].gather(&RowMap::Gather(vec![k]), 1)).collect())),
-    }
+    let (_, _, slices) = num2cell_plan(fw.inputs)?;
+    Ok(Deriv::from_parts(slices.into_iter().map(|p| fw.derivs[0].gather(&RowMap::Gather(p.clone()), p.len())).collect()))
 }
 
 /// `[a, b, ...] = deal(x)` copies x to every output; `deal(x1, x2, ...)` gives each its own.
