@@ -81,7 +81,10 @@ pub struct Plan<'p> {
 /// scalars' buffers in place, and the scalar fast path writes into them, instead of allocating a frame
 /// and every result again. SSA code never reads a register before setting it, so what a register held
 /// on an earlier run is only ever reused as storage.
-pub struct Frames(Vec<Mutex<Vec<(Vec<Reg>, Vec<Reg>)>>>);
+pub struct Frames(Vec<Mutex<Vec<KeptFrame>>>);
+
+/// A frame's registers and its phi-input buffer (see `Frame`).
+type KeptFrame = (Vec<Reg>, Vec<Reg>);
 
 /// A register keeps its slot between runs when it holds a scalar whose derivative row has at most this
 /// many entries: big blocks are not reused in place, and would only hold memory.
@@ -94,7 +97,7 @@ impl Frames {
 
     /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
     /// their own).
-    fn take(&self, id: FuncId, size: usize) -> (Vec<Reg>, Vec<Reg>) {
+    fn take(&self, id: FuncId, size: usize) -> KeptFrame {
         let kept = self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
         kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
     }
