@@ -425,9 +425,9 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
-        // The tape is for the general path. Scalars skip the derivative cache: computing their
-        // derivative row costs less than looking it up.
-        if self.tape.is_none() && scalar_fast_path(inst, activity, movable, regs) {
+        // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
+        // their derivative row costs less than looking it up.
+        if self.tape.as_ref().is_none_or(Tape::records_scalars) && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
             return Ok(());
         }
         let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
@@ -630,11 +630,12 @@ impl<'p> Interpreter<'p> {
 /// Runs `inst` on scalars without the general machinery (see `scalar`) when it is an elementwise
 /// primitive or a branch condition, an element read `x(i)`/`x(i, j)` or an element write `a(i) = s`/
 /// `a(i, j) = s` on real scalars, or a constant already in its register; false: nothing was done, run the
-/// general path.
-fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
+/// general path. `tape`: a gradient tape, which records elementwise primitives and element reads here.
+fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], tape: Option<&mut Tape>) -> bool {
     let [dest] = inst.dests[..] else { return false };
+    let taped = tape.is_some() && inst.args.iter().any(|v| matches!(&regs[v.0 as usize], Reg::Val(s) if s.tape.is_some()));
     let written = match &inst.op {
-        Op::Prim(id) if scalar::is_concatenation(*id) => {
+        Op::Prim(id) if scalar::is_concatenation(*id) && !taped => {
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
             let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
             let operand_at = |k: usize| slot(regs, inst.args[k]).ok();
@@ -644,13 +645,13 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             }
         }
         Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
-            scalar::primitive(*id, operands, activity.is_active(dest), out)
+            scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
         }),
         Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
-            Some(k) => with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out)),
+            Some(k) => with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape)),
             None => None,
         },
-        Op::IndexAssign => return assign_element(inst, movable, regs),
+        Op::IndexAssign if !taped => return assign_element(inst, movable, regs),
         // Constants are set again on every pass through a loop: a register that holds one already
         // keeps it.
         Op::Const(v) => {

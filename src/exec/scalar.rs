@@ -7,8 +7,12 @@
 //! every iteration, so after the first one a scalar operation allocates nothing. Anything else (sparse
 //! derivative blocks, containers, complex results, errors) returns `None` and takes the general path,
 //! which stays the reference semantics.
+//!
+//! Gradient tapes record these operations compactly: the partials computed here, and the position
+//! an element read takes (see `Tape::record_scalar`).
 
 use super::deriv::{DenseDeriv, Deriv};
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use super::interp::Slot;
 use super::primitives::{self, Kernel, PrimId};
 use super::value::{Array, Value};
@@ -103,13 +107,20 @@ fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
 
 /// `id(operands...)` when every operand is a real scalar; `None`: take the general path. The result is
 /// written into `dest` (the destination register's old slot) when its buffers fit, else returned in
-/// `Some(Some(slot))`. `active`: whether the result carries a derivative (activity analysis).
-pub(super) fn primitive(id: PrimId, operands: &[&Slot], active: bool, dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+/// `Some(Some(slot))`. `active`: whether the result carries a derivative (activity analysis). `tape`:
+/// a gradient tape recording the run.
+pub(super) fn primitive(
+    id: PrimId,
+    operands: &[&Slot],
+    active: bool,
+    mut dest: Option<&mut Slot>,
+    tape: Option<&mut Tape>,
+) -> Option<Option<Slot>> {
     if Some(id) == known().truth {
         return Some(write_logical(dest, truth(operands.first()?)?));
     }
     if Some(id) == known().for_item {
-        return loop_item(operands, dest);
+        return loop_item(operands, dest, tape);
     }
     let (a, b) = match operands {
         [a] => (operand(a)?, None),
@@ -120,33 +131,49 @@ pub(super) fn primitive(id: PrimId, operands: &[&Slot], active: bool, dest: Opti
         Outcome::Logical(t) => write_logical(dest, t),
         Outcome::Number { y, partials, differentiable } => {
             let terms = [Some(&a), b.as_ref()].into_iter().flatten().zip(partials).filter_map(|(op, c)| Some((c, op.dx?)));
-            store(dest, y, (active && differentiable).then_some(terms))
+            let taped = |k: usize| Some((operands.get(k)?.tape?, partials[k]));
+            let var = tape.filter(|_| active && differentiable).and_then(|tape| tape.record_scalar([taped(0), taped(1)]));
+            let written = store(dest.as_deref_mut(), y, (active && differentiable).then_some(terms));
+            set_tape(written, dest, var)
         }
     })
 }
 
 /// Item `counter` (0-based) of a loop over a real row vector: its element, as `element` writes it.
-fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
     let [collection, counter] = operands else { return None };
     let Value::Double(a) = &collection.value else { return None };
     let k = operand(counter)?.x;
     let row = a.dims.len() == 2 && a.dims[0] == 1;
     (row && k >= 0.0 && k.fract() == 0.0).then_some(())?;
-    element(collection, k as usize, dest)
+    element(collection, k as usize, dest, tape)
 }
 
 /// `base(k)` for a scalar linear position `k` (0-based) into a real double array, written as by
 /// `primitive`; `None` for anything else (the general path raises the errors).
-pub(super) fn element(base: &Slot, k: usize, dest: Option<&mut Slot>) -> Option<Option<Slot>> {
+pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
     let Value::Double(a) = &base.value else { return None };
     let y = *a.data.get(k)?;
-    match &base.deriv {
-        Deriv::Zero => Some(write_value(dest, y, Deriv::Zero)),
+    let written = match &base.deriv {
+        Deriv::Zero => write_value(dest.as_deref_mut(), y, Deriv::Zero),
         Deriv::Dense(d) => {
             let mut row = d.data.iter().skip(k).step_by(d.rows);
-            Some(write(dest, y, d.nd, |out| out.iter_mut().for_each(|o| *o = *row.next().expect("nd entries"))))
+            write(dest.as_deref_mut(), y, d.nd, |out| out.iter_mut().for_each(|o| *o = *row.next().expect("nd entries")))
         }
-        _ => None,
+        _ => return None,
+    };
+    let var = tape.zip(base.tape).map(|(tape, base)| tape.record_element(base, k));
+    Some(set_tape(written, dest, var))
+}
+
+/// Gives the result written by `write` and friends (returned, or in `dest` when None) its tape variable.
+fn set_tape(written: Option<Slot>, dest: Option<&mut Slot>, var: Option<TapeVar>) -> Option<Slot> {
+    match written {
+        Some(slot) => Some(Slot { tape: var, ..slot }),
+        None => {
+            dest.expect("written into dest").tape = var;
+            None
+        }
     }
 }
 
@@ -188,13 +215,14 @@ pub(super) fn concatenate<'a>(
             }
         }
     };
-    if let Some(Slot { value: Value::Double(a), deriv, tape: None }) = dest {
+    if let Some(Slot { value: Value::Double(a), deriv, tape }) = dest {
         let deriv_fits = match (nd, &mut *deriv) {
             (None, _) => true,
             (Some(nd), Deriv::Dense(d)) => d.rows == count && d.nd == nd,
             (Some(_), _) => false,
         };
         if a.dims == dims && deriv_fits {
+            *tape = None;
             match (nd, deriv) {
                 (Some(_), Deriv::Dense(d)) => {
                     d.data.iter_mut().for_each(|d| *d = 0.0);
@@ -268,8 +296,9 @@ fn store<'a>(dest: Option<&mut Slot>, y: f64, terms: Option<impl Iterator<Item =
 /// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
 /// with a row of the same length (None), else into a new slot.
 fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Option<Slot> {
-    if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape: None }) = dest {
+    if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape }) = dest {
         if a.data.len() == 1 && a.dims.len() == 2 && d.rows == 1 && d.nd == nd {
+            *tape = None;
             a.data[0] = y;
             fill(&mut d.data);
             return None;
@@ -282,7 +311,8 @@ fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64
 
 fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
     match dest {
-        Some(Slot { value: Value::Double(a), deriv: d, tape: None }) if a.data.len() == 1 && a.dims.len() == 2 => {
+        Some(Slot { value: Value::Double(a), deriv: d, tape }) if a.data.len() == 1 && a.dims.len() == 2 => {
+            *tape = None;
             a.data[0] = y;
             *d = deriv;
             None
@@ -293,7 +323,8 @@ fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
 
 fn write_logical(dest: Option<&mut Slot>, t: bool) -> Option<Slot> {
     match dest {
-        Some(Slot { value: Value::Logical(l), deriv: Deriv::Zero, tape: None }) if l.data.len() == 1 && l.dims.len() == 2 => {
+        Some(Slot { value: Value::Logical(l), deriv: Deriv::Zero, tape }) if l.data.len() == 1 && l.dims.len() == 2 => {
+            *tape = None;
             l.data[0] = t;
             None
         }

@@ -14,11 +14,11 @@ use std::borrow::Cow;
 /// gradient, then the Hessian times each tangent direction (zero when the output does not depend on x).
 pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions: usize) -> Result<Vec<f64>> {
     let columns = 1 + directions;
-    let mut adjoints = Adjoints { values: vec![None; tape.sizes.len()], sizes: &tape.sizes, columns };
+    let mut adjoints = Adjoints { values: (0..tape.sizes.len()).map(|_| Adjoint::Zero).collect(), sizes: &tape.sizes, columns };
     if let Some(out) = output {
         let mut seed = vec![0.0; columns];
         seed[0] = 1.0;
-        adjoints.values[out.index()] = Some(seed);
+        adjoints.add(out, seed);
     }
     for step in tape.steps.iter().rev() {
         match step {
@@ -46,6 +46,16 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
                         adjoints.add(*var, c);
                     }
                 }
+            }
+            Step::Scalar { operands, out } => {
+                let Some(a) = adjoints.take_scalar(*out) else { continue };
+                for (var, partial) in operands.iter().flatten() {
+                    adjoints.add_scalar(*var, partial * a);
+                }
+            }
+            Step::Element { base, position, out } => {
+                let Some(a) = adjoints.take_scalar(*out) else { continue };
+                adjoints.get_mut(*base)[*position] += a;
             }
             Step::Gather { base, positions, out } => {
                 let Some(a) = adjoints.take(*out) else { continue };
@@ -99,8 +109,15 @@ fn dense_tangent(tangent: &Deriv, rows: usize, directions: usize) -> Option<Cow<
     }
 }
 
+/// A variable's adjoint block; scalar ones (most variables of loop code) without a heap block.
+enum Adjoint {
+    Zero,
+    Scalar(f64),
+    Block(Vec<f64>),
+}
+
 struct Adjoints<'t> {
-    values: Vec<Option<Vec<f64>>>,
+    values: Vec<Adjoint>,
     sizes: &'t [usize],
     columns: usize,
 }
@@ -108,18 +125,50 @@ struct Adjoints<'t> {
 impl Adjoints<'_> {
     /// A variable's adjoint block, complete once the sweep reaches the step that defines it.
     fn take(&mut self, var: TapeVar) -> Option<Vec<f64>> {
-        self.values[var.index()].take()
+        match std::mem::replace(&mut self.values[var.index()], Adjoint::Zero) {
+            Adjoint::Zero => None,
+            Adjoint::Scalar(a) => Some(vec![a]),
+            Adjoint::Block(a) => Some(a),
+        }
+    }
+
+    /// `take` for a variable of one element on a gradient tape.
+    fn take_scalar(&mut self, var: TapeVar) -> Option<f64> {
+        match std::mem::replace(&mut self.values[var.index()], Adjoint::Zero) {
+            Adjoint::Zero => None,
+            Adjoint::Scalar(a) => Some(a),
+            Adjoint::Block(a) => Some(a[0]),
+        }
     }
 
     fn get_mut(&mut self, var: TapeVar) -> &mut Vec<f64> {
         let size = self.sizes[var.index()] * self.columns;
-        self.values[var.index()].get_or_insert_with(|| vec![0.0; size])
+        let value = &mut self.values[var.index()];
+        *value = match std::mem::replace(value, Adjoint::Zero) {
+            Adjoint::Zero => Adjoint::Block(vec![0.0; size]),
+            Adjoint::Scalar(a) => Adjoint::Block(vec![a]),
+            block => block,
+        };
+        match value {
+            Adjoint::Block(a) => a,
+            _ => unreachable!("made a block above"),
+        }
     }
 
     fn add(&mut self, var: TapeVar, contribution: Vec<f64>) {
         match &mut self.values[var.index()] {
-            Some(existing) => existing.iter_mut().zip(&contribution).for_each(|(e, c)| *e += c),
-            empty => *empty = Some(contribution),
+            Adjoint::Block(existing) => existing.iter_mut().zip(&contribution).for_each(|(e, c)| *e += c),
+            Adjoint::Scalar(existing) => *existing += contribution[0],
+            empty => *empty = Adjoint::Block(contribution),
+        }
+    }
+
+    /// Adds to the adjoint of a variable of one element on a gradient tape.
+    fn add_scalar(&mut self, var: TapeVar, contribution: f64) {
+        match &mut self.values[var.index()] {
+            Adjoint::Block(existing) => existing[0] += contribution,
+            Adjoint::Scalar(existing) => *existing += contribution,
+            empty => *empty = Adjoint::Scalar(contribution),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The tape: one step per operation whose operands depend on x, holding only what its reverse rule
 //! reads (a primitive's operand and result values; index lists for indexing, no values at all). For
 //! Hessians, a primitive's step also keeps the tangents of the operands its second-order term reads.
+//! Gradient tapes record scalar code compactly (`Scalar`, `Element`): loop code runs one scalar
+//! operation per step, and a general step's cloned values would cost more than the arithmetic.
 
 use crate::diag::Result;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
@@ -31,6 +33,11 @@ pub(super) enum Step {
         second: SecondOrder,
         tangents: Vec<Deriv>,
     },
+    /// `out = f(operands)` on real scalars, with `df/d operand` computed by the primal run (gradient
+    /// tapes only: it has no second-order term).
+    Scalar { operands: [Option<(TapeVar, f64)>; 2], out: TapeVar },
+    /// `out = base(position)`, one element (linear index).
+    Element { base: TapeVar, position: usize, out: TapeVar },
     /// `out = base(positions)` (linear indices).
     Gather { base: TapeVar, positions: Vec<usize>, out: TapeVar },
     /// `out = base; out(targets) = rhs`, the base's elements moved to `relocation` when it grew.
@@ -98,6 +105,29 @@ impl Tape {
         let out = self.input(output.numel());
         self.steps.push(Step::Prim { id, inputs, vars: operands.iter().map(|s| s.tape).collect(), output: output.clone(), out, second, tangents });
         Ok(Some(out))
+    }
+
+    /// Whether scalar code may be recorded compactly (`record_scalar`, `record_element`): gradient
+    /// tapes, whose sweeps need no second-order terms.
+    pub fn records_scalars(&self) -> bool {
+        !self.second_order
+    }
+
+    /// Records a real scalar result from its operands' variables and the partial derivatives with
+    /// respect to them; None when no operand is taped.
+    pub fn record_scalar(&mut self, operands: [Option<(TapeVar, f64)>; 2]) -> Option<TapeVar> {
+        operands.iter().any(Option::is_some).then(|| {
+            let out = self.input(1);
+            self.steps.push(Step::Scalar { operands, out });
+            out
+        })
+    }
+
+    /// Records `base(position)` for one element of a taped base.
+    pub fn record_element(&mut self, base: TapeVar, position: usize) -> TapeVar {
+        let out = self.input(1);
+        self.steps.push(Step::Element { base, position, out });
+        out
     }
 
     pub fn record_index(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
