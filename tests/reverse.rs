@@ -90,6 +90,16 @@ fn brown_gradient_matches_forward_mode() {
 }
 
 #[test]
+fn scalar_steps_mixed_with_general_steps_match_forward_mode_and_differences() {
+    let x = vec![0.3, -0.5, 0.7, 0.4, -0.6, 0.8];
+    assert_gradient_matches_forward("reverse_scalar_steps", x.clone());
+    let mut engine = Engine::new();
+    let (_, gradient) = run(&mut engine, named("reverse_scalar_steps"), &x, Mode::Reverse);
+    let fd = fd_jacobian(&mut engine, &named("reverse_scalar_steps"), &x, &[]);
+    assert!(relative_error(&gradient, &fd) <= 1e-8, "reverse {gradient:?} vs differences {fd:?}");
+}
+
+#[test]
 fn extended_rosenbrock_gradient_matches_forward_mode() {
     let x: Vec<f64> = (0..40).map(|i| if i % 2 == 0 { -1.2 } else { 1.0 } + 0.01 * i as f64).collect();
     assert_gradient_matches_forward("ext_rosenbrock", x);

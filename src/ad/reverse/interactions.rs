@@ -6,7 +6,7 @@
 //! the variables that lead to an operand of a nonlinear step: a long sum accumulated in a loop (whose
 //! dependencies grow to all of x) is never expanded, so scalar loops cost O(n), not O(n^2).
 
-use super::tape::{Step, Tape, TapeVar};
+use super::tape::{AssignStep, PrimStep, Step, Tape, TapeVar};
 use crate::ad::pattern::Pattern;
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
@@ -24,7 +24,8 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
     for step in &tape.steps {
         let of = |var: &Option<TapeVar>| var.and_then(|v| dependencies[v.index()].as_ref()).unwrap_or(&zero);
         let (out, deps) = match step {
-            Step::Prim { id, inputs, vars, output, out, second, .. } => {
+            Step::Prim(step) => {
+                let PrimStep { id, inputs, vars, output, out, second, .. } = &**step;
                 let values: Vec<&Value> = inputs.iter().collect();
                 let operands: Vec<&Deriv> = vars.iter().map(of).collect();
                 if !matches!(second, SecondOrder::Zero) {
@@ -38,7 +39,8 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
             Step::Gather { base, positions, out } if needed[out.index()] => {
                 (out, of(&Some(*base)).gather(&RowMap::Gather(positions.clone()), positions.len()))
             }
-            Step::Assign { base, relocation, rhs, rhs_is_scalar, targets, out } if needed[out.index()] => {
+            Step::Assign(step) if needed[step.out.index()] => {
+                let AssignStep { base, relocation, rhs, rhs_is_scalar, targets, out } = &**step;
                 let size = tape.sizes[out.index()];
                 let base = match relocation {
                     None => of(base).clone(),
@@ -59,12 +61,12 @@ fn needed_variables(tape: &Tape) -> Vec<bool> {
     let mut needed = vec![false; tape.sizes.len()];
     for step in tape.steps.iter().rev() {
         match step {
-            Step::Prim { vars, out, second, .. } if needed[out.index()] || !matches!(second, SecondOrder::Zero) => {
-                vars.iter().flatten().for_each(|v| needed[v.index()] = true);
+            Step::Prim(step) if needed[step.out.index()] || !matches!(step.second, SecondOrder::Zero) => {
+                step.vars.iter().flatten().for_each(|v| needed[v.index()] = true);
             }
             Step::Gather { base, out, .. } if needed[out.index()] => needed[base.index()] = true,
-            Step::Assign { base, rhs, out, .. } if needed[out.index()] => {
-                base.iter().chain(rhs).for_each(|v| needed[v.index()] = true);
+            Step::Assign(step) if needed[step.out.index()] => {
+                step.base.iter().chain(&step.rhs).for_each(|v| needed[v.index()] = true);
             }
             _ => {}
         }

@@ -2,7 +2,7 @@
 //! sweep carries, with each adjoint, its tangents along p directions (forward over reverse): each
 //! variable's adjoint block has `1 + p` columns, column 0 the adjoint.
 
-use super::tape::{Step, Tape, TapeVar};
+use super::tape::{AssignStep, PrimStep, Step, Tape, TapeVar};
 use crate::diag::Result;
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::primitives::reverse::{Reverse, adjoint};
@@ -22,7 +22,8 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
     }
     for step in tape.steps.iter().rev() {
         match step {
-            Step::Prim { id, inputs, vars, output, out, second, tangents } => {
+            Step::Prim(step) => {
+                let PrimStep { id, inputs, vars, output, out, second, tangents } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
                 let inputs: Vec<&Value> = inputs.iter().collect();
                 let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
@@ -66,7 +67,8 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
                     positions.iter().zip(a).for_each(|(&p, &a)| target[p] += a);
                 }
             }
-            Step::Assign { base, relocation, rhs, rhs_is_scalar, targets, out } => {
+            Step::Assign(step) => {
+                let AssignStep { base, relocation, rhs, rhs_is_scalar, targets, out } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
                 let size = tape.sizes[out.index()];
                 if size == 0 {

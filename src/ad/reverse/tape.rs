@@ -22,17 +22,9 @@ impl TapeVar {
     }
 }
 
+/// A step of the tape. The large ones are boxed: a scalar loop records millions of small steps.
 pub(super) enum Step {
-    Prim {
-        id: PrimId,
-        inputs: Vec<Value>,
-        vars: Vec<Option<TapeVar>>,
-        output: Value,
-        out: TapeVar,
-        /// Hessian tapes: the second-order term, and the operands' tangents when it reads them.
-        second: SecondOrder,
-        tangents: Vec<Deriv>,
-    },
+    Prim(Box<PrimStep>),
     /// `out = f(operands)` on real scalars, with `df/d operand` computed by the primal run (gradient
     /// tapes only: it has no second-order term).
     Scalar { operands: [Option<(TapeVar, f64)>; 2], out: TapeVar },
@@ -41,14 +33,27 @@ pub(super) enum Step {
     /// `out = base(positions)` (linear indices).
     Gather { base: TapeVar, positions: Vec<usize>, out: TapeVar },
     /// `out = base; out(targets) = rhs`, the base's elements moved to `relocation` when it grew.
-    Assign {
-        base: Option<TapeVar>,
-        relocation: Option<Vec<usize>>,
-        rhs: Option<TapeVar>,
-        rhs_is_scalar: bool,
-        targets: Vec<usize>,
-        out: TapeVar,
-    },
+    Assign(Box<AssignStep>),
+}
+
+pub(super) struct PrimStep {
+    pub(super) id: PrimId,
+    pub(super) inputs: Vec<Value>,
+    pub(super) vars: Vec<Option<TapeVar>>,
+    pub(super) output: Value,
+    pub(super) out: TapeVar,
+    /// Hessian tapes: the second-order term, and the operands' tangents when it reads them.
+    pub(super) second: SecondOrder,
+    pub(super) tangents: Vec<Deriv>,
+}
+
+pub(super) struct AssignStep {
+    pub(super) base: Option<TapeVar>,
+    pub(super) relocation: Option<Vec<usize>>,
+    pub(super) rhs: Option<TapeVar>,
+    pub(super) rhs_is_scalar: bool,
+    pub(super) targets: Vec<usize>,
+    pub(super) out: TapeVar,
 }
 
 #[derive(Default)]
@@ -103,7 +108,8 @@ impl Tape {
             (SecondOrder::Zero, vec![])
         };
         let out = self.input(output.numel());
-        self.steps.push(Step::Prim { id, inputs, vars: operands.iter().map(|s| s.tape).collect(), output: output.clone(), out, second, tangents });
+        let vars = operands.iter().map(|s| s.tape).collect();
+        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: output.clone(), out, second, tangents })));
         Ok(Some(out))
     }
 
@@ -147,14 +153,14 @@ impl Tape {
         let (new_dims, targets) = assign_plan(&old_dims, subs)?;
         let relocation = (old_dims != new_dims).then(|| resize_map(&old_dims, &new_dims));
         let out = self.input(new_dims.iter().product());
-        self.steps.push(Step::Assign {
+        self.steps.push(Step::Assign(Box::new(AssignStep {
             base: base_var,
             relocation,
             rhs: rhs.tape,
             rhs_is_scalar: rhs.value.numel() == 1,
             targets,
             out,
-        });
+        })));
         Ok(Some(out))
     }
 }
