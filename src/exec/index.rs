@@ -124,7 +124,8 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
             Subscript::All => vec![numel, 1],
             Subscript::List { dims: idims, is_logical, .. } => {
                 let n = positions.len();
-                let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1);
+                // A scalar source takes the index's shape (`c(ones(2, 1))` is 2x1), as in Octave.
+                let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1) && dims[..] != [1, 1];
                 let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
                 // A scalar `false` selects nothing and gives [], whatever the source.
                 if *is_logical && n == 0 && idims[..] == [1, 1] {

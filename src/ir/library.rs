@@ -3,7 +3,12 @@
 //! from the primitives they use. For functions whose Octave `.m` version uses what msad does not
 //! support.
 
-const FUNCTIONS: &[(&str, &str)] = &[("trapz", include_str!("library/trapz.m"))];
+const FUNCTIONS: &[(&str, &str)] = &[
+    ("trapz", include_str!("library/trapz.m")),
+    ("sumsq", include_str!("library/sumsq.m")),
+    ("bsxfun", include_str!("library/bsxfun.m")),
+    ("nth_element", include_str!("library/nth_element.m")),
+];
 
 /// The source of library function `name`, if msad has one.
 pub fn source(name: &str) -> Option<&'static str> {

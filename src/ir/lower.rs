@@ -440,7 +440,7 @@ impl<'a> Lowerer<'a> {
                 self.jump(self.exit);
                 Ok(())
             }
-            StmtKind::DoUntil { .. } => Err(self.err("do ... until", span)),
+            StmtKind::DoUntil { body, cond } => self.lower_do_until(body, cond),
             StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { body, ident, catch_body } => self.lower_try(body, ident.as_ref(), catch_body),
             StmtKind::UnwindProtect { body, cleanup } => self.lower_unwind_protect(body, cleanup),
@@ -657,6 +657,25 @@ impl<'a> Lowerer<'a> {
         self.loops.pop();
         self.jump(header);
         self.seal(header);
+        self.seal(exit);
+        self.current = exit;
+        Ok(())
+    }
+
+    /// `do body until cond`: the body runs once before the first test; `continue` jumps to the test.
+    fn lower_do_until(&mut self, body: &[Stmt], cond: &Expr) -> Result<()> {
+        let (body_b, test, exit) = (self.new_block(), self.new_block(), self.new_block());
+        self.jump(body_b);
+        self.current = body_b;
+        self.loops.push(Loop { continue_to: test, break_to: exit });
+        self.lower_block(body)?;
+        self.loops.pop();
+        self.jump(test);
+        self.seal(test);
+        self.current = test;
+        let c = self.lower_condition(cond)?;
+        self.branch(c, exit, body_b);
+        self.seal(body_b);
         self.seal(exit);
         self.current = exit;
         Ok(())

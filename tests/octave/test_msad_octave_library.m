@@ -12,6 +12,15 @@ function test_msad_octave_library()
   needs_differences = {@(x) range(x), @(x) cosd(x * 50), @(x) sind(x * 50), @(x) nthroot(x, 3), ...
                        @(x) cbrt(x), @(x) real(x) .* conj(x) + imag(x)};
   check_forms(complex_safe, needs_differences, x);
+  % Statistics on msad's sumsq, bsxfun and nth_element (sumsq's conj defeats the complex step).
+  complex_safe = {@(x) center(x), @(x) bsxfun(@times, x, x.'), @(x) bsxfun(@minus, x, mean(x)), @(x) postpad(x, 6)};
+  needs_differences = {@(x) sumsq(x), @(x) sumsq(reshape(x, 2, 2), 2), @(x) meansq(x), @(x) var(x), @(x) std(x), ...
+                       @(x) median(x), @(x) median(x(1:3)), @(x) nth_element(x, 2:3), @(x) sum(x, 'native')};
+  check_forms(complex_safe, needs_differences, x);
+  % var(x) = sumsq(x - mean(x)) / (n - 1): its Hessian is 2 (I - 1/n) / (n - 1).
+  [~, ~, H] = msad_eval(@(x) var(x), x);
+  n = numel(x);
+  assert(norm(full(H) - 2 * (eye(n) - 1 / n) / (n - 1), Inf) < 1e-13, 'Hessian of var');
   % The unsupported name errors when its call runs, with its position.
   try
     msad_eval(@(x) octave_idioms(x, 3), x);

@@ -74,7 +74,9 @@ fn is_int(v: &Value) -> bool {
 
 /// Whether a builtin with integer arguments needs `through_doubles` (false: it handles them itself).
 pub(super) fn needs_doubles(name: &str, args: &[&Value]) -> bool {
-    args.iter().any(|a| is_int(a)) && !OWN.contains(&name)
+    // sum(..., 'native') keeps the integer class: the sum rejects it rather than computing in doubles.
+    let native_sum = name == "sum" && args.iter().any(|a| a.as_string().as_deref() == Some("native"));
+    args.iter().any(|a| is_int(a)) && !OWN.contains(&name) && !native_sum
 }
 
 /// `name(args...)` with integer arguments, computed in doubles.

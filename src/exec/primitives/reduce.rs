@@ -4,7 +4,7 @@
 use super::elementwise::numeric;
 use super::slices::{Slices, working_dim};
 use super::{Forward, Primitive, general};
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
@@ -43,6 +43,7 @@ pub(super) struct Plan {
 /// false) shrink that dimension to 1; they see `0x0` as `0x1`, as Octave does (`sum([]) = 0`,
 /// `sum([], 1)` is 1x1, `sum([], 3)` is 0x1).
 pub(super) fn plan(name: &str, args: &[&Value], cumulative: bool) -> Result<Plan> {
+    let args = without_type_option(name, args)?;
     super::check_arity(name, args, 1, 2)?;
     let mut dims = args[0].dims();
     if !cumulative && dims == [0, 0] {
@@ -51,6 +52,25 @@ pub(super) fn plan(name: &str, args: &[&Value], cumulative: bool) -> Result<Plan
     let slices = Slices::new(&dims, working_dim(name, &dims, args.get(1).copied())?);
     let out_dims = if cumulative { dims } else { slices.dims_with_len(1) };
     Ok(Plan { slices, out_dims })
+}
+
+/// `sum(..., 'double')`, and `sum(..., 'native')` of a double array (median.m's), are the plain sum:
+/// the arguments without the option. 'native' of integers or logicals keeps their class in Octave,
+/// which msad does not do.
+fn is_type_option(v: &Value) -> bool {
+    matches!(v.as_string().as_deref(), Some("double" | "native"))
+}
+
+fn without_type_option<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<&'a [&'v Value]> {
+    let Some((last, before)) = args.split_last().filter(|(last, before)| name == "sum" && !before.is_empty() && is_type_option(last))
+    else {
+        return Ok(args);
+    };
+    if last.as_string().as_deref() == Some("native") && !matches!(before[0], Value::Double(_) | Value::Sparse(_)) {
+        return Err(Diagnostic::new(ErrorKind::Unsupported, format!("sum(..., 'native') of a {} array", before[0].class_name()))
+            .with_hint("msad supports 'native' for double arrays only; convert with double() first"));
+    }
+    Ok(before)
 }
 
 fn scale(op: Reduction, len: usize) -> f64 {
