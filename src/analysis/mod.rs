@@ -1,4 +1,6 @@
 //! Static analysis of a lowered program for one input signature:
+//! - inlining (`inline_calls`): calls of small straight-line user functions become copies of their
+//!   bodies, which keep the callee's name and file for errors;
 //! - sparse conditional constant propagation over a lattice of class, dims and constant value
 //!   (`types`): constants are folded by running the primitive's own kernel, so folding can never
 //!   disagree with evaluation; branches on constants make only one side executable;
@@ -11,6 +13,7 @@
 mod activity;
 mod cse;
 mod dominance;
+mod inline;
 mod linearity;
 mod liveness;
 mod regions;
@@ -18,6 +21,7 @@ mod sccp;
 
 pub use activity::{Activity, activity};
 pub use cse::eliminate_common_subexpressions;
+pub use inline::inline_calls;
 pub use linearity::constant_derivatives;
 pub use liveness::{Moves, moves};
 pub use regions::two_sided_joins;

@@ -266,7 +266,7 @@ pub fn fold_constants(func: &mut Function, values: &[Lattice]) {
             match folded {
                 Some(consts) if !inst.dests.is_empty() && !matches!(inst.op, Op::Const(_)) => {
                     for (d, v) in inst.dests.iter().zip(consts) {
-                        block.insts.push(Inst { dests: vec![*d], op: Op::Const(v), args: vec![], span: inst.span });
+                        block.insts.push(Inst { dests: vec![*d], op: Op::Const(v), args: vec![], span: inst.span, inlined: inst.inlined.clone() });
                     }
                 }
                 _ => block.insts.push(inst),

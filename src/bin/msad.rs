@@ -1,5 +1,6 @@
 //! Command-line front end for tests and debugging. One function per subcommand; add new ones to `SUBCOMMANDS`.
 
+use msad::analysis::inline_calls;
 use msad::diag::SourceFile;
 use msad::engine::{Engine, JacobianStorage, Options, PathHost, Request};
 use msad::exec::value::{Array, FunctionHandle, Value};
@@ -13,7 +14,7 @@ type Subcommand = fn(&[String]) -> Result<(), String>;
 
 const SUBCOMMANDS: [(&str, &str, Subcommand); 3] = [
     ("parse", "parse FILE [--print] | parse --summary DIR", parse_command),
-    ("ir", "ir FILE.m  (SSA of the function and every function it calls)", ir_command),
+    ("ir", "ir FILE.m  (SSA of the function and every function it calls, small calls inlined)", ir_command),
     (
         "jacobian",
         "jacobian FILE.m X1,X2,... [--full|--sparse] [--repeat N] (value, Jacobian, the engine's log; N more calls timed)",
@@ -96,7 +97,8 @@ fn host_for(file: &str) -> Result<(PathHost, String), String> {
 fn ir_command(args: &[String]) -> Result<(), String> {
     let [file] = args else { return Err("usage: msad ir FILE.m".into()) };
     let (mut host, name) = host_for(file)?;
-    let program = Loader::new(&mut host).load_named(&name).map_err(|d| d.to_string())?;
+    let mut program = Loader::new(&mut host).load_named(&name).map_err(|d| d.to_string())?;
+    inline_calls(&mut program);
     print!("{program}");
     Ok(())
 }

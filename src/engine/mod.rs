@@ -10,7 +10,7 @@ mod mode;
 pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
-use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, moves, propagate, two_sided_joins};
+use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls, moves, propagate, two_sided_joins};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
@@ -337,6 +337,9 @@ fn prepare(
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
         .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
+    if optimize {
+        inline_calls(&mut program);
+    }
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);

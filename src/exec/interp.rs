@@ -13,7 +13,7 @@ use super::value::{FunctionHandle, Value};
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
-use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
+use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -742,29 +742,40 @@ fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
 }
 
 /// An error leaving instruction `inst` of `func`: located at the innermost instruction, with this
-/// function on its stack.
+/// function (and the callee an inlined instruction came from) on its stack.
 fn passed_through(mut error: Diagnostic, func: &Function, inst: &Inst) -> Diagnostic {
+    let file = inst.inlined.as_ref().map_or(&func.file, |from| &from.file);
     // Octave places an undefined name.
     if error.kind == ErrorKind::Undefined && error.location.is_none() {
-        let (line, column) = func.file.line_col(inst.span.lo);
+        let (line, column) = file.line_col(inst.span.lo);
         error.message = format!("{} near line {line}, column {column}", error.message);
     }
-    error = error.at(&func.file, inst.span);
+    error = error.at(file, inst.span);
     let variable = inst.dests.first().and_then(|d| func.indexed_variables.get(d));
     if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
         error.message = format!("{name}({rest}");
     }
     if error.catchable() && !error.stack_fixed {
-        let (line, column) = func.file.line_col(inst.span.lo);
-        let file = func.file.path.display().to_string();
-        // Octave names a subfunction `file>name`.
-        let name = match func.file.path.file_stem().and_then(|s| s.to_str()) {
-            Some(stem) if stem != func.name && !func.name.starts_with('@') => format!("{stem}>{}", func.name),
-            _ => func.name.clone(),
-        };
-        error.stack.push(StackFrame { file, name, line, column });
+        match &inst.inlined {
+            Some(from) => {
+                error.stack.push(stack_frame(&from.file, &from.name, inst.span));
+                error.stack.push(stack_frame(&func.file, &func.name, from.call_span));
+            }
+            None => error.stack.push(stack_frame(&func.file, &func.name, inst.span)),
+        }
     }
     error
+}
+
+/// The `err.stack` entry of function `name` of `file` stopped at `span`.
+fn stack_frame(file: &SourceFile, name: &str, span: Span) -> StackFrame {
+    let (line, column) = file.line_col(span.lo);
+    // Octave names a subfunction `file>name`.
+    let name = match file.path.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if stem != name && !name.starts_with('@') => format!("{stem}>{name}"),
+        _ => name.to_string(),
+    };
+    StackFrame { file: file.path.display().to_string(), name, line, column }
 }
 
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {

@@ -335,7 +335,7 @@ impl<'a> Lowerer<'a> {
             phi
         } else if block.0 == 0 || self.blocks[b].preds.is_empty() {
             let dest = self.new_value();
-            self.undefined_reads.push(Inst { dests: vec![dest], op: Op::Undefined(name.into()), args: vec![], span });
+            self.undefined_reads.push(Inst { dests: vec![dest], op: Op::Undefined(name.into()), args: vec![], span, inlined: None });
             dest
         } else if self.blocks[b].preds.len() == 1 {
             let pred = self.blocks[b].preds[0];
@@ -377,7 +377,7 @@ impl<'a> Lowerer<'a> {
             self.blocks[b].handler = Some(landing);
             self.blocks[landing.0 as usize].preds.push(self.current);
         }
-        self.blocks[b].insts.push(Inst { dests, op, args, span });
+        self.blocks[b].insts.push(Inst { dests, op, args, span, inlined: None });
     }
 
     fn prim(&mut self, name: &str, args: Vec<ValueId>, span: Span) -> Result<ValueId> {

@@ -128,7 +128,18 @@ pub struct Inst {
     pub dests: Vec<ValueId>,
     pub op: Op,
     pub args: Vec<ValueId>,
+    /// In the file of `inlined` when it is set, else in the function's own file.
     pub span: Span,
+    /// Set on an instruction copied from another function's body in place of a call to it.
+    pub inlined: Option<Arc<InlinedFrom>>,
+}
+
+/// The call an inlined instruction replaces: its errors name the callee, then the caller at the call.
+#[derive(Clone, Debug)]
+pub struct InlinedFrom {
+    pub name: String,
+    pub file: Arc<SourceFile>,
+    pub call_span: Span,
 }
 
 #[derive(Clone, Debug)]
