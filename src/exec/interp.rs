@@ -106,10 +106,7 @@ impl Frames {
     fn give_back(&self, id: FuncId, mut regs: Vec<Reg>, incoming: Vec<Reg>) {
         // Registers not kept give their large buffers to the pool for the next call's kernels.
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
-            if let Reg::Val(slot) = std::mem::replace(reg, Reg::Unset) {
-                buffers::recycle_value(slot.value);
-                buffers::recycle_deriv(slot.deriv);
-            }
+            recycle(std::mem::replace(reg, Reg::Unset));
         }
         self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
@@ -500,6 +497,11 @@ impl<'p> Interpreter<'p> {
                     let deriv = derivs.next().expect("one derivative per result");
                     set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
+                // Operands read for the last time give their buffers back now: the next kernels write
+                // into memory still in cache instead of older buffers.
+                for (_, a) in inst.args.iter().enumerate().filter(|&(k, _)| movable(k)) {
+                    recycle(take_or_clone(regs, *a, true));
+                }
             }
             Op::MakeHandle { target, text } => {
                 let captured = slots(regs, &inst.args)?;
@@ -823,6 +825,14 @@ fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
             Ok(Slot::inactive(Value::Double(crate::exec::value::Array::row(row))))
         }
         _ => Ok(slot(regs, v)?.clone()),
+    }
+}
+
+/// Gives the large buffers of a register no longer needed to the pool.
+fn recycle(reg: Reg) {
+    if let Reg::Val(slot) = reg {
+        buffers::recycle_value(slot.value);
+        buffers::recycle_deriv(slot.deriv);
     }
 }
 
