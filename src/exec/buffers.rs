@@ -82,8 +82,14 @@ pub fn give<T: Recycled>(mut buffer: Vec<T>) {
 
 /// Gives back the buffers of a value that is no longer needed.
 pub fn recycle_value(value: Value) {
-    if let Value::Double(a) = value {
-        give(a.data);
+    match value {
+        Value::Double(a) => give(a.data),
+        Value::Sparse(s) => {
+            give(s.values);
+            give(s.colptr);
+            give(s.rowind);
+        }
+        _ => {}
     }
 }
 
