@@ -5,6 +5,7 @@
 use super::ordering::{incidence_degree, largest_first, neighbour_counts, smallest_last};
 use super::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::buffers;
 use crate::exec::value::{Array, SparseMatrix};
 
 /// The vertex ordering the greedy colouring followed.
@@ -100,12 +101,17 @@ pub fn decompress(pattern: &Pattern, coloring: &Coloring, compressed: &[f64]) ->
     check_outside_pattern(pattern, coloring, compressed)?;
     // Every structural entry first (a gather per column), zeros dropped after.
     let (col_start, row_index) = pattern.csc();
-    let mut values = Vec::with_capacity(row_index.len());
+    let mut values = buffers::take(row_index.len());
     for (j, &color) in coloring.colors.iter().enumerate() {
         let color_column = &compressed[color * nrows..][..nrows];
         values.extend(row_index[col_start[j]..col_start[j + 1]].iter().map(|&i| color_column[i]));
     }
-    let jacobian = SparseMatrix { nrows, ncols, colptr: col_start.to_vec(), rowind: row_index.to_vec(), values };
+    let copied = |positions: &[usize]| {
+        let mut copy = buffers::take(positions.len());
+        copy.extend_from_slice(positions);
+        copy
+    };
+    let jacobian = SparseMatrix { nrows, ncols, colptr: copied(col_start), rowind: copied(row_index), values };
     Ok(jacobian.without_zeros())
 }
 

@@ -7,6 +7,7 @@
 //! - common-subexpression elimination (`eliminate_common_subexpressions`) over the dominator tree;
 //! - linearity (`constant_derivatives`): derivatives that are the same on every call;
 //! - liveness (`moves`): the last read of each value, so the evaluator can move instead of copy;
+//! - ranges read only as subscripts (`subscript_ranges`), which the evaluator never materialises;
 //! - activity (`activity`): which values depend on the differentiated argument. Inactive values are
 //!   computed by the primal kernels only, never differentiated.
 
@@ -18,6 +19,7 @@ mod linearity;
 mod liveness;
 mod regions;
 mod sccp;
+mod subscript_ranges;
 
 pub use activity::{Activity, activity};
 pub use cse::eliminate_common_subexpressions;
@@ -26,6 +28,7 @@ pub use linearity::constant_derivatives;
 pub use liveness::{Moves, moves};
 pub use regions::two_sided_joins;
 pub use sccp::{Class, Lattice, fold_constants, propagate};
+pub use subscript_ranges::subscript_ranges;
 
 /// What is known about one argument at the call: class and dims (values are not constants).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

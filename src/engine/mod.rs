@@ -10,7 +10,10 @@ mod mode;
 pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
-use crate::analysis::{Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls, moves, propagate, two_sided_joins};
+use crate::analysis::{
+    Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
+    moves, propagate, subscript_ranges, two_sided_joins,
+};
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
@@ -118,6 +121,7 @@ struct Prepared {
     program: Program,
     activity: Vec<Activity>,
     moves: Vec<Moves>,
+    subscript_ranges: Vec<Vec<bool>>,
     joins: Vec<Vec<Option<BlockId>>>,
     constant_derivatives: Vec<bool>,
     derivative_cache: DerivativeCache,
@@ -159,6 +163,7 @@ impl Prepared {
             program: &self.program,
             activity: &self.activity,
             moves: &self.moves,
+            subscript_ranges: &self.subscript_ranges,
             joins: &self.joins,
             constant_derivatives: &self.constant_derivatives,
             derivative_cache: &self.derivative_cache,
@@ -349,6 +354,7 @@ fn prepare(
     }
     let activity = activity(&program, wrt);
     let moves = program.functions.iter().map(moves).collect();
+    let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
     let joins = program.functions.iter().map(two_sided_joins).collect();
     let constant_derivatives =
         if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
@@ -360,6 +366,7 @@ fn prepare(
         program,
         activity,
         moves,
+        subscript_ranges,
         joins,
         constant_derivatives,
         derivative_cache: DerivativeCache::default(),

@@ -40,12 +40,14 @@ impl Recycled for usize {
 }
 
 /// An empty vector with room for `len` elements: a kept buffer when one fits without wasting more
-/// than `len` elements.
+/// than `len / 2` elements. Blocks of twice the length (a function's n-vector next to its halves,
+/// the seed next to a half's derivative block) stay for their own size: the evaluator gives buffers
+/// back mid-call, and a smaller request taking one would leave its own size to a fresh allocation.
 pub fn take<T: Recycled>(len: usize) -> Vec<T> {
     if len >= MIN_LEN {
         let found = T::kept().try_with(|free| {
             let mut free = free.borrow_mut();
-            let fits = |b: &&Vec<T>| (len..=2 * len).contains(&b.capacity());
+            let fits = |b: &&Vec<T>| (len..=len + len / 2).contains(&b.capacity());
             let best = free.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.capacity())?.0;
             Some(free.swap_remove(best))
         });
@@ -80,8 +82,14 @@ pub fn give<T: Recycled>(mut buffer: Vec<T>) {
 
 /// Gives back the buffers of a value that is no longer needed.
 pub fn recycle_value(value: Value) {
-    if let Value::Double(a) = value {
-        give(a.data);
+    match value {
+        Value::Double(a) => give(a.data),
+        Value::Sparse(s) => {
+            give(s.values);
+            give(s.colptr);
+            give(s.rowind);
+        }
+        _ => {}
     }
 }
 

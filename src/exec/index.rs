@@ -22,6 +22,13 @@ impl Subscript {
         Subscript::List { positions, dims: vec![rows, 1], is_logical: false }
     }
 
+    /// The range `first + k*step` (zero-based, all valid), k < count, as the row `a:s:b` would give.
+    pub fn range(first: usize, step: isize, count: usize) -> Subscript {
+        let mut positions = buffers::take(count);
+        positions.extend((0..count).map(|k| first.wrapping_add_signed(step.wrapping_mul(k as isize))));
+        Subscript::List { positions, dims: vec![1, count], is_logical: false }
+    }
+
     /// Subscript `position` of `count` (for the error message).
     pub fn from_value(v: &Value, position: usize, count: usize) -> Result<Subscript> {
         match v {

@@ -41,6 +41,8 @@ enum Reg {
     Unset,
     Undefined(String),
     Colon,
+    /// A range read only as a subscript: zero-based first position, step, count.
+    Range(usize, isize, usize),
     Val(Slot),
 }
 
@@ -54,7 +56,7 @@ impl Reg {
             },
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
             Reg::Val(_) => false,
-            Reg::Unset | Reg::Undefined(_) | Reg::Colon => true,
+            Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
 }
@@ -66,6 +68,8 @@ pub struct Plan<'p> {
     pub program: &'p Program,
     pub activity: &'p [Activity],
     pub moves: &'p [Moves],
+    /// Per function and value: a range read only as a subscript (kept as `Reg::Range`).
+    pub subscript_ranges: &'p [Vec<bool>],
     /// Join blocks of two-sided branches, per function and block.
     pub joins: &'p [Vec<Option<BlockId>>],
     /// Values of the entry function whose derivative is the same on every call with the same seed.
@@ -105,10 +109,7 @@ impl Frames {
     fn give_back(&self, id: FuncId, mut regs: Vec<Reg>, incoming: Vec<Reg>) {
         // Registers not kept give their large buffers to the pool for the next call's kernels.
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
-            if let Reg::Val(slot) = std::mem::replace(reg, Reg::Unset) {
-                buffers::recycle_value(slot.value);
-                buffers::recycle_deriv(slot.deriv);
-            }
+            recycle(std::mem::replace(reg, Reg::Unset));
         }
         self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
@@ -238,6 +239,7 @@ impl<'p> Interpreter<'p> {
         nargout: usize,
     ) -> Result<Exit> {
         let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
+        let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
         let (mut block, mut pred) = (start, entered_from);
         let mut phis_done = entered_from.is_none();
         loop {
@@ -271,6 +273,10 @@ impl<'p> Interpreter<'p> {
             let mut failed = None;
             for (k, inst) in b.insts.iter().enumerate() {
                 let movable = |arg: usize| moves.arg(block, k, arg);
+                if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
+                    frame.regs[inst.dests[0].0 as usize] = range;
+                    continue;
+                }
                 let cache_key = self.cache_key(id, inst);
                 if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
                     failed = Some(passed_through(error, func, inst));
@@ -494,6 +500,11 @@ impl<'p> Interpreter<'p> {
                     let deriv = derivs.next().expect("one derivative per result");
                     set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
                 }
+                // Operands read for the last time give their buffers back now: the next kernels write
+                // into memory still in cache instead of older buffers.
+                for (_, a) in inst.args.iter().enumerate().filter(|&(k, _)| movable(k)) {
+                    recycle(take_or_clone(regs, *a, true));
+                }
             }
             Op::MakeHandle { target, text } => {
                 let captured = slots(regs, &inst.args)?;
@@ -521,7 +532,7 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index if matches!(slot(regs, inst.args[0])?.value, Value::Handle(_)) => {
                 let handle = slot(regs, inst.args[0])?.clone();
-                let operands = slots(regs, &inst.args[1..])?.into_iter().cloned().collect();
+                let operands = inst.args[1..].iter().map(|&v| argument(regs, v)).collect::<Result<_>>()?;
                 let results = self.call_handle(&handle, operands, inst.dests.len())?;
                 for (d, s) in inst.dests.iter().zip(results) {
                     set(regs, *d, Reg::Val(s));
@@ -807,6 +818,39 @@ fn pack_varargin(func: &Function, args: Vec<Slot>) -> Vec<Option<Slot>> {
     args
 }
 
+/// `a:s:b` as `Reg::Range` when the analysis found it read only as a subscript and its elements are
+/// valid positions (see `primitives::subscript_range`).
+fn subscript_range(inst: &Inst, subscript_ranges: &[bool], regs: &[Reg]) -> Option<Reg> {
+    let [dest] = inst.dests[..] else { return None };
+    if !subscript_ranges[dest.0 as usize] {
+        return None;
+    }
+    let bounds = slots(regs, &inst.args).ok()?;
+    let values: Vec<&Value> = bounds.iter().map(|s| &s.value).collect();
+    let (first, step, count) = primitives::subscript_range(&values)?;
+    Some(Reg::Range(first, step, count))
+}
+
+/// An argument of a call: a subscript range is built as the row it stands for.
+fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
+    match regs[v.0 as usize] {
+        Reg::Range(first, step, count) => {
+            let mut row = buffers::take(count);
+            row.extend((0..count).map(|k| (first as f64 + 1.0) + k as f64 * step as f64));
+            Ok(Slot::inactive(Value::Double(crate::exec::value::Array::row(row))))
+        }
+        _ => Ok(slot(regs, v)?.clone()),
+    }
+}
+
+/// Gives the large buffers of a register no longer needed to the pool.
+fn recycle(reg: Reg) {
+    if let Reg::Val(slot) = reg {
+        buffers::recycle_value(slot.value);
+        buffers::recycle_deriv(slot.deriv);
+    }
+}
+
 /// The register's content, moved out when this is its last read.
 fn take_or_clone(regs: &mut [Reg], v: ValueId, last_use: bool) -> Reg {
     let r = &mut regs[v.0 as usize];
@@ -831,6 +875,7 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
     match reg {
         Reg::Undefined(name) => Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined")),
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
+        Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
@@ -844,6 +889,7 @@ fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
         .enumerate()
         .map(|(k, &v)| match &regs[v.0 as usize] {
             Reg::Colon => Ok(Subscript::All),
+            &Reg::Range(first, step, count) => Ok(Subscript::range(first, step, count)),
             _ => Subscript::from_value(&slot(regs, v)?.value, k, vs.len()),
         })
         .collect()

@@ -9,6 +9,7 @@ use super::host::MexHost;
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{Engine, Host, Request};
+use crate::exec::buffers;
 use crate::exec::value::{FunctionHandle, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
@@ -62,7 +63,11 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
         })
         .collect::<Result<Vec<_>>>()?;
     let request = request::build_request(values, nlhs.max(0) as usize)?;
-    let outputs = evaluate(&request)?.iter().map(convert::to_array).collect::<Result<Vec<_>>>()?;
+    let results = evaluate(&request)?;
+    let outputs = results.iter().map(convert::to_array).collect::<Result<Vec<_>>>()?;
+    // Copied into the host's arrays: the buffers serve the next call (freed, malloc could hand the
+    // memory back to the system and the next call would fault every page of its J in again).
+    results.into_iter().for_each(buffers::recycle_value);
     for (index, output) in outputs.into_iter().enumerate() {
         unsafe { *plhs.add(index) = output.into_raw() };
     }

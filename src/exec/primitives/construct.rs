@@ -216,26 +216,64 @@ fn range(start: f64, step: f64, stop: f64) -> Result<Vec<f64>> {
     if start.is_nan() || step.is_nan() || stop.is_nan() {
         return Ok(vec![f64::NAN]);
     }
+    let n = range_count(start, step, stop)?;
+    let mut values = buffers::take(n);
+    values.extend((0..n).map(|i| start + i as f64 * step));
+    // Exactly start even for an infinite step or a -0 start.
+    if n > 0 {
+        values[0] = start;
+    }
+    if n > 1 {
+        values[n - 1] = range_last(start, step, stop, n);
+    }
+    Ok(values)
+}
+
+/// How many elements `start:step:stop` has (bounds not NaN).
+fn range_count(start: f64, step: f64, stop: f64) -> Result<usize> {
     let span = (stop - start) / step;
     if step == 0.0 || span < 0.0 || start.is_infinite() && span.is_nan() {
-        return Ok(vec![]);
+        return Ok(0);
     }
     if span.is_infinite() {
         return Err(runtime("range with infinite number of elements cannot be stored"));
     }
     // Tolerance as in Octave's range: an end point within rounding counts.
-    let n = (span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1;
-    let mut values = buffers::take(n);
-    values.extend((0..n).map(|i| start + i as f64 * step));
-    // Exactly start even for an infinite step or a -0 start; only the last element can pass the end
-    // point (by the tolerance above): clip it.
-    values[0] = start;
-    if n > 1 {
-        let last = &mut values[n - 1];
-        *last = if step > 0.0 { last.min(stop) } else { last.max(stop) };
-    }
-    Ok(values)
+    Ok((span * (1.0 + f64::EPSILON) + f64::EPSILON).floor() as usize + 1)
 }
+
+/// The last of `n > 1` elements: only it can pass the end point (by the tolerance of `range_count`),
+/// so it is clipped.
+fn range_last(start: f64, step: f64, stop: f64, n: usize) -> f64 {
+    let last = start + (n - 1) as f64 * step;
+    if step > 0.0 { last.min(stop) } else { last.max(stop) }
+}
+
+/// `colon`'s operands as a subscript: (zero-based first position, step, count), when every element
+/// is a valid position (real double scalar bounds, integers from 1 to 2^53). None otherwise: the range
+/// is then built and checked element by element, for Octave's message.
+pub(crate) fn subscript_range(args: &[&Value]) -> Option<(usize, isize, usize)> {
+    let scalar = |v: &Value| match v {
+        Value::Double(a) if a.numel() == 1 => Some(a.data[0]),
+        _ => None,
+    };
+    let (start, step, stop) = match args {
+        [start, stop] => (scalar(start)?, 1.0, scalar(stop)?),
+        [start, step, stop] => (scalar(start)?, scalar(step)?, scalar(stop)?),
+        _ => return None,
+    };
+    let n = range_count(start, step, stop).ok()?;
+    if n == 0 {
+        return Some((0, 1, 0));
+    }
+    let last = if n > 1 { range_last(start, step, stop, n) } else { start };
+    let position = |x: f64| (1.0..=POSITION_LIMIT).contains(&x) && x.fract() == 0.0;
+    (position(start) && position(last) && step.fract() == 0.0 && step.abs() <= POSITION_LIMIT)
+        .then(|| (start as usize - 1, step as isize, n))
+}
+
+/// Positions up to 2^53: every integer up to it is a double.
+const POSITION_LIMIT: f64 = 9_007_199_254_740_992.0;
 
 fn eval_not(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("not", args, 1, 1)?;

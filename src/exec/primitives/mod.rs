@@ -41,6 +41,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use accumulate::{accumarray_fill, accumarray_groups};
+pub(crate) use construct::subscript_range;
 pub use elementwise::{broadcast_dims, row_maps};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
