@@ -6,17 +6,10 @@
 use msad::engine::{Engine, Evaluation, Options, PathHost, Request};
 use msad::exec::value::{Array, FunctionHandle, SparseMatrix, Value};
 use std::path::PathBuf;
-use std::time::Instant;
 
-fn best_of(runs: usize, mut f: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
+#[path = "support/timing.rs"]
+mod timing;
+use timing::best_of;
 
 fn numbers(v: &Value) -> Vec<f64> {
     v.numeric().expect("numeric").data.clone()

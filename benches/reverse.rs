@@ -8,17 +8,10 @@
 use msad::engine::{Engine, Mode, Options, PathHost, Request};
 use msad::exec::value::{Array, FunctionHandle, Value};
 use std::path::PathBuf;
-use std::time::Instant;
 
-fn best_of(runs: usize, mut f: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
+#[path = "support/timing.rs"]
+mod timing;
+use timing::best_of;
 
 fn main() {
     let problems = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/octave/problems");
