@@ -2,7 +2,7 @@
 //! array (typically `y(i) = v` in a loop), the evaluator takes the array out of its register and updates
 //! it in place, so a loop that fills an array costs O(n), not O(n^2).
 
-use crate::ir::{BlockId, Function, Terminator, ValueId};
+use crate::ir::{BlockId, Function, Op, Terminator, ValueId};
 use std::collections::HashSet;
 
 /// Which operands may be moved out of their registers.
@@ -77,8 +77,12 @@ fn live_out(func: &Function, live_in: &[HashSet<ValueId>], b: BlockId) -> HashSe
     out
 }
 
+/// Constants are never moved out: their registers keep them from one call to the next, and the
+/// evaluator sets a constant already in its register without copying it again.
 pub fn moves(func: &Function) -> Moves {
     let live_in = live_in(func);
+    let constants: HashSet<ValueId> =
+        func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Const(_))).flat_map(|i| i.dests.iter().copied()).collect();
     let mut moves = Moves::default();
     for (bi, block) in func.blocks.iter().enumerate() {
         let b = BlockId(bi as u32);
@@ -90,7 +94,7 @@ pub fn moves(func: &Function) -> Moves {
             per_inst[ii] = inst
                 .args
                 .iter()
-                .map(|a| !live.contains(a) && inst.args.iter().filter(|x| *x == a).count() == 1)
+                .map(|a| !live.contains(a) && !constants.contains(a) && inst.args.iter().filter(|x| *x == a).count() == 1)
                 .collect();
             inst.dests.iter().for_each(|d| {
                 live.remove(d);

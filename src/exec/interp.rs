@@ -649,7 +649,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         Op::Prim(id) if scalar::is_concatenation(*id) && !taped => {
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
             let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
-            let operand_at = |k: usize| slot(regs, inst.args[k]).ok();
+            let operand_at = |k: usize| value_slot(regs, inst.args[k]);
             match scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut()) {
                 Some(None) => Some(out),
                 written => written,
@@ -716,7 +716,7 @@ fn with_destination<R>(
 fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
     let Some(k) = element_position(regs, &inst.args[0], &inst.args[2..]) else { return false };
     let Reg::Val(mut base) = take_or_clone(regs, inst.args[0], movable(0)) else { return false };
-    let assigned = slot(regs, inst.args[1]).is_ok_and(|rhs| scalar::assign_element(&mut base, k, rhs));
+    let assigned = value_slot(regs, inst.args[1]).is_some_and(|rhs| scalar::assign_element(&mut base, k, rhs));
     if assigned {
         regs[inst.dests[0].0 as usize] = Reg::Val(base);
     } else if movable(0) {
@@ -728,11 +728,11 @@ fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]
 /// The 0-based linear position `base(subs...)` names when `subs` are one or two scalar positions inside
 /// a 2-D `base` (None: anything else, including out-of-range and growing subscripts).
 fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<usize> {
-    let dims = match &slot(regs, *base).ok()?.value {
+    let dims = match &value_slot(regs, *base)?.value {
         Value::Double(a) => &a.dims,
         _ => return None,
     };
-    let at = |k: usize| slot(regs, subs[k]).ok().and_then(scalar::position);
+    let at = |k: usize| value_slot(regs, subs[k]).and_then(scalar::position);
     match subs.len() {
         1 => Some(at(0)?).filter(|&k| k < dims.iter().product()),
         2 if dims.len() == 2 => {
@@ -858,9 +858,14 @@ fn take_or_clone(regs: &mut [Reg], v: ValueId, last_use: bool) -> Reg {
 }
 
 fn slot(regs: &[Reg], v: ValueId) -> Result<&Slot> {
+    value_slot(regs, v).ok_or_else(|| not_a_value(&regs[v.0 as usize]))
+}
+
+/// The register's slot, when it holds a value (without building the error the fast paths drop).
+fn value_slot(regs: &[Reg], v: ValueId) -> Option<&Slot> {
     match &regs[v.0 as usize] {
-        Reg::Val(s) => Ok(s),
-        other => Err(not_a_value(other)),
+        Reg::Val(s) => Some(s),
+        _ => None,
     }
 }
 
