@@ -1,12 +1,15 @@
 //! Common-subexpression elimination: global value numbering over the dominator tree. An operation
 //! with the same operands as one that dominates it computes the same value (primitives are pure), so
-//! its results are replaced by the earlier ones and the instruction is dropped. Values that only
-//! constants and index markers feed are dropped once nothing reads them.
+//! its results are replaced by the earlier ones and the instruction is dropped. Constants are numbered
+//! by value (each literal `2` is its own instruction), so `x.^2` written twice is found repeated.
+//! Values that only constants and index markers feed are dropped once nothing reads them.
 
 use super::dominance::immediate_forward_dominators;
 use crate::exec::primitives::{self, PrimId};
+use crate::exec::value::Value;
 use crate::ir::{Function, Op, Terminator, ValueId};
 use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Operation {
@@ -14,6 +17,8 @@ enum Operation {
     Index,
     End(usize, usize),
     Colon,
+    /// A constant, by a hash of its class, size and elements (equal values are checked on a match).
+    Const(u64),
 }
 
 type Key = (Operation, Vec<ValueId>, usize);
@@ -29,6 +34,7 @@ pub fn eliminate_common_subexpressions(func: &mut Function) -> usize {
     }
     let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
     let mut available: HashMap<Key, Vec<ValueId>> = HashMap::new();
+    let mut constants: HashMap<ValueId, Value> = HashMap::new();
     let mut removed = 0;
     // Depth-first over the dominator tree; each block's entries leave scope after its subtree.
     let mut stack: Vec<(usize, Option<Vec<Key>>)> = vec![(0, None)];
@@ -48,7 +54,11 @@ pub fn eliminate_common_subexpressions(func: &mut Function) -> usize {
                 continue;
             };
             let key = (operation, inst.args.clone(), inst.dests.len());
-            match available.get(&key) {
+            let same_constant = |earlier: &[ValueId]| match &inst.op {
+                Op::Const(v) => constants.get(&earlier[0]) == Some(v),
+                _ => true,
+            };
+            match available.get(&key).filter(|earlier| same_constant(earlier)) {
                 Some(earlier) => {
                     inst.dests.iter().zip(earlier).for_each(|(d, e)| {
                         alias.insert(*d, *e);
@@ -56,6 +66,9 @@ pub fn eliminate_common_subexpressions(func: &mut Function) -> usize {
                     removed += 1;
                 }
                 None => {
+                    if let Op::Const(v) = &inst.op {
+                        constants.insert(inst.dests[0], v.clone());
+                    }
                     available.insert(key.clone(), inst.dests.clone());
                     added.push(key);
                     func.blocks[b].insts.push(inst);
@@ -75,6 +88,11 @@ fn operation(op: &Op) -> Option<Operation> {
         Op::Index => Some(Operation::Index),
         Op::End { position, count } => Some(Operation::End(*position, *count)),
         Op::MagicColon => Some(Operation::Colon),
+        Op::Const(v) => {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            v.hash_content(&mut h);
+            Some(Operation::Const(h.finish()))
+        }
         _ => None,
     }
 }
