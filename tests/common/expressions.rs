@@ -13,7 +13,8 @@ pub const EXPRESSIONS: &[&str] = &[
     "hypot(x, 1)", "A * x", "x' * A'", "reshape(x, 2, 3) * reshape(x, 3, 2)", "x' * x", "x(2) * x",
     "x'", "reshape(x, 3, 2)'", "x / x(2)", "x(3) \\ x", "x(1) ^ x(2)", "x(2) ^ 3", "diag(x)",
     "diag(reshape(x, 2, 3))", "diag(x, 1)", "sum(x)", "sum(reshape(x, 2, 3), 2)", "mean(reshape(x, 3, 2))",
-    "cumsum(x)", "cumsum(reshape(x, 2, 3), 2)", "[x, 2 * x]", "[x; x .^ 2]", "[x(1), x(3); x(2), 5]",
+    "cumsum(x)", "cumsum(reshape(x, 2, 3), 2)", "[x, 2 * x]", "[x; x .^ 2]", "[1; x; 2 * x; 3]",
+    "[reshape(x, 2, 3), ones(2, 1), reshape(x .^ 2, 2, 3)]", "[x(1), x(3); x(2), 5]",
     "reshape(x, 2, 3)", "full(x)", "double(x)", "x([1 3 3 6])", "x(end:-1:2)", "S * x", "full(S') * x",
     "reverse_loops(x)", "brusselator_rhs(x)",
     // Builtins by name (operators too: the coverage test below looks for `name(`).

@@ -5,7 +5,8 @@
 use super::elementwise::{dims_text, numeric};
 use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{self, Deriv, RowMap};
+use crate::exec::buffers;
+use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, SparseMatrix, Value, normalize_dims};
 
@@ -428,8 +429,32 @@ fn joined_class(args: &[&Value]) -> Result<Joined> {
     })
 }
 
+/// The result's dims when every operand of a concatenation along `dim` is one contiguous run of the
+/// result, in order (non-empty full double column vectors stacked by `[a; b]`, or matrices of one
+/// height side by side by `[a, b]`): the elements then simply follow one another, without the
+/// general placement's position maps. None: anything else.
+fn stacked_dims(args: &[&Value], dim: usize) -> Option<[usize; 2]> {
+    let mut out = [0, 0];
+    for (k, v) in args.iter().enumerate() {
+        let Value::Double(a) = v else { return None };
+        let &[rows, cols] = &a.dims[..] else { return None };
+        match dim {
+            _ if rows == 0 || cols == 0 => return None,
+            0 if cols == 1 => out = [out[0] + rows, 1],
+            1 if k == 0 || rows == out[0] => out = [rows, out[1] + cols],
+            _ => return None,
+        }
+    }
+    (!args.is_empty()).then_some(out)
+}
+
 /// Concatenation of `args` along `dim` (0-based).
 pub(super) fn concatenate(args: &[&Value], dim: usize, joining: Joining) -> Result<Value> {
+    if let Some(dims) = stacked_dims(args, dim) {
+        let mut data = buffers::take(dims[0] * dims[1]);
+        args.iter().filter_map(|v| v.numeric()).for_each(|a| data.extend_from_slice(&a.data));
+        return Ok(Value::Double(Array::new(dims.to_vec(), data)));
+    }
     let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
     let (out_dims, maps) = placement(&dims, dim, joining)?;
     let n: usize = out_dims.iter().product();
@@ -480,6 +505,9 @@ fn char_code(x: f64) -> u16 {
 
 /// The concatenation's derivative: each operand's rows scattered to where its elements went.
 pub(super) fn forward_concatenate(args: &[&Value], derivs: &[&Deriv], dim: usize, joining: Joining) -> Result<Deriv> {
+    if let (Some(dims), Some(nd)) = (stacked_dims(args, dim), dense_width(args, derivs)) {
+        return Ok(stacked_derivative(args, derivs, dims[0] * dims[1], nd));
+    }
     let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
     let (out_dims, maps) = placement(&dims, dim, joining)?;
     let rows: usize = out_dims.iter().product();
@@ -492,4 +520,33 @@ pub(super) fn forward_concatenate(args: &[&Value], derivs: &[&Deriv], dim: usize
         })
         .collect();
     Ok(deriv::sum(parts, rows))
+}
+
+/// The common width of the operands' derivative blocks when each is dense (one row per element) or
+/// zero, and one at least is dense.
+fn dense_width(args: &[&Value], derivs: &[&Deriv]) -> Option<usize> {
+    let mut width = None;
+    for (v, d) in args.iter().zip(derivs) {
+        match d {
+            Deriv::Zero => {}
+            Deriv::Dense(b) if b.rows == v.numel() && width.is_none_or(|nd| nd == b.nd) => width = Some(b.nd),
+            _ => return None,
+        }
+    }
+    width
+}
+
+/// The derivative of a concatenation whose operands follow one another (see `stacked_dims`): each
+/// direction's column is the operands' columns one after another, zeros for constant operands.
+fn stacked_derivative(args: &[&Value], derivs: &[&Deriv], rows: usize, nd: usize) -> Deriv {
+    let mut data = buffers::take(rows * nd);
+    for j in 0..nd {
+        for (v, d) in args.iter().zip(derivs) {
+            match d {
+                Deriv::Dense(b) => data.extend_from_slice(b.column(j)),
+                _ => data.resize(data.len() + v.numel(), 0.0),
+            }
+        }
+    }
+    Deriv::Dense(DenseDeriv { rows, nd, data })
 }

@@ -238,7 +238,7 @@ pub fn row_maps(a: &[usize], b: &[usize], out: &[usize]) -> (RowMap, RowMap) {
 
 fn row_map(dims: &[usize], out: &[usize]) -> RowMap {
     let numel: usize = dims.iter().product();
-    if normalize_dims(dims.to_vec()) == out {
+    if same_dims(dims, out) {
         return RowMap::Identity;
     }
     if numel == 1 {
@@ -267,6 +267,15 @@ fn row_map(dims: &[usize], out: &[usize]) -> RowMap {
         }
     }
     RowMap::Gather(map)
+}
+
+/// Whether `dims` normalised is `out` (without building the normalised copy on every operation).
+fn same_dims(dims: &[usize], out: &[usize]) -> bool {
+    if dims.len() < 2 {
+        return normalize_dims(dims.to_vec()) == out;
+    }
+    let trailing_ones = dims[2..].iter().rev().take_while(|&&d| d == 1).count();
+    dims[..dims.len() - trailing_ones] == *out
 }
 
 /// Two operands of an elementwise operation brought to a common size by implicit expansion.
