@@ -54,6 +54,8 @@ impl Reg {
                 Deriv::Dense(d) => d.data.len() <= KEPT_DERIVATIVE_ENTRIES,
                 Deriv::Sparse(_) | Deriv::Parts(_) => false,
             },
+            // Constants find themselves in place on the next call (see `set_constant`).
+            Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Zero, tape: None }) => a.numel() <= KEPT_ARRAY_ELEMENTS,
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
             Reg::Val(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
@@ -93,6 +95,9 @@ type KeptFrame = (Vec<Reg>, Vec<Reg>);
 /// A register keeps its slot between runs when it holds a scalar whose derivative row has at most this
 /// many entries: big blocks are not reused in place, and would only hold memory.
 const KEPT_DERIVATIVE_ENTRIES: usize = 4096;
+/// A register also keeps an array without derivative up to this many elements (larger ones go back
+/// to the pool between calls, which bounds what a plan holds).
+const KEPT_ARRAY_ELEMENTS: usize = 2048;
 
 impl Frames {
     pub fn new(function_count: usize) -> Frames {
@@ -436,9 +441,11 @@ impl<'p> Interpreter<'p> {
         if self.tape.as_ref().is_none_or(Tape::records_scalars) && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
             return Ok(());
         }
-        let set = |regs: &mut [Reg], v: ValueId, r: Reg| regs[v.0 as usize] = r;
+        // A register may still hold the previous call's value (see `Reg::worth_keeping`): its buffers
+        // go back to the pool.
+        let set = |regs: &mut [Reg], v: ValueId, r: Reg| recycle(std::mem::replace(&mut regs[v.0 as usize], r));
         match &inst.op {
-            Op::Const(v) => set(regs, inst.dests[0], Reg::Val(Slot::inactive(v.clone()))),
+            Op::Const(v) => set_constant(&mut regs[inst.dests[0].0 as usize], v),
             Op::Param(i) => {
                 let r = match args.get_mut(*i).and_then(Option::take) {
                     Some(s) => Reg::Val(s),
@@ -840,6 +847,20 @@ fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
             Ok(Slot::inactive(Value::Double(crate::exec::value::Array::row(row))))
         }
         _ => Ok(slot(regs, v)?.clone()),
+    }
+}
+
+/// Sets `reg` to the constant `v`. A register holding an array of its size (an earlier call's copy,
+/// since updated in place, as `f = zeros(n, 1)` filled by a loop) takes the elements back without a
+/// new allocation.
+fn set_constant(reg: &mut Reg, v: &Value) {
+    match (reg, v) {
+        (Reg::Val(Slot { value: Value::Double(kept), deriv, tape }), Value::Double(c)) if kept.dims == c.dims => {
+            kept.data.copy_from_slice(&c.data);
+            buffers::recycle_deriv(std::mem::replace(deriv, Deriv::Zero));
+            *tape = None;
+        }
+        (reg, _) => recycle(std::mem::replace(reg, Reg::Val(Slot::inactive(v.clone())))),
     }
 }
 
