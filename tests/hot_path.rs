@@ -2,7 +2,7 @@
 //! results, the log line): the count does not grow with the number of statements or loop iterations,
 //! because the plan keeps its register frames and scalar operations rewrite them in place. Vectorised
 //! code takes its values, derivative blocks and index lists from the buffer pool at every size; what
-//! it still allocates per call (operand lists, dimension vectors, row maps of broadcasting) is counted
+//! it still allocates per call (operand lists, dimension vectors, the kernels' result lists) is counted
 //! here and does not grow with n.
 
 mod common;
@@ -160,7 +160,7 @@ fn brusselator_point(n: usize) -> Vec<Value> {
 }
 
 /// What a repeated call of the vectorised Brusselator still allocates, from its operand lists,
-/// dimension vectors and the `Vec`s of results (251 for J+f when this was written; 463 at n = 40
+/// dimension vectors and the `Vec`s of results (247 for J+f when this was written; 463 at n = 40
 /// before values, derivative blocks and index lists of every size came from the pool and stacked
 /// concatenations copied their operands without position maps).
 const VECTORISED_ALLOCATIONS: usize = 260;
