@@ -15,15 +15,22 @@ fn unsupported(what: &str) -> Diagnostic {
 fn scalar_struct(v: &Value) -> Result<&StructArray> {
     match v {
         Value::Struct(s) if s.elements.len() == 1 => Ok(s),
-        Value::Struct(_) => Err(unsupported("field access on struct arrays")),
+        Value::Struct(_) => Err(unsupported("assigning a field of a struct array")
+            .with_hint("assign the whole field at once with [s.f] = deal(...), or build the array with struct(...)")),
         other => Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
     }
 }
 
-/// `s.name`; None when the field does not exist.
-pub fn field(base: &Slot, name: &str) -> Result<Option<Slot>> {
-    let s = scalar_struct(&base.value)?;
-    Ok(s.fields.iter().position(|f| f == name).map(|k| Slot::new(s.elements[0][k].clone(), base.deriv.part(k))))
+/// `s.name`: one value per element of the struct array `s` (a cs-list); None when the field does
+/// not exist. A struct array's derivative has one part per element and field, element by element.
+pub fn field(base: &Slot, name: &str) -> Result<Option<Vec<Slot>>> {
+    let s = match &base.value {
+        Value::Struct(s) => s,
+        other => return Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
+    };
+    let Some(k) = s.fields.iter().position(|f| f == name) else { return Ok(None) };
+    let width = s.fields.len();
+    Ok(Some(s.elements.iter().enumerate().map(|(e, values)| Slot::new(values[k].clone(), base.deriv.part(e * width + k))).collect()))
 }
 
 /// `s.name = rhs`, creating the struct (`base = None`) or the field as needed.
@@ -58,19 +65,16 @@ fn cell(v: &Value) -> Result<&Array<Value>> {
     }
 }
 
-/// `c{subs}`, which must name one element; None when it is out of range (for tolerant reads).
-pub fn cell_element(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Slot>> {
+/// `c{subs}`: the elements it names, in order (a cs-list); None when a subscript is out of range
+/// (for tolerant reads).
+pub fn cell_elements(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Vec<Slot>>> {
     let c = cell(&base.value)?;
     let positions = match gather_plan(&c.dims, subs) {
         Ok((_, p)) => p,
         Err(_) if tolerant => return Ok(None),
         Err(e) => return Err(e),
     };
-    match positions.as_slice() {
-        [k] => Ok(Some(Slot::new(c.data[*k].clone(), base.deriv.part(*k)))),
-        _ => Err(unsupported("brace indexing that yields several values (cs-lists)")
-            .with_hint("index one element at a time, c{k}")),
-    }
+    Ok(Some(positions.iter().map(|&k| Slot::new(c.data[k].clone(), base.deriv.part(k))).collect()))
 }
 
 /// `c{subs} = rhs`: grows the cell with empty elements like an array grows with zeros.

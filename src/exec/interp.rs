@@ -2,6 +2,7 @@
 //! so every value carries its derivative block alongside.
 
 mod apply;
+mod spread;
 
 use super::buffers;
 use super::containers;
@@ -44,6 +45,8 @@ enum Reg {
     /// A range read only as a subscript: zero-based first position, step, count.
     Range(usize, isize, usize),
     Val(Slot),
+    /// The values of a cs-list, for the instruction that spreads them (see `spread`).
+    List(Vec<Slot>),
 }
 
 impl Reg {
@@ -55,7 +58,7 @@ impl Reg {
                 Deriv::Sparse(_) | Deriv::Parts(_) => false,
             },
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
-            Reg::Val(_) => false,
+            Reg::Val(_) | Reg::List(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
@@ -430,6 +433,9 @@ impl<'p> Interpreter<'p> {
         movable: &dyn Fn(usize) -> bool,
         frame: &mut Frame,
     ) -> Result<()> {
+        if inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+            return self.exec_spread(inst, frame);
+        }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
         // their derivative row costs less than looking it up.
@@ -591,13 +597,13 @@ impl<'p> Interpreter<'p> {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
-            Op::Field { name, tolerant } => {
+            Op::Field { name, tolerant, list } => {
                 let found = match (&regs[inst.args[0].0 as usize], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => containers::field(self.untaped(slot(regs, inst.args[0])?)?, name)?,
                 };
                 let r = match found {
-                    Some(s) => Reg::Val(s),
+                    Some(items) => spread::list_register(items, *list)?,
                     None if *tolerant => Reg::Undefined(name.clone()),
                     None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("invalid use of undefined value: no field '{name}'"))),
                 };
@@ -610,15 +616,19 @@ impl<'p> Interpreter<'p> {
                 let s = containers::assign_field(base, name, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
-            Op::CellIndex { tolerant } => {
+            Op::CellIndex { tolerant, list } => {
                 let found = match (&regs[inst.args[0].0 as usize], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => {
                         let subs = subscripts(regs, &inst.args[1..])?;
-                        containers::cell_element(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
+                        containers::cell_elements(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
                     }
                 };
-                set(regs, inst.dests[0], found.map_or(Reg::Undefined("cell element".into()), Reg::Val));
+                let r = match found {
+                    Some(items) => spread::list_register(items, *list)?,
+                    None => Reg::Undefined("cell element".into()),
+                };
+                set(regs, inst.dests[0], r);
             }
             Op::CellAssign => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
@@ -876,6 +886,7 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
         Reg::Undefined(name) => Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined")),
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
         Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
+        Reg::List(_) => Diagnostic::new(ErrorKind::Runtime, "a cs-list cannot be used as one value here"),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
@@ -885,12 +896,15 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Vec<&'r Slot>> {
 }
 
 fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
-    vs.iter()
-        .enumerate()
-        .map(|(k, &v)| match &regs[v.0 as usize] {
-            Reg::Colon => Ok(Subscript::All),
-            &Reg::Range(first, step, count) => Ok(Subscript::range(first, step, count)),
-            _ => Subscript::from_value(&slot(regs, v)?.value, k, vs.len()),
-        })
-        .collect()
+    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.0 as usize], k, vs.len())).collect()
+}
+
+/// Subscript `position` of `count`.
+fn subscript_of(reg: &Reg, position: usize, count: usize) -> Result<Subscript> {
+    match reg {
+        Reg::Colon => Ok(Subscript::All),
+        &Reg::Range(first, step, count) => Ok(Subscript::range(first, step, count)),
+        Reg::Val(s) => Subscript::from_value(&s.value, position, count),
+        other => Err(not_a_value(other)),
+    }
 }

@@ -5,7 +5,7 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, Op, Phi, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
 use crate::exec::value::{FunctionHandle, Value};
@@ -405,7 +405,7 @@ impl<'a> Lowerer<'a> {
         match &stmt.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e),
             StmtKind::Assign { targets, rhs } if targets.len() == 1 => {
-                let value = self.lower_expr(rhs)?;
+                let value = self.lower_list(rhs, ListUse::First)?;
                 self.assign(&targets[0], value)
             }
             StmtKind::Assign { targets, rhs } => {
@@ -493,7 +493,7 @@ impl<'a> Lowerer<'a> {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true }, vec![base], span);
+                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true, list: ListUse::Single }, vec![base], span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -504,7 +504,7 @@ impl<'a> Lowerer<'a> {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::CellIndex { tolerant: true }, [vec![base], subs.clone()].concat(), span);
+                        let part = self.emit(Op::CellIndex { tolerant: true, list: ListUse::Single }, [vec![base], subs.clone()].concat(), span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -757,7 +757,7 @@ impl<'a> Lowerer<'a> {
                 _ => {
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
-                    operands.extend(self.lower_indices(b, args)?);
+                    operands.extend(self.lower_arguments(b, args)?);
                     let v = self.emit(Op::Index, operands, span);
                     self.name_indexed(v, base);
                     Ok(v)
@@ -765,24 +765,13 @@ impl<'a> Lowerer<'a> {
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
             ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
-            ExprKind::Field { base, name } => {
-                let b = self.lower_expr(base)?;
-                Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false }, vec![b], span))
-            }
-            ExprKind::CellIndex { base, args } => {
-                let b = self.lower_expr(base)?;
-                let mut operands = vec![b];
-                operands.extend(self.lower_indices(b, args)?);
-                let v = self.emit(Op::CellIndex { tolerant: false }, operands, span);
-                self.name_indexed(v, base);
-                Ok(v)
-            }
+            ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_list(e, ListUse::Single),
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
                 if rows.iter().any(|r| r.len() != rows[0].len()) {
                     return Err(Diagnostic::new(ErrorKind::Runtime, "vertical dimensions mismatch in cell array").at(&self.file, span));
                 }
-                let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+                let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_arg(e)).collect::<Result<Vec<_>>>()?;
                 Ok(self.emit(Op::CellLiteral { rows: rows.len() }, elements, span))
             }
             ExprKind::DynField { .. } => Err(self.err("dynamic field names, s.(name)", span)),
@@ -804,6 +793,31 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `s.name` or `c{subs}`, whose values (a cs-list) are used as `list` says.
+    fn lower_list(&mut self, e: &Expr, list: ListUse) -> Result<ValueId> {
+        match &e.kind {
+            ExprKind::Field { base, name } => {
+                let b = self.lower_expr(base)?;
+                Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
+            }
+            ExprKind::CellIndex { base, args } => {
+                let b = self.lower_expr(base)?;
+                let mut operands = vec![b];
+                operands.extend(self.lower_indices(b, args)?);
+                let v = self.emit(Op::CellIndex { tolerant: false, list }, operands, e.span);
+                self.name_indexed(v, base);
+                Ok(v)
+            }
+            _ => self.lower_expr(e),
+        }
+    }
+
+    /// An argument of a call or an index, or an element of a concatenation or a cell literal: a cs-list
+    /// there spreads into several operands.
+    fn lower_arg(&mut self, e: &Expr) -> Result<ValueId> {
+        self.lower_list(e, ListUse::Spread)
+    }
+
     /// The expression on the right of `[a, b] = ...`, which must be a call giving `n` results.
     fn lower_multi(&mut self, rhs: &Expr, n: usize) -> Result<Vec<ValueId>> {
         let (name, args) = match &rhs.kind {
@@ -821,7 +835,7 @@ impl<'a> Lowerer<'a> {
             }
             let b = self.read_var(name, rhs.span);
             let mut operands = vec![b];
-            operands.extend(self.lower_indices(b, args)?);
+            operands.extend(self.lower_arguments(b, args)?);
             let dests: Vec<ValueId> = (0..n).map(|_| self.new_value()).collect();
             self.emit_multi(Op::Index, operands, dests.clone(), rhs.span);
             return Ok(dests);
@@ -874,7 +888,7 @@ impl<'a> Lowerer<'a> {
                 (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if !h.has_legacy_form(value) => {
                     self.named_handle(value, a.span)?
                 }
-                _ => self.lower_expr(a)?,
+                _ => self.lower_arg(a)?,
             });
         }
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
@@ -1010,11 +1024,21 @@ impl<'a> Lowerer<'a> {
 
     /// Index arguments of `base(...)`, with `end` bound to `base`.
     fn lower_indices(&mut self, base: ValueId, indices: &[Expr]) -> Result<Vec<ValueId>> {
+        self.lower_index_args(base, indices, ListUse::Single)
+    }
+
+    /// Arguments of `base(...)` read as a value (indices or a function handle's arguments): cs-lists
+    /// among them spread.
+    fn lower_arguments(&mut self, base: ValueId, indices: &[Expr]) -> Result<Vec<ValueId>> {
+        self.lower_index_args(base, indices, ListUse::Spread)
+    }
+
+    fn lower_index_args(&mut self, base: ValueId, indices: &[Expr], list: ListUse) -> Result<Vec<ValueId>> {
         let count = indices.len();
         let mut out = Vec::with_capacity(count);
         for (position, e) in indices.iter().enumerate() {
             self.end_context.push((base, position, count));
-            let v = self.lower_expr(e);
+            let v = self.lower_list(e, list);
             self.end_context.pop();
             out.push(v?);
         }
@@ -1026,8 +1050,10 @@ impl<'a> Lowerer<'a> {
     fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
         let mut row_values = Vec::with_capacity(rows.len());
         for row in rows {
-            let mut elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
-            row_values.push(if elems.len() == 1 { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
+            let mut elems = row.iter().map(|e| self.lower_arg(e)).collect::<Result<Vec<_>>>()?;
+            // `[c{:}]` alone still concatenates the values it spreads into.
+            let single = elems.len() == 1 && !matches!(row[0].kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. });
+            row_values.push(if single { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
         }
         if row_values.len() == 1 { Ok(row_values[0]) } else { self.prim("vertcat", row_values, span) }
     }

@@ -97,12 +97,14 @@ pub enum Op {
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
     End { position: usize, count: usize },
     /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
-    /// of an error (the read inside a nested assignment such as `s.a.b = v`).
-    Field { name: String, tolerant: bool },
+    /// of an error (the read inside a nested assignment such as `s.a.b = v`). On a struct array it names
+    /// one value per element (a cs-list), used as `list` says.
+    Field { name: String, tolerant: bool, list: ListUse },
     /// `args[0].name = args[1]`: a new struct value.
     FieldAssign(String),
-    /// `args[0]{args[1..]}`: one element of a cell array (`tolerant` as for `Field`).
-    CellIndex { tolerant: bool },
+    /// `args[0]{args[1..]}`: the elements of a cell array it names (`tolerant` as for `Field`), used as
+    /// `list` says.
+    CellIndex { tolerant: bool, list: ListUse },
     /// `args[0]{args[2..]} = args[1]`: a new cell value.
     CellAssign,
     /// `{...}`: `rows` rows of equally many elements, given row by row.
@@ -121,6 +123,18 @@ pub enum Op {
     Warning,
     /// `lasterr`: the message (and identifier) of the error caught last.
     LastError,
+}
+
+/// How the values of a cs-list (`c{:}`, `s.f` on a struct array) are used where they are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListUse {
+    /// Exactly one value is wanted (an operand of an operator, an indexed base).
+    Single,
+    /// The right side of `v = c{:}`: the first value, as in Octave.
+    First,
+    /// Spread into the argument list or the elements of the instruction that reads it (a call,
+    /// an index, a concatenation, a cell literal), which then takes as many operands as there are values.
+    Spread,
 }
 
 #[derive(Clone, Debug)]
