@@ -2,7 +2,7 @@
 //! copy of that body in the caller, so the call's frame set-up disappears and the caller's constant
 //! folding and CSE see through it. The copies keep the callee's name and file for error messages.
 
-use crate::ir::{Block, BlockId, Function, Inst, InlinedFrom, ListUse, Op, Program, Terminator, ValueId};
+use crate::ir::{Block, BlockId, Function, Inst, InlinedFrom, Op, Program, Terminator, ValueId};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -15,13 +15,7 @@ pub fn inline_calls(program: &mut Program) {
     let originals = program.functions.clone();
     for func in &mut program.functions {
         // A cs-list argument spreads into a number of arguments known only when the call runs.
-        let lists: Vec<ValueId> = func
-            .blocks
-            .iter()
-            .flat_map(|b| &b.insts)
-            .filter(|i| matches!(i.op, Op::Field { list: ListUse::Spread, .. } | Op::CellIndex { list: ListUse::Spread, .. }))
-            .flat_map(|i| i.dests.clone())
-            .collect();
+        let lists = func.spread_lists();
         for b in 0..func.blocks.len() {
             let insts = std::mem::take(&mut func.blocks[b].insts);
             let mut out = Vec::with_capacity(insts.len());

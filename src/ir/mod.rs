@@ -240,6 +240,18 @@ impl Function {
     }
 }
 
+impl Function {
+    /// The values that are cs-lists spread into the instruction reading them: such an operand stands
+    /// for a number of operands known only when the instruction runs.
+    pub fn spread_lists(&self) -> std::collections::HashSet<ValueId> {
+        let insts = self.blocks.iter().flat_map(|b| &b.insts);
+        insts
+            .filter(|i| matches!(i.op, Op::Field { list: ListUse::Spread, .. } | Op::CellIndex { list: ListUse::Spread, .. }))
+            .flat_map(|i| i.dests.iter().copied())
+            .collect()
+    }
+}
+
 /// Follows `alias` from `v` to the value that finally replaces it.
 pub fn resolve_alias(alias: &HashMap<ValueId, ValueId>, mut v: ValueId) -> ValueId {
     while let Some(&a) = alias.get(&v) {
