@@ -98,6 +98,21 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
                         Op::Warning => false,
+                        Op::TargetCount { .. } => false,
+                        Op::ListPart { .. } => act[inst.args[0].0 as usize],
+                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],
+                        Op::ListAssign { .. } => any_arg,
+                        Op::Outputs(inner) => match **inner {
+                            Op::Call(callee) => {
+                                let params = &mut active_params[callee.0 as usize];
+                                if any_arg && params.iter().any(|p| !p) {
+                                    params.iter_mut().for_each(|p| *p = true);
+                                    changed = true;
+                                }
+                                active_results[callee.0 as usize]
+                            }
+                            _ => any_arg,
+                        },
                         Op::Call(callee) => {
                             let varargin = program.function(*callee).params.last().is_some_and(|p| p == "varargin");
                             let spread_from = inst.args.iter().position(|a| lists[fi].contains(a));

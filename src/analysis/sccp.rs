@@ -166,7 +166,11 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::Fail(_)
         | Op::Nargin
         | Op::Nargout
-        | Op::LastError => unknown(),
+        | Op::LastError
+        | Op::TargetCount { .. }
+        | Op::Outputs(_)
+        | Op::ListPart { .. }
+        | Op::ListAssign { .. } => unknown(),
         Op::Warning => vec![],
         Op::CaughtError => vec![Lattice::Varying { class: Some(Class::Struct), dims: Some(vec![1, 1]) }],
         Op::End { position, count } => match operand(0).dims() {

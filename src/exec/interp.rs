@@ -199,7 +199,7 @@ impl<'p> Interpreter<'p> {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
         }
-        if nargout > func.outputs.len() {
+        if nargout > func.outputs.len() && !has_varargout(func) {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many outputs", func.name))
                 .at(&func.file, func.span));
         }
@@ -326,9 +326,10 @@ impl<'p> Interpreter<'p> {
                     (pred, block) = (Some(block), next);
                 }
                 Terminator::Return(outputs) => {
-                    let results = outputs
+                    let fixed = func.outputs.len() - usize::from(has_varargout(func));
+                    let mut results = outputs
                         .iter()
-                        .take(nargout)
+                        .take(nargout.min(fixed))
                         .zip(&func.outputs)
                         .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
                             Reg::Val(s) => Ok(s),
@@ -339,6 +340,9 @@ impl<'p> Interpreter<'p> {
                             .at(&func.file, func.span)),
                         })
                         .collect::<Result<Vec<_>>>()?;
+                    if nargout > fixed {
+                        results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed)?);
+                    }
                     return Ok(Exit::Returned(results));
                 }
             }
@@ -433,7 +437,8 @@ impl<'p> Interpreter<'p> {
         movable: &dyn Fn(usize) -> bool,
         frame: &mut Frame,
     ) -> Result<()> {
-        if inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+        let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
             return self.exec_spread(inst, frame);
         }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
@@ -638,6 +643,33 @@ impl<'p> Interpreter<'p> {
                 let s = containers::assign_cell(base, &subs, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
+            Op::TargetCount { field } => {
+                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let count = match field {
+                    true => containers::field_target_count(base.as_ref()),
+                    false => containers::cell_target_count(base.as_ref(), &subscripts(regs, &inst.args[1..])?)?,
+                };
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(count as f64))));
+            }
+            Op::Outputs(inner) => return self.exec_outputs(inner, inst, frame),
+            Op::ListPart { cell } => {
+                let [start, count] = [inst.args[1], inst.args[2]].map(|v| slot(regs, v).map(|s| spread::count_of(&s.value)));
+                let Reg::List(list) = &regs[inst.args[0].0 as usize] else {
+                    return Err(not_a_value(&regs[inst.args[0].0 as usize]));
+                };
+                let part = spread::list_part(list, start?, count?, *cell)?;
+                set(regs, inst.dests[0], Reg::Val(part));
+            }
+            Op::ListAssign { field } => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let s = match field {
+                    Some(name) => containers::assign_fields(base, name, rhs)?,
+                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs)?,
+                };
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
             Op::CellLiteral { rows } => {
                 let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
@@ -808,6 +840,27 @@ fn defined(reg: Reg) -> Option<Slot> {
     match reg {
         Reg::Val(s) => Some(s),
         _ => None,
+    }
+}
+
+fn has_varargout(func: &Function) -> bool {
+    func.outputs.last().is_some_and(|o| o == "varargout")
+}
+
+/// The first `count` values of a function's `varargout` cell, for the outputs after its fixed ones.
+fn varargout_values(func: &Function, varargout: &Reg, count: usize) -> Result<Vec<Slot>> {
+    let fixed = func.outputs.len() - 1;
+    let missing = |given: usize| {
+        Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", fixed + given + 1))
+            .at(&func.file, func.span)
+    };
+    match varargout {
+        Reg::Val(Slot { value: Value::Cell(c), deriv, .. }) if c.data.len() >= count => {
+            Ok(c.data.iter().take(count).enumerate().map(|(k, v)| Slot::new(v.clone(), deriv.part(k))).collect())
+        }
+        Reg::Val(Slot { value: Value::Cell(c), .. }) => Err(missing(c.data.len())),
+        Reg::Val(_) => Err(Diagnostic::new(ErrorKind::Runtime, "varargout must be a cell array object").at(&func.file, func.span)),
+        _ => Err(missing(0)),
     }
 }
 

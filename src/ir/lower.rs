@@ -32,8 +32,8 @@ pub fn lower_function(
     }
     let params = param_names(&func.inputs, file)?;
     let outputs: Vec<String> = func.outputs.iter().map(|o| o.name.clone()).collect();
-    if let Some(v) = outputs.iter().position(|o| o == "varargout") {
-        return Err(unsupported("varargout", file, func.outputs[v].span));
+    if let Some(v) = outputs.iter().position(|o| o == "varargout").filter(|&v| v + 1 != outputs.len()) {
+        return Err(Diagnostic::new(ErrorKind::Parse, "varargout must be the last output").at(file, func.outputs[v].span));
     }
     let mut variables: HashSet<String> = params.iter().cloned().collect();
     collect_assigned(&func.body, &mut variables);
@@ -404,6 +404,9 @@ impl<'a> Lowerer<'a> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e),
+            StmtKind::Assign { targets, rhs } if self.is_list_assignment(targets, rhs, span) => {
+                self.lower_list_assignment(targets, rhs, span)
+            }
             StmtKind::Assign { targets, rhs } if targets.len() == 1 => {
                 let value = self.lower_list(rhs, ListUse::First)?;
                 self.assign(&targets[0], value)
@@ -513,6 +516,77 @@ impl<'a> Lowerer<'a> {
             ast::Accessor::Paren(..) => Err(self.err("assignment into fields or cells of an indexed element, x(i).f = v", span)),
             ast::Accessor::DynField(..) => Err(self.err("dynamic field names, s.(name)", span)),
         }
+    }
+
+    /// Whether `[targets] = rhs` hands out a cs-list: a target is one (`[c{1:2}] = ...`, `[s.f] = ...`,
+    /// written in brackets) or the right side is (`[a, b] = c{:}`).
+    fn is_list_assignment(&self, targets: &[LValue], rhs: &Expr, span: Span) -> bool {
+        let bracketed = self.file.text.as_bytes().get(span.lo as usize) == Some(&b'[');
+        let list_rhs = matches!(rhs.kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. });
+        bracketed && (targets.iter().any(|t| list_target(t).is_some()) || (targets.len() > 1 && list_rhs))
+    }
+
+    /// `[t1, c{i}, s.f] = rhs`: each target's count is taken first (a cs-list target counts its
+    /// elements), then the right side gives that many results, handed out in order.
+    fn lower_list_assignment(&mut self, targets: &[LValue], rhs: &Expr, span: Span) -> Result<()> {
+        let one = self.constant(Value::scalar(1.0), span);
+        let mut counts = Vec::with_capacity(targets.len());
+        for t in targets {
+            counts.push(match (t, list_target(t)) {
+                (LValue::Var { name, .. }, Some(accessor)) => {
+                    let base = self.read_var(&name.name, name.span);
+                    match accessor {
+                        ast::Accessor::Brace(indices, _) => {
+                            let subs = self.lower_indices(base, indices)?;
+                            self.emit(Op::TargetCount { field: false }, [vec![base], subs].concat(), span)
+                        }
+                        _ => self.emit(Op::TargetCount { field: true }, vec![base], span),
+                    }
+                }
+                _ => one,
+            });
+        }
+        let mut total = counts[0];
+        for &c in &counts[1..] {
+            total = self.prim("plus", vec![total, c], span)?;
+        }
+        let results = match &rhs.kind {
+            ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_arg(rhs)?,
+            _ => {
+                self.lower_multi(rhs, 1)?;
+                let block = self.current.0 as usize;
+                let call = self.blocks[block].insts.pop().expect("the call just lowered");
+                if !matches!(call.op, Op::Prim(_) | Op::Call(_) | Op::Apply(_) | Op::Index) {
+                    return Err(self.err("this assignment to a cs-list", span));
+                }
+                let dest = self.new_value();
+                let args = [vec![total], call.args].concat();
+                self.emit_multi(Op::Outputs(Box::new(call.op)), args, vec![dest], call.span);
+                dest
+            }
+        };
+        let mut start = self.constant(Value::scalar(0.0), span);
+        for (t, count) in targets.iter().zip(counts) {
+            let target = list_target(t);
+            let part = self.emit(Op::ListPart { cell: target.is_some() }, vec![results, start, count], span);
+            match (t, target) {
+                (LValue::Var { name, .. }, Some(accessor)) => {
+                    let base = self.read_var(&name.name, name.span);
+                    let v = match accessor {
+                        ast::Accessor::Brace(indices, _) => {
+                            let subs = self.lower_indices(base, indices)?;
+                            self.emit(Op::ListAssign { field: None }, [vec![base, part], subs].concat(), span)
+                        }
+                        ast::Accessor::Field(f) => self.emit(Op::ListAssign { field: Some(f.name.clone()) }, vec![base, part], span),
+                        _ => unreachable!("list targets end in a brace index or a field"),
+                    };
+                    self.write_var(&name.name, v);
+                }
+                _ => self.assign(t, part)?,
+            }
+            start = self.prim("plus", vec![start, count], span)?;
+        }
+        Ok(())
     }
 
     /// The current value of an assignment target (for `x += e`).
@@ -1132,6 +1206,17 @@ fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
         }
         ExprKind::Number(_) | ExprKind::ImagNumber(_) | ExprKind::Str { .. } | ExprKind::Colon | ExprKind::End
         | ExprKind::FuncHandle(_) | ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {}
+    }
+}
+
+/// The accessor of a target that names a cs-list in a multiple assignment: `c{subs}` or `s.f`.
+fn list_target(target: &LValue) -> Option<&ast::Accessor> {
+    match target {
+        LValue::Var { accessors, .. } => match accessors.as_slice() {
+            [a @ (ast::Accessor::Brace(..) | ast::Accessor::Field(_))] => Some(a),
+            _ => None,
+        },
+        LValue::Ignored(_) => None,
     }
 }
 

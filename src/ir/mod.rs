@@ -107,6 +107,18 @@ pub enum Op {
     CellIndex { tolerant: bool, list: ListUse },
     /// `args[0]{args[2..]} = args[1]`: a new cell value.
     CellAssign,
+    /// `[t1, c{subs}, s.f] = ...`: how many values target `args[0]{args[1..]}` (or with `field`,
+    /// `args[0].field`, one per struct element) takes; `args[0]` may be undefined.
+    TargetCount { field: bool },
+    /// The inner call (a `Prim`, `Call`, `Apply` or `Index`) of `args[1..]` asked for `args[0]` results,
+    /// which are left as one cs-list.
+    Outputs(Box<Op>),
+    /// From the cs-list `args[0]`, the `args[2]` values from position `args[1]` (0-based): one value,
+    /// or with `cell` a 1-by-n cell of them.
+    ListPart { cell: bool },
+    /// `[..., c{subs}, ...] = ...` (`field` None: `args[0]{args[2..]}`) or `[..., s.f, ...] = ...`:
+    /// the elements of the cell `args[1]` assigned in order.
+    ListAssign { field: Option<String> },
     /// `{...}`: `rows` rows of equally many elements, given row by row.
     CellLiteral { rows: usize },
     /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error

@@ -21,20 +21,6 @@ impl Interpreter<'_> {
         };
         let n = inst.dests.len();
         let results = match &inst.op {
-            Op::Prim(id) => self.apply_prim(*id, &values(spread(&inst.args))?, n)?,
-            Op::Call(id) => self.call(*id, values(spread(&inst.args))?, n)?,
-            Op::Apply(kind) => self.apply(*kind, values(spread(&inst.args))?, n)?,
-            Op::Index => {
-                let operands = spread(&inst.args);
-                let base = into_slot(operands[0].clone())?;
-                if matches!(base.value, Value::Handle(_)) {
-                    self.call_handle(&base, values(operands[1..].to_vec())?, n)?
-                } else {
-                    let count = operands.len() - 1;
-                    let subs = operands[1..].iter().enumerate().map(|(k, r)| subscript_of(r, k, count)).collect::<Result<Vec<_>>>()?;
-                    vec![self.index_slot(&base, &subs)?]
-                }
-            }
             Op::CellLiteral { rows } => {
                 let width = inst.args.len() / rows;
                 let row_values: Vec<Vec<Reg>> = inst.args.chunks(width).map(|row| spread(row)).collect();
@@ -55,15 +41,67 @@ impl Interpreter<'_> {
                 };
                 vec![literal]
             }
-            other => {
-                return Err(Diagnostic::new(ErrorKind::Internal, format!("a cs-list spread into {other:?}")));
-            }
+            op => self.run_call(op, spread(&inst.args), n)?,
         };
         for (d, s) in inst.dests.iter().zip(results) {
             frame.regs[d.0 as usize] = Reg::Val(s);
         }
         Ok(())
     }
+}
+
+impl Interpreter<'_> {
+    /// Runs a call-like instruction (`Prim`, `Call`, `Apply`, or `Index`, which calls a handle) on
+    /// `operands`, asking for `nargout` results.
+    pub(super) fn run_call(&mut self, op: &Op, operands: Vec<Reg>, nargout: usize) -> Result<Vec<Slot>> {
+        Ok(match op {
+            Op::Prim(id) => self.apply_prim(*id, &values(operands)?, nargout)?,
+            Op::Call(id) => self.call(*id, values(operands)?, nargout)?,
+            Op::Apply(kind) => self.apply(*kind, values(operands)?, nargout)?,
+            Op::Index => {
+                let base = into_slot(operands[0].clone())?;
+                if matches!(base.value, Value::Handle(_)) {
+                    self.call_handle(&base, values(operands[1..].to_vec())?, nargout)?
+                } else {
+                    let count = operands.len() - 1;
+                    let subs = operands[1..].iter().enumerate().map(|(k, r)| subscript_of(r, k, count)).collect::<Result<Vec<_>>>()?;
+                    vec![self.index_slot(&base, &subs)?]
+                }
+            }
+            other => return Err(Diagnostic::new(ErrorKind::Internal, format!("a cs-list spread into {other:?}"))),
+        })
+    }
+
+    /// `Op::Outputs`: the inner call asked for as many results as the count operand says.
+    pub(super) fn exec_outputs(&mut self, inner: &Op, inst: &Inst, frame: &mut Frame) -> Result<()> {
+        let count = into_slot(frame.regs[inst.args[0].0 as usize].clone())?;
+        let nargout = count_of(&count.value);
+        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a.0 as usize] {
+            Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
+            other => vec![other.clone()],
+        });
+        let results = self.run_call(inner, operands.collect(), nargout)?;
+        frame.regs[inst.dests[0].0 as usize] = Reg::List(results);
+        Ok(())
+    }
+}
+
+/// A count computed by the lowering (a non-negative whole double).
+pub(super) fn count_of(v: &Value) -> usize {
+    v.numeric().map_or(0, |a| a.data[0] as usize)
+}
+
+/// `Op::ListPart`: `count` values of `list` from `start`; a missing one is Octave's error.
+pub(super) fn list_part(list: &[Slot], start: usize, count: usize, cell: bool) -> Result<Slot> {
+    if list.len() < start + count {
+        return Err(Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", list.len() + 1)));
+    }
+    let items = &list[start..start + count];
+    if !cell {
+        return Ok(items[0].clone());
+    }
+    let (values, parts): (Vec<Value>, Vec<crate::exec::deriv::Deriv>) = items.iter().map(|s| (s.value.clone(), s.deriv.clone())).unzip();
+    Ok(Slot::new(Value::Cell(crate::exec::value::Array::new(vec![1, count], values)), crate::exec::deriv::Deriv::from_parts(parts)))
 }
 
 fn values(regs: Vec<Reg>) -> Result<Vec<Slot>> {
