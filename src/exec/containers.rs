@@ -94,6 +94,25 @@ pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result
     place_in_cell(base, dims, &targets, values)
 }
 
+/// `c(subs) = rhs`: the elements of a cell `rhs` in order, or its one element everywhere (a value
+/// that is not a cell is that one element, as in Octave's `c(2) = 5`).
+pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let mut values = elements_of(rhs);
+    if values.len() == 1 {
+        values = vec![values[0].clone(); targets.len()];
+    }
+    if values.len() != targets.len() {
+        return Err(runtime(format!(
+            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
+            targets.len(),
+            values.len()
+        ))
+        .with_identifier("Octave:nonconformant-args"));
+    }
+    place_in_cell(base, dims, &targets, values)
+}
+
 /// How many values the target `c{subs}` of a multiple assignment takes (`base` None: undefined).
 pub fn cell_target_count(base: Option<&Slot>, subs: &[Subscript]) -> Result<usize> {
     Ok(assign_plan(&cell_dims(base)?, subs)?.1.len())

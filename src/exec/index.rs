@@ -32,6 +32,8 @@ impl Subscript {
     /// Subscript `position` of `count` (for the error message).
     pub fn from_value(v: &Value, position: usize, count: usize) -> Result<Subscript> {
         match v {
+            // The text ':' stands for the colon (Octave's `idx = {':', 2}; x(idx{:})`).
+            Value::Char(c) if c.data.len() == 1 && v.as_string().as_deref() == Some(":") => Ok(Subscript::All),
             Value::Logical(mask) => Ok(Subscript::List {
                 positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
                 dims: mask.dims.clone(),

@@ -410,6 +410,24 @@ impl<'p> Interpreter<'p> {
         Ok(Slot { value, deriv, tape })
     }
 
+    /// `base(subs) = rhs` with its derivative, recorded on the tape; into a cell, `rhs` is a cell of
+    /// the elements or one element (Octave's `c(2) = 5`).
+    fn assign_slot(&mut self, base: Option<Slot>, rhs: &Slot, subs: &[Subscript]) -> Result<Slot> {
+        if matches!(rhs.value, Value::Cell(_)) || matches!(base, Some(Slot { value: Value::Cell(_), .. })) {
+            self.untaped(rhs)?;
+            return containers::assign_cell_array(base, subs, rhs.clone());
+        }
+        let tape = match &mut self.tape {
+            Some(tape) => tape.record_assign(base.as_ref(), rhs, subs)?,
+            None => None,
+        };
+        let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, subs)?;
+        if matches!(value, Value::Int(..)) && tape.is_some() {
+            return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
+        }
+        Ok(Slot { value, deriv, tape })
+    }
+
     /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
     /// stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
@@ -558,21 +576,10 @@ impl<'p> Interpreter<'p> {
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
-                let base = match take_or_clone(regs, inst.args[0], movable(0)) {
-                    Reg::Val(s) => Some(s),
-                    _ => None,
-                };
-                let rhs = slot(regs, inst.args[1])?;
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let tape = match &mut self.tape {
-                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
-                    None => None,
-                };
-                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
-                if matches!(value, Value::Int(..)) && tape.is_some() {
-                    return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
-                }
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
+                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;

@@ -489,7 +489,7 @@ impl<'a> Lowerer<'a> {
         match first {
             ast::Accessor::Paren(indices, _) if rest.is_empty() => {
                 let mut args = vec![base, value];
-                args.extend(self.lower_indices(base, indices)?);
+                args.extend(self.lower_arguments(base, indices)?);
                 Ok(self.emit(Op::IndexAssign, args, span))
             }
             ast::Accessor::Field(field) => {

@@ -21,6 +21,17 @@ impl Interpreter<'_> {
         };
         let n = inst.dests.len();
         let results = match &inst.op {
+            Op::IndexAssign => {
+                let mut operands = spread(&inst.args).into_iter();
+                let base = operands.next().and_then(|r| match r {
+                    Reg::Val(s) => Some(s),
+                    _ => None,
+                });
+                let rhs = into_slot(operands.next().expect("an assigned value"))?;
+                let rest: Vec<Reg> = operands.collect();
+                let subs = rest.iter().enumerate().map(|(k, r)| subscript_of(r, k, rest.len())).collect::<Result<Vec<_>>>()?;
+                vec![self.assign_slot(base, &rhs, &subs)?]
+            }
             Op::CellLiteral { rows } => {
                 let width = inst.args.len() / rows;
                 let row_values: Vec<Vec<Reg>> = inst.args.chunks(width).map(|row| spread(row)).collect();
