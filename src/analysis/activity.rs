@@ -97,7 +97,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
-                        Op::Warning => false,
+                        Op::Warning | Op::LastWarning => false,
                         Op::TargetCount { .. } => false,
                         Op::ListPart { .. } => act[inst.args[0].0 as usize],
                         Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],

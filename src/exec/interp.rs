@@ -3,6 +3,7 @@
 
 mod apply;
 mod spread;
+mod warn;
 
 use super::buffers;
 use super::containers;
@@ -11,6 +12,7 @@ use super::index::{Subscript, assign, end_value, index};
 use super::scalar;
 use super::primitives::{self, Forward};
 use super::value::{FunctionHandle, Value};
+use super::warnings::WarningState;
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
@@ -82,6 +84,8 @@ pub struct Plan<'p> {
     pub frames: &'p Frames,
     /// The host calls of the latest run that finished (see `Interpreter::host_calls`).
     pub host_calls: &'p std::sync::Mutex<Vec<HostCall>>,
+    /// The host's warning state when the evaluation started.
+    pub warnings: WarningState,
 }
 
 /// Register files kept between runs of a prepared plan, per function. A repeated call finds its
@@ -169,6 +173,8 @@ pub struct Interpreter<'p> {
     /// What the host must do for the user's code on the path taken, in order: every run of one
     /// evaluation takes the same path, so whichever finishes last tells the host.
     host_calls: Vec<HostCall>,
+    /// The warning state as the user's code changes it (starting from the host's).
+    warnings: WarningState,
 }
 
 /// A host function called for its effect with text arguments: `warning` for the user's warnings and
@@ -181,7 +187,8 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![] }
+        let warnings = plan.warnings.clone();
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -588,8 +595,17 @@ impl<'p> Interpreter<'p> {
             }
             Op::Warning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
-                let args = primitives::errors::warning_arguments(&values)?;
-                self.host_calls.push(HostCall { function: "warning", args });
+                let result = self.warning(&values)?;
+                if let (Some(d), Some(v)) = (inst.dests.first(), result) {
+                    set(regs, *d, Reg::Val(Slot::inactive(v)));
+                }
+            }
+            Op::LastWarning => {
+                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                let last = self.lastwarn(&values)?;
+                for (d, v) in inst.dests.iter().zip(last) {
+                    set(regs, *d, Reg::Val(Slot::inactive(v)));
+                }
             }
             Op::LastError => {
                 let last = self.host_calls.iter().rev().find(|c| c.function == "lasterr").ok_or_else(|| {

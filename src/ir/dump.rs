@@ -45,6 +45,7 @@ impl fmt::Display for Function {
                     Op::CaughtError => "caught-error".into(),
                     Op::Warning => "warning".into(),
                     Op::LastError => "lasterr".into(),
+                    Op::LastWarning => "lastwarn".into(),
                     Op::TargetCount { field } => format!("target-count[field={field}]"),
                     Op::Outputs(inner) => format!("outputs {inner:?}"),
                     Op::ListPart { cell } => format!("list-part[cell={cell}]"),

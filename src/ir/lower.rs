@@ -930,13 +930,12 @@ impl<'a> Lowerer<'a> {
             self.emit_multi(Op::LastError, vec![], dests.clone(), span);
             return Ok(dests);
         }
-        if name == "warning" {
-            if nargout > 0 {
-                return Err(self.err("warning with outputs (the warning state)", span));
-            }
+        if let ("warning", 0..=1) | ("lastwarn", 0..=2) = (name, nargout) {
             let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
-            self.emit_multi(Op::Warning, operands, vec![], span);
-            return Ok(vec![]);
+            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+            let op = if name == "warning" { Op::Warning } else { Op::LastWarning };
+            self.emit_multi(op, operands, dests.clone(), span);
+            return Ok(dests);
         }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {

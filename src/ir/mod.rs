@@ -131,8 +131,11 @@ pub enum Op {
     Nargout,
     /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
     CaughtError,
-    /// `warning(...)` with no result: passed on to the host's `warning` after the run.
+    /// `warning(...)`: changes or queries the run's warning state (its result: the state struct) or
+    /// issues a warning, passed on to the host's `warning` after the run.
     Warning,
+    /// `lastwarn(...)`: the last warning's message and identifier; arguments set them.
+    LastWarning,
     /// `lasterr`: the message (and identifier) of the error caught last.
     LastError,
 }
