@@ -633,7 +633,7 @@ impl<'p> Interpreter<'p> {
                 let r = match found {
                     Some(items) => spread::list_register(items, *list)?,
                     None if *tolerant => Reg::Undefined(name.clone()),
-                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("invalid use of undefined value: no field '{name}'"))),
+                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("structure has no member '{name}'"))),
                 };
                 set(regs, inst.dests[0], r);
             }
