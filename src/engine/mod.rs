@@ -179,7 +179,7 @@ impl Prepared {
             derivative_cache: &self.derivative_cache,
             frames: &self.frames,
             host_calls: &self.host_calls,
-            warnings: self.warnings.clone(),
+            warnings: &self.warnings,
         };
         Interpreter::new(plan, detect_sparsity)
     }

@@ -85,7 +85,7 @@ pub struct Plan<'p> {
     /// The host calls of the latest run that finished (see `Interpreter::host_calls`).
     pub host_calls: &'p std::sync::Mutex<Vec<HostCall>>,
     /// The host's warning state when the evaluation started.
-    pub warnings: WarningState,
+    pub warnings: &'p WarningState,
 }
 
 /// Register files kept between runs of a prepared plan, per function. A repeated call finds its
@@ -173,8 +173,9 @@ pub struct Interpreter<'p> {
     /// What the host must do for the user's code on the path taken, in order: every run of one
     /// evaluation takes the same path, so whichever finishes last tells the host.
     host_calls: Vec<HostCall>,
-    /// The warning state as the user's code changes it (starting from the host's).
-    warnings: WarningState,
+    /// The warning state as the user's code changes it (a copy of the host's, made at the first
+    /// `warning` or `lastwarn`).
+    warnings: Option<WarningState>,
 }
 
 /// A host function called for its effect with text arguments: `warning` for the user's warnings and
@@ -187,8 +188,7 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        let warnings = plan.warnings.clone();
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.

@@ -5,13 +5,18 @@ use super::{HostCall, Interpreter};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::errors::{identified_message, raised};
 use crate::exec::value::Value;
+use crate::exec::warnings::WarningState;
 
 impl Interpreter<'_> {
+    fn warning_state(&mut self) -> &mut WarningState {
+        self.warnings.get_or_insert_with(|| self.plan.warnings.clone())
+    }
+
     /// `warning(...)`: a state change or query gives the (old) state struct, a message is issued
     /// unless its identifier is off, or raised as an error when it is set to `error`.
     pub(super) fn warning(&mut self, args: &[&Value]) -> Result<Option<Value>> {
         if let [s @ Value::Struct(_)] = args {
-            for (state, id) in self.warnings.restore(s)? {
+            for (state, id) in self.warning_state().restore(s)? {
                 self.host_calls.push(HostCall { function: "warning", args: vec![state, id] });
             }
             return Ok(None);
@@ -19,12 +24,12 @@ impl Interpreter<'_> {
         let keyword = args.first().and_then(|a| a.as_string()).map(|s| s.to_ascii_lowercase());
         let id = || args.get(1).map_or(Ok("all".to_string()), |a| text(a));
         match (keyword.as_deref(), args.len()) {
-            (_, 0) => Ok(Some(self.warnings.query("all"))),
-            (Some("query"), 1 | 2) => Ok(Some(self.warnings.query(&id()?))),
+            (_, 0) => Ok(Some(self.warning_state().query("all"))),
+            (Some("query"), 1 | 2) => Ok(Some(self.warning_state().query(&id()?))),
             (Some(state @ ("on" | "off" | "error")), 1 | 2) => {
                 let id = id()?;
-                let old = self.warnings.query(&id);
-                self.warnings.set(state, &id);
+                let old = self.warning_state().query(&id);
+                self.warning_state().set(state, &id);
                 self.host_calls.push(HostCall { function: "warning", args: vec![state.to_string(), id] });
                 Ok(Some(old))
             }
@@ -35,13 +40,13 @@ impl Interpreter<'_> {
             _ => {
                 let (identifier, message) = identified_message("warning", args)?;
                 let id = identifier.clone().unwrap_or_default();
-                match self.warnings.state_of(if id.is_empty() { "all" } else { &id }) {
+                match self.warning_state().state_of(if id.is_empty() { "all" } else { &id }) {
                     "off" => {}
                     "error" => return Err(raised(identifier, &message)),
                     _ => {
                         let passed = identifier.into_iter().chain(["%s".to_string(), message.clone()]).collect();
                         self.host_calls.push(HostCall { function: "warning", args: passed });
-                        self.warnings.last = (message, id);
+                        self.warning_state().last = (message, id);
                     }
                 }
                 Ok(None)
@@ -51,11 +56,11 @@ impl Interpreter<'_> {
 
     /// `[msg, id] = lastwarn(...)`: the last warning; with arguments it is set to them.
     pub(super) fn lastwarn(&mut self, args: &[&Value]) -> Result<[Value; 2]> {
-        let (message, id) = self.warnings.last.clone();
+        let (message, id) = self.warning_state().last.clone();
         if let Some(m) = args.first() {
             let set = (text(m)?, args.get(1).map_or(Ok(String::new()), |a| text(a))?);
             self.host_calls.push(HostCall { function: "lastwarn", args: vec![set.0.clone(), set.1.clone()] });
-            self.warnings.last = set;
+            self.warning_state().last = set;
         }
         Ok([Value::string(&message), Value::string(&id)])
     }
