@@ -5,7 +5,7 @@
 //! can return an active value; likewise for dependence.
 
 use crate::exec::primitives;
-use crate::ir::{Callee, Op, Program, Terminator, ValueId};
+use crate::ir::{Callee, Function, Op, Program, Terminator, ValueId};
 
 #[derive(Clone, Debug, Default)]
 pub struct Activity {
@@ -58,6 +58,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
         active_params[target].iter_mut().for_each(|p| *p = true);
     }
     let mut active_results: Vec<bool> = vec![false; program.functions.len()];
+    let lists: Vec<_> = program.functions.iter().map(Function::spread_lists).collect();
     loop {
         let mut changed = false;
         for (fi, func) in program.functions.iter().enumerate() {
@@ -96,13 +97,39 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
-                        Op::Warning => false,
-                        Op::Call(callee) => {
-                            let params = &mut active_params[callee.0 as usize];
-                            for (k, a) in inst.args.iter().enumerate() {
-                                if act[a.0 as usize] && k < params.len() && !params[k] {
-                                    params[k] = true;
+                        Op::Warning | Op::LastWarning => false,
+                        Op::TargetCount { .. } => false,
+                        Op::ListPart { .. } => act[inst.args[0].0 as usize],
+                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],
+                        Op::ListAssign { .. } => any_arg,
+                        Op::Outputs(inner) => match **inner {
+                            Op::Call(callee) => {
+                                let params = &mut active_params[callee.0 as usize];
+                                if any_arg && params.iter().any(|p| !p) {
+                                    params.iter_mut().for_each(|p| *p = true);
                                     changed = true;
+                                }
+                                active_results[callee.0 as usize]
+                            }
+                            _ => any_arg,
+                        },
+                        Op::Call(callee) => {
+                            let varargin = program.function(*callee).params.last().is_some_and(|p| p == "varargin");
+                            let spread_from = inst.args.iter().position(|a| lists[fi].contains(a));
+                            let params = &mut active_params[callee.0 as usize];
+                            let last = params.len().saturating_sub(1);
+                            for (k, _) in inst.args.iter().enumerate().filter(|(_, a)| act[a.0 as usize]) {
+                                // After a cs-list, an argument may land at any later parameter; varargin
+                                // takes every argument from its position on.
+                                let reach = match spread_from {
+                                    Some(s) if k >= s => s.min(last)..params.len(),
+                                    _ => k..k + 1,
+                                };
+                                for p in reach.map(|p| if varargin { p.min(last) } else { p }) {
+                                    if p < params.len() && !params[p] {
+                                        params[p] = true;
+                                        changed = true;
+                                    }
                                 }
                             }
                             active_results[callee.0 as usize]

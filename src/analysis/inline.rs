@@ -14,13 +14,15 @@ const MAX_INSTRUCTIONS: usize = 32;
 pub fn inline_calls(program: &mut Program) {
     let originals = program.functions.clone();
     for func in &mut program.functions {
+        // A cs-list argument spreads into a number of arguments known only when the call runs.
+        let lists = func.spread_lists();
         for b in 0..func.blocks.len() {
             let insts = std::mem::take(&mut func.blocks[b].insts);
             let mut out = Vec::with_capacity(insts.len());
             let mut alias = HashMap::new();
             for inst in insts {
                 match &inst.op {
-                    Op::Call(id) if inlinable(&originals[id.0 as usize], &inst) => {
+                    Op::Call(id) if inlinable(&originals[id.0 as usize], &inst) && !inst.args.iter().any(|a| lists.contains(a)) => {
                         copy_body(func, &originals[id.0 as usize], &inst, &mut out, &mut alias)
                     }
                     _ => out.push(inst),

@@ -166,8 +166,13 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::Fail(_)
         | Op::Nargin
         | Op::Nargout
-        | Op::LastError => unknown(),
-        Op::Warning => vec![],
+        | Op::LastError
+        | Op::LastWarning
+        | Op::TargetCount { .. }
+        | Op::Outputs(_)
+        | Op::ListPart { .. }
+        | Op::ListAssign { .. } => unknown(),
+        Op::Warning => inst.dests.iter().map(|_| Lattice::Varying { class: Some(Class::Struct), dims: None }).collect(),
         Op::CaughtError => vec![Lattice::Varying { class: Some(Class::Struct), dims: Some(vec![1, 1]) }],
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {

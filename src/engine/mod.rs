@@ -17,6 +17,7 @@ use crate::analysis::{
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
+pub use crate::exec::warnings::WarningState;
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
@@ -32,6 +33,11 @@ pub trait Host {
     /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
     fn call(&mut self, call: &HostCall) {
         let _ = call;
+    }
+    /// The host's warning states and last warning, which the user's `warning(...)` and `lastwarn`
+    /// read and change during a run.
+    fn warnings(&mut self) -> WarningState {
+        WarningState::default()
     }
     /// Reports edits of `path` through `edits` from now on; false when it cannot.
     fn watch(&mut self, _path: &Path) -> bool {
@@ -138,6 +144,10 @@ struct Prepared {
     hessian: Option<hessian::HessianCompression>,
     /// What the latest run asks the host to do.
     host_calls: std::sync::Mutex<Vec<HostCall>>,
+    /// The host's warning state at the start of the current evaluation, read from the host only when
+    /// the code calls `warning` or `lastwarn` (`reads_warnings`).
+    warnings: WarningState,
+    reads_warnings: bool,
 }
 
 impl Prepared {
@@ -169,6 +179,7 @@ impl Prepared {
             derivative_cache: &self.derivative_cache,
             frames: &self.frames,
             host_calls: &self.host_calls,
+            warnings: &self.warnings,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -277,6 +288,9 @@ impl Engine {
             }
         };
         let plan = &mut plans[index].1;
+        if plan.reads_warnings {
+            plan.warnings = host.warnings();
+        }
         let outcome = run_plan(plan, request, x_array.numel(), &mut log);
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
@@ -362,6 +376,8 @@ fn prepare(
     // Sources with no file (anonymous functions, msad's library) cannot change.
     let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));
     let frames = Frames::new(program.functions.len());
+    let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
+    let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
     Ok(Prepared {
         program,
         activity,
@@ -378,6 +394,8 @@ fn prepare(
         scalar_output: None,
         hessian: None,
         host_calls: Default::default(),
+        warnings: WarningState::default(),
+        reads_warnings,
     })
 }
 

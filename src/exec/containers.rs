@@ -15,25 +15,30 @@ fn unsupported(what: &str) -> Diagnostic {
 fn scalar_struct(v: &Value) -> Result<&StructArray> {
     match v {
         Value::Struct(s) if s.elements.len() == 1 => Ok(s),
-        Value::Struct(_) => Err(unsupported("field access on struct arrays")),
+        Value::Struct(_) => Err(unsupported("assigning a field of a struct array")
+            .with_hint("assign the whole field at once with [s.f] = deal(...), or build the array with struct(...)")),
         other => Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
     }
 }
 
-/// `s.name`; None when the field does not exist.
-pub fn field(base: &Slot, name: &str) -> Result<Option<Slot>> {
-    let s = scalar_struct(&base.value)?;
-    Ok(s.fields.iter().position(|f| f == name).map(|k| Slot::new(s.elements[0][k].clone(), base.deriv.part(k))))
+/// `s.name`: one value per element of the struct array `s` (a cs-list); None when the field does
+/// not exist. A struct array's derivative has one part per element and field, element by element.
+pub fn field(base: &Slot, name: &str) -> Result<Option<Vec<Slot>>> {
+    let s = match &base.value {
+        Value::Struct(s) => s,
+        other => return Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
+    };
+    let Some(k) = s.fields.iter().position(|f| f == name) else { return Ok(None) };
+    let width = s.fields.len();
+    Ok(Some(s.elements.iter().enumerate().map(|(e, values)| Slot::new(values[k].clone(), base.deriv.part(e * width + k))).collect()))
 }
 
 /// `s.name = rhs`, creating the struct (`base = None`) or the field as needed.
 pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
     let (mut s, deriv) = match base {
-        None => (StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }, Deriv::Zero),
+        None => (new_struct(), Deriv::Zero),
         Some(Slot { value: Value::Struct(s), deriv, .. }) if s.elements.len() == 1 => (s, deriv),
-        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => {
-            (StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }, Deriv::Zero)
-        }
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero),
         Some(Slot { value, .. }) => return scalar_struct(&value).map(|_| unreachable!("not a scalar struct")),
     };
     let mut parts: Vec<Deriv> = (0..s.fields.len()).map(|k| deriv.part(k)).collect();
@@ -58,33 +63,89 @@ fn cell(v: &Value) -> Result<&Array<Value>> {
     }
 }
 
-/// `c{subs}`, which must name one element; None when it is out of range (for tolerant reads).
-pub fn cell_element(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Slot>> {
+/// `c{subs}`: the elements it names, in order (a cs-list); None when a subscript is out of range
+/// (for tolerant reads).
+pub fn cell_elements(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Vec<Slot>>> {
     let c = cell(&base.value)?;
     let positions = match gather_plan(&c.dims, subs) {
         Ok((_, p)) => p,
         Err(_) if tolerant => return Ok(None),
         Err(e) => return Err(e),
     };
-    match positions.as_slice() {
-        [k] => Ok(Some(Slot::new(c.data[*k].clone(), base.deriv.part(*k)))),
-        _ => Err(unsupported("brace indexing that yields several values (cs-lists)")
-            .with_hint("index one element at a time, c{k}")),
-    }
+    Ok(Some(positions.iter().map(|&k| Slot::new(c.data[k].clone(), base.deriv.part(k))).collect()))
 }
 
 /// `c{subs} = rhs`: grows the cell with empty elements like an array grows with zeros.
 pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    if targets.len() != 1 {
+        return Err(unsupported("brace assignment to several elements").with_hint("write [c{subs}] = deal(...)"));
+    }
+    place_in_cell(base, dims, &targets, vec![rhs])
+}
+
+/// `[c{subs}] = ...`: the values of `rhs`, a cell, go to the elements `subs` names, in order.
+pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let values = elements_of(rhs);
+    if values.len() != targets.len() {
+        return Err(runtime("some elements undefined in index list"));
+    }
+    place_in_cell(base, dims, &targets, values)
+}
+
+/// `c(subs) = rhs`: the elements of a cell `rhs` in order, or its one element everywhere (a value
+/// that is not a cell is that one element, as in Octave's `c(2) = 5`).
+pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let mut values = elements_of(rhs);
+    if values.len() == 1 {
+        values = vec![values[0].clone(); targets.len()];
+    }
+    if values.len() != targets.len() {
+        return Err(runtime(format!(
+            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
+            targets.len(),
+            values.len()
+        ))
+        .with_identifier("Octave:nonconformant-args"));
+    }
+    place_in_cell(base, dims, &targets, values)
+}
+
+/// How many values the target `c{subs}` of a multiple assignment takes (`base` None: undefined).
+pub fn cell_target_count(base: Option<&Slot>, subs: &[Subscript]) -> Result<usize> {
+    Ok(assign_plan(&cell_dims(base)?, subs)?.1.len())
+}
+
+/// How many values the target `s.f` of a multiple assignment takes: one per element of a struct.
+pub fn field_target_count(base: Option<&Slot>) -> usize {
+    match base {
+        Some(Slot { value: Value::Struct(s), .. }) => s.elements.len(),
+        _ => 1,
+    }
+}
+
+fn cell_dims(base: Option<&Slot>) -> Result<Vec<usize>> {
+    match base.map(|s| &s.value) {
+        None => Ok(vec![0, 0]),
+        Some(Value::Double(a)) if a.data.is_empty() => Ok(vec![0, 0]),
+        Some(v) => Ok(cell(v)?.dims.clone()),
+    }
+}
+
+/// A cell's elements with their derivatives.
+fn elements_of(c: Slot) -> Vec<Slot> {
+    let Value::Cell(a) = c.value else { return vec![c] };
+    a.data.into_iter().enumerate().map(|(k, v)| Slot::new(v, c.deriv.part(k))).collect()
+}
+
+/// The cell `base` resized to `dims` with `values` at positions `targets`.
+fn place_in_cell(base: Option<Slot>, dims: Vec<usize>, targets: &[usize], values: Vec<Slot>) -> Result<Slot> {
     let empty = || Value::Double(Array::new(vec![0, 0], vec![]));
     let (c, deriv) = match base {
-        None => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
         Some(Slot { value: Value::Cell(c), deriv, .. }) => (c, deriv),
-        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
-        Some(Slot { value, .. }) => return cell(&value).map(|_| unreachable!("not a cell")),
-    };
-    let (dims, targets) = assign_plan(&c.dims, subs)?;
-    let [target] = targets.as_slice() else {
-        return Err(unsupported("brace assignment to several elements"));
+        _ => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
     };
     let moved = resize_positions(&c.dims, &dims);
     let n: usize = dims.iter().product();
@@ -94,9 +155,44 @@ pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<
         parts[moved[k]] = deriv.part(k);
         data[moved[k]] = value;
     }
-    data[*target] = rhs.value;
-    parts[*target] = rhs.deriv;
+    for (&target, rhs) in targets.iter().zip(values) {
+        data[target] = rhs.value;
+        parts[target] = rhs.deriv;
+    }
     Ok(Slot::new(Value::Cell(Array::new(dims, data)), Deriv::from_parts(parts)))
+}
+
+/// `[s.name] = ...`: element k of the struct (array) `base` gets value k of the cell `rhs`; an
+/// undefined base becomes a 1x1 struct.
+pub fn assign_fields(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
+    let (mut s, deriv) = match base {
+        Some(Slot { value: Value::Struct(s), deriv, .. }) => (s, deriv),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero),
+        None => (new_struct(), Deriv::Zero),
+        Some(Slot { value, .. }) => return Err(runtime(format!("invalid use of a {} value as a struct", value.class_name()))),
+    };
+    let values = elements_of(rhs);
+    if values.len() != s.elements.len() {
+        return Err(runtime("some elements undefined in index list"));
+    }
+    let width = s.fields.len();
+    let k = s.fields.iter().position(|f| f == name).unwrap_or(width);
+    let new_width = width.max(k + 1);
+    let mut parts = vec![Deriv::Zero; s.elements.len() * new_width];
+    for (e, (element, rhs)) in s.elements.iter_mut().zip(values).enumerate() {
+        (0..width).for_each(|f| parts[e * new_width + f] = deriv.part(e * width + f));
+        element.resize(new_width, Value::Double(Array::new(vec![0, 0], vec![])));
+        element[k] = rhs.value;
+        parts[e * new_width + k] = rhs.deriv;
+    }
+    if k == width {
+        s.fields.push(name.to_string());
+    }
+    Ok(Slot::new(Value::Struct(s), Deriv::from_parts(parts)))
+}
+
+fn new_struct() -> StructArray {
+    StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }
 }
 
 /// Where each element of an array of `old` dims lands in the grown `new` dims.

@@ -32,6 +32,8 @@ impl Subscript {
     /// Subscript `position` of `count` (for the error message).
     pub fn from_value(v: &Value, position: usize, count: usize) -> Result<Subscript> {
         match v {
+            // The text ':' stands for the colon (Octave's `idx = {':', 2}; x(idx{:})`).
+            Value::Char(c) if c.data.len() == 1 && v.as_string().as_deref() == Some(":") => Ok(Subscript::All),
             Value::Logical(mask) => Ok(Subscript::List {
                 positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
                 dims: mask.dims.clone(),
@@ -204,10 +206,13 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, positions) = gather_plan(&value.dims(), subs)?;
-    // Elements of a struct array without derivatives (such as `err.stack(1)`).
-    if let (Value::Struct(s), Deriv::Zero) = (value, deriv) {
+    // Elements of a struct array, with their parts of the derivative (element by element, see
+    // `containers::field`).
+    if let Value::Struct(s) = value {
         let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
-        return Ok((Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::Zero));
+        let width = s.fields.len();
+        let parts = positions.iter().flat_map(|&i| (0..width).map(move |k| deriv.part(i * width + k))).collect();
+        return Ok((Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::from_parts(parts)));
     }
     let out = gather_value(value, dims, &positions)?;
     let rows = positions.len();

@@ -2,6 +2,8 @@
 //! so every value carries its derivative block alongside.
 
 mod apply;
+mod spread;
+mod warn;
 
 use super::buffers;
 use super::containers;
@@ -10,6 +12,7 @@ use super::index::{Subscript, assign, end_value, index};
 use super::scalar;
 use super::primitives::{self, Forward};
 use super::value::{FunctionHandle, Value};
+use super::warnings::WarningState;
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
@@ -44,6 +47,8 @@ enum Reg {
     /// A range read only as a subscript: zero-based first position, step, count.
     Range(usize, isize, usize),
     Val(Slot),
+    /// The values of a cs-list, for the instruction that spreads them (see `spread`).
+    List(Vec<Slot>),
 }
 
 impl Reg {
@@ -57,7 +62,7 @@ impl Reg {
             // Constants find themselves in place on the next call (see `set_constant`).
             Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Zero, tape: None }) => a.numel() <= KEPT_ARRAY_ELEMENTS,
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
-            Reg::Val(_) => false,
+            Reg::Val(_) | Reg::List(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
@@ -81,6 +86,8 @@ pub struct Plan<'p> {
     pub frames: &'p Frames,
     /// The host calls of the latest run that finished (see `Interpreter::host_calls`).
     pub host_calls: &'p std::sync::Mutex<Vec<HostCall>>,
+    /// The host's warning state when the evaluation started.
+    pub warnings: &'p WarningState,
 }
 
 /// Register files kept between runs of a prepared plan, per function. A repeated call finds its
@@ -171,6 +178,9 @@ pub struct Interpreter<'p> {
     /// What the host must do for the user's code on the path taken, in order: every run of one
     /// evaluation takes the same path, so whichever finishes last tells the host.
     host_calls: Vec<HostCall>,
+    /// The warning state as the user's code changes it (a copy of the host's, made at the first
+    /// `warning` or `lastwarn`).
+    warnings: Option<WarningState>,
 }
 
 /// A host function called for its effect with text arguments: `warning` for the user's warnings and
@@ -183,7 +193,7 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![] }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -201,7 +211,7 @@ impl<'p> Interpreter<'p> {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
         }
-        if nargout > func.outputs.len() {
+        if nargout > func.outputs.len() && !has_varargout(func) {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many outputs", func.name))
                 .at(&func.file, func.span));
         }
@@ -328,9 +338,10 @@ impl<'p> Interpreter<'p> {
                     (pred, block) = (Some(block), next);
                 }
                 Terminator::Return(outputs) => {
-                    let results = outputs
+                    let fixed = func.outputs.len() - usize::from(has_varargout(func));
+                    let mut results = outputs
                         .iter()
-                        .take(nargout)
+                        .take(nargout.min(fixed))
                         .zip(&func.outputs)
                         .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
                             Reg::Val(s) => Ok(s),
@@ -341,6 +352,9 @@ impl<'p> Interpreter<'p> {
                             .at(&func.file, func.span)),
                         })
                         .collect::<Result<Vec<_>>>()?;
+                    if nargout > fixed {
+                        results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed)?);
+                    }
                     return Ok(Exit::Returned(results));
                 }
             }
@@ -408,6 +422,24 @@ impl<'p> Interpreter<'p> {
         Ok(Slot { value, deriv, tape })
     }
 
+    /// `base(subs) = rhs` with its derivative, recorded on the tape; into a cell, `rhs` is a cell of
+    /// the elements or one element (Octave's `c(2) = 5`).
+    fn assign_slot(&mut self, base: Option<Slot>, rhs: &Slot, subs: &[Subscript]) -> Result<Slot> {
+        if matches!(rhs.value, Value::Cell(_)) || matches!(base, Some(Slot { value: Value::Cell(_), .. })) {
+            self.untaped(rhs)?;
+            return containers::assign_cell_array(base, subs, rhs.clone());
+        }
+        let tape = match &mut self.tape {
+            Some(tape) => tape.record_assign(base.as_ref(), rhs, subs)?,
+            None => None,
+        };
+        let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, subs)?;
+        if matches!(value, Value::Int(..)) && tape.is_some() {
+            return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
+        }
+        Ok(Slot { value, deriv, tape })
+    }
+
     /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
     /// stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
@@ -435,6 +467,10 @@ impl<'p> Interpreter<'p> {
         movable: &dyn Fn(usize) -> bool,
         frame: &mut Frame,
     ) -> Result<()> {
+        let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+            return self.exec_spread(inst, frame);
+        }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
         // their derivative row costs less than looking it up.
@@ -554,21 +590,10 @@ impl<'p> Interpreter<'p> {
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
-                let base = match take_or_clone(regs, inst.args[0], movable(0)) {
-                    Reg::Val(s) => Some(s),
-                    _ => None,
-                };
-                let rhs = slot(regs, inst.args[1])?;
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let tape = match &mut self.tape {
-                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
-                    None => None,
-                };
-                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
-                if matches!(value, Value::Int(..)) && tape.is_some() {
-                    return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
-                }
-                set(regs, inst.dests[0], Reg::Val(Slot { value, deriv, tape }));
+                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs)?;
+                set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;
@@ -577,8 +602,17 @@ impl<'p> Interpreter<'p> {
             }
             Op::Warning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
-                let args = primitives::errors::warning_arguments(&values)?;
-                self.host_calls.push(HostCall { function: "warning", args });
+                let result = self.warning(&values)?;
+                if let (Some(d), Some(v)) = (inst.dests.first(), result) {
+                    set(regs, *d, Reg::Val(Slot::inactive(v)));
+                }
+            }
+            Op::LastWarning => {
+                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                let last = self.lastwarn(&values)?;
+                for (d, v) in inst.dests.iter().zip(last) {
+                    set(regs, *d, Reg::Val(Slot::inactive(v)));
+                }
             }
             Op::LastError => {
                 let last = self.host_calls.iter().rev().find(|c| c.function == "lasterr").ok_or_else(|| {
@@ -598,15 +632,15 @@ impl<'p> Interpreter<'p> {
                 let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
-            Op::Field { name, tolerant } => {
+            Op::Field { name, tolerant, list } => {
                 let found = match (&regs[inst.args[0].0 as usize], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => containers::field(self.untaped(slot(regs, inst.args[0])?)?, name)?,
                 };
                 let r = match found {
-                    Some(s) => Reg::Val(s),
+                    Some(items) => spread::list_register(items, *list)?,
                     None if *tolerant => Reg::Undefined(name.clone()),
-                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("invalid use of undefined value: no field '{name}'"))),
+                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("structure has no member '{name}'"))),
                 };
                 set(regs, inst.dests[0], r);
             }
@@ -617,15 +651,19 @@ impl<'p> Interpreter<'p> {
                 let s = containers::assign_field(base, name, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
-            Op::CellIndex { tolerant } => {
+            Op::CellIndex { tolerant, list } => {
                 let found = match (&regs[inst.args[0].0 as usize], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => {
                         let subs = subscripts(regs, &inst.args[1..])?;
-                        containers::cell_element(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
+                        containers::cell_elements(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
                     }
                 };
-                set(regs, inst.dests[0], found.map_or(Reg::Undefined("cell element".into()), Reg::Val));
+                let r = match found {
+                    Some(items) => spread::list_register(items, *list)?,
+                    None => Reg::Undefined("cell element".into()),
+                };
+                set(regs, inst.dests[0], r);
             }
             Op::CellAssign => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
@@ -633,6 +671,33 @@ impl<'p> Interpreter<'p> {
                 self.untaped(&rhs)?;
                 let subs = subscripts(regs, &inst.args[2..])?;
                 let s = containers::assign_cell(base, &subs, rhs)?;
+                set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::TargetCount { field } => {
+                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let count = match field {
+                    true => containers::field_target_count(base.as_ref()),
+                    false => containers::cell_target_count(base.as_ref(), &subscripts(regs, &inst.args[1..])?)?,
+                };
+                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(count as f64))));
+            }
+            Op::Outputs(inner) => return self.exec_outputs(inner, inst, frame),
+            Op::ListPart { cell } => {
+                let [start, count] = [inst.args[1], inst.args[2]].map(|v| slot(regs, v).map(|s| spread::count_of(&s.value)));
+                let Reg::List(list) = &regs[inst.args[0].0 as usize] else {
+                    return Err(not_a_value(&regs[inst.args[0].0 as usize]));
+                };
+                let part = spread::list_part(list, start?, count?, *cell)?;
+                set(regs, inst.dests[0], Reg::Val(part));
+            }
+            Op::ListAssign { field } => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let s = match field {
+                    Some(name) => containers::assign_fields(base, name, rhs)?,
+                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs)?,
+                };
                 set(regs, inst.dests[0], Reg::Val(s));
             }
             Op::CellLiteral { rows } => {
@@ -808,6 +873,27 @@ fn defined(reg: Reg) -> Option<Slot> {
     }
 }
 
+fn has_varargout(func: &Function) -> bool {
+    func.outputs.last().is_some_and(|o| o == "varargout")
+}
+
+/// The first `count` values of a function's `varargout` cell, for the outputs after its fixed ones.
+fn varargout_values(func: &Function, varargout: &Reg, count: usize) -> Result<Vec<Slot>> {
+    let fixed = func.outputs.len() - 1;
+    let missing = |given: usize| {
+        Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", fixed + given + 1))
+            .at(&func.file, func.span)
+    };
+    match varargout {
+        Reg::Val(Slot { value: Value::Cell(c), deriv, .. }) if c.data.len() >= count => {
+            Ok(c.data.iter().take(count).enumerate().map(|(k, v)| Slot::new(v.clone(), deriv.part(k))).collect())
+        }
+        Reg::Val(Slot { value: Value::Cell(c), .. }) => Err(missing(c.data.len())),
+        Reg::Val(_) => Err(Diagnostic::new(ErrorKind::Runtime, "varargout must be a cell array object").at(&func.file, func.span)),
+        _ => Err(missing(0)),
+    }
+}
+
 /// The arguments by parameter position (None: not passed). With `varargin` as the last parameter,
 /// the arguments from its position on become one cell.
 fn pack_varargin(func: &Function, args: Vec<Slot>) -> Vec<Option<Slot>> {
@@ -902,6 +988,7 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
         Reg::Undefined(name) => Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined")),
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
         Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
+        Reg::List(_) => Diagnostic::new(ErrorKind::Runtime, "a cs-list cannot be used as one value here"),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
@@ -911,12 +998,15 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Vec<&'r Slot>> {
 }
 
 fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
-    vs.iter()
-        .enumerate()
-        .map(|(k, &v)| match &regs[v.0 as usize] {
-            Reg::Colon => Ok(Subscript::All),
-            &Reg::Range(first, step, count) => Ok(Subscript::range(first, step, count)),
-            _ => Subscript::from_value(&slot(regs, v)?.value, k, vs.len()),
-        })
-        .collect()
+    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.0 as usize], k, vs.len())).collect()
+}
+
+/// Subscript `position` of `count`.
+fn subscript_of(reg: &Reg, position: usize, count: usize) -> Result<Subscript> {
+    match reg {
+        Reg::Colon => Ok(Subscript::All),
+        &Reg::Range(first, step, count) => Ok(Subscript::range(first, step, count)),
+        Reg::Val(s) => Subscript::from_value(&s.value, position, count),
+        other => Err(not_a_value(other)),
+    }
 }

@@ -8,3 +8,4 @@ pub mod interp;
 pub mod primitives;
 mod scalar;
 pub mod value;
+pub mod warnings;

@@ -45,6 +45,11 @@ impl fmt::Display for Function {
                     Op::CaughtError => "caught-error".into(),
                     Op::Warning => "warning".into(),
                     Op::LastError => "lasterr".into(),
+                    Op::LastWarning => "lastwarn".into(),
+                    Op::TargetCount { field } => format!("target-count[field={field}]"),
+                    Op::Outputs(inner) => format!("outputs {inner:?}"),
+                    Op::ListPart { cell } => format!("list-part[cell={cell}]"),
+                    Op::ListAssign { field } => format!("list-assign {field:?}"),
                 };
                 let lhs = if dests.is_empty() { String::new() } else { format!("{} = ", dests.join(", ")) };
                 let args = if args.is_empty() { String::new() } else { format!("({})", args.join(", ")) };

@@ -5,7 +5,7 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, Op, Phi, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
 use crate::exec::value::{FunctionHandle, Value};
@@ -32,8 +32,8 @@ pub fn lower_function(
     }
     let params = param_names(&func.inputs, file)?;
     let outputs: Vec<String> = func.outputs.iter().map(|o| o.name.clone()).collect();
-    if let Some(v) = outputs.iter().position(|o| o == "varargout") {
-        return Err(unsupported("varargout", file, func.outputs[v].span));
+    if let Some(v) = outputs.iter().position(|o| o == "varargout").filter(|&v| v + 1 != outputs.len()) {
+        return Err(Diagnostic::new(ErrorKind::Parse, "varargout must be the last output").at(file, func.outputs[v].span));
     }
     let mut variables: HashSet<String> = params.iter().cloned().collect();
     collect_assigned(&func.body, &mut variables);
@@ -404,8 +404,11 @@ impl<'a> Lowerer<'a> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e),
+            StmtKind::Assign { targets, rhs } if self.is_list_assignment(targets, rhs, span) => {
+                self.lower_list_assignment(targets, rhs, span)
+            }
             StmtKind::Assign { targets, rhs } if targets.len() == 1 => {
-                let value = self.lower_expr(rhs)?;
+                let value = self.lower_list(rhs, ListUse::First)?;
                 self.assign(&targets[0], value)
             }
             StmtKind::Assign { targets, rhs } => {
@@ -486,14 +489,14 @@ impl<'a> Lowerer<'a> {
         match first {
             ast::Accessor::Paren(indices, _) if rest.is_empty() => {
                 let mut args = vec![base, value];
-                args.extend(self.lower_indices(base, indices)?);
+                args.extend(self.lower_arguments(base, indices)?);
                 Ok(self.emit(Op::IndexAssign, args, span))
             }
             ast::Accessor::Field(field) => {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true }, vec![base], span);
+                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true, list: ListUse::Single }, vec![base], span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -504,7 +507,7 @@ impl<'a> Lowerer<'a> {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::CellIndex { tolerant: true }, [vec![base], subs.clone()].concat(), span);
+                        let part = self.emit(Op::CellIndex { tolerant: true, list: ListUse::Single }, [vec![base], subs.clone()].concat(), span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -513,6 +516,77 @@ impl<'a> Lowerer<'a> {
             ast::Accessor::Paren(..) => Err(self.err("assignment into fields or cells of an indexed element, x(i).f = v", span)),
             ast::Accessor::DynField(..) => Err(self.err("dynamic field names, s.(name)", span)),
         }
+    }
+
+    /// Whether `[targets] = rhs` hands out a cs-list: a target is one (`[c{1:2}] = ...`, `[s.f] = ...`,
+    /// written in brackets) or the right side is (`[a, b] = c{:}`).
+    fn is_list_assignment(&self, targets: &[LValue], rhs: &Expr, span: Span) -> bool {
+        let bracketed = self.file.text.as_bytes().get(span.lo as usize) == Some(&b'[');
+        let list_rhs = matches!(rhs.kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. });
+        bracketed && (targets.iter().any(|t| list_target(t).is_some()) || (targets.len() > 1 && list_rhs))
+    }
+
+    /// `[t1, c{i}, s.f] = rhs`: each target's count is taken first (a cs-list target counts its
+    /// elements), then the right side gives that many results, handed out in order.
+    fn lower_list_assignment(&mut self, targets: &[LValue], rhs: &Expr, span: Span) -> Result<()> {
+        let one = self.constant(Value::scalar(1.0), span);
+        let mut counts = Vec::with_capacity(targets.len());
+        for t in targets {
+            counts.push(match (t, list_target(t)) {
+                (LValue::Var { name, .. }, Some(accessor)) => {
+                    let base = self.read_var(&name.name, name.span);
+                    match accessor {
+                        ast::Accessor::Brace(indices, _) => {
+                            let subs = self.lower_indices(base, indices)?;
+                            self.emit(Op::TargetCount { field: false }, [vec![base], subs].concat(), span)
+                        }
+                        _ => self.emit(Op::TargetCount { field: true }, vec![base], span),
+                    }
+                }
+                _ => one,
+            });
+        }
+        let mut total = counts[0];
+        for &c in &counts[1..] {
+            total = self.prim("plus", vec![total, c], span)?;
+        }
+        let results = match &rhs.kind {
+            ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_arg(rhs)?,
+            _ => {
+                self.lower_multi(rhs, 1)?;
+                let block = self.current.0 as usize;
+                let call = self.blocks[block].insts.pop().expect("the call just lowered");
+                if !matches!(call.op, Op::Prim(_) | Op::Call(_) | Op::Apply(_) | Op::Index) {
+                    return Err(self.err("this assignment to a cs-list", span));
+                }
+                let dest = self.new_value();
+                let args = [vec![total], call.args].concat();
+                self.emit_multi(Op::Outputs(Box::new(call.op)), args, vec![dest], call.span);
+                dest
+            }
+        };
+        let mut start = self.constant(Value::scalar(0.0), span);
+        for (t, count) in targets.iter().zip(counts) {
+            let target = list_target(t);
+            let part = self.emit(Op::ListPart { cell: target.is_some() }, vec![results, start, count], span);
+            match (t, target) {
+                (LValue::Var { name, .. }, Some(accessor)) => {
+                    let base = self.read_var(&name.name, name.span);
+                    let v = match accessor {
+                        ast::Accessor::Brace(indices, _) => {
+                            let subs = self.lower_indices(base, indices)?;
+                            self.emit(Op::ListAssign { field: None }, [vec![base, part], subs].concat(), span)
+                        }
+                        ast::Accessor::Field(f) => self.emit(Op::ListAssign { field: Some(f.name.clone()) }, vec![base, part], span),
+                        _ => unreachable!("list targets end in a brace index or a field"),
+                    };
+                    self.write_var(&name.name, v);
+                }
+                _ => self.assign(t, part)?,
+            }
+            start = self.prim("plus", vec![start, count], span)?;
+        }
+        Ok(())
     }
 
     /// The current value of an assignment target (for `x += e`).
@@ -757,7 +831,7 @@ impl<'a> Lowerer<'a> {
                 _ => {
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
-                    operands.extend(self.lower_indices(b, args)?);
+                    operands.extend(self.lower_arguments(b, args)?);
                     let v = self.emit(Op::Index, operands, span);
                     self.name_indexed(v, base);
                     Ok(v)
@@ -765,24 +839,13 @@ impl<'a> Lowerer<'a> {
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
             ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
-            ExprKind::Field { base, name } => {
-                let b = self.lower_expr(base)?;
-                Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false }, vec![b], span))
-            }
-            ExprKind::CellIndex { base, args } => {
-                let b = self.lower_expr(base)?;
-                let mut operands = vec![b];
-                operands.extend(self.lower_indices(b, args)?);
-                let v = self.emit(Op::CellIndex { tolerant: false }, operands, span);
-                self.name_indexed(v, base);
-                Ok(v)
-            }
+            ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_list(e, ListUse::Single),
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
                 if rows.iter().any(|r| r.len() != rows[0].len()) {
                     return Err(Diagnostic::new(ErrorKind::Runtime, "vertical dimensions mismatch in cell array").at(&self.file, span));
                 }
-                let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
+                let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_arg(e)).collect::<Result<Vec<_>>>()?;
                 Ok(self.emit(Op::CellLiteral { rows: rows.len() }, elements, span))
             }
             ExprKind::DynField { .. } => Err(self.err("dynamic field names, s.(name)", span)),
@@ -804,6 +867,31 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `s.name` or `c{subs}`, whose values (a cs-list) are used as `list` says.
+    fn lower_list(&mut self, e: &Expr, list: ListUse) -> Result<ValueId> {
+        match &e.kind {
+            ExprKind::Field { base, name } => {
+                let b = self.lower_expr(base)?;
+                Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
+            }
+            ExprKind::CellIndex { base, args } => {
+                let b = self.lower_expr(base)?;
+                let mut operands = vec![b];
+                operands.extend(self.lower_indices(b, args)?);
+                let v = self.emit(Op::CellIndex { tolerant: false, list }, operands, e.span);
+                self.name_indexed(v, base);
+                Ok(v)
+            }
+            _ => self.lower_expr(e),
+        }
+    }
+
+    /// An argument of a call or an index, or an element of a concatenation or a cell literal: a cs-list
+    /// there spreads into several operands.
+    fn lower_arg(&mut self, e: &Expr) -> Result<ValueId> {
+        self.lower_list(e, ListUse::Spread)
+    }
+
     /// The expression on the right of `[a, b] = ...`, which must be a call giving `n` results.
     fn lower_multi(&mut self, rhs: &Expr, n: usize) -> Result<Vec<ValueId>> {
         let (name, args) = match &rhs.kind {
@@ -821,7 +909,7 @@ impl<'a> Lowerer<'a> {
             }
             let b = self.read_var(name, rhs.span);
             let mut operands = vec![b];
-            operands.extend(self.lower_indices(b, args)?);
+            operands.extend(self.lower_arguments(b, args)?);
             let dests: Vec<ValueId> = (0..n).map(|_| self.new_value()).collect();
             self.emit_multi(Op::Index, operands, dests.clone(), rhs.span);
             return Ok(dests);
@@ -842,13 +930,12 @@ impl<'a> Lowerer<'a> {
             self.emit_multi(Op::LastError, vec![], dests.clone(), span);
             return Ok(dests);
         }
-        if name == "warning" {
-            if nargout > 0 {
-                return Err(self.err("warning with outputs (the warning state)", span));
-            }
+        if let ("warning", 0..=1) | ("lastwarn", 0..=2) = (name, nargout) {
             let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
-            self.emit_multi(Op::Warning, operands, vec![], span);
-            return Ok(vec![]);
+            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+            let op = if name == "warning" { Op::Warning } else { Op::LastWarning };
+            self.emit_multi(op, operands, dests.clone(), span);
+            return Ok(dests);
         }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
@@ -874,7 +961,7 @@ impl<'a> Lowerer<'a> {
                 (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if !h.has_legacy_form(value) => {
                     self.named_handle(value, a.span)?
                 }
-                _ => self.lower_expr(a)?,
+                _ => self.lower_arg(a)?,
             });
         }
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
@@ -1010,11 +1097,21 @@ impl<'a> Lowerer<'a> {
 
     /// Index arguments of `base(...)`, with `end` bound to `base`.
     fn lower_indices(&mut self, base: ValueId, indices: &[Expr]) -> Result<Vec<ValueId>> {
+        self.lower_index_args(base, indices, ListUse::Single)
+    }
+
+    /// Arguments of `base(...)` read as a value (indices or a function handle's arguments): cs-lists
+    /// among them spread.
+    fn lower_arguments(&mut self, base: ValueId, indices: &[Expr]) -> Result<Vec<ValueId>> {
+        self.lower_index_args(base, indices, ListUse::Spread)
+    }
+
+    fn lower_index_args(&mut self, base: ValueId, indices: &[Expr], list: ListUse) -> Result<Vec<ValueId>> {
         let count = indices.len();
         let mut out = Vec::with_capacity(count);
         for (position, e) in indices.iter().enumerate() {
             self.end_context.push((base, position, count));
-            let v = self.lower_expr(e);
+            let v = self.lower_list(e, list);
             self.end_context.pop();
             out.push(v?);
         }
@@ -1026,8 +1123,10 @@ impl<'a> Lowerer<'a> {
     fn lower_matrix(&mut self, rows: &[Vec<Expr>], span: Span) -> Result<ValueId> {
         let mut row_values = Vec::with_capacity(rows.len());
         for row in rows {
-            let mut elems = row.iter().map(|e| self.lower_expr(e)).collect::<Result<Vec<_>>>()?;
-            row_values.push(if elems.len() == 1 { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
+            let mut elems = row.iter().map(|e| self.lower_arg(e)).collect::<Result<Vec<_>>>()?;
+            // `[c{:}]` alone still concatenates the values it spreads into.
+            let single = elems.len() == 1 && !matches!(row[0].kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. });
+            row_values.push(if single { elems.pop().expect("one") } else { self.prim("horzcat", elems, span)? });
         }
         if row_values.len() == 1 { Ok(row_values[0]) } else { self.prim("vertcat", row_values, span) }
     }
@@ -1106,6 +1205,17 @@ fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
         }
         ExprKind::Number(_) | ExprKind::ImagNumber(_) | ExprKind::Str { .. } | ExprKind::Colon | ExprKind::End
         | ExprKind::FuncHandle(_) | ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {}
+    }
+}
+
+/// The accessor of a target that names a cs-list in a multiple assignment: `c{subs}` or `s.f`.
+fn list_target(target: &LValue) -> Option<&ast::Accessor> {
+    match target {
+        LValue::Var { accessors, .. } => match accessors.as_slice() {
+            [a @ (ast::Accessor::Brace(..) | ast::Accessor::Field(_))] => Some(a),
+            _ => None,
+        },
+        LValue::Ignored(_) => None,
     }
 }
 

@@ -97,14 +97,28 @@ pub enum Op {
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
     End { position: usize, count: usize },
     /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
-    /// of an error (the read inside a nested assignment such as `s.a.b = v`).
-    Field { name: String, tolerant: bool },
+    /// of an error (the read inside a nested assignment such as `s.a.b = v`). On a struct array it names
+    /// one value per element (a cs-list), used as `list` says.
+    Field { name: String, tolerant: bool, list: ListUse },
     /// `args[0].name = args[1]`: a new struct value.
     FieldAssign(String),
-    /// `args[0]{args[1..]}`: one element of a cell array (`tolerant` as for `Field`).
-    CellIndex { tolerant: bool },
+    /// `args[0]{args[1..]}`: the elements of a cell array it names (`tolerant` as for `Field`), used as
+    /// `list` says.
+    CellIndex { tolerant: bool, list: ListUse },
     /// `args[0]{args[2..]} = args[1]`: a new cell value.
     CellAssign,
+    /// `[t1, c{subs}, s.f] = ...`: how many values target `args[0]{args[1..]}` (or with `field`,
+    /// `args[0].field`, one per struct element) takes; `args[0]` may be undefined.
+    TargetCount { field: bool },
+    /// The inner call (a `Prim`, `Call`, `Apply` or `Index`) of `args[1..]` asked for `args[0]` results,
+    /// which are left as one cs-list.
+    Outputs(Box<Op>),
+    /// From the cs-list `args[0]`, the `args[2]` values from position `args[1]` (0-based): one value,
+    /// or with `cell` a 1-by-n cell of them.
+    ListPart { cell: bool },
+    /// `[..., c{subs}, ...] = ...` (`field` None: `args[0]{args[2..]}`) or `[..., s.f, ...] = ...`:
+    /// the elements of the cell `args[1]` assigned in order.
+    ListAssign { field: Option<String> },
     /// `{...}`: `rows` rows of equally many elements, given row by row.
     CellLiteral { rows: usize },
     /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error
@@ -117,10 +131,25 @@ pub enum Op {
     Nargout,
     /// In a `catch` block, the error that was caught, as Octave's struct: `message`, `identifier`, `stack`.
     CaughtError,
-    /// `warning(...)` with no result: passed on to the host's `warning` after the run.
+    /// `warning(...)`: changes or queries the run's warning state (its result: the state struct) or
+    /// issues a warning, passed on to the host's `warning` after the run.
     Warning,
+    /// `lastwarn(...)`: the last warning's message and identifier; arguments set them.
+    LastWarning,
     /// `lasterr`: the message (and identifier) of the error caught last.
     LastError,
+}
+
+/// How the values of a cs-list (`c{:}`, `s.f` on a struct array) are used where they are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListUse {
+    /// Exactly one value is wanted (an operand of an operator, an indexed base).
+    Single,
+    /// The right side of `v = c{:}`: the first value, as in Octave.
+    First,
+    /// Spread into the argument list or the elements of the instruction that reads it (a call,
+    /// an index, a concatenation, a cell literal), which then takes as many operands as there are values.
+    Spread,
 }
 
 #[derive(Clone, Debug)]
@@ -223,6 +252,18 @@ impl Function {
         }
         order.reverse();
         order
+    }
+}
+
+impl Function {
+    /// The values that are cs-lists spread into the instruction reading them: such an operand stands
+    /// for a number of operands known only when the instruction runs.
+    pub fn spread_lists(&self) -> std::collections::HashSet<ValueId> {
+        let insts = self.blocks.iter().flat_map(|b| &b.insts);
+        insts
+            .filter(|i| matches!(i.op, Op::Field { list: ListUse::Spread, .. } | Op::CellIndex { list: ListUse::Spread, .. }))
+            .flat_map(|i| i.dests.iter().copied())
+            .collect()
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::array::{self, Kind, OwnedArray};
 use super::watch;
-use crate::engine::Host;
+use crate::engine::{Host, WarningState};
+use super::convert::{Place, to_value};
 use crate::exec::interp::HostCall;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,23 @@ impl Host for MexHost {
         let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
         // A warning the host turned into an error ('error' state) is not msad's to report.
         let _ = array::call(call.function, &refs, 0);
+    }
+
+    /// Octave's `warning()` states and `lastwarn`; what cannot be read stays at the defaults.
+    fn warnings(&mut self) -> WarningState {
+        let mut state = WarningState::default();
+        let states = array::call("warning", &[], 1).and_then(|out| to_value(out[0].as_ref(), &Place::Argument("warning")).ok());
+        if let Some(states) = states {
+            let _ = state.restore(&states);
+        }
+        if let Some(last) = array::call("lastwarn", &[], 2) {
+            let text = |a: &OwnedArray| match a.as_ref().kind() {
+                Kind::MSAD_CHAR => array::host_text(&a.as_ref().char_units()),
+                _ => String::new(),
+            };
+            state.last = (text(&last[0]), text(&last[1]));
+        }
+        state
     }
 
     fn watch(&mut self, path: &Path) -> bool {

@@ -41,7 +41,7 @@ impl Interpreter<'_> {
     }
 
     /// Runs primitive `id` on slots: the kernel, the forward rule of every result, the tape.
-    fn apply_prim(&mut self, id: PrimId, args: &[Slot], nargout: usize) -> Result<Vec<Slot>> {
+    pub(super) fn apply_prim(&mut self, id: PrimId, args: &[Slot], nargout: usize) -> Result<Vec<Slot>> {
         let values: Vec<&Value> = args.iter().map(|s| &s.value).collect();
         let derivs: Vec<&Deriv> = args.iter().map(|s| &s.deriv).collect();
         let operands: Vec<&Slot> = args.iter().collect();

@@ -2,7 +2,7 @@
 //! `rethrow(err)`, `error(err)` and `throw(err)` raise the error a struct describes: the `err` of a
 //! `catch err` block (built by `error_value`), or one `MException` built. Octave 7 has no MException
 //! class: msad follows MATLAB's call forms and builds the same struct Octave's `catch err` gives.
-//! `warning_arguments` turns a `warning(...)` call into what the host's `warning` is given.
+//! `identified_message` words the user's `warning(...)` too (see `interp::warn`).
 
 use super::check_arity;
 use super::printf::sprintf;
@@ -43,7 +43,7 @@ fn error_struct(message: &str, identifier: &str, stack: StructArray) -> Value {
     })
 }
 
-fn raised(identifier: Option<String>, message: &str) -> Diagnostic {
+pub(crate) fn raised(identifier: Option<String>, message: &str) -> Diagnostic {
     // Octave drops one trailing newline (which in Octave also suppresses the traceback).
     let mut error = Diagnostic::new(ErrorKind::Runtime, message.strip_suffix('\n').unwrap_or(message));
     error.user_identifier = identifier.filter(|id| !id.is_empty());
@@ -56,7 +56,7 @@ fn is_identifier(s: &str) -> bool {
 
 /// The identifier and message of `message`, `template, args...` or `id, template, args...`, as
 /// Octave's `error` and `warning` word them (one argument is taken literally).
-fn identified_message(name: &str, args: &[&Value]) -> Result<(Option<String>, String)> {
+pub(crate) fn identified_message(name: &str, args: &[&Value]) -> Result<(Option<String>, String)> {
     let Some(first) = args.first() else { return Err(runtime(format!("Invalid call to {name}"))) };
     let first = template(name, first)?;
     Ok(match args.len() {
@@ -77,29 +77,6 @@ fn eval_error(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     }
     let (identifier, message) = identified_message("error", args)?;
     Err(raised(identifier, &message))
-}
-
-/// The arguments to give the host's `warning` for the user's `warning(...)`: a message (formatted
-/// here, passed as `'%s'`'s argument) with its identifier, or `'on'`/`'off'` with an identifier or
-/// none (all warnings). The host then prints, records `lastwarn` and honours the warning state as
-/// for its own code.
-pub fn warning_arguments(args: &[&Value]) -> Result<Vec<String>> {
-    let state = args.first().and_then(|a| a.as_string()).map(|s| s.to_ascii_lowercase());
-    match (state.as_deref(), args.len()) {
-        (Some(state @ ("on" | "off")), 1 | 2) => {
-            let mut out = vec![state.to_string()];
-            out.extend(args.get(1).map(|id| template("warning", id)).transpose()?);
-            Ok(out)
-        }
-        (Some("on" | "off" | "query" | "error"), _) => Err(Diagnostic::new(
-            ErrorKind::Unsupported,
-            "this form of warning (query, error, local or several states); msad passes on warning(msg), warning(id, msg, ...) and warning('on'|'off', id)",
-        )),
-        _ => {
-            let (identifier, message) = identified_message("warning", args)?;
-            Ok(identifier.into_iter().chain(["%s".to_string(), message]).collect())
-        }
-    }
 }
 
 /// `rethrow(err)`, `throw(err)`: raises the error of a struct with `message` and `identifier` (and

@@ -60,6 +60,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         }),
         query("isa", eval_isa),
         query("isequal", eval_isequal),
+        query("size_equal", eval_size_equal),
         query("columns", |a, _| extent("columns", a, 1)),
         query("rows", |a, _| extent("rows", a, 0)),
         query("logical", |a, _| {
@@ -127,6 +128,11 @@ fn eval_isequal(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return Err(runtime("Invalid call to isequal"));
     }
     Ok(vec![truth(args[1..].iter().all(|b| equal(args[0], b)))])
+}
+
+/// `size_equal(a, b, ...)`: whether all arguments have the same dims (true for fewer than two).
+fn eval_size_equal(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    Ok(vec![truth(args.iter().skip(1).all(|b| b.dims() == args[0].dims()))])
 }
 
 fn equal(a: &Value, b: &Value) -> bool {

@@ -18,44 +18,80 @@ pub(super) fn entries() -> Vec<Primitive> {
     ]
 }
 
-/// `struct('a', 1, 'b', x)`: a scalar struct (cell values, which make struct arrays, are not supported).
+/// `struct('a', 1, 'b', {x, y})`: cell values make a struct array of their size (1x1 cells and other
+/// values are the same in every element); the last value given for a field wins.
 fn eval_struct(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let layout = struct_layout(args)?;
+    let width = layout.fields.len();
+    let elements = (0..layout.count())
+        .map(|e| (0..width).map(|k| element_value(args[layout.sources[k]], e)).collect())
+        .collect();
+    Ok(vec![Value::Struct(StructArray { dims: layout.dims, fields: layout.fields, elements })])
+}
+
+/// The shape of `struct(args...)`: its dims, its fields, and the argument giving each field's values.
+struct Layout {
+    dims: Vec<usize>,
+    fields: Vec<String>,
+    sources: Vec<usize>,
+}
+
+impl Layout {
+    fn count(&self) -> usize {
+        self.dims.iter().product()
+    }
+}
+
+fn struct_layout(args: &[&Value]) -> Result<Layout> {
     if args.len() % 2 != 0 {
         return Err(runtime("struct: additional arguments must occur as \"field\", VALUE pairs"));
     }
-    let mut s = StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] };
-    for pair in args.chunks(2) {
+    let mut layout = Layout { dims: vec![1, 1], fields: vec![], sources: vec![] };
+    // The 1-based position of the first cell argument that set the dims.
+    let mut sized_by: Option<usize> = None;
+    for (p, pair) in args.chunks(2).enumerate() {
         let name = pair[0].as_string().ok_or_else(|| runtime("struct: field names must be strings"))?;
-        if matches!(pair[1], Value::Cell(_)) {
-            return Err(crate::diag::Diagnostic::new(crate::diag::ErrorKind::Unsupported, "struct arrays built from cell values"));
+        if let Value::Cell(c) = pair[1] {
+            if c.data.len() != 1 {
+                if let Some(first) = sized_by.filter(|_| c.dims != layout.dims) {
+                    return Err(runtime(format!("struct: dimensions of parameter {first} do not match those of parameter {}", 2 * p + 2)));
+                }
+                layout.dims = c.dims.clone();
+                sized_by = sized_by.or(Some(2 * p + 2));
+            }
         }
-        match s.fields.iter().position(|f| *f == name) {
-            Some(k) => s.elements[0][k] = pair[1].clone(),
+        match layout.fields.iter().position(|f| *f == name) {
+            Some(k) => layout.sources[k] = 2 * p + 1,
             None => {
-                s.fields.push(name);
-                s.elements[0].push(pair[1].clone());
+                layout.fields.push(name);
+                layout.sources.push(2 * p + 1);
             }
         }
     }
-    Ok(vec![Value::Struct(s)])
+    Ok(layout)
+}
+
+/// Element `e`'s value of a field given as `v`: a cell's element, or `v` itself.
+fn element_value(v: &Value, e: usize) -> Value {
+    match v {
+        Value::Cell(c) if c.data.len() == 1 => c.data[0].clone(),
+        Value::Cell(c) => c.data[e].clone(),
+        other => other.clone(),
+    }
 }
 
 fn forward_struct(fw: &Forward) -> Result<Deriv> {
-    let Value::Struct(s) = fw.output else { unreachable!("struct returns a struct") };
-    // The last value given for a field wins, as in the kernel.
-    let parts = s
-        .fields
-        .iter()
-        .map(|field| {
-            fw.inputs
-                .chunks(2)
-                .zip(fw.derivs.chunks(2))
-                .filter(|(pair, _)| pair[0].as_string().as_deref() == Some(field.as_str()))
-                .last()
-                .map_or(Deriv::Zero, |(_, d)| d[1].clone())
-        })
-        .collect();
-    Ok(Deriv::from_parts(parts))
+    let layout = struct_layout(fw.inputs)?;
+    let width = layout.fields.len();
+    let part = |e: usize, k: usize| {
+        let source = layout.sources[k];
+        match fw.inputs[source] {
+            Value::Cell(c) if c.data.len() == 1 => fw.derivs[source].part(0),
+            Value::Cell(_) => fw.derivs[source].part(e),
+            _ => fw.derivs[source].clone(),
+        }
+    };
+    Ok(Deriv::from_parts((0..layout.count() * width).map(|p| part(p / width, p % width)).collect()))
 }
 
 fn eval_cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {

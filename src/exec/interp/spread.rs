@@ -1,0 +1,134 @@
+//! Cs-lists at their consumer: `c{:}` and `s.f` on a struct array read with `ListUse::Spread` leave a
+//! `Reg::List` of values, and the instruction that reads it (a call, an index, a concatenation, a cell
+//! literal) runs once on its operands with every list spread in place.
+
+use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::value::Value;
+use crate::ir::{Inst, ListUse, Op};
+
+impl Interpreter<'_> {
+    /// Runs `inst`, one of whose operands is a cs-list, on the spread operands.
+    pub(super) fn exec_spread(&mut self, inst: &Inst, frame: &mut Frame) -> Result<()> {
+        let regs = &frame.regs;
+        let spread = |args: &[crate::ir::ValueId]| -> Vec<Reg> {
+            args.iter()
+                .flat_map(|a| match &regs[a.0 as usize] {
+                    Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
+                    other => vec![other.clone()],
+                })
+                .collect()
+        };
+        let n = inst.dests.len();
+        let results = match &inst.op {
+            Op::IndexAssign => {
+                let mut operands = spread(&inst.args).into_iter();
+                let base = operands.next().and_then(|r| match r {
+                    Reg::Val(s) => Some(s),
+                    _ => None,
+                });
+                let rhs = into_slot(operands.next().expect("an assigned value"))?;
+                let rest: Vec<Reg> = operands.collect();
+                let subs = rest.iter().enumerate().map(|(k, r)| subscript_of(r, k, rest.len())).collect::<Result<Vec<_>>>()?;
+                vec![self.assign_slot(base, &rhs, &subs)?]
+            }
+            Op::CellLiteral { rows } => {
+                let width = inst.args.len() / rows;
+                let row_values: Vec<Vec<Reg>> = inst.args.chunks(width).map(|row| spread(row)).collect();
+                // Rows a cs-list leaves empty do not count, as in Octave's `{c{:}; 1, 2}` with c empty.
+                let filled: Vec<Vec<Reg>> = row_values.into_iter().filter(|r| !r.is_empty()).collect();
+                if let Some(r) = filled.iter().find(|r| r.len() != filled[0].len()) {
+                    return Err(Diagnostic::new(
+                        ErrorKind::Runtime,
+                        format!("vertical dimensions mismatch (1x{} vs 1x{})", filled[0].len(), r.len()),
+                    ));
+                }
+                let count = filled.len();
+                let elements = values(filled.into_iter().flatten().collect())?;
+                elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
+                let literal = match count {
+                    0 => Slot::inactive(Value::Cell(crate::exec::value::Array::new(vec![0, 0], vec![]))),
+                    _ => containers::literal(elements, count)?,
+                };
+                vec![literal]
+            }
+            op => self.run_call(op, spread(&inst.args), n)?,
+        };
+        for (d, s) in inst.dests.iter().zip(results) {
+            frame.regs[d.0 as usize] = Reg::Val(s);
+        }
+        Ok(())
+    }
+}
+
+impl Interpreter<'_> {
+    /// Runs a call-like instruction (`Prim`, `Call`, `Apply`, or `Index`, which calls a handle) on
+    /// `operands`, asking for `nargout` results.
+    pub(super) fn run_call(&mut self, op: &Op, operands: Vec<Reg>, nargout: usize) -> Result<Vec<Slot>> {
+        Ok(match op {
+            Op::Prim(id) => self.apply_prim(*id, &values(operands)?, nargout)?,
+            Op::Call(id) => self.call(*id, values(operands)?, nargout)?,
+            Op::Apply(kind) => self.apply(*kind, values(operands)?, nargout)?,
+            Op::Index => {
+                let base = into_slot(operands[0].clone())?;
+                if matches!(base.value, Value::Handle(_)) {
+                    self.call_handle(&base, values(operands[1..].to_vec())?, nargout)?
+                } else {
+                    let count = operands.len() - 1;
+                    let subs = operands[1..].iter().enumerate().map(|(k, r)| subscript_of(r, k, count)).collect::<Result<Vec<_>>>()?;
+                    vec![self.index_slot(&base, &subs)?]
+                }
+            }
+            other => return Err(Diagnostic::new(ErrorKind::Internal, format!("a cs-list spread into {other:?}"))),
+        })
+    }
+
+    /// `Op::Outputs`: the inner call asked for as many results as the count operand says.
+    pub(super) fn exec_outputs(&mut self, inner: &Op, inst: &Inst, frame: &mut Frame) -> Result<()> {
+        let count = into_slot(frame.regs[inst.args[0].0 as usize].clone())?;
+        let nargout = count_of(&count.value);
+        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a.0 as usize] {
+            Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
+            other => vec![other.clone()],
+        });
+        let results = self.run_call(inner, operands.collect(), nargout)?;
+        frame.regs[inst.dests[0].0 as usize] = Reg::List(results);
+        Ok(())
+    }
+}
+
+/// A count computed by the lowering (a non-negative whole double).
+pub(super) fn count_of(v: &Value) -> usize {
+    v.numeric().map_or(0, |a| a.data[0] as usize)
+}
+
+/// `Op::ListPart`: `count` values of `list` from `start`; a missing one is Octave's error.
+pub(super) fn list_part(list: &[Slot], start: usize, count: usize, cell: bool) -> Result<Slot> {
+    if list.len() < start + count {
+        return Err(Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", list.len() + 1)));
+    }
+    let items = &list[start..start + count];
+    if !cell {
+        return Ok(items[0].clone());
+    }
+    let (values, parts): (Vec<Value>, Vec<crate::exec::deriv::Deriv>) = items.iter().map(|s| (s.value.clone(), s.deriv.clone())).unzip();
+    Ok(Slot::new(Value::Cell(crate::exec::value::Array::new(vec![1, count], values)), crate::exec::deriv::Deriv::from_parts(parts)))
+}
+
+fn values(regs: Vec<Reg>) -> Result<Vec<Slot>> {
+    regs.into_iter().map(into_slot).collect()
+}
+
+/// The values a cs-list names, used as `list` says: a `Reg::List` to spread, or the one value wanted.
+pub(super) fn list_register(mut items: Vec<Slot>, list: ListUse) -> Result<Reg> {
+    match (list, items.len()) {
+        (ListUse::Spread, _) => Ok(Reg::List(items)),
+        (_, 1) | (ListUse::First, 2..) => Ok(Reg::Val(items.swap_remove(0))),
+        (ListUse::First, _) => Err(Diagnostic::new(ErrorKind::Runtime, "invalid number of elements on RHS of assignment")),
+        (ListUse::Single, count) => Err(Diagnostic::new(
+            ErrorKind::Runtime,
+            format!("a cs-list of {count} values where one value is needed"),
+        )
+        .with_hint("index one element, c{k} or s(k).f, or spread the list into a call or [ ]")),
+    }
+}

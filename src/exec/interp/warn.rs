@@ -1,0 +1,71 @@
+//! The user's `warning(...)` and `lastwarn(...)`: answered from the run's own warning state, and
+//! passed on to the host after the run (see `HostCall`).
+
+use super::{HostCall, Interpreter};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::primitives::errors::{identified_message, raised};
+use crate::exec::value::Value;
+use crate::exec::warnings::WarningState;
+
+impl Interpreter<'_> {
+    fn warning_state(&mut self) -> &mut WarningState {
+        self.warnings.get_or_insert_with(|| self.plan.warnings.clone())
+    }
+
+    /// `warning(...)`: a state change or query gives the (old) state struct, a message is issued
+    /// unless its identifier is off, or raised as an error when it is set to `error`.
+    pub(super) fn warning(&mut self, args: &[&Value]) -> Result<Option<Value>> {
+        if let [s @ Value::Struct(_)] = args {
+            for (state, id) in self.warning_state().restore(s)? {
+                self.host_calls.push(HostCall { function: "warning", args: vec![state, id] });
+            }
+            return Ok(None);
+        }
+        let keyword = args.first().and_then(|a| a.as_string()).map(|s| s.to_ascii_lowercase());
+        let id = || args.get(1).map_or(Ok("all".to_string()), |a| text(a));
+        match (keyword.as_deref(), args.len()) {
+            (_, 0) => Ok(Some(self.warning_state().query("all"))),
+            (Some("query"), 1 | 2) => Ok(Some(self.warning_state().query(&id()?))),
+            (Some(state @ ("on" | "off" | "error")), 1 | 2) => {
+                let id = id()?;
+                let old = self.warning_state().query(&id);
+                self.warning_state().set(state, &id);
+                self.host_calls.push(HostCall { function: "warning", args: vec![state.to_string(), id] });
+                Ok(Some(old))
+            }
+            (Some("on" | "off" | "query" | "error"), _) => Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                "this form of warning (local or several states); msad supports warning(msg, ...), warning(id, msg, ...), warning(STATE, id) and warning(s)",
+            )),
+            _ => {
+                let (identifier, message) = identified_message("warning", args)?;
+                let id = identifier.clone().unwrap_or_default();
+                match self.warning_state().state_of(if id.is_empty() { "all" } else { &id }) {
+                    "off" => {}
+                    "error" => return Err(raised(identifier, &message)),
+                    _ => {
+                        let passed = identifier.into_iter().chain(["%s".to_string(), message.clone()]).collect();
+                        self.host_calls.push(HostCall { function: "warning", args: passed });
+                        self.warning_state().last = (message, id);
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// `[msg, id] = lastwarn(...)`: the last warning; with arguments it is set to them.
+    pub(super) fn lastwarn(&mut self, args: &[&Value]) -> Result<[Value; 2]> {
+        let (message, id) = self.warning_state().last.clone();
+        if let Some(m) = args.first() {
+            let set = (text(m)?, args.get(1).map_or(Ok(String::new()), |a| text(a))?);
+            self.host_calls.push(HostCall { function: "lastwarn", args: vec![set.0.clone(), set.1.clone()] });
+            self.warning_state().last = set;
+        }
+        Ok([Value::string(&message), Value::string(&id)])
+    }
+}
+
+fn text(v: &Value) -> Result<String> {
+    v.as_string().ok_or_else(|| Diagnostic::new(ErrorKind::Runtime, "warning: arguments must be strings"))
+}
