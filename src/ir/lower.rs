@@ -8,7 +8,7 @@
 use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, Op, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
-use crate::exec::value::{FunctionHandle, Value};
+use crate::exec::value::{Array, Complex64, FunctionHandle, Value};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -764,7 +764,7 @@ impl<'a> Lowerer<'a> {
                 }
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
-            ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
+            ExprKind::ImagNumber(x) => Ok(self.constant(Value::Complex(Array::scalar(Complex64::new(0.0, *x))), span)),
             ExprKind::Field { base, name } => {
                 let b = self.lower_expr(base)?;
                 Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false }, vec![b], span))
