@@ -9,7 +9,7 @@ mod math;
 mod order;
 mod text;
 
-use super::{Linearity, PrimId, Primitive, check_arity, general, linearity, runtime};
+use super::{Derivative, Kernel, Linearity, PrimId, Primitive, check_arity, linearity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
@@ -17,12 +17,11 @@ pub(super) use math::{out_of_domain, real_power};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        Primitive {
-            name: "complex",
-            kernel: super::Kernel::General { eval: eval_complex, derivative: super::Derivative::Missing },
-        },
-        general("angle", |a, _| math::angle("angle", a), |_| Ok(crate::exec::deriv::Deriv::Zero)),
-        general("arg", |a, _| math::angle("arg", a), |_| Ok(crate::exec::deriv::Deriv::Zero)),
+        // Complex results never carry derivatives (the interpreter rejects them first).
+        Primitive { name: "complex", kernel: Kernel::General { eval: eval_complex, derivative: Derivative::Missing } },
+        // Piecewise constant on the real line (0 or pi).
+        Primitive { name: "angle", kernel: Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero } },
+        Primitive { name: "arg", kernel: Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero } },
     ]
 }
 
@@ -33,7 +32,7 @@ pub(super) fn has_complex(args: &[&Value]) -> bool {
 /// The error for a complex value that depends on x.
 pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
     Diagnostic::new(ErrorKind::Unsupported, format!("{what}: the result is complex and depends on x"))
-        .with_hint("msad differentiates real code: keep this value real (e.g. sqrt(abs(v)), or real(...) of an x-free complex constant)")
+        .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
 }
 
 /// Builtins whose result reads only the class and size of their arguments.
@@ -74,7 +73,7 @@ fn unsupported(name: &str) -> Diagnostic {
 
 fn real_kernel(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     match super::get(id).kernel {
-        super::Kernel::General { eval, .. } => eval(args, nargout),
+        Kernel::General { eval, .. } => eval(args, nargout),
         _ => Err(unsupported(super::get(id).name)),
     }
 }
