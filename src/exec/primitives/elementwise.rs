@@ -339,14 +339,12 @@ pub(super) fn eval_binary(
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
-    eval_pairs(name, f, |e| zip_with(e, f), complex, args)
+    eval_pairs(name, |e| zip_with(e, f), complex, args)
 }
 
-/// A table entry's binary kernel: `pairs` computes the result from the expanded operands, `f` one
-/// element where `complex` says some results are complex.
+/// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
 pub(super) fn eval_pairs(
     name: &str,
-    f: fn(f64, f64) -> f64,
     pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
@@ -359,7 +357,7 @@ pub(super) fn eval_pairs(
         let mut any_complex = false;
         for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
         if any_complex {
-            return Ok(vec![super::complex::real_power(args[0], args[1], is_complex, f)?]);
+            return Ok(vec![super::complex::real_power(args[0], args[1])?]);
         }
     }
     Ok(vec![Value::Double(pairs(&e))])

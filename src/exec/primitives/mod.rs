@@ -173,7 +173,7 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     }
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
-        Kernel::Binary { f, pairs, complex_result, .. } => elementwise::eval_pairs(p.name, f, pairs, complex_result, args),
+        Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),
         Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
         Kernel::General { eval, .. } => eval(args, nargout),
     }

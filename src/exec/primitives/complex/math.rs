@@ -104,12 +104,23 @@ fn binary(name: &str) -> Option<fn(C, C) -> C> {
     Some(match name {
         "plus" => |a: C, b: C| a + b,
         "minus" => |a: C, b: C| a - b,
-        "times" => |a: C, b: C| a * b,
+        "times" => times,
         "rdivide" => divide,
         "ldivide" => |a, b| divide(b, a),
         "power" => power,
         _ => return None,
     })
+}
+
+/// `a * b`; a real factor scales each part (keeping signed zeros as Octave's real-complex product).
+fn times(a: C, b: C) -> C {
+    if a.im == 0.0 {
+        C::new(a.re * b.re, a.re * b.im)
+    } else if b.im == 0.0 {
+        C::new(a.re * b.re, a.im * b.re)
+    } else {
+        a * b
+    }
 }
 
 /// `a / b` as C++'s complex division: a real divisor divides each part (num-complex's general
@@ -215,7 +226,12 @@ pub(super) fn conj(v: &Value) -> Value {
 /// `angle(x)`, `arg(x)`: `atan2(imag, real)`.
 pub(super) fn angle(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
     check_arity(name, args, 1, 1)?;
-    Ok(vec![Value::Double(operand(name, args[0])?.map(|z| z.im.atan2(z.re)))])
+    // A real argument's angle is pi where its sign bit is set (-0 included), else 0 (NaN included).
+    let angle = match args[0] {
+        Value::Complex(z) => z.map(|z| z.im.atan2(z.re)),
+        real => operand(name, real)?.map(|z| if z.re.is_sign_negative() { PI } else { 0.0 }),
+    };
+    Ok(vec![Value::Double(angle)])
 }
 
 /// The result of the real function `name` on `x`, some of whose elements are outside its real domain,
@@ -237,22 +253,13 @@ pub(crate) fn out_of_domain(name: &str, x: &Array<f64>, inside: fn(f64) -> bool,
 }
 
 /// `a .^ b` of real operands where some results are complex (a negative base, a fractional exponent).
-/// `complex(a, b)` says which pairs are complex, `f` is the real power of the others.
-pub(crate) fn real_power(a: &Value, b: &Value, complex: fn(f64, f64) -> bool, f: fn(f64, f64) -> f64) -> Result<Value> {
-    let (a, b) = (operand("power", a)?, operand("power", b)?);
-    let dims = broadcast_dims(&a.dims, &b.dims).expect("operands the real kernel expanded");
-    let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
-    let n: usize = dims.iter().product();
-    let data = (0..n)
-        .map(|k| {
-            let (a, b) = (a.data[ma.source(k)].re, b.data[mb.source(k)].re);
-            if complex(a, b) {
-                let log = C::new((-a).ln(), PI);
-                C::from_polar((b * log.re).exp(), b * log.im)
-            } else {
-                C::new(f(a, b), 0.0)
-            }
-        })
-        .collect();
-    Ok(Value::narrowed(Array::new(dims, data)))
+/// When some results are complex, Octave raises every element as a complex base to a real exponent.
+pub(crate) fn real_power(a: &Value, b: &Value) -> Result<Value> {
+    Ok(Value::narrowed(zip("power", a, b, |a, b| {
+        if a.re > 0.0 {
+            return C::new(a.re.powf(b.re), 0.0);
+        }
+        let log = C::new(a.re, 0.0).ln();
+        C::from_polar((b.re * log.re).exp(), b.re * log.im)
+    })?))
 }

@@ -97,6 +97,7 @@ fn split(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Valu
             .map(|(k, a)| match a {
                 Value::Complex(z) => Ok(Value::Double(z.map(|z| if imaginary { z.im } else { z.re }))),
                 _ if !data.contains(&k) => Ok((*a).clone()),
+                Value::Char(_) => Err(runtime(format!("{name}: concatenation of complex and char values"))),
                 _ => {
                     let x = a.numeric().ok_or_else(|| unsupported(name))?;
                     Ok(Value::Double(if imaginary { x.map(|_| 0.0) } else { x.into_owned() }))

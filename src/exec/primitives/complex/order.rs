@@ -70,10 +70,8 @@ pub(super) fn extreme(name: &str, args: &[&Value], nargout: usize) -> Result<Vec
             .ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
         let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
         let n: usize = dims.iter().product();
+        // As Octave: the second operand only when it orders strictly beyond the first (never a NaN).
         let pick = |x: C, y: C| -> C {
-            if x.re.is_nan() || x.im.is_nan() {
-                return y;
-            }
             if order(key(y, b_real), key(x, a_real)) == Some(wanted) { y } else { x }
         };
         let data = (0..n).map(|k| pick(a.data[ma.source(k)], b.data[mb.source(k)])).collect();
