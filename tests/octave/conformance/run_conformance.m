@@ -94,17 +94,18 @@ end
 
 function ok = values_agree(r, g, cmp)
   if iscomplex(r)
-    % Both parts exactly, or within the tolerance of the element's (or largest) modulus.
+    % Both parts exactly, or each within the tolerance of the element's (or the largest) modulus.
     ok = values_agree(real(r), real(g), '=') && values_agree(imag(r), imag(g), '=');
     if ~ok && cmp ~= '='
       nan = isnan(r);
+      same_nans = isequal(nan, isnan(g));
       [r, g] = deal(r(~nan), g(~nan));
       scale = abs(r);
       if cmp == 'n'
         scale = max(scale);
       end
-      exact = real(r) == real(g) & imag(r) == imag(g);
-      ok = isequal(nan, isnan(g)) && all(exact | abs(r - g) <= 1e-14 * scale);
+      near = @(p, q) p == q | abs(p - q) <= 1e-14 * scale;
+      ok = same_nans && all(near(real(r), real(g)) & near(imag(r), imag(g)));
     end
     return;
   end

@@ -4,7 +4,12 @@
 use super::super::{broadcast_dims, check_arity, row_maps, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
-use std::f64::consts::{FRAC_PI_2, LN_10, LN_2, PI};
+use std::f64::consts::{FRAC_PI_2, LN_2, LOG10_E, PI};
+
+/// pi / log(2) and pi / log(10) correctly rounded, the imaginary parts of Octave's log2 and log10 of
+/// negative reals (the quotients of the rounded constants are one unit lower).
+const PI_OVER_LN_2: f64 = 4.532_360_141_827_194;
+const PI_OVER_LN_10: f64 = 1.364_376_353_841_841_4;
 
 type C = Complex64;
 
@@ -53,10 +58,8 @@ fn unary(name: &str) -> Option<fn(C) -> C> {
             let l = z.ln();
             C::new(l.re / LN_2, l.im / LN_2)
         },
-        "log10" => |z: C| {
-            let l = z.ln();
-            C::new(l.re / LN_10, l.im / LN_10)
-        },
+        // As glibc's clog10.
+        "log10" => |z: C| C::new(z.norm().log10(), LOG10_E * z.arg()),
         "sqrt" => C::sqrt,
         "sin" => C::sin,
         "cos" => C::cos,
@@ -240,8 +243,8 @@ pub(crate) fn out_of_domain(name: &str, x: &Array<f64>, inside: fn(f64) -> bool,
     let outside: fn(f64) -> C = match name {
         "sqrt" => |x| C::new(0.0, (-x).sqrt()),
         "log" => |x| C::new((-x).ln(), PI),
-        "log2" => |x| C::new((-x).log2(), PI / LN_2),
-        "log10" => |x| C::new((-x).log10(), PI / LN_10),
+        "log2" => |x| C::new((-x).log2(), PI_OVER_LN_2),
+        "log10" => |x| C::new((-x).log10(), PI_OVER_LN_10),
         "log1p" => |x| C::new((-(1.0 + x)).ln(), PI),
         "asin" => |x| if x > 0.0 { C::new(FRAC_PI_2, -x.acosh()) } else { C::new(-FRAC_PI_2, (-x).acosh()) },
         "acos" => |x| if x > 0.0 { C::new(0.0, x.acosh()) } else { C::new(PI, -(-x).acosh()) },
