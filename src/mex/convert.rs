@@ -149,15 +149,17 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
     })
 }
 
-/// A complex host array, read through the host's `real` and `imag` (the C shim reads real doubles only).
-/// Only values the function reads may be complex: the differentiated argument is checked later.
+/// A complex host array, read through the host's `full`, `real` and `imag` (the C shim reads real
+/// doubles only; msad's complex values are full). Only values the function reads may be complex: the
+/// differentiated argument is checked later.
 fn complex_value(array: ArrayRef, dims: &[usize], place: &Place) -> Result<Value> {
-    let part = |name: &str| -> Result<Vec<f64>> {
-        let outputs = array::call(name, &[array], 1)
+    let call = |name: &str, input: ArrayRef| -> Result<OwnedArray> {
+        let mut outputs = array::call(name, &[input], 1)
             .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {name} failed on {place}")))?;
-        Ok(outputs[0].as_ref().doubles())
+        Ok(outputs.remove(0))
     };
-    let (re, im) = (part("real")?, part("imag")?);
+    let full = call("full", array)?;
+    let (re, im) = (call("real", full.as_ref())?.as_ref().doubles(), call("imag", full.as_ref())?.as_ref().doubles());
     let data = re.into_iter().zip(im).map(|(re, im)| Complex64::new(re, im)).collect();
     Ok(Value::Complex(Array::new(dims.to_vec(), data)))
 }
