@@ -125,7 +125,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
         unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
-        // msad's values are real: these are what they are on the real line.
+        // On real values; complex ones are primitives::complex's.
         unary("real", |x| x, |_, _| 1.0, |_, _| 0.0),
         unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0),
         piecewise_constant("imag", |_| 0.0),
