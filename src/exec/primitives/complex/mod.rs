@@ -39,7 +39,7 @@ pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
 const SHAPE_ONLY: &[&str] = &[
     "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
     "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
-    "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize",
+    "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
 ];
 
 /// Primitive `id` (`name`) on arguments of which at least one is complex.
