@@ -54,10 +54,13 @@ const NOTES: &[(&str, &str)] = &[
     ("func2str", "Octave's text of anonymous functions (its spacing)"),
     ("merge", "numeric or logical MASK; a scalar MASK picks a whole operand"),
     ("ifelse", "as merge"),
-    ("real", "msad's values are real: the identity"),
-    ("imag", "msad's values are real: zeros"),
-    ("conj", "msad's values are real: the identity"),
-    ("iscomplex", "msad's values are real: false"),
+    ("real", "complex input: the real part (never depending on x: see complex values in the README)"),
+    ("imag", "as real"),
+    ("conj", "as real"),
+    ("iscomplex", "true for complex values (`complex(a, b)` stays complex; other results narrow as Octave's)"),
+    ("complex", "`complex(re)`, `complex(re, im)`: complex even with zero imaginary parts"),
+    ("angle", "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave"),
+    ("arg", "as angle"),
     ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),
 ];
 

@@ -319,7 +319,7 @@ fn run_plan(plan: &mut Prepared, request: &Request, n: usize, log: &mut Vec<Stri
 
 fn check_result(value: &Value) -> Result<()> {
     match value {
-        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) => Ok(()),
+        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
         other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
     }
 }

@@ -5,7 +5,7 @@ use super::buffers;
 use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
 use super::primitives::integers::{as_double, not_differentiable};
-use super::value::{Array, IntClass, StructArray, Value, normalize_dims};
+use super::value::{Array, Complex64, IntClass, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
@@ -241,6 +241,7 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Value::Char(a) => Value::Char(pick(a, dims, positions)),
         Value::Cell(a) => Value::Cell(pick(a, dims, positions)),
         Value::Int(c, a) => Value::Int(*c, pick(a, dims, positions)),
+        Value::Complex(a) => Value::narrowed(pick(a, dims, positions)),
         Value::Sparse(s) => Value::Double(pick(&s.to_dense(), dims, positions)),
         Value::Struct(_) | Value::Handle(_) => {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("indexing a {}", value.class_name())));
@@ -406,6 +407,13 @@ fn assign_value(
             let mut data = place(b.data, 0, old_dims, new_dims);
             targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
             Ok(Value::Char(Array::new(new_dims.to_vec(), data)))
+        }
+        (base, rhs) if matches!(base, Value::Complex(_)) || matches!(rhs, Value::Complex(_)) => {
+            let r = rhs.complex_parts().ok_or_else(|| unsupported_assign(rhs))?;
+            let b = base.complex_parts().ok_or_else(|| unsupported_assign(&base))?.into_owned();
+            let mut data = place(b.data, Complex64::new(0.0, 0.0), old_dims, new_dims);
+            targets.iter().enumerate().for_each(|(k, &t)| data[t] = r.data[rhs_source(k)]);
+            Ok(Value::narrowed(Array::new(new_dims.to_vec(), data)))
         }
         (base, rhs) => {
             let r = rhs.numeric().ok_or_else(|| unsupported_assign(rhs))?;

@@ -437,6 +437,9 @@ impl<'p> Interpreter<'p> {
         if matches!(value, Value::Int(..)) && tape.is_some() {
             return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
         }
+        if matches!(value, Value::Complex(_)) && (!deriv.is_zero() || tape.is_some()) {
+            return Err(primitives::complex::depends_on_x("subsasgn"));
+        }
         Ok(Slot { value, deriv, tape })
     }
 
@@ -495,6 +498,7 @@ impl<'p> Interpreter<'p> {
                 let operands = slots(regs, &inst.args)?;
                 let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
                 let results = primitives::eval(*id, &values, inst.dests.len())?;
+                reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
                         return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
@@ -859,6 +863,17 @@ fn stack_frame(file: &SourceFile, name: &str, span: Span) -> StackFrame {
         _ => name.to_string(),
     };
     StackFrame { file: file.path.display().to_string(), name, line, column }
+}
+
+/// Complex values never carry derivatives: one made by primitive `id` from operands that depend on x is
+/// an error.
+#[inline]
+pub(super) fn reject_complex_derivative(id: primitives::PrimId, results: &[Value], operands: &[&Slot]) -> Result<()> {
+    let complex = results.iter().any(|r| matches!(r, Value::Complex(_)));
+    if complex && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
+        return Err(primitives::complex::depends_on_x(primitives::get(id).name));
+    }
+    Ok(())
 }
 
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {

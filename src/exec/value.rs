@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use crate::ir::Callee;
+pub use num_complex::Complex64;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
 #[derive(Clone, Debug, PartialEq)]
@@ -224,6 +225,8 @@ pub enum Value {
     Struct(StructArray),
     Handle(Arc<FunctionHandle>),
     Int(IntClass, Array<f64>),
+    /// Complex double (never sparse, never carrying a derivative): made where Octave's result is complex.
+    Complex(Array<Complex64>),
 }
 
 impl Value {
@@ -243,6 +246,7 @@ impl Value {
             Value::Struct(s) => s.dims.clone(),
             Value::Handle(_) => vec![1, 1],
             Value::Int(_, a) => a.dims.clone(),
+            Value::Complex(a) => a.dims.clone(),
         }
     }
     /// Whether the value's size is `dims` (what `dims()` returns, without building it).
@@ -256,6 +260,7 @@ impl Value {
             Value::Struct(s) => s.dims == dims,
             Value::Handle(_) => dims == [1, 1],
             Value::Int(_, a) => a.dims == dims,
+            Value::Complex(a) => a.dims == dims,
         }
     }
     pub fn numel(&self) -> usize {
@@ -268,11 +273,12 @@ impl Value {
             Value::Struct(s) => s.dims.iter().product(),
             Value::Handle(_) => 1,
             Value::Int(_, a) => a.numel(),
+            Value::Complex(a) => a.numel(),
         }
     }
     pub fn class_name(&self) -> &'static str {
         match self {
-            Value::Double(_) | Value::Sparse(_) => "double",
+            Value::Double(_) | Value::Sparse(_) | Value::Complex(_) => "double",
             Value::Logical(_) => "logical",
             Value::Char(_) => "char",
             Value::Cell(_) => "cell",
@@ -286,6 +292,24 @@ impl Value {
         match self {
             Value::Char(a) if a.dims[0] <= 1 => Some(String::from_utf16_lossy(&a.data)),
             _ => None,
+        }
+    }
+
+    /// A complex result as Octave keeps it: real when every imaginary part is zero (`complex()` alone
+    /// makes complex values with zero imaginary parts).
+    pub fn narrowed(a: Array<Complex64>) -> Value {
+        if a.data.iter().all(|z| z.im == 0.0) {
+            Value::Double(a.map(|z| z.re))
+        } else {
+            Value::Complex(a)
+        }
+    }
+
+    /// The value as a complex array: complex values, and real numeric ones with zero imaginary parts.
+    pub fn complex_parts(&self) -> Option<Cow<'_, Array<Complex64>>> {
+        match self {
+            Value::Complex(a) => Some(Cow::Borrowed(a)),
+            other => Some(Cow::Owned(other.numeric()?.map(|&x| Complex64::new(x, 0.0)))),
         }
     }
 
@@ -310,10 +334,15 @@ impl Value {
             }
             Value::Handle(f) => format!("{f:?}").hash(h),
             Value::Int(_, a) => a.data.iter().for_each(|x| x.to_bits().hash(h)),
+            Value::Complex(a) => {
+                "complex".hash(h);
+                a.data.iter().for_each(|z| (z.re.to_bits(), z.im.to_bits()).hash(h));
+            }
         }
     }
 
-    /// The value as a double array (logical and char convert, sparse densifies); None for containers.
+    /// The value as a real double array (logical and char convert, sparse densifies); None for containers
+    /// and complex values (their kernels are in `primitives::complex`).
     pub fn numeric(&self) -> Option<Cow<'_, Array<f64>>> {
         match self {
             Value::Double(a) => Some(Cow::Borrowed(a)),
@@ -321,7 +350,7 @@ impl Value {
             Value::Char(a) => Some(Cow::Owned(a.map(|&c| c as f64))),
             Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
             Value::Int(_, a) => Some(Cow::Borrowed(a)),
-            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) => None,
+            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) => None,
         }
     }
 }

@@ -8,7 +8,7 @@
 use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
-use crate::exec::value::{FunctionHandle, Value};
+use crate::exec::value::{Array, Complex64, FunctionHandle, Value};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -838,7 +838,7 @@ impl<'a> Lowerer<'a> {
                 }
             },
             ExprKind::Matrix(rows) => self.lower_matrix(rows, span),
-            ExprKind::ImagNumber(_) => Err(self.err("complex numbers", span)),
+            ExprKind::ImagNumber(x) => Ok(self.constant(Value::Complex(Array::scalar(Complex64::new(0.0, *x))), span)),
             ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_list(e, ListUse::Single),
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();

@@ -1,10 +1,10 @@
-//! Host arrays <-> `Value`s. Inputs msad cannot represent (complex, integer, single, objects) are
+//! Host arrays <-> `Value`s. Inputs msad cannot represent (single, objects) are
 //! `msad:badInput` errors naming where they were found, e.g. `x{2}.k`.
 
 use super::array::{self, ArrayRef, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::value::{Array, FunctionHandle, IntClass, StructArray, Value};
+use crate::exec::value::{Array, Complex64, FunctionHandle, IntClass, StructArray, Value};
 use std::fmt;
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
             Value::Struct(StructArray { dims, fields, elements })
         }
         Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place)?)),
-        Kind::MSAD_COMPLEX => return bad_input(place, "is complex: msad differentiates real code"),
+        Kind::MSAD_COMPLEX => complex_value(array, &dims, place)?,
         Kind::MSAD_SPARSE_LOGICAL => {
             return bad_input(place, "is a sparse logical array: pass full(...) or double(...)");
         }
@@ -145,7 +145,34 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
         }
         Value::Handle(handle) => handle_array(handle)?,
         Value::Int(class, a) => converted(class.name(), OwnedArray::doubles(&a.dims, &a.data).as_ref())?,
+        Value::Complex(a) => complex_array(a)?,
     })
+}
+
+/// A complex host array, read through the host's `full`, `real` and `imag` (the C shim reads real
+/// doubles only; msad's complex values are full). Only values the function reads may be complex: the
+/// differentiated argument is checked later.
+fn complex_value(array: ArrayRef, dims: &[usize], place: &Place) -> Result<Value> {
+    let call = |name: &str, input: ArrayRef| -> Result<OwnedArray> {
+        let mut outputs = array::call(name, &[input], 1)
+            .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {name} failed on {place}")))?;
+        Ok(outputs.remove(0))
+    };
+    let full = call("full", array)?;
+    let (re, im) = (call("real", full.as_ref())?.as_ref().doubles(), call("imag", full.as_ref())?.as_ref().doubles());
+    let data = re.into_iter().zip(im).map(|(re, im)| Complex64::new(re, im)).collect();
+    Ok(Value::Complex(Array::new(dims.to_vec(), data)))
+}
+
+/// A complex result made by the host's `complex(re, im)`, which keeps it complex even when every
+/// imaginary part is zero (as msad's value is).
+fn complex_array(a: &Array<Complex64>) -> Result<OwnedArray> {
+    let re: Vec<f64> = a.data.iter().map(|z| z.re).collect();
+    let im: Vec<f64> = a.data.iter().map(|z| z.im).collect();
+    let (re, im) = (OwnedArray::doubles(&a.dims, &re), OwnedArray::doubles(&a.dims, &im));
+    let mut outputs = array::call("complex", &[re.as_ref(), im.as_ref()], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the host's complex conversion failed"))?;
+    Ok(outputs.remove(0))
 }
 
 /// `array` converted by the host's `double` or integer class function (msad's C shim reads and makes

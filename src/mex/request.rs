@@ -56,7 +56,8 @@ fn bad_input<T>(message: String) -> Result<T> {
 
 fn describe_class(value: &Value) -> String {
     let dims: Vec<String> = value.dims().iter().map(|d| d.to_string()).collect();
-    format!("{} {}", dims.join("x"), value.class_name())
+    let complex = if matches!(value, Value::Complex(_)) { "complex " } else { "" };
+    format!("{} {complex}{}", dims.join("x"), value.class_name())
 }
 
 fn function_of(fun: Value) -> Result<FunctionHandle> {

@@ -18,7 +18,7 @@ end
 
 function expect_error(f, x, identifier)
   try
-    msad_eval(f, x);
+    [~, J] = msad_eval(f, x);
   catch err
     assert(strcmp(err.identifier, identifier), 'identifier %s, not %s', err.identifier, identifier);
     return;

@@ -1,7 +1,7 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
 use super::{Forward, Kernel, Primitive, runtime};
-use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::buffers;
 use crate::exec::value::{Array, Value, normalize_dims};
@@ -125,7 +125,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
         unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
-        // msad's values are real: these are what they are on the real line.
+        // On real values; complex ones are primitives::complex's.
         unary("real", |x| x, |_, _| 1.0, |_, _| 0.0),
         unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0),
         piecewise_constant("imag", |_| 0.0),
@@ -187,11 +187,6 @@ pub(super) fn numeric<'v>(name: &str, v: &'v Value) -> Result<Cow<'v, Array<f64>
     v.numeric().ok_or_else(|| runtime(format!("{name}: wrong type argument '{}'", v.class_name())))
 }
 
-fn complex_result(name: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{name}: the result is complex for these inputs"))
-        .with_hint("msad does not support complex values yet; keep the argument in the real domain")
-}
-
 pub(super) fn eval_unary(
     name: &str,
     f: fn(f64) -> f64,
@@ -205,7 +200,8 @@ pub(super) fn eval_unary(
     let x = numeric(name, args[0])?;
     if let Some(inside) = domain {
         if !x.data.iter().all(|&v| inside(v)) {
-            return Err(complex_result(name));
+            let complex = super::complex::out_of_domain(name, &x, inside, f);
+            return complex.map(|z| vec![z]).ok_or_else(|| runtime(format!("{name}: no complex result defined")));
         }
     }
     let mut data = buffers::take(x.data.len());
@@ -370,7 +366,7 @@ pub(super) fn eval_pairs(
         let mut any_complex = false;
         for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
         if any_complex {
-            return Err(complex_result(name));
+            return Ok(vec![super::complex::real_power(args[0], args[1])?]);
         }
     }
     Ok(vec![Value::Double(pairs(&e))])

@@ -4,6 +4,7 @@
 
 mod accumulate;
 mod arrays;
+pub(crate) mod complex;
 mod construct;
 mod diff;
 mod elementwise;
@@ -138,6 +139,7 @@ fn table() -> &'static Table {
         entries.extend(accumulate::entries());
         entries.extend(errors::entries());
         entries.extend(integers::entries());
+        entries.extend(complex::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -163,6 +165,9 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// Runs a primitive's kernel.
 pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let p = get(id);
+    if complex::has_complex(args) {
+        return complex::eval(id, p.name, args, nargout);
+    }
     if integers::needs_doubles(p.name, args) {
         return integers::through_doubles(p.name, args, |doubles| eval(id, doubles, nargout));
     }

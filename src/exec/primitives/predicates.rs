@@ -25,12 +25,11 @@ macro_rules! is {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        is!("isnumeric", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..))),
-        is!("isreal", |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_))),
-        is!("isfloat", |v| matches!(v, Value::Double(_) | Value::Sparse(_))),
+        is!("isnumeric", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_))),
+        is!("isreal", |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_))),
+        is!("isfloat", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_))),
         is!("isinteger", |v| matches!(v, Value::Int(..))),
-        // msad's values are real: complex results are errors.
-        is!("iscomplex", |_| false),
+        is!("iscomplex", |v| matches!(v, Value::Complex(_))),
         is!("islogical", |v| matches!(v, Value::Logical(_))),
         is!("isbool", |v| matches!(v, Value::Logical(_))),
         is!("ischar", |v| matches!(v, Value::Char(_))),
@@ -97,7 +96,7 @@ fn eval_isa(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("isa", args, 2, 2)?;
     let class = args[1].as_string().ok_or_else(|| runtime("isa: CLASSNAME must be a string"))?;
     let v = args[0];
-    let float = matches!(v, Value::Double(_) | Value::Sparse(_));
+    let float = matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_));
     Ok(vec![truth(match class.as_str() {
         "float" => float,
         "numeric" => float || matches!(v, Value::Int(..)),

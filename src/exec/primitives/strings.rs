@@ -106,7 +106,7 @@ fn blank_column(a: &Array<u16>, j: usize) -> bool {
 }
 
 /// `strtrim(s)`: drops the blank columns at both ends (a row loses its leading and trailing blanks).
-fn eval_strtrim(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+pub(super) fn eval_strtrim(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let a = text_argument("strtrim", args)?;
     let cols = a.cols();
     let first = (0..cols).find(|&j| !blank_column(a, j)).unwrap_or(cols);
@@ -155,7 +155,7 @@ fn text_rows(name: &str, v: &Value) -> Result<Vec<Vec<u16>>> {
 }
 
 /// Rows as a char matrix, padded with blanks to the longest.
-fn padded_rows(rows: &[Vec<u16>]) -> Value {
+pub(super) fn padded_rows(rows: &[Vec<u16>]) -> Value {
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut data = vec![b' ' as u16; rows.len() * width];
     for (r, row) in rows.iter().enumerate() {

@@ -83,7 +83,7 @@ end
 
 function problem = compare(ref, got, cmp)
   problem = '';
-  if ~strcmp(class(ref), class(got)) || issparse(ref) ~= issparse(got) || ~isreal(ref)
+  if ~strcmp(class(ref), class(got)) || issparse(ref) ~= issparse(got) || iscomplex(ref) ~= iscomplex(got)
     problem = sprintf('Octave returns %s, msad %s', describe(ref), describe(got));
   elseif ~isequal(size(ref), size(got))
     problem = sprintf('size: Octave %s, msad %s', mat2str(size(ref)), mat2str(size(got)));
@@ -93,6 +93,22 @@ function problem = compare(ref, got, cmp)
 end
 
 function ok = values_agree(r, g, cmp)
+  if iscomplex(r)
+    % Both parts exactly, or each within the tolerance of the element's (or the largest) modulus.
+    ok = values_agree(real(r), real(g), '=') && values_agree(imag(r), imag(g), '=');
+    if ~ok && cmp ~= '='
+      nan = isnan(r);
+      same_nans = isequal(nan, isnan(g));
+      [r, g] = deal(r(~nan), g(~nan));
+      scale = abs(r);
+      if cmp == 'n'
+        scale = max(scale);
+      end
+      near = @(p, q) p == q | abs(p - q) <= 1e-14 * scale;
+      ok = same_nans && all(near(real(r), real(g)) & near(imag(r), imag(g)));
+    end
+    return;
+  end
   nan = isnan(r);
   ok = isequal(nan, isnan(g));
   % The sign of a zero is part of an exact result, not of a BLAS-ordered sum.
@@ -127,7 +143,7 @@ function text = show(v)
   if ischar(v)
     text = ['''' v(:)' ''''];
   elseif isnumeric(v) || islogical(v)
-    text = mat2str(double(full(v(:)')), 17);
+    text = mat2str(double(full(v(:).')), 17);
   else
     text = describe(v);
   end

@@ -1,0 +1,268 @@
+//! Complex arithmetic and elementary functions, with the branch cuts Octave's C++ library gives, and
+//! the complex results of real functions outside their real domain.
+
+use super::super::{broadcast_dims, check_arity, row_maps, runtime};
+use crate::diag::Result;
+use crate::exec::value::{Array, Complex64, Value};
+use std::f64::consts::{FRAC_PI_2, LN_2, LOG10_E, PI};
+
+/// pi / log(2) and pi / log(10) correctly rounded, the imaginary parts of Octave's log2 and log10 of
+/// negative reals (the quotients of the rounded constants are one unit lower).
+const PI_OVER_LN_2: f64 = 4.532_360_141_827_194;
+const PI_OVER_LN_10: f64 = 1.364_376_353_841_841_4;
+
+type C = Complex64;
+
+fn operand<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<C>>> {
+    v.complex_parts().ok_or_else(|| runtime(format!("{name}: wrong type argument '{}'", v.class_name())))
+}
+
+/// The primitive `name` when it is an elementwise function, an arithmetic operator or a product
+/// (None: not one of these).
+pub(super) fn eval(name: &str, args: &[&Value]) -> Result<Option<Value>> {
+    if let Some(f) = unary(name) {
+        check_arity(name, args, 1, 1)?;
+        return Ok(Some(Value::narrowed(operand(name, args[0])?.map(|&z| f(z)))));
+    }
+    if let Some(f) = real_valued(name) {
+        check_arity(name, args, 1, 1)?;
+        return Ok(Some(Value::Double(operand(name, args[0])?.map(|&z| f(z)))));
+    }
+    if let Some(f) = test(name) {
+        check_arity(name, args, 1, 1)?;
+        return Ok(Some(Value::Logical(operand(name, args[0])?.map(|&z| f(z)))));
+    }
+    let scalar = |v: &Value| v.numel() == 1;
+    let elementwise = match name {
+        "mtimes" if args.len() == 2 && !(scalar(args[0]) || scalar(args[1])) => return Ok(Some(mtimes(args)?)),
+        "mtimes" => "times",
+        "mrdivide" if args.len() == 2 && scalar(args[1]) => "rdivide",
+        "mldivide" if args.len() == 2 && scalar(args[0]) => "ldivide",
+        "mpower" if args.len() == 2 && scalar(args[0]) && scalar(args[1]) => "power",
+        "prod" | "cumprod" => return Ok(Some(product(name, args)?)),
+        other => other,
+    };
+    let Some(f) = binary(elementwise) else { return Ok(None) };
+    check_arity(name, args, 2, 2)?;
+    Ok(Some(Value::narrowed(zip(name, args[0], args[1], f)?)))
+}
+
+fn unary(name: &str) -> Option<fn(C) -> C> {
+    Some(match name {
+        "uminus" => |z: C| -z,
+        "uplus" => |z| z,
+        "conj" => |z: C| z.conj(),
+        "exp" => C::exp,
+        "log" => C::ln,
+        "log2" => |z: C| {
+            let l = z.ln();
+            C::new(l.re / LN_2, l.im / LN_2)
+        },
+        // As glibc's clog10.
+        "log10" => |z: C| C::new(z.norm().log10(), LOG10_E * z.arg()),
+        "sqrt" => C::sqrt,
+        "sin" => C::sin,
+        "cos" => C::cos,
+        "tan" => C::tan,
+        "sinh" => C::sinh,
+        "cosh" => C::cosh,
+        "tanh" => C::tanh,
+        // Octave conjugates asin and acos of reals above 1 (MATLAB's sign of the imaginary part).
+        "asin" => |z: C| if z.im == 0.0 && z.re > 1.0 { z.asin().conj() } else { z.asin() },
+        "acos" => |z: C| if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() },
+        "atan" => C::atan,
+        "asinh" => C::asinh,
+        "acosh" => C::acosh,
+        "atanh" => C::atanh,
+        "round" => |z: C| C::new(z.re.round(), z.im.round()),
+        "floor" => |z: C| C::new(z.re.floor(), z.im.floor()),
+        "ceil" => |z: C| C::new(z.re.ceil(), z.im.ceil()),
+        "fix" => |z: C| C::new(z.re.trunc(), z.im.trunc()),
+        "sign" => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() },
+        _ => return None,
+    })
+}
+
+fn real_valued(name: &str) -> Option<fn(C) -> f64> {
+    Some(match name {
+        "real" => |z: C| z.re,
+        "imag" => |z: C| z.im,
+        "abs" => |z: C| z.norm(),
+        "angle" | "arg" => |z: C| z.im.atan2(z.re),
+        _ => return None,
+    })
+}
+
+fn test(name: &str) -> Option<fn(C) -> bool> {
+    Some(match name {
+        "isnan" => |z: C| z.re.is_nan() || z.im.is_nan(),
+        "isinf" => |z: C| z.re.is_infinite() || z.im.is_infinite(),
+        "isfinite" => |z: C| z.re.is_finite() && z.im.is_finite(),
+        "logical" | "truth" => return None,
+        _ => return None,
+    })
+}
+
+fn binary(name: &str) -> Option<fn(C, C) -> C> {
+    Some(match name {
+        "plus" => |a: C, b: C| a + b,
+        "minus" => |a: C, b: C| a - b,
+        "times" => times,
+        "rdivide" => divide,
+        "ldivide" => |a, b| divide(b, a),
+        "power" => power,
+        _ => return None,
+    })
+}
+
+/// `a * b`; a real factor scales each part (keeping signed zeros as Octave's real-complex product).
+fn times(a: C, b: C) -> C {
+    if a.im == 0.0 {
+        C::new(a.re * b.re, a.re * b.im)
+    } else if b.im == 0.0 {
+        C::new(a.re * b.re, a.im * b.re)
+    } else {
+        a * b
+    }
+}
+
+/// `a / b` as C++'s complex division: a real divisor divides each part (num-complex's general
+/// formula would turn 1/0 into NaN parts).
+fn divide(a: C, b: C) -> C {
+    if b.im == 0.0 { C::new(a.re / b.re, a.im / b.re) } else { a / b }
+}
+
+/// `a .^ b` as Octave computes it: integer exponents by repeated products, real ones through the
+/// polar form, complex ones through `exp(b log a)`.
+fn power(a: C, b: C) -> C {
+    if b.im == 0.0 {
+        if b.re.fract() == 0.0 && b.re.abs() <= i32::MAX as f64 {
+            let n = b.re.abs() as u32;
+            let p = integer_power(a, n);
+            return if b.re < 0.0 { divide(C::new(1.0, 0.0), p) } else { p };
+        }
+        if a.im == 0.0 && a.re > 0.0 {
+            return C::new(a.re.powf(b.re), 0.0);
+        }
+        let l = a.ln();
+        return C::from_polar((b.re * l.re).exp(), b.re * l.im);
+    }
+    if a.im == 0.0 && a.re > 0.0 {
+        return C::from_polar(a.re.powf(b.re), b.im * a.re.ln());
+    }
+    if a.re == 0.0 && a.im == 0.0 { C::new(0.0, 0.0) } else { (b * a.ln()).exp() }
+}
+
+fn integer_power(mut a: C, mut n: u32) -> C {
+    let mut p = C::new(1.0, 0.0);
+    while n > 0 {
+        if n & 1 == 1 {
+            p *= a;
+        }
+        n >>= 1;
+        if n > 0 {
+            a *= a;
+        }
+    }
+    p
+}
+
+/// `f` over two operands with implicit expansion.
+fn zip(name: &str, a: &Value, b: &Value, f: fn(C, C) -> C) -> Result<Array<C>> {
+    let (a, b) = (operand(name, a)?, operand(name, b)?);
+    let dims = broadcast_dims(&a.dims, &b.dims)
+        .ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
+    let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
+    let n: usize = dims.iter().product();
+    Ok(Array::new(dims, (0..n).map(|k| f(a.data[ma.source(k)], b.data[mb.source(k)])).collect()))
+}
+
+/// The matrix product of 2-D operands.
+fn mtimes(args: &[&Value]) -> Result<Value> {
+    let (a, b) = (operand("mtimes", args[0])?, operand("mtimes", args[1])?);
+    if a.dims.len() > 2 || b.dims.len() > 2 || a.cols() != b.rows() {
+        return Err(super::super::elementwise::nonconformant("operator *", &a.dims, &b.dims));
+    }
+    let (m, k, n) = (a.rows(), a.cols(), b.cols());
+    let mut data = vec![C::new(0.0, 0.0); m * n];
+    for j in 0..n {
+        for p in 0..k {
+            let bpj = b.data[p + k * j];
+            for i in 0..m {
+                data[i + m * j] += a.data[i + m * p] * bpj;
+            }
+        }
+    }
+    Ok(Value::narrowed(Array::new(vec![m, n], data)))
+}
+
+/// `prod` and `cumprod` along a dimension.
+fn product(name: &str, args: &[&Value]) -> Result<Value> {
+    let cumulative = name == "cumprod";
+    let plan = super::super::reduce::plan(name, args, cumulative)?;
+    let z = operand(name, args[0])?;
+    let slices = &plan.slices;
+    let one = C::new(1.0, 0.0);
+    let mut out = vec![one; plan.out_dims.iter().product()];
+    for s in 0..slices.count() {
+        let mut p = one;
+        for k in 0..slices.len {
+            p *= z.data[slices.index(s, k)];
+            if cumulative {
+                out[slices.index(s, k)] = p;
+            }
+        }
+        if !cumulative {
+            out[s] = p;
+        }
+    }
+    Ok(Value::narrowed(Array::new(plan.out_dims, out)))
+}
+
+pub(super) fn conj(v: &Value) -> Value {
+    match v {
+        Value::Complex(z) => Value::Complex(z.map(|z| z.conj())),
+        other => other.clone(),
+    }
+}
+
+/// `angle(x)`, `arg(x)`: `atan2(imag, real)`.
+pub(super) fn angle(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
+    check_arity(name, args, 1, 1)?;
+    // A real argument's angle is pi where its sign bit is set (-0 included), else 0 (NaN included).
+    let angle = match args[0] {
+        Value::Complex(z) => z.map(|z| z.im.atan2(z.re)),
+        real => operand(name, real)?.map(|z| if z.re.is_sign_negative() { PI } else { 0.0 }),
+    };
+    Ok(vec![Value::Double(angle)])
+}
+
+/// The result of the real function `name` on `x`, some of whose elements are outside its real domain,
+/// as Octave's real-to-complex mappers give it: the complex function at `x + 0i`, in closed forms.
+pub(crate) fn out_of_domain(name: &str, x: &Array<f64>, inside: fn(f64) -> bool, f: fn(f64) -> f64) -> Option<Value> {
+    let outside: fn(f64) -> C = match name {
+        "sqrt" => |x| C::new(0.0, (-x).sqrt()),
+        "log" => |x| C::new((-x).ln(), PI),
+        "log2" => |x| C::new((-x).log2(), PI_OVER_LN_2),
+        "log10" => |x| C::new((-x).log10(), PI_OVER_LN_10),
+        "log1p" => |x| C::new((-(1.0 + x)).ln(), PI),
+        "asin" => |x| if x > 0.0 { C::new(FRAC_PI_2, -x.acosh()) } else { C::new(-FRAC_PI_2, (-x).acosh()) },
+        "acos" => |x| if x > 0.0 { C::new(0.0, x.acosh()) } else { C::new(PI, -(-x).acosh()) },
+        "acosh" => |x| if x >= -1.0 { C::new(0.0, x.acos()) } else { C::new((-x).acosh(), PI) },
+        "atanh" => |x| C::new((1.0 / x).atanh(), FRAC_PI_2),
+        _ => return None,
+    };
+    Some(Value::narrowed(x.map(|&v| if inside(v) { C::new(f(v), 0.0) } else { outside(v) })))
+}
+
+/// `a .^ b` of real operands where some results are complex (a negative base, a fractional exponent).
+/// When some results are complex, Octave raises every element as a complex base to a real exponent.
+pub(crate) fn real_power(a: &Value, b: &Value) -> Result<Value> {
+    Ok(Value::narrowed(zip("power", a, b, |a, b| {
+        if a.re > 0.0 {
+            return C::new(a.re.powf(b.re), 0.0);
+        }
+        let log = C::new(a.re, 0.0).ln();
+        C::from_polar((b.re * log.re).exp(), b.re * log.im)
+    })?))
+}

@@ -1,0 +1,164 @@
+//! Complex doubles. Octave makes them where a real function leaves its domain (`sqrt(-1)`, `log(-2)`,
+//! `(-8)^(1/3)`, `acos(2)`) and where code writes them (`1i`, `complex(a, b)`). Every primitive with a
+//! complex operand comes here (`eval`), so the real kernels and their fast paths stay as they are.
+//! Results narrow to real when every imaginary part is zero, as Octave's do (`complex`'s own excepted).
+//! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
+//! (`depends_on_x`), raised by the interpreter where such a value is made.
+
+mod math;
+mod order;
+mod text;
+
+use super::{Derivative, Kernel, Linearity, PrimId, Primitive, check_arity, linearity, runtime};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::value::{Array, Complex64, Value};
+
+pub(super) use math::{out_of_domain, real_power};
+
+pub(super) fn entries() -> Vec<Primitive> {
+    vec![
+        // Complex results never carry derivatives (the interpreter rejects them first).
+        Primitive { name: "complex", kernel: Kernel::General { eval: eval_complex, derivative: Derivative::Missing } },
+        // Piecewise constant on the real line (0 or pi).
+        Primitive { name: "angle", kernel: Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero } },
+        Primitive { name: "arg", kernel: Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero } },
+    ]
+}
+
+pub(super) fn has_complex(args: &[&Value]) -> bool {
+    args.iter().any(|a| matches!(a, Value::Complex(_)))
+}
+
+/// The error for a complex value that depends on x.
+pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: the result is complex and depends on x"))
+        .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
+}
+
+/// Builtins whose result reads only the class and size of their arguments.
+const SHAPE_ONLY: &[&str] = &[
+    "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
+    "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
+    "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
+];
+
+/// Primitive `id` (`name`) on arguments of which at least one is complex.
+pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    if SHAPE_ONLY.contains(&name) {
+        return real_kernel(id, args, nargout);
+    }
+    if let Some(result) = math::eval(name, args)? {
+        return Ok(vec![result]);
+    }
+    match name {
+        "eq" | "ne" | "lt" | "le" | "gt" | "ge" => Ok(vec![order::compare(name, args)?]),
+        "max" | "min" => order::extreme(name, args, nargout),
+        "sort" => order::sort(args, nargout),
+        "isequal" => isequal(id, args),
+        "ctranspose" => {
+            let transposed = split(id, name, args, 1)?;
+            Ok(vec![math::conj(&transposed)])
+        }
+        "num2str" | "mat2str" | "sprintf" => Ok(vec![text::eval(id, name, args)?]),
+        "double" | "full" => Ok(vec![args[0].clone()]),
+        _ if linearity(id) == Linearity::Additive || name == "for_item" => Ok(vec![split(id, name, args, nargout)?]),
+        _ => Err(unsupported(name)),
+    }
+}
+
+fn unsupported(name: &str) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{name}: complex arguments are not supported"))
+        .with_hint("apply it to real(...) and imag(...) separately, or keep the values real")
+}
+
+fn real_kernel(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    match super::get(id).kernel {
+        Kernel::General { eval, .. } => eval(args, nargout),
+        _ => Err(unsupported(super::get(id).name)),
+    }
+}
+
+/// Where a linear primitive's data arguments start: concatenations read all of theirs (`cat` after
+/// the dimension), the others their first only (the rest are sizes, dimensions, counts).
+fn data_arguments(name: &str, count: usize) -> std::ops::Range<usize> {
+    match name {
+        "horzcat" | "vertcat" => 0..count,
+        "cat" => 1..count,
+        _ => 0..1.min(count),
+    }
+}
+
+/// A linear primitive on the real and imaginary parts apart: `f(re + i im) = f(re) + i f(im)`.
+fn split(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Value> {
+    let data = data_arguments(name, args.len());
+    let part = |imaginary: bool| -> Result<Vec<Value>> {
+        args.iter()
+            .enumerate()
+            .map(|(k, a)| match a {
+                Value::Complex(z) => Ok(Value::Double(z.map(|z| if imaginary { z.im } else { z.re }))),
+                _ if !data.contains(&k) => Ok((*a).clone()),
+                Value::Char(_) => Err(runtime(format!("{name}: concatenation of complex and char values"))),
+                _ => {
+                    let x = a.numeric().ok_or_else(|| unsupported(name))?;
+                    Ok(Value::Double(if imaginary { x.map(|_| 0.0) } else { x.into_owned() }))
+                }
+            })
+            .collect()
+    };
+    let (re, im) = (part(false)?, part(true)?);
+    let run = |parts: &[Value]| -> Result<Value> {
+        let refs: Vec<&Value> = parts.iter().collect();
+        Ok(super::eval(id, &refs, nargout.max(1))?.swap_remove(0))
+    };
+    match (run(&re)?, run(&im)?) {
+        (Value::Double(re), Value::Double(im)) if re.dims == im.dims => {
+            let data = re.data.iter().zip(&im.data).map(|(&r, &i)| Complex64::new(r, i)).collect();
+            Ok(Value::narrowed(Array::new(re.dims, data)))
+        }
+        _ => Err(unsupported(name)),
+    }
+}
+
+/// `isequal` compares real and imaginary parts apart.
+fn isequal(id: PrimId, args: &[&Value]) -> Result<Vec<Value>> {
+    let parts = |imaginary: bool| -> Vec<Value> {
+        args.iter()
+            .map(|a| match a.complex_parts() {
+                Some(z) => Value::Double(z.map(|z| if imaginary { z.im } else { z.re })),
+                None => (*a).clone(),
+            })
+            .collect()
+    };
+    let (re, im) = (parts(false), parts(true));
+    let same = |parts: &[Value]| -> Result<bool> {
+        let refs: Vec<&Value> = parts.iter().collect();
+        Ok(matches!(&real_kernel(id, &refs, 1)?[0], Value::Logical(b) if b.data == [true]))
+    };
+    let equal = same(&re)? && same(&im)?;
+    Ok(vec![Value::Logical(Array::scalar(equal))])
+}
+
+/// `complex(re)`, `complex(re, im)`: complex even where every imaginary part is zero.
+fn eval_complex(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    check_arity("complex", args, 1, 2)?;
+    let part = |v: &Value| -> Result<Array<f64>> {
+        match v {
+            Value::Double(_) | Value::Logical(_) | Value::Char(_) | Value::Int(..) | Value::Sparse(_) => {
+                Ok(v.numeric().expect("numeric").into_owned())
+            }
+            _ => Err(runtime("complex: invalid conversion")),
+        }
+    };
+    let re = part(args[0])?;
+    let im = match args.get(1) {
+        Some(v) => part(v)?,
+        None => re.map(|_| 0.0),
+    };
+    let dims = super::broadcast_dims(&re.dims, &im.dims)
+        .filter(|_| re.is_scalar() || im.is_scalar() || re.dims == im.dims)
+        .ok_or_else(|| runtime("complex: dimension mismatch"))?;
+    let n: usize = dims.iter().product();
+    let at = |a: &Array<f64>, k: usize| if a.is_scalar() { a.data[0] } else { a.data[k] };
+    let data = (0..n).map(|k| Complex64::new(at(&re, k), at(&im, k))).collect();
+    Ok(vec![Value::Complex(Array::new(dims, data))])
+}

@@ -1,0 +1,85 @@
+//! Complex values: made as Octave makes them (literals, complex(), real functions outside their domain),
+//! narrowed to real as Octave narrows them; x-free complex values leave J alone, and a complex value that
+//! depends on x is msad:unsupported in every mode (never a wrong J).
+
+mod common;
+
+use common::*;
+use msad::diag::ErrorKind;
+use msad::engine::{Engine, Mode, Options, Request};
+use msad::exec::value::{Array, Complex64, Value};
+
+fn value_of(text: &str, x: Vec<f64>) -> Value {
+    let mut engine = Engine::new();
+    evaluate(&mut engine, &anonymous(text, vec![]), vec![column(x)], 1).unwrap_or_else(|d| panic!("{text}: {d}")).value
+}
+
+fn complex_of(text: &str, x: Vec<f64>) -> Vec<Complex64> {
+    match value_of(text, x) {
+        Value::Complex(z) => z.data,
+        other => panic!("{text}: a complex value expected, not {other:?}"),
+    }
+}
+
+#[test]
+fn real_functions_outside_their_domain_give_octaves_complex_values() {
+    let c = Complex64::new;
+    assert_eq!(complex_of("@(x) sqrt(x)", vec![-4.0, 9.0]), vec![c(0.0, 2.0), c(3.0, 0.0)]);
+    assert_eq!(complex_of("@(x) log(x)", vec![-1.0]), vec![c(0.0, std::f64::consts::PI)]);
+    // Octave conjugates asin and acos above 1; atanh's imaginary part is +pi/2 on both sides.
+    let asin = complex_of("@(x) asin(x)", vec![2.0, -2.0]);
+    assert!((asin[0] - c(std::f64::consts::FRAC_PI_2, -1.3169578969248166)).norm() < 1e-15, "{asin:?}");
+    assert!((asin[1] - c(-std::f64::consts::FRAC_PI_2, 1.3169578969248166)).norm() < 1e-15, "{asin:?}");
+    let atanh = complex_of("@(x) atanh(x)", vec![-2.0]);
+    assert!((atanh[0] - c(-0.5493061443340549, std::f64::consts::FRAC_PI_2)).norm() < 1e-15, "{atanh:?}");
+    // (-8)^(1/3) through the polar form, as C++'s pow.
+    let root = complex_of("@(x) x .^ (1 / 3)", vec![-8.0]);
+    assert!((root[0] - c(1.0, 3f64.sqrt())).norm() < 1e-15, "{root:?}");
+}
+
+#[test]
+fn results_narrow_to_real_as_octaves_do() {
+    let c = Complex64::new;
+    // complex() keeps a zero imaginary part; arithmetic, indexing and concatenation drop it.
+    assert_eq!(complex_of("@(x) complex(x, 0)", vec![1.0]), vec![c(1.0, 0.0)]);
+    for text in ["@(x) (x + 2i) - 2i", "@(x) complex(x, 0) + 0", "@(x) [x + 1i, 2](2)", "@(x) prod([1i 1i]) * x"] {
+        assert!(matches!(value_of(text, vec![1.0]), Value::Double(_)), "{text} narrows");
+    }
+    assert_eq!(complex_of("@(x) [x, 1i]", vec![2.0]), vec![c(2.0, 0.0), c(0.0, 1.0)]);
+    let Value::Logical(l) = value_of("@(x) [iscomplex(complex(x, 0)), isreal(x + 1i), -1 < 1i, 1i < 1]", vec![1.0]) else {
+        panic!("logical expected")
+    };
+    assert_eq!(l.data, vec![true, false, true, false]);
+}
+
+#[test]
+fn complex_order_is_modulus_then_argument() {
+    let c = Complex64::new;
+    assert_eq!(complex_of("@(x) sort([1i -1 1 -1i])", vec![0.0]), vec![c(0.0, -1.0), c(1.0, 0.0), c(0.0, 1.0), c(-1.0, 0.0)]);
+    assert_eq!(values(&value_of("@(x) max([1i -1])", vec![0.0])), vec![-1.0]);
+}
+
+#[test]
+fn x_free_complex_values_leave_the_jacobian_exact() {
+    let z = Value::Complex(Array::column(vec![Complex64::new(1.0, 2.0), Complex64::new(0.0, -3.0)]));
+    let function = anonymous("@(x) real(z .* exp(0.3i)) .* x + abs(sqrt(-4)) * x.^2 + imag(z' * z)", vec![("z", z)]);
+    check_against_fd(&function, &[0.5, -1.25], &[], 1e-8);
+}
+
+#[test]
+fn complex_values_that_depend_on_x_are_unsupported_in_every_mode() {
+    let texts = ["@(x) sqrt(x)", "@(x) sum(abs(sqrt(x - 2)))", "@(x) sum(real(x * 1i))", "@(x) sum(real([x; 1i]))"];
+    for text in texts {
+        for (nargout, mode) in [(2, Mode::Forward), (2, Mode::Reverse), (3, Mode::Auto)] {
+            let request = Request {
+                function: anonymous(text, vec![]),
+                args: vec![column(vec![-1.0, 3.0])],
+                options: Options { mode, ..Options::default() },
+                nargout,
+            };
+            let err = Engine::new().evaluate(&mut host(), &request).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::Unsupported, "{text} ({mode:?}, nargout {nargout}): {err}");
+            assert!(err.to_string().contains("complex and depends on x"), "{text}: {err}");
+        }
+    }
+}
