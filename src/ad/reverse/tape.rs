@@ -36,6 +36,46 @@ pub(super) enum Step {
     Assign(Box<AssignStep>),
 }
 
+impl Step {
+    /// Heap bytes beyond the step itself.
+    fn bytes(&self) -> usize {
+        match self {
+            Step::Prim(step) => {
+                let values: usize = step.inputs.iter().chain([&step.output]).map(value_bytes).sum();
+                let tangents: usize = step.tangents.iter().map(deriv_bytes).sum();
+                size_of::<PrimStep>() + values + tangents + step.vars.capacity() * size_of::<Option<TapeVar>>()
+            }
+            Step::Scalar { .. } | Step::Element { .. } => 0,
+            Step::Gather { positions, .. } => positions.capacity() * size_of::<usize>(),
+            Step::Assign(step) => {
+                let relocation = step.relocation.as_ref().map_or(0, Vec::capacity);
+                size_of::<AssignStep>() + (step.targets.capacity() + relocation) * size_of::<usize>()
+            }
+        }
+    }
+}
+
+fn value_bytes(value: &Value) -> usize {
+    let elements = match value {
+        Value::Double(a) | Value::Int(_, a) => a.data.len() * size_of::<f64>(),
+        Value::Logical(a) => a.data.len(),
+        Value::Char(a) => a.data.len() * size_of::<u16>(),
+        Value::Sparse(s) => s.values.len() * (size_of::<f64>() + size_of::<usize>()) + s.colptr.len() * size_of::<usize>(),
+        Value::Cell(a) => a.data.iter().map(|v| size_of::<Value>() + value_bytes(v)).sum(),
+        Value::Struct(_) | Value::Handle(_) => 0,
+    };
+    elements + value.dims().len() * size_of::<usize>()
+}
+
+fn deriv_bytes(deriv: &Deriv) -> usize {
+    match deriv {
+        Deriv::Zero => 0,
+        Deriv::Dense(d) => d.data.len() * size_of::<f64>(),
+        Deriv::Sparse(s) => (s.ptr.len() + s.cols.len()) * size_of::<usize>() + s.vals.len() * size_of::<f64>(),
+        Deriv::Parts(parts) => parts.iter().map(|p| size_of::<Deriv>() + deriv_bytes(p)).sum(),
+    }
+}
+
 pub(super) struct PrimStep {
     pub(super) id: PrimId,
     pub(super) inputs: Vec<Value>,
@@ -76,6 +116,13 @@ impl Tape {
     /// A tape for the Hessian's sparsity (second-order terms, no tangents).
     pub fn for_hessian_pattern() -> Tape {
         Tape { second_order: true, ..Tape::default() }
+    }
+
+    /// Heap bytes the tape holds: its steps with their values, tangents and index lists, and the
+    /// variables' sizes (what reverse mode keeps alive between the primal run and the sweep).
+    pub fn bytes(&self) -> usize {
+        let steps: usize = self.steps.iter().map(Step::bytes).sum();
+        steps + self.steps.capacity() * size_of::<Step>() + self.sizes.capacity() * size_of::<usize>()
     }
 
     /// A new variable for an input of `numel` elements.

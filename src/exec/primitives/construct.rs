@@ -3,7 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
+use super::{Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
@@ -11,11 +11,11 @@ use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, IntClass, Value, normalize_dims};
 
 fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 fn with_rule(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -53,15 +53,15 @@ pub(super) fn entries() -> Vec<Primitive> {
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
         }),
-        with_rule("for_item", eval_for_item, forward_for_item),
+        with_rule("for_item", eval_for_item, forward_for_item).linear(Linearity::PiecewiseLinear),
         with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
-        }),
+        }).linear(Linearity::Additive),
         with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
-        }),
-        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone())),
-        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone())),
+        }).linear(Linearity::Additive),
+        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive),
+        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive),
     ]
 }
 

@@ -9,7 +9,7 @@ use crate::diag::Result;
 use crate::exec::value::{Array, Value, normalize_dims};
 
 fn query(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 /// A predicate on one value's class or shape, giving a logical scalar.

@@ -5,7 +5,7 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::{Forward, Primitive, general, runtime};
+use super::{Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -14,8 +14,8 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general("prod", eval_prod, forward_prod),
         general("cumprod", eval_cumprod, forward_cumprod),
-        general("dot", eval_dot, forward_dot),
-        general("kron", eval_kron, forward_kron),
+        general("dot", eval_dot, forward_dot).linear(Linearity::Bilinear),
+        general("kron", eval_kron, forward_kron).linear(Linearity::Bilinear),
     ]
 }
 

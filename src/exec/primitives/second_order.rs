@@ -19,15 +19,6 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::value::{Array, Value};
 
-/// Primitives whose result is linear or piecewise linear in their operands but that `linearity()`
-/// does not list as linear: their second-order term is zero wherever they are differentiable.
-/// `accumarray`, `merge` and `ifelse` are linear in their values for fixed subscripts or masks (which
-/// have no derivative), but not constant-derivative maps of x: a subscript or mask may vary with x.
-const PIECEWISE_LINEAR: [&str; 16] = [
-    "abs", "max", "min", "sort", "mod", "rem", "flip", "rot90", "ipermute", "for_item", "linspace", "meshgrid", "ndgrid",
-    "accumarray", "merge", "ifelse",
-];
-
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
 pub enum SecondOrder {
@@ -62,7 +53,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::Bilinear) if one_taped => Ok(SecondOrder::Zero),
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
-        _ if PIECEWISE_LINEAR.contains(&p.name) => Ok(SecondOrder::Zero),
+        (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
         _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),

@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {

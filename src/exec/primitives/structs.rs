@@ -6,7 +6,7 @@ use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, StructArray, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative } }
+    Primitive::new(name, Kernel::General { eval, derivative })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
