@@ -41,7 +41,7 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
     let tape = interpreter.tape.take().expect("set above");
     let tape_bytes = tape.bytes();
-    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(&tape, result.tape, x, 0)).transpose()?;
+    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
     Ok(Gradient { value: result.value, gradient, tape_bytes })
 }
 
@@ -61,7 +61,7 @@ pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, se
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
     let result = match run.result {
         Some((tape, output, x)) => {
-            let mut block = sweep::sweep(&tape, output, x, p)?;
+            let mut block = sweep::sweep(tape, output, x, p)?;
             let products = block.split_off(n);
             Some((block, products))
         }

@@ -14,7 +14,7 @@
 
 use super::elementwise::{numeric, row_maps};
 use super::reverse::{Adjoints, Reverse, adjoint};
-use super::{Kernel, Linearity, PrimId, get, linearity};
+use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::value::{Array, Value};
@@ -28,6 +28,16 @@ pub enum SecondOrder {
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
     Bilinear,
     EuclideanNorm,
+}
+
+impl SecondOrder {
+    /// What the term reads, for a primitive whose entry says its second-order term reads `declared`.
+    pub fn reads(self, declared: Reads) -> Reads {
+        match self {
+            SecondOrder::Zero => Reads::Nothing,
+            _ => declared,
+        }
+    }
 }
 
 /// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
