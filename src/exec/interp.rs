@@ -543,7 +543,12 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let result = self.index_slot(slot(regs, inst.args[0])?, &subs)?;
+                let base = slot(regs, inst.args[0])?;
+                let result = if activity.is_active(inst.dests[0]) {
+                    self.index_slot(base, &subs)?
+                } else {
+                    Slot::inactive(index(&base.value, &Deriv::Zero, &subs)?.0)
+                };
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
@@ -553,11 +558,15 @@ impl<'p> Interpreter<'p> {
                 };
                 let rhs = slot(regs, inst.args[1])?;
                 let subs = subscripts(regs, &inst.args[2..])?;
+                let active = activity.is_active(inst.dests[0]);
                 let tape = match &mut self.tape {
-                    Some(tape) => tape.record_assign(base.as_ref(), rhs, &subs)?,
-                    None => None,
+                    Some(tape) if active => tape.record_assign(base.as_ref(), rhs, &subs)?,
+                    _ => None,
                 };
-                let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, &subs)?;
+                let zero = Deriv::Zero;
+                let rhs_deriv = if active { &rhs.deriv } else { &zero };
+                let base = base.map(|s| (s.value, if active { s.deriv } else { Deriv::Zero }));
+                let (value, deriv) = assign(base, &rhs.value, rhs_deriv, &subs)?;
                 if matches!(value, Value::Int(..)) && tape.is_some() {
                     return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
                 }
@@ -659,7 +668,10 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
         }),
         Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
-            Some(k) => with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape)),
+            Some(k) => {
+                let tape = tape.filter(|_| activity.is_active(dest));
+                with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape))
+            }
             None => None,
         },
         Op::IndexAssign if !taped => return assign_element(inst, movable, regs),
