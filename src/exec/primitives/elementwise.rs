@@ -1,6 +1,6 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
-use super::{Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime};
+use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::buffers;
@@ -123,8 +123,8 @@ fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive),
-        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive),
+        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         // msad's values are real: these are what they are on the real line.
         unary("real", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
         unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
@@ -140,7 +140,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0).reads(RuleReads::unary(Reads::Operands, Reads::Nothing)).linear(Linearity::PiecewiseLinear),
+        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0).reads(RuleReads::unary(Reads::Operands, Reads::Nothing)).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass),
         unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x))).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
@@ -150,17 +150,17 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5)).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        piecewise_constant("floor", f64::floor),
-        piecewise_constant("ceil", f64::ceil),
-        piecewise_constant("round", round_half_away),
-        piecewise_constant("fix", f64::trunc),
-        piecewise_constant("sign", sign),
-        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear).linear(Linearity::Additive),
-        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear).linear(Linearity::Additive),
-        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)).linear(Linearity::Bilinear),
-        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)).linear(Linearity::Numerator),
-        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)).reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both)).linear(Linearity::Denominator),
-        binary!("power", power, power_partials, power_second, Some(power_is_complex)).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)),
+        piecewise_constant("floor", f64::floor).integers(IntegerArgs::KeepClass),
+        piecewise_constant("ceil", f64::ceil).integers(IntegerArgs::KeepClass),
+        piecewise_constant("round", round_half_away).integers(IntegerArgs::KeepClass),
+        piecewise_constant("fix", f64::trunc).integers(IntegerArgs::KeepClass),
+        piecewise_constant("sign", sign).integers(IntegerArgs::KeepClass),
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)).linear(Linearity::Numerator).integers(IntegerArgs::KeepClass),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)).reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both)).linear(Linearity::Denominator).integers(IntegerArgs::KeepClass),
+        binary!("power", power, power_partials, power_second, Some(power_is_complex)).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)).integers(IntegerArgs::KeepClass),
         binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
@@ -172,14 +172,14 @@ pub(super) fn entries() -> Vec<Primitive> {
             let z3 = z * z * z;
             (b * b / z3, -a * b / z3, a * a / z3)
         }).reads(RuleReads::binary(Reads::Both, Reads::Both, Reads::Both)),
-        predicate("eq", |a, b| a == b),
-        predicate("ne", |a, b| a != b),
-        predicate("lt", |a, b| a < b),
-        predicate("le", |a, b| a <= b),
-        predicate("gt", |a, b| a > b),
-        predicate("ge", |a, b| a >= b),
-        predicate("and", |a, b| a != 0.0 && b != 0.0),
-        predicate("or", |a, b| a != 0.0 || b != 0.0),
+        predicate("eq", |a, b| a == b).integers(IntegerArgs::ClassFree),
+        predicate("ne", |a, b| a != b).integers(IntegerArgs::ClassFree),
+        predicate("lt", |a, b| a < b).integers(IntegerArgs::ClassFree),
+        predicate("le", |a, b| a <= b).integers(IntegerArgs::ClassFree),
+        predicate("gt", |a, b| a > b).integers(IntegerArgs::ClassFree),
+        predicate("ge", |a, b| a >= b).integers(IntegerArgs::ClassFree),
+        predicate("and", |a, b| a != 0.0 && b != 0.0).integers(IntegerArgs::ClassFree),
+        predicate("or", |a, b| a != 0.0 || b != 0.0).integers(IntegerArgs::ClassFree),
     ]
 }
 

@@ -43,6 +43,7 @@ use std::sync::OnceLock;
 pub use accumulate::{accumarray_fill, accumarray_groups};
 pub(crate) use construct::subscript_range;
 pub use elementwise::{broadcast_dims, row_maps};
+pub use integers::IntegerArgs;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrimId(pub u16);
@@ -102,12 +103,14 @@ pub struct Primitive {
     pub linearity: Linearity,
     /// What the reverse rule and the second-order term read: the tape keeps only these values.
     pub reads: RuleReads,
+    /// How it takes integer-class arguments.
+    pub integer_args: IntegerArgs,
 }
 
 impl Primitive {
     /// A nonlinear primitive whose rules may read every value.
     fn new(name: &'static str, kernel: Kernel) -> Primitive {
-        Primitive { name, kernel, linearity: Linearity::Nonlinear, reads: RuleReads::ALL }
+        Primitive { name, kernel, linearity: Linearity::Nonlinear, reads: RuleReads::ALL, integer_args: IntegerArgs::Unsupported }
     }
 
     /// Sets the linearity, and what follows from it for the rules: an additive map's Jacobian is
@@ -123,6 +126,10 @@ impl Primitive {
 
     fn reads(self, reads: RuleReads) -> Primitive {
         Primitive { reads, ..self }
+    }
+
+    fn integers(self, integer_args: IntegerArgs) -> Primitive {
+        Primitive { integer_args, ..self }
     }
 }
 
@@ -248,8 +255,8 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// Runs a primitive's kernel.
 pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let p = get(id);
-    if integers::needs_doubles(p.name, args) {
-        return integers::through_doubles(p.name, args, |doubles| eval(id, doubles, nargout));
+    if integers::needs_doubles(p, args) {
+        return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout));
     }
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),

@@ -5,15 +5,15 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::{Linearity, Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("prod", eval_prod, forward_prod),
-        general("cumprod", eval_cumprod, forward_cumprod),
+        general("prod", eval_prod, forward_prod).integers(IntegerArgs::ClassFree),
+        general("cumprod", eval_cumprod, forward_cumprod).integers(IntegerArgs::ClassFree),
         general("dot", eval_dot, forward_dot).linear(Linearity::Bilinear),
         general("kron", eval_kron, forward_kron).linear(Linearity::Bilinear),
     ]

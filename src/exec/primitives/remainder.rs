@@ -5,7 +5,7 @@
 //! d/dy = -floor(x/y) for `mod`, -fix(x/y) for `rem`; with y = 0, `mod(x, 0) = x` gives (1, 0).
 
 use super::elementwise::{eval_binary, forward_binary};
-use super::{Derivative, Kernel, Linearity, Primitive, runtime};
+use super::{IntegerArgs, Derivative, Kernel, Linearity, Primitive, runtime};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
@@ -18,7 +18,8 @@ pub(super) fn entries() -> Vec<Primitive> {
                 derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::floor), fw)),
             },
         )
-        .linear(Linearity::PiecewiseLinear),
+        .linear(Linearity::PiecewiseLinear)
+        .integers(IntegerArgs::KeepClass),
         Primitive::new(
             "rem",
             Kernel::General {
@@ -26,7 +27,8 @@ pub(super) fn entries() -> Vec<Primitive> {
                 derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::trunc), fw)),
             },
         )
-        .linear(Linearity::PiecewiseLinear),
+        .linear(Linearity::PiecewiseLinear)
+        .integers(IntegerArgs::KeepClass),
     ]
 }
 
