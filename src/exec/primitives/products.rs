@@ -5,6 +5,7 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
+use super::second_order::{Element, Tangents};
 use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
@@ -52,6 +53,44 @@ fn forward_prod(fw: &Forward) -> Result<Deriv> {
         op.ptr.push(op.src.len());
     }
     Ok(fw.derivs[0].apply(&op))
+}
+
+/// The second-order term of `prod` (None: x's adjoint is not wanted). For factor i of a slice with
+/// adjoint ybar, `ybar d/dt prod_{k != i} x_k` = `ybar (dP S + P dS)`, with (P, dP) the product of the
+/// factors before i and its derivative along the tangent, (S, dS) those after i: exact with zero factors.
+pub(super) fn prod_second_order(t: &Tangents) -> Result<Option<Vec<f64>>> {
+    let Some(dx) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(None) };
+    let p = plan("prod", t.inputs, false)?;
+    let x = numeric("", t.inputs[0])?;
+    let n = x.numel();
+    let mut term = vec![0.0; n * t.directions];
+    for j in 0..t.directions {
+        for s in 0..p.slices.count() {
+            let (v, dv) = (slice_values(&p.slices, &x.data, s), slice_values(&p.slices, dx.column(j), s));
+            let mut after = vec![(1.0, 0.0); v.len() + 1];
+            for k in (0..v.len()).rev() {
+                let (b, db) = after[k + 1];
+                after[k] = (b * v[k], db * v[k] + b * dv[k]);
+            }
+            let (mut a, mut da) = (1.0, 0.0);
+            for k in 0..v.len() {
+                let (b, db) = after[k + 1];
+                term[j * n + p.slices.index(s, k)] += t.adjoint[s] * (da * b + a * db);
+                (a, da) = (a * v[k], da * v[k] + a * dv[k]);
+            }
+        }
+    }
+    Ok(Some(term))
+}
+
+/// The pairs of factors `prod` multiplies: every two elements of a slice.
+pub(super) fn prod_pairs(inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+    let Ok(p) = plan("prod", inputs, false) else { return };
+    for s in 0..p.slices.count() {
+        for a in 0..p.slices.len {
+            (a + 1..p.slices.len).for_each(|b| pair((0, p.slices.index(s, a)), (0, p.slices.index(s, b))));
+        }
+    }
 }
 
 fn eval_cumprod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
