@@ -15,7 +15,8 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general("accumarray", eval_accumarray, Derivative::Rule(forward_accumarray)).linear(Linearity::PiecewiseLinear),
         general("num2cell", eval_num2cell, Derivative::Rule(forward_num2cell)).linear(Linearity::Additive),
-        general("deal", eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true }).linear(Linearity::Additive),
+        general("deal", eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true })
+            .linear(Linearity::Additive),
         general("merge", eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
         general("ifelse", eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
     ]

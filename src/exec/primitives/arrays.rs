@@ -15,14 +15,18 @@ fn structural(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        structural("repmat", |a, _| rearrange(a, repmat), |fw| gather_rule(fw, repmat)).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        structural("repmat", |a, _| rearrange(a, repmat), |fw| gather_rule(fw, repmat))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         structural("permute", |a, _| rearrange(a, |a| permutation("permute", a, false)), |fw| {
             gather_rule(fw, |a| permutation("permute", a, false))
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         structural("ipermute", |a, _| rearrange(a, |a| permutation("ipermute", a, true)), |fw| {
             gather_rule(fw, |a| permutation("ipermute", a, true))
         }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE),
-        structural("squeeze", |a, _| rearrange(a, squeeze), |fw| gather_rule(fw, squeeze)).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        structural("squeeze", |a, _| rearrange(a, squeeze), |fw| gather_rule(fw, squeeze))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         structural("flip", |a, _| rearrange(a, |a| flip("flip", a, None)), |fw| {
             gather_rule(fw, |a| flip("flip", a, None))
         }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE).integers(IntegerArgs::KeepClass),
@@ -32,8 +36,13 @@ pub(super) fn entries() -> Vec<Primitive> {
         structural("flipud", |a, _| rearrange(a, |a| flip("flipud", a, Some(0))), |fw| {
             gather_rule(fw, |a| flip("flipud", a, Some(0)))
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural("rot90", |a, _| rearrange(a, rot90), |fw| gather_rule(fw, rot90)).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE).integers(IntegerArgs::KeepClass),
-        structural("circshift", |a, _| rearrange(a, circshift), |fw| gather_rule(fw, circshift)).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        structural("rot90", |a, _| rearrange(a, rot90), |fw| gather_rule(fw, rot90))
+            .linear(Linearity::PiecewiseLinear)
+            .reads(RuleReads::NONE)
+            .integers(IntegerArgs::KeepClass),
+        structural("circshift", |a, _| rearrange(a, circshift), |fw| gather_rule(fw, circshift))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         structural("cat", eval_cat, forward_cat).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }

@@ -53,15 +53,21 @@ pub(super) fn entries() -> Vec<Primitive> {
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
         }).integers(IntegerArgs::ClassFree),
-        with_rule("for_item", eval_for_item, forward_for_item).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass),
+        with_rule("for_item", eval_for_item, forward_for_item)
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
         with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
+        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone()))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone()))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
     ]
 }
 

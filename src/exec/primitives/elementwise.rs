@@ -129,38 +129,70 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary("real", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
         unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
         piecewise_constant("imag", |_| 0.0),
-        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5))).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5)))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
         unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
         unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y)).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
         unary("exp", f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan()).reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0).reads(RuleReads::unary(Reads::Operands, Reads::Nothing)).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass),
-        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x))).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0)
+            .reads(RuleReads::unary(Reads::Operands, Reads::Nothing))
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
+        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
         unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y)).reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5)).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         piecewise_constant("floor", f64::floor).integers(IntegerArgs::KeepClass),
         piecewise_constant("ceil", f64::ceil).integers(IntegerArgs::KeepClass),
         piecewise_constant("round", round_half_away).integers(IntegerArgs::KeepClass),
         piecewise_constant("fix", f64::trunc).integers(IntegerArgs::KeepClass),
         piecewise_constant("sign", sign).integers(IntegerArgs::KeepClass),
-        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
-        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)).linear(Linearity::Numerator).integers(IntegerArgs::KeepClass),
-        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)).reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both)).linear(Linearity::Denominator).integers(IntegerArgs::KeepClass),
-        binary!("power", power, power_partials, power_second, Some(power_is_complex)).reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both)).integers(IntegerArgs::KeepClass),
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))
+            .linear(Linearity::Bilinear)
+            .integers(IntegerArgs::KeepClass),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b)))
+            .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
+            .linear(Linearity::Numerator)
+            .integers(IntegerArgs::KeepClass),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0))
+            .reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both))
+            .linear(Linearity::Denominator)
+            .integers(IntegerArgs::KeepClass),
+        binary!("power", power, power_partials, power_second, Some(power_is_complex))
+            .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
+            .integers(IntegerArgs::KeepClass),
         binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)

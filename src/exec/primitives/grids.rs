@@ -19,7 +19,8 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         entry("linspace", eval_linspace, Derivative::Rule(forward_linspace)).linear(Linearity::PiecewiseLinear),
         entry("logspace", eval_logspace, Derivative::Rule(forward_logspace)),
-        entry("meshgrid", eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k))).linear(Linearity::PiecewiseLinear),
+        entry("meshgrid", eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k)))
+            .linear(Linearity::PiecewiseLinear),
         entry("ndgrid", eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))).linear(Linearity::PiecewiseLinear),
     ]
 }

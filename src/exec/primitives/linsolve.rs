@@ -17,7 +17,12 @@ use crate::exec::value::{Array, Value};
 use std::rc::Rc;
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("mldivide", eval_mldivide, forward_mldivide).linear(Linearity::Denominator), general("mrdivide", eval_mrdivide, forward_mrdivide).linear(Linearity::Numerator).integers(IntegerArgs::KeepClass)]
+    vec![
+        general("mldivide", eval_mldivide, forward_mldivide).linear(Linearity::Denominator),
+        general("mrdivide", eval_mrdivide, forward_mrdivide)
+            .linear(Linearity::Numerator)
+            .integers(IntegerArgs::KeepClass),
+    ]
 }
 
 /// The factored square matrix, or msad:unsupported where Octave would switch to a least-squares solution.

@@ -11,8 +11,12 @@ use faer::{Accum, MatMut, MatRef, Par};
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general("mtimes", eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
-        general("transpose", eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        general("ctranspose", eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        general("transpose", eval_transpose, forward_transpose)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        general("ctranspose", eval_transpose, forward_transpose)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         general("diag", eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }

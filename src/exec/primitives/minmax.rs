@@ -42,8 +42,12 @@ impl Extreme {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("max", |a, n| eval(Extreme::Max, a, n), |fw| forward(Extreme::Max, fw)).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass),
-        general("min", |a, n| eval(Extreme::Min, a, n), |fw| forward(Extreme::Min, fw)).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass),
+        general("max", |a, n| eval(Extreme::Max, a, n), |fw| forward(Extreme::Max, fw))
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
+        general("min", |a, n| eval(Extreme::Min, a, n), |fw| forward(Extreme::Min, fw))
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
     ]
 }
 

@@ -27,9 +27,15 @@ impl Reduction {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
-        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
-        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
+        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
+        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
+        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
     ]
 }
 

@@ -20,7 +20,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         entry("sparse", eval_sparse, Derivative::Missing),
         entry("speye", eval_speye, Derivative::Zero),
         entry("spdiags", eval_spdiags, Derivative::Missing),
-        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone()))).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         entry("issparse", |a, _| {
             check_arity("issparse", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])

@@ -10,8 +10,12 @@ use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("tril", |a, _| eval(Side::Lower, a), |fw| forward(Side::Lower, fw)).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        general("triu", |a, _| eval(Side::Upper, a), |fw| forward(Side::Upper, fw)).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        general("tril", |a, _| eval(Side::Lower, a), |fw| forward(Side::Lower, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        general("triu", |a, _| eval(Side::Upper, a), |fw| forward(Side::Upper, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
     ]
 }
 
