@@ -8,7 +8,7 @@
 //! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
 //!   its tangent (exact, since the rule is linear in that operand);
 //! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y;
-//! - `prod`: the derivative along the tangent of each partial (a product of the other factors).
+//! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors).
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
@@ -29,8 +29,8 @@ pub enum SecondOrder {
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
     Bilinear,
     EuclideanNorm,
-    /// `prod` along a dimension: every two factors of a slice interact.
-    Product,
+    /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
+    Product { cumulative: bool },
 }
 
 impl SecondOrder {
@@ -68,7 +68,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
         (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
         _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
-        _ if p.name == "prod" => Ok(SecondOrder::Product),
+        _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
@@ -100,7 +100,10 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear => bilinear(id, t),
         SecondOrder::EuclideanNorm => euclidean_norm(t),
-        SecondOrder::Product => Ok(std::iter::once(super::products::prod_second_order(t)?).chain(vec![None; t.inputs.len() - 1]).collect()),
+        SecondOrder::Product { cumulative } => {
+            let term = super::products::products_second_order(t, cumulative)?;
+            Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
+        }
     }
 }
 
@@ -210,7 +213,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             }
         }
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
-        SecondOrder::Product => super::products::prod_pairs(inputs, &mut pair),
+        SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::EuclideanNorm => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
