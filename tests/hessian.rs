@@ -97,8 +97,8 @@ fn hessians_match_differences_of_the_gradient() {
 }
 
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
-const NO_SECOND_ORDER_RULE: [&str; 10] =
-    ["det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm", "polyval"];
+const NO_SECOND_ORDER_RULE: [&str; 9] =
+    ["det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm"];
 // (`norm` has one for the Euclidean norm: 2-norms of vectors, 'fro'; the 1-norm is refused.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
@@ -265,4 +265,13 @@ fn product_hessian_is_exact_with_zero_factors() {
     let h = values(two_zeros.hessian.as_ref().expect("Hessian"));
     let expected = |i: usize, j: usize| if (i, j) == (0, 2) || (i, j) == (2, 0) { 3.0 } else { 0.0 };
     assert!((0..16).all(|k| h[k] == expected(k % 4, k / 4)), "{h:?}");
+}
+
+/// `polyval` in its coefficients and points together, and with MU (centred and scaled points).
+#[test]
+fn polyval_hessian_matches_differences_of_the_gradient() {
+    let x = [0.4, -0.7, 1.3, 0.9, -0.2, 0.6];
+    for text in ["@(x) sum(polyval(x(1:3), x(4:6)) .^ 2)", "@(x) sum(polyval(x(1:4), x(5:6), [], [0.3 1.7]))", "@(x) polyval([2 -1 0.5 3], x(1)) * x(2)"] {
+        check(&anonymous(text, vec![]), &x, 1e-6);
+    }
 }

@@ -8,7 +8,8 @@
 //! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
 //!   its tangent (exact, since the rule is linear in that operand);
 //! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y;
-//! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors).
+//! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
+//! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
@@ -31,6 +32,8 @@ pub enum SecondOrder {
     EuclideanNorm,
     /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
     Product { cumulative: bool },
+    /// `polyval`: each point with itself and with each coefficient.
+    Polynomial,
 }
 
 impl SecondOrder {
@@ -69,6 +72,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
         _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
         _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
+        _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
@@ -100,6 +104,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear => bilinear(id, t),
         SecondOrder::EuclideanNorm => euclidean_norm(t),
+        SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -214,6 +219,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
         }
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
+        SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::EuclideanNorm => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
