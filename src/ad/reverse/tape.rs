@@ -1,5 +1,6 @@
 //! The tape: one step per operation whose operands depend on x, holding only what its reverse rule
-//! reads (a primitive's operand and result values; index lists for indexing, no values at all). For
+//! reads (of a primitive's operand and result values, those its entry's `RuleReads` names, shapes for
+//! the others; index lists for indexing, no values at all). For
 //! Hessians, a primitive's step also keeps the tangents of the operands its second-order term reads.
 //! Gradient tapes record scalar code compactly (`Scalar`, `Element`): loop code runs one scalar
 //! operation per step, and a general step's cloned values would cost more than the arithmetic.
