@@ -97,8 +97,8 @@ fn hessians_match_differences_of_the_gradient() {
 }
 
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
-const NO_SECOND_ORDER_RULE: [&str; 12] =
-    ["cumprod", "det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm", "polyval", "prod"];
+const NO_SECOND_ORDER_RULE: [&str; 9] =
+    ["det", "interp1", "inv", "inverse", "logspace", "mldivide", "mpower", "mrdivide", "norm"];
 // (`norm` has one for the Euclidean norm: 2-norms of vectors, 'fro'; the 1-norm is refused.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
@@ -193,7 +193,7 @@ fn branches_on_x_give_the_hessian_of_the_side_taken() {
 
 #[test]
 fn missing_second_order_rule_is_a_clear_error() {
-    for (expression, name) in [("prod(x)", "prod"), ("norm(x, 1)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
+    for (expression, name) in [("det(reshape(x(1:4), 2, 2))", "det"), ("norm(x, 1)^2", "norm"), ("x(1:2)' / reshape(x(3:6), 2, 2) * [1; 1]", "mrdivide")] {
         let f = anonymous(&format!("@(x) {expression}"), vec![]);
         let err = hessian(&mut Engine::new(), &f, &x0(), Options::default()).expect_err("no second-order rule");
         assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
@@ -248,5 +248,30 @@ fn a_pattern_that_holds_at_one_x_only_is_detected_again() {
         let detected_again = result.log.iter().any(|l| l.contains("outside the pattern at this x: detecting again"));
         assert_eq!(detected_again, call == 1, "{:?}", result.log);
         assert_eq!(values(&result.hessian.expect("H")), expected, "{:?}", result.log);
+    }
+}
+
+/// `prod`'s Hessian, `H_ij = prod_{k != i, j} x_k`, and `cumprod`'s, with no division: exact when
+/// factors are zero.
+#[test]
+fn product_hessian_is_exact_with_zero_factors() {
+    for x in [[0.9, 1.1, -0.8, 1.3], [0.7, -1.2, 0.0, 1.5], [0.0, 2.0, 0.0, 1.5]] {
+        check(&anonymous("@(x) prod(x)", vec![]), &x, 1e-8);
+        check(&anonymous("@(x) sum(prod(reshape(x, 2, 2), 2) .^ 2)", vec![]), &x, 1e-6);
+        check(&anonymous("@(x) [1 -2 3 0.5] * cumprod(x)", vec![]), &x, 1e-8);
+        check(&anonymous("@(x) sum(sum(cumprod(reshape(x, 2, 2), 2) .^ 2))", vec![]), &x, 1e-6);
+    }
+    let two_zeros = check(&anonymous("@(x) prod(x)", vec![]), &[0.0, 2.0, 0.0, 1.5], 1e-8);
+    let h = values(two_zeros.hessian.as_ref().expect("Hessian"));
+    let expected = |i: usize, j: usize| if (i, j) == (0, 2) || (i, j) == (2, 0) { 3.0 } else { 0.0 };
+    assert!((0..16).all(|k| h[k] == expected(k % 4, k / 4)), "{h:?}");
+}
+
+/// `polyval` in its coefficients and points together, and with MU (centred and scaled points).
+#[test]
+fn polyval_hessian_matches_differences_of_the_gradient() {
+    let x = [0.4, -0.7, 1.3, 0.9, -0.2, 0.6];
+    for text in ["@(x) sum(polyval(x(1:3), x(4:6)) .^ 2)", "@(x) sum(polyval(x(1:4), x(5:6), [], [0.3 1.7]))", "@(x) polyval([2 -1 0.5 3], x(1)) * x(2)"] {
+        check(&anonymous(text, vec![]), &x, 1e-6);
     }
 }

@@ -153,3 +153,45 @@ fn reverse_mode_refuses_cells_from_num2cell() {
     let expected: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
     assert!(relative_error(&values(&auto.jacobian.expect("gradient")), &expected) <= 1e-15);
 }
+
+/// The bytes the reverse-mode tape held, from the engine's log.
+fn tape_bytes(engine: &mut Engine, function: FunctionHandle, x: &[f64]) -> usize {
+    let request = Request { function, args: vec![column(x.to_vec())], options: Options { verbose: true, ..options(Mode::Reverse) }, nargout: 2 };
+    let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
+    let line = result.log.iter().find(|l| l.contains("reverse mode gradient")).expect("a reverse-mode gradient");
+    let count = line.split(" bytes").next().and_then(|s| s.rsplit(' ').next());
+    count.and_then(|c| c.parse().ok()).unwrap_or_else(|| panic!("no byte count in '{line}'"))
+}
+
+#[test]
+fn the_tape_keeps_only_the_values_rules_read() {
+    let n = 1000;
+    let x: Vec<f64> = (0..n).map(|i| 0.3 + 0.4 * i as f64 / n as f64).collect();
+    let array = n * size_of::<f64>();
+    let mut engine = Engine::new();
+    let mut bytes = |text: &str| tape_bytes(&mut engine, anonymous(text, vec![]), &x);
+    // Linear steps keep no arrays (scalar operands only).
+    let linear = bytes("@(x) sum(2 * x + 1)");
+    assert!(linear < array / 4, "linear steps: {linear} bytes");
+    // exp's rule reads its result, sin's and the square's their operand: one array each.
+    for text in ["@(x) sum(exp(x))", "@(x) sum(sin(x))", "@(x) sum(x .^ 2)"] {
+        let kept = bytes(text);
+        assert!((array..array + array / 4).contains(&kept), "{text}: {kept} bytes, one array is {array}");
+    }
+    // A product's rules read both operands.
+    let product = bytes("@(x) sum(x .* x)");
+    assert!((2 * array..2 * array + array / 4).contains(&product), "x .* x: {product} bytes");
+}
+
+#[test]
+fn work_the_first_output_does_not_need_is_not_recorded() {
+    let x: Vec<f64> = (0..200).map(|i| 0.1 + 0.01 * i as f64).collect();
+    let mut engine = Engine::new();
+    let unneeded = tape_bytes(&mut engine, named("reverse_unneeded"), &x);
+    let alone = tape_bytes(&mut engine, anonymous("@(x) sum(x .^ 2)", vec![]), &x);
+    assert_eq!(unneeded, alone, "the second output and the branch test were recorded");
+    let (_, gradient) = run(&mut engine, named("reverse_unneeded"), &x, Mode::Reverse);
+    let doubled: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
+    assert!(relative_error(&gradient, &doubled) <= 1e-15, "{gradient:?}");
+    assert_gradient_matches_forward("reverse_unneeded", x);
+}

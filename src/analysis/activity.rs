@@ -27,10 +27,47 @@ impl Activity {
 }
 
 /// Activity and dependence of every value of every function when argument `wrt` of the entry is x.
-pub fn activity(program: &Program, wrt: usize) -> Vec<Activity> {
-    let active = propagate(program, wrt, true);
+/// `first_output_only`: only the entry's first output is differentiated (false when the entry calls
+/// itself, and a call may need another output's derivative): an entry's value that output cannot be
+/// computed from is not active (no derivative, nothing recorded on a tape).
+pub fn activity(program: &Program, wrt: usize, first_output_only: bool) -> Vec<Activity> {
+    let mut active = propagate(program, wrt, true);
     let depends = propagate(program, wrt, false);
+    if first_output_only {
+        let needed = first_output_inputs(&program.functions[0]);
+        active[0].iter_mut().zip(needed).for_each(|(a, needed)| *a &= needed);
+    }
     active.into_iter().zip(depends).map(|(active, depends)| Activity { active, depends }).collect()
+}
+
+/// The values a function's first output is computed from, through any instruction (an over-estimate
+/// of the values its derivative needs) but not through branch conditions: values computed for the
+/// other outputs or for tests only are not.
+fn first_output_inputs(func: &Function) -> Vec<bool> {
+    let mut needed = vec![false; func.value_count as usize];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let mut mark = |needed: &mut Vec<bool>, v: ValueId| {
+            changed |= !std::mem::replace(&mut needed[v.0 as usize], true);
+        };
+        for block in func.blocks.iter().rev() {
+            if let Terminator::Return(outputs) = &block.term {
+                outputs.first().into_iter().for_each(|&v| mark(&mut needed, v));
+            }
+            for inst in block.insts.iter().rev() {
+                if inst.dests.iter().any(|d| needed[d.0 as usize]) {
+                    inst.args.iter().for_each(|&v| mark(&mut needed, v));
+                }
+            }
+            for phi in &block.phis {
+                if needed[phi.dest.0 as usize] {
+                    phi.incoming.iter().for_each(|&(_, v)| mark(&mut needed, v));
+                }
+            }
+        }
+    }
+    needed
 }
 
 /// Functions some handle refers to. Calls through handles are not followed: every input of these may

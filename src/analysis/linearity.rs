@@ -59,6 +59,6 @@ fn linear_in(class: Linearity, operands: &[Operand]) -> bool {
         Linearity::Bilinear => linear == 1 && linear + constant == operands.len(),
         Linearity::Numerator => operands.first() == Some(&Operand::Linear) && constant == operands.len() - 1,
         Linearity::Denominator => operands.get(1) == Some(&Operand::Linear) && constant == operands.len() - 1,
-        Linearity::Nonlinear => false,
+        Linearity::PiecewiseLinear | Linearity::Nonlinear => false,
     }
 }

@@ -366,7 +366,7 @@ fn prepare(
             eliminate_common_subexpressions(func);
         }
     }
-    let activity = activity(&program, wrt);
+    let activity = activity(&program, wrt, !recursive);
     let moves = program.functions.iter().map(moves).collect();
     let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
     let joins = program.functions.iter().map(two_sided_joins).collect();

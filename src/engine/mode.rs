@@ -38,7 +38,7 @@ pub(super) fn evaluate(
         return jacobian::seeded(plan, args, wrt, n, seed, options.threads);
     }
     if uses_reverse(plan, n, options) {
-        let (value, gradient) = match reverse::gradient(plan.interpreter(false), args, wrt) {
+        let run = match reverse::gradient(plan.interpreter(false), args, wrt) {
             // What reverse mode cannot record yet, forward mode may handle: 'auto' falls back.
             Err(d) if options.mode == Mode::Auto && d.kind == ErrorKind::Unsupported => {
                 log.push(format!("msad: reverse mode unavailable ({}): forward mode", d.message));
@@ -48,10 +48,10 @@ pub(super) fn evaluate(
             }
             other => other?,
         };
-        plan.scalar_output = Some(gradient.is_some());
-        if let Some(gradient) = gradient {
-            log.push(format!("msad: reverse mode gradient (scalar output, n = {n})"));
-            return Ok((value, gradient_column(gradient, options.jacobian)));
+        plan.scalar_output = Some(run.gradient.is_some());
+        if let Some(gradient) = run.gradient {
+            log.push(format!("msad: reverse mode gradient (scalar output, n = {n}, tape {} bytes)", run.tape_bytes));
+            return Ok((run.value, gradient_column(gradient, options.jacobian)));
         }
         log.push("msad: the output is not scalar: forward mode".to_string());
     }

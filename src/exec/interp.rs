@@ -424,16 +424,20 @@ impl<'p> Interpreter<'p> {
 
     /// `base(subs) = rhs` with its derivative, recorded on the tape; into a cell, `rhs` is a cell of
     /// the elements or one element (Octave's `c(2) = 5`).
-    fn assign_slot(&mut self, base: Option<Slot>, rhs: &Slot, subs: &[Subscript]) -> Result<Slot> {
+    /// `base(subs) = rhs`; an inactive result is neither recorded nor given a derivative.
+    fn assign_slot(&mut self, base: Option<Slot>, rhs: &Slot, subs: &[Subscript], active: bool) -> Result<Slot> {
         if matches!(rhs.value, Value::Cell(_)) || matches!(base, Some(Slot { value: Value::Cell(_), .. })) {
             self.untaped(rhs)?;
             return containers::assign_cell_array(base, subs, rhs.clone());
         }
         let tape = match &mut self.tape {
-            Some(tape) => tape.record_assign(base.as_ref(), rhs, subs)?,
-            None => None,
+            Some(tape) if active => tape.record_assign(base.as_ref(), rhs, subs)?,
+            _ => None,
         };
-        let (value, deriv) = assign(base.map(|s| (s.value, s.deriv)), &rhs.value, &rhs.deriv, subs)?;
+        let zero = Deriv::Zero;
+        let rhs_deriv = if active { &rhs.deriv } else { &zero };
+        let base = base.map(|s| (s.value, if active { s.deriv } else { Deriv::Zero }));
+        let (value, deriv) = assign(base, &rhs.value, rhs_deriv, subs)?;
         if matches!(value, Value::Int(..)) && tape.is_some() {
             return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
         }
@@ -472,7 +476,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
         if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
-            return self.exec_spread(inst, frame);
+            return self.exec_spread(inst, activity, frame);
         }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
@@ -590,13 +594,19 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let result = self.index_slot(slot(regs, inst.args[0])?, &subs)?;
+                let base = slot(regs, inst.args[0])?;
+                let result = if activity.is_active(inst.dests[0]) {
+                    self.index_slot(base, &subs)?
+                } else {
+                    Slot::inactive(index(&base.value, &Deriv::Zero, &subs)?.0)
+                };
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs)?;
+                let active = activity.is_active(inst.dests[0]);
+                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs, active)?;
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::End { position, count } => {
@@ -735,7 +745,10 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
         }),
         Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
-            Some(k) => with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape)),
+            Some(k) => {
+                let tape = tape.filter(|_| activity.is_active(dest));
+                with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape))
+            }
             None => None,
         },
         Op::IndexAssign if !taped => return assign_element(inst, movable, regs),

@@ -6,7 +6,8 @@
 //! the variables that lead to an operand of a nonlinear step: a long sum accumulated in a loop (whose
 //! dependencies grow to all of x) is never expanded, so scalar loops cost O(n), not O(n^2).
 
-use super::tape::{AssignStep, PrimStep, Step, Tape, TapeVar};
+use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
+use std::borrow::Cow;
 use crate::ad::pattern::Pattern;
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
@@ -26,7 +27,8 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
         let (out, deps) = match step {
             Step::Prim(step) => {
                 let PrimStep { id, inputs, vars, output, out, second, .. } = &**step;
-                let values: Vec<&Value> = inputs.iter().collect();
+                let (values, output): (Vec<Cow<Value>>, Cow<Value>) = (inputs.iter().map(Kept::value).collect(), output.value());
+                let (values, output): (Vec<&Value>, &Value) = (values.iter().map(|v| &**v).collect(), &output);
                 let operands: Vec<&Deriv> = vars.iter().map(of).collect();
                 if !matches!(second, SecondOrder::Zero) {
                     add_interactions(&mut rows, *id, *second, &values, output, &operands);

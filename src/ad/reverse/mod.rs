@@ -19,9 +19,17 @@ use crate::exec::value::Value;
 use crate::ir::FuncId;
 use tape::Tape;
 
-/// The first output's value and, when it is a scalar, its gradient with respect to `args[wrt]`
-/// (one entry per element of that argument, column-major).
-pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<(Value, Option<Vec<f64>>)> {
+/// A gradient run's results.
+pub struct Gradient {
+    pub value: Value,
+    /// With respect to `args[wrt]` (one entry per element, column-major); None: the output is not scalar.
+    pub gradient: Option<Vec<f64>>,
+    /// What the tape held at the end of the primal run (`Tape::bytes`).
+    pub tape_bytes: usize,
+}
+
+/// The first output's value and, when it is a scalar, its gradient.
+pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
     let mut tape = Tape::default();
     let x = tape.input(args[wrt].numel());
     let slots = args
@@ -32,11 +40,9 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
     interpreter.tape = Some(tape);
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
     let tape = interpreter.tape.take().expect("set above");
-    if result.value.numel() != 1 {
-        return Ok((result.value, None));
-    }
-    let gradient = sweep::sweep(&tape, result.tape, x, 0)?;
-    Ok((result.value, Some(gradient)))
+    let tape_bytes = tape.bytes();
+    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
+    Ok(Gradient { value: result.value, gradient, tape_bytes })
 }
 
 /// A Hessian run's results, for a scalar output.
@@ -55,7 +61,7 @@ pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, se
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
     let result = match run.result {
         Some((tape, output, x)) => {
-            let mut block = sweep::sweep(&tape, output, x, p)?;
+            let mut block = sweep::sweep(tape, output, x, p)?;
             let products = block.split_off(n);
             Some((block, products))
         }

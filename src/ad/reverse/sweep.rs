@@ -2,7 +2,7 @@
 //! sweep carries, with each adjoint, its tangents along p directions (forward over reverse): each
 //! variable's adjoint block has `1 + p` columns, column 0 the adjoint.
 
-use super::tape::{AssignStep, PrimStep, Step, Tape, TapeVar};
+use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
 use crate::diag::Result;
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::primitives::reverse::{Reverse, adjoint};
@@ -12,20 +12,23 @@ use std::borrow::Cow;
 
 /// The adjoint block of x (`numel(x) x (1 + directions)`, column-major) for the scalar `output`: the
 /// gradient, then the Hessian times each tangent direction (zero when the output does not depend on x).
-pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions: usize) -> Result<Vec<f64>> {
+/// The sweep consumes the tape: each step's values are freed once its rules have read them.
+pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions: usize) -> Result<Vec<f64>> {
     let columns = 1 + directions;
-    let mut adjoints = Adjoints { values: (0..tape.sizes.len()).map(|_| Adjoint::Zero).collect(), sizes: &tape.sizes, columns };
+    let Tape { mut steps, sizes, .. } = tape;
+    let mut adjoints = Adjoints { values: (0..sizes.len()).map(|_| Adjoint::Zero).collect(), sizes: &sizes, columns };
     if let Some(out) = output {
         let mut seed = vec![0.0; columns];
         seed[0] = 1.0;
         adjoints.add(out, seed);
     }
-    for step in tape.steps.iter().rev() {
-        match step {
+    while let Some(step) = steps.pop() {
+        match &step {
             Step::Prim(step) => {
                 let PrimStep { id, inputs, vars, output, out, second, tangents } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
-                let inputs: Vec<&Value> = inputs.iter().collect();
+                let (inputs, output): (Vec<Cow<Value>>, Cow<Value>) = (inputs.iter().map(Kept::value).collect(), output.value());
+                let (inputs, output): (Vec<&Value>, &Value) = (inputs.iter().map(|v| &**v).collect(), &output);
                 let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
                 let reverse = Reverse { inputs: &inputs, output, adjoint: &a, columns, wanted: &wanted };
                 let mut contributions = adjoint(*id, &reverse)?;
@@ -60,7 +63,7 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
             }
             Step::Gather { base, positions, out } => {
                 let Some(a) = adjoints.take(*out) else { continue };
-                let (m, size) = (positions.len(), tape.sizes[base.index()]);
+                let (m, size) = (positions.len(), sizes[base.index()]);
                 let target = adjoints.get_mut(*base);
                 for c in 0..columns {
                     let (target, a) = (&mut target[c * size..(c + 1) * size], &a[c * m..(c + 1) * m]);
@@ -70,7 +73,7 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
             Step::Assign(step) => {
                 let AssignStep { base, relocation, rhs, rhs_is_scalar, targets, out } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
-                let size = tape.sizes[out.index()];
+                let size = sizes[out.index()];
                 if size == 0 {
                     continue;
                 }
@@ -99,7 +102,7 @@ pub(super) fn sweep(tape: &Tape, output: Option<TapeVar>, x: TapeVar, directions
             }
         }
     }
-    Ok(adjoints.take(x).unwrap_or_else(|| vec![0.0; tape.sizes[x.index()] * columns]))
+    Ok(adjoints.take(x).unwrap_or_else(|| vec![0.0; sizes[x.index()] * columns]))
 }
 
 /// An operand's tangents as a dense `rows x directions` block (None: it does not depend on x).

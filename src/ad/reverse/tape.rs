@@ -1,5 +1,6 @@
 //! The tape: one step per operation whose operands depend on x, holding only what its reverse rule
-//! reads (a primitive's operand and result values; index lists for indexing, no values at all). For
+//! reads (of a primitive's operand and result values, those its entry's `RuleReads` names, shapes for
+//! the others; index lists for indexing, no values at all). For
 //! Hessians, a primitive's step also keeps the tangents of the operands its second-order term reads.
 //! Gradient tapes record scalar code compactly (`Scalar`, `Element`): loop code runs one scalar
 //! operation per step, and a general step's cloned values would cost more than the arithmetic.
@@ -9,8 +10,9 @@ use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::deriv::Deriv;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
-use crate::exec::primitives::{self, PrimId};
-use crate::exec::value::Value;
+use crate::exec::primitives::{self, Kernel, PrimId, Reads};
+use crate::exec::value::{Array, Value};
+use std::borrow::Cow;
 
 /// A value on the tape (each is defined by one step, or is the input x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,15 +38,81 @@ pub(super) enum Step {
     Assign(Box<AssignStep>),
 }
 
+impl Step {
+    /// Heap bytes beyond the step itself.
+    fn bytes(&self) -> usize {
+        match self {
+            Step::Prim(step) => {
+                let values: usize = step.inputs.iter().chain([&step.output]).map(Kept::bytes).sum();
+                let tangents: usize = step.tangents.iter().map(deriv_bytes).sum();
+                size_of::<PrimStep>() + values + tangents + step.vars.capacity() * size_of::<Option<TapeVar>>()
+            }
+            Step::Scalar { .. } | Step::Element { .. } => 0,
+            Step::Gather { positions, .. } => positions.capacity() * size_of::<usize>(),
+            Step::Assign(step) => {
+                let relocation = step.relocation.as_ref().map_or(0, Vec::capacity);
+                size_of::<AssignStep>() + (step.targets.capacity() + relocation) * size_of::<usize>()
+            }
+        }
+    }
+}
+
+fn value_bytes(value: &Value) -> usize {
+    let elements = match value {
+        Value::Double(a) | Value::Int(_, a) => a.data.len() * size_of::<f64>(),
+        Value::Complex(a) => a.data.len() * size_of::<crate::exec::value::Complex64>(),
+        Value::Logical(a) => a.data.len(),
+        Value::Char(a) => a.data.len() * size_of::<u16>(),
+        Value::Sparse(s) => s.values.len() * (size_of::<f64>() + size_of::<usize>()) + s.colptr.len() * size_of::<usize>(),
+        Value::Cell(a) => a.data.iter().map(|v| size_of::<Value>() + value_bytes(v)).sum(),
+        Value::Struct(_) | Value::Handle(_) => 0,
+    };
+    elements + value.dims().len() * size_of::<usize>()
+}
+
+fn deriv_bytes(deriv: &Deriv) -> usize {
+    match deriv {
+        Deriv::Zero => 0,
+        Deriv::Dense(d) => d.data.len() * size_of::<f64>(),
+        Deriv::Sparse(s) => (s.ptr.len() + s.cols.len()) * size_of::<usize>() + s.vals.len() * size_of::<f64>(),
+        Deriv::Parts(parts) => parts.iter().map(|p| size_of::<Deriv>() + deriv_bytes(p)).sum(),
+    }
+}
+
 pub(super) struct PrimStep {
     pub(super) id: PrimId,
-    pub(super) inputs: Vec<Value>,
+    pub(super) inputs: Vec<Kept>,
     pub(super) vars: Vec<Option<TapeVar>>,
-    pub(super) output: Value,
+    pub(super) output: Kept,
     pub(super) out: TapeVar,
     /// Hessian tapes: the second-order term, and the operands' tangents when it reads them.
     pub(super) second: SecondOrder,
     pub(super) tangents: Vec<Deriv>,
+}
+
+/// A value on a primitive's step: whole when its rules read it (see `RuleReads`), else its shape.
+pub(super) enum Kept {
+    Value(Value),
+    Shape(Vec<usize>),
+}
+
+impl Kept {
+    /// The value the rules see; for a shape only, NaN of that shape, so that a rule reading a value its
+    /// entry says it does not read gives NaN (which the consistency tests catch) rather than a plausible
+    /// derivative.
+    pub(super) fn value(&self) -> Cow<'_, Value> {
+        match self {
+            Kept::Value(v) => Cow::Borrowed(v),
+            Kept::Shape(dims) => Cow::Owned(Value::Double(Array::new(dims.clone(), vec![f64::NAN; dims.iter().product()]))),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Kept::Value(v) => value_bytes(v),
+            Kept::Shape(dims) => dims.capacity() * size_of::<usize>(),
+        }
+    }
 }
 
 pub(super) struct AssignStep {
@@ -65,6 +133,8 @@ pub struct Tape {
     pub(super) second_order: bool,
     /// Keeps the operands' tangents where second-order terms read them (the run carries tangents).
     pub(super) keep_tangents: bool,
+    /// Keeps every value whole: the Hessian pattern runs forward rules on them.
+    pub(super) keep_values: bool,
 }
 
 impl Tape {
@@ -75,7 +145,14 @@ impl Tape {
 
     /// A tape for the Hessian's sparsity (second-order terms, no tangents).
     pub fn for_hessian_pattern() -> Tape {
-        Tape { second_order: true, ..Tape::default() }
+        Tape { second_order: true, keep_values: true, ..Tape::default() }
+    }
+
+    /// Heap bytes the tape holds: its steps with their values, tangents and index lists, and the
+    /// variables' sizes (what reverse mode keeps alive between the primal run and the sweep).
+    pub fn bytes(&self) -> usize {
+        let steps: usize = self.steps.iter().map(Step::bytes).sum();
+        steps + self.steps.capacity() * size_of::<Step>() + self.sizes.capacity() * size_of::<usize>()
     }
 
     /// A new variable for an input of `numel` elements.
@@ -93,10 +170,9 @@ impl Tape {
         if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
         }
-        let inputs: Vec<Value> = operands.iter().map(|s| s.value.clone()).collect();
+        let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
         let (second, tangents) = if self.second_order {
-            let values: Vec<&Value> = inputs.iter().collect();
-            let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
+            let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
             let second = second_order(id, &values, &taped)?;
             let tangents = match second {
                 SecondOrder::Zero => vec![],
@@ -107,10 +183,37 @@ impl Tape {
         } else {
             (SecondOrder::Zero, vec![])
         };
+        let (read_operands, read_output) = self.read_values(id, second, operands, &taped);
+        let keep = |value: &Value, read: bool| if read { Kept::Value(value.clone()) } else { Kept::Shape(value.dims()) };
+        let inputs = operands.iter().zip(read_operands).map(|(s, read)| keep(&s.value, read)).collect();
         let out = self.input(output.numel());
         let vars = operands.iter().map(|s| s.tape).collect();
-        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: output.clone(), out, second, tangents })));
+        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: keep(output, read_output), out, second, tangents })));
         Ok(Some(out))
+    }
+
+    /// Which operands' values, and whether the result's, the step's rules read: the reverse rule of each
+    /// taped operand, and on Hessian tapes the second-order term. Scalars are kept (they cost no more
+    /// than their shape), and so are a general primitive's operands that do not depend on x (its
+    /// parameters: sizes, dimensions, which its rules read whatever it is).
+    fn read_values(&self, id: PrimId, second: SecondOrder, operands: &[&Slot], taped: &[bool]) -> (Vec<bool>, bool) {
+        let count = operands.len();
+        if self.keep_values {
+            return (vec![true; count], true);
+        }
+        let entry = primitives::get(id);
+        let mut rules: Vec<(usize, Reads)> = (0..count).filter(|&k| taped[k]).map(|k| (k, entry.reads.adjoint_of(k))).collect();
+        if !matches!(second, SecondOrder::Zero) {
+            rules.extend((0..count).filter(|&k| taped[k]).map(|k| (k, second.reads(entry.reads.second))));
+        }
+        let general = matches!(entry.kernel, Kernel::General { .. });
+        let operands = (0..count)
+            .map(|i| {
+                let parameter = general && !taped[i];
+                parameter || operands[i].value.numel() == 1 || rules.iter().any(|&(k, reads)| reads.operand(k, i))
+            })
+            .collect();
+        (operands, rules.iter().any(|(_, reads)| reads.result()))
     }
 
     /// Whether scalar code may be recorded compactly (`record_scalar`, `record_element`): gradient

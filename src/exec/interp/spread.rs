@@ -3,13 +3,14 @@
 //! literal) runs once on its operands with every list spread in place.
 
 use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
+use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::Value;
 use crate::ir::{Inst, ListUse, Op};
 
 impl Interpreter<'_> {
     /// Runs `inst`, one of whose operands is a cs-list, on the spread operands.
-    pub(super) fn exec_spread(&mut self, inst: &Inst, frame: &mut Frame) -> Result<()> {
+    pub(super) fn exec_spread(&mut self, inst: &Inst, activity: &Activity, frame: &mut Frame) -> Result<()> {
         let regs = &frame.regs;
         let spread = |args: &[crate::ir::ValueId]| -> Vec<Reg> {
             args.iter()
@@ -30,7 +31,7 @@ impl Interpreter<'_> {
                 let rhs = into_slot(operands.next().expect("an assigned value"))?;
                 let rest: Vec<Reg> = operands.collect();
                 let subs = rest.iter().enumerate().map(|(k, r)| subscript_of(r, k, rest.len())).collect::<Result<Vec<_>>>()?;
-                vec![self.assign_slot(base, &rhs, &subs)?]
+                vec![self.assign_slot(base, &rhs, &subs, activity.is_active(inst.dests[0]))?]
             }
             Op::CellLiteral { rows } => {
                 let width = inst.args.len() / rows;

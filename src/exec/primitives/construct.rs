@@ -3,7 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
@@ -11,18 +11,18 @@ use crate::exec::index::{Subscript, index};
 use crate::exec::value::{Array, IntClass, Value, normalize_dims};
 
 fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 fn with_rule(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        zero_derivative("zeros", |a, _| filled("zeros", a, 0.0)),
-        zero_derivative("ones", |a, _| filled("ones", a, 1.0)),
-        zero_derivative("eye", eval_eye),
+        zero_derivative("zeros", |a, _| filled("zeros", a, 0.0)).integers(IntegerArgs::ClassFree),
+        zero_derivative("ones", |a, _| filled("ones", a, 1.0)).integers(IntegerArgs::ClassFree),
+        zero_derivative("eye", eval_eye).integers(IntegerArgs::ClassFree),
         zero_derivative("pi", |a, _| filled("pi", a, std::f64::consts::PI)),
         zero_derivative("e", |a, _| filled("e", a, std::f64::consts::E)),
         zero_derivative("Inf", |a, _| filled("Inf", a, f64::INFINITY)),
@@ -33,35 +33,41 @@ pub(super) fn entries() -> Vec<Primitive> {
         zero_derivative("flintmax", |a, _| filled("flintmax", a, 2f64.powi(53))),
         zero_derivative("true", |a, _| logical_constant("true", a, true)),
         zero_derivative("false", |a, _| logical_constant("false", a, false)),
-        zero_derivative("size", eval_size),
-        zero_derivative("numel", eval_numel),
+        zero_derivative("size", eval_size).integers(IntegerArgs::ClassFree),
+        zero_derivative("numel", eval_numel).integers(IntegerArgs::ClassFree),
         zero_derivative("length", |a, _| {
             count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) })
-        }),
-        zero_derivative("ndims", |a, _| count("ndims", a, |d| d.len())),
+        }).integers(IntegerArgs::ClassFree),
+        zero_derivative("ndims", |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree),
         zero_derivative("isempty", |a, _| {
             check_arity("isempty", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(a[0].numel() == 0))])
-        }),
-        zero_derivative("colon", eval_colon),
-        zero_derivative("not", eval_not),
-        zero_derivative("truth", eval_truth),
-        zero_derivative("switch_match", eval_switch_match),
+        }).integers(IntegerArgs::ClassFree),
+        zero_derivative("colon", eval_colon).integers(IntegerArgs::KeepClass),
+        zero_derivative("not", eval_not).integers(IntegerArgs::ClassFree),
+        zero_derivative("truth", eval_truth).integers(IntegerArgs::ClassFree),
+        zero_derivative("switch_match", eval_switch_match).integers(IntegerArgs::ClassFree),
         zero_derivative("for_count", |a, _| {
             check_arity("for", a, 1, 1)?;
             let dims = a[0].dims();
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
-        }),
-        with_rule("for_item", eval_for_item, forward_for_item),
+        }).integers(IntegerArgs::ClassFree),
+        with_rule("for_item", eval_for_item, forward_for_item)
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
         with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
-        }),
+        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
-        }),
-        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone())),
-        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone())),
+        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone()))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone()))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
     ]
 }
 

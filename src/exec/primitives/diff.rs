@@ -3,13 +3,13 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("diff", eval_diff, forward_diff)]
+    vec![general("diff", eval_diff, forward_diff).linear(Linearity::Additive).integers(IntegerArgs::KeepClass)]
 }
 
 /// What `diff` computes: the `order`-th difference along `dim`, or an empty 0x0 result.

@@ -1,6 +1,6 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
-use super::{Forward, Kernel, Primitive, runtime};
+use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime};
 use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
 use crate::exec::buffers;
@@ -11,15 +11,15 @@ type Partial = fn(f64, f64) -> f64;
 
 /// `f` with its first and second derivatives, both at `(x, f(x))`.
 fn unary(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: None } }
+    Primitive::new(name, Kernel::Unary { f, df: Some(df), d2f, domain: None })
 }
 
 fn unary_on(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial, domain: fn(f64) -> bool) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) } }
+    Primitive::new(name, Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) })
 }
 
 fn piecewise_constant(name: &'static str, f: fn(f64) -> f64) -> Primitive {
-    Primitive { name, kernel: Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None } }
+    Primitive::new(name, Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None })
 }
 
 /// An elementwise binary entry: `f` for scalars, and its loop over expanded operands compiled with `f`
@@ -30,16 +30,16 @@ macro_rules! binary {
         binary!($name, $f, $partials, $second, None)
     };
     ($name:expr, $f:expr, $partials:expr, $second:expr, $complex:expr) => {
-        Primitive {
-            name: $name,
-            kernel: Kernel::Binary {
+        Primitive::new(
+            $name,
+            Kernel::Binary {
                 f: $f,
                 pairs: |e| zip_with(e, $f),
                 partials: $partials,
                 second: $second,
                 complex_result: $complex,
             },
-        }
+        )
     };
 }
 
@@ -49,7 +49,7 @@ fn linear(_: f64, _: f64, _: f64) -> (f64, f64, f64) {
 }
 
 fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
-    Primitive { name, kernel: Kernel::Predicate(f) }
+    Primitive::new(name, Kernel::Predicate(f))
 }
 
 /// MATLAB's `sign`, also the derivative of `abs` (0 at 0); sign(-0) is +0 and sign(NaN) NaN.
@@ -123,63 +123,95 @@ fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0),
-        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0),
+        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         // On real values; complex ones are primitives::complex's.
-        unary("real", |x| x, |_, _| 1.0, |_, _| 0.0),
-        unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0),
+        unary("real", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
+        unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
         piecewise_constant("imag", |_| 0.0),
-        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5))),
-        unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y),
-        unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y),
-        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y)),
-        unary("exp", f64::exp, |_, y| y, |_, y| y),
-        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()),
-        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan()),
-        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan()),
-        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan()),
-        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0),
-        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan()),
-        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x))),
-        unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y),
-        unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y),
-        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y)),
-        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5)),
-        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan()),
-        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan()),
-        piecewise_constant("floor", f64::floor),
-        piecewise_constant("ceil", f64::ceil),
-        piecewise_constant("round", round_half_away),
-        piecewise_constant("fix", f64::trunc),
-        piecewise_constant("sign", sign),
-        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear),
-        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear),
-        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0)),
-        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b))),
-        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0)),
-        binary!("power", power, power_partials, power_second, Some(power_is_complex)),
+        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5)))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("exp", f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0)
+            .reads(RuleReads::unary(Reads::Operands, Reads::Nothing))
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass),
+        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        piecewise_constant("floor", f64::floor).integers(IntegerArgs::KeepClass),
+        piecewise_constant("ceil", f64::ceil).integers(IntegerArgs::KeepClass),
+        piecewise_constant("round", round_half_away).integers(IntegerArgs::KeepClass),
+        piecewise_constant("fix", f64::trunc).integers(IntegerArgs::KeepClass),
+        piecewise_constant("sign", sign).integers(IntegerArgs::KeepClass),
+        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))
+            .linear(Linearity::Bilinear)
+            .integers(IntegerArgs::KeepClass),
+        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b)))
+            .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
+            .linear(Linearity::Numerator)
+            .integers(IntegerArgs::KeepClass),
+        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0))
+            .reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both))
+            .linear(Linearity::Denominator)
+            .integers(IntegerArgs::KeepClass),
+        binary!("power", power, power_partials, power_second, Some(power_is_complex))
+            .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
+            .integers(IntegerArgs::KeepClass),
         binary!("atan2", f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
         }, |a, b, _| {
             let r2 = (a * a + b * b) * (a * a + b * b);
             (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
-        }),
+        }).reads(RuleReads::binary(Reads::Operands, Reads::Operands, Reads::Operands)),
         binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
             let z3 = z * z * z;
             (b * b / z3, -a * b / z3, a * a / z3)
-        }),
-        predicate("eq", |a, b| a == b),
-        predicate("ne", |a, b| a != b),
-        predicate("lt", |a, b| a < b),
-        predicate("le", |a, b| a <= b),
-        predicate("gt", |a, b| a > b),
-        predicate("ge", |a, b| a >= b),
-        predicate("and", |a, b| a != 0.0 && b != 0.0),
-        predicate("or", |a, b| a != 0.0 || b != 0.0),
+        }).reads(RuleReads::binary(Reads::Both, Reads::Both, Reads::Both)),
+        predicate("eq", |a, b| a == b).integers(IntegerArgs::ClassFree),
+        predicate("ne", |a, b| a != b).integers(IntegerArgs::ClassFree),
+        predicate("lt", |a, b| a < b).integers(IntegerArgs::ClassFree),
+        predicate("le", |a, b| a <= b).integers(IntegerArgs::ClassFree),
+        predicate("gt", |a, b| a > b).integers(IntegerArgs::ClassFree),
+        predicate("ge", |a, b| a >= b).integers(IntegerArgs::ClassFree),
+        predicate("and", |a, b| a != 0.0 && b != 0.0).integers(IntegerArgs::ClassFree),
+        predicate("or", |a, b| a != 0.0 || b != 0.0).integers(IntegerArgs::ClassFree),
     ]
 }
 

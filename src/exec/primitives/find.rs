@@ -11,7 +11,7 @@ use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_values, differentiable: |k| k == 2 };
-    vec![Primitive { name: "find", kernel: Kernel::General { eval: eval_find, derivative } }]
+    vec![Primitive::new("find", Kernel::General { eval: eval_find, derivative })]
 }
 
 /// The non-zeros of x that `find` selects, in order.

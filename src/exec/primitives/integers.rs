@@ -2,8 +2,9 @@
 //! `idivide`, and integer arguments of the other builtins (`through_doubles`). Those compute in
 //! doubles and convert back where Octave's result keeps the integer class: `int op double`,
 //! `int op logical|char` and `int op int` of one class give that class, rounded half away from zero
-//! and saturated. Builtins not listed here are msad:unsupported on integers rather than risk a
-//! result of the wrong class; so are mixed integer classes where Octave accepts them.
+//! and saturated. Builtins whose entry does not say how they take integers (`IntegerArgs`) are
+//! msad:unsupported on integers rather than risk a result of the wrong class; so are mixed integer
+//! classes where Octave accepts them.
 
 use super::strings::text_function;
 use super::{Primitive, check_arity, runtime};
@@ -12,49 +13,38 @@ use crate::exec::value::{Array, IntClass, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function("int8", |a, _| cast(IntClass::Int8, a)),
-        text_function("int16", |a, _| cast(IntClass::Int16, a)),
-        text_function("int32", |a, _| cast(IntClass::Int32, a)),
-        text_function("int64", |a, _| cast(IntClass::Int64, a)),
-        text_function("uint8", |a, _| cast(IntClass::Uint8, a)),
-        text_function("uint16", |a, _| cast(IntClass::Uint16, a)),
-        text_function("uint32", |a, _| cast(IntClass::Uint32, a)),
-        text_function("uint64", |a, _| cast(IntClass::Uint64, a)),
-        text_function("intmax", |a, _| extreme("intmax", a, |c| c.range().1)),
-        text_function("intmin", |a, _| extreme("intmin", a, |c| c.range().0)),
-        text_function("idivide", eval_idivide),
-        text_function("bitand", |a, _| bitwise("bitand", a, |x, y| x & y)),
-        text_function("bitor", |a, _| bitwise("bitor", a, |x, y| x | y)),
-        text_function("bitxor", |a, _| bitwise("bitxor", a, |x, y| x ^ y)),
-        text_function("bitshift", |a, _| bitwise("bitshift", a, shift)),
+        text_function("int8", |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),
+        text_function("int16", |a, _| cast(IntClass::Int16, a)).integers(IntegerArgs::Own),
+        text_function("int32", |a, _| cast(IntClass::Int32, a)).integers(IntegerArgs::Own),
+        text_function("int64", |a, _| cast(IntClass::Int64, a)).integers(IntegerArgs::Own),
+        text_function("uint8", |a, _| cast(IntClass::Uint8, a)).integers(IntegerArgs::Own),
+        text_function("uint16", |a, _| cast(IntClass::Uint16, a)).integers(IntegerArgs::Own),
+        text_function("uint32", |a, _| cast(IntClass::Uint32, a)).integers(IntegerArgs::Own),
+        text_function("uint64", |a, _| cast(IntClass::Uint64, a)).integers(IntegerArgs::Own),
+        text_function("intmax", |a, _| extreme("intmax", a, |c| c.range().1)).integers(IntegerArgs::Own),
+        text_function("intmin", |a, _| extreme("intmin", a, |c| c.range().0)).integers(IntegerArgs::Own),
+        text_function("idivide", eval_idivide).integers(IntegerArgs::Own),
+        text_function("bitand", |a, _| bitwise("bitand", a, |x, y| x & y)).integers(IntegerArgs::Own),
+        text_function("bitor", |a, _| bitwise("bitor", a, |x, y| x | y)).integers(IntegerArgs::Own),
+        text_function("bitxor", |a, _| bitwise("bitxor", a, |x, y| x ^ y)).integers(IntegerArgs::Own),
+        text_function("bitshift", |a, _| bitwise("bitshift", a, shift)).integers(IntegerArgs::Own),
     ]
 }
 
-/// Builtins whose first result keeps the integer class of integer arguments.
-const CLASS_KEEPING: &[&str] = &[
-    "plus", "minus", "times", "rdivide", "ldivide", "mtimes", "mrdivide", "power", "mpower", "uminus", "uplus",
-    "abs", "sign", "mod", "rem", "floor", "ceil", "round", "fix", "max", "min",
-    "diff", "sort", "reshape", "transpose", "ctranspose", "repmat", "permute", "squeeze", "flip", "fliplr",
-    "flipud", "rot90", "circshift", "horzcat", "vertcat", "cat", "colon", "for_item", "diag", "tril", "triu", "full",
-];
-
-/// Builtins whose results do not depend on the class of numeric arguments (sizes, comparisons,
-/// logical results, text of integral values, conversions to double; Octave 7's sum, prod, cumsum,
-/// cumprod and mean of integers are doubles too).
-const CLASS_FREE: &[&str] = &[
-    "size", "numel", "length", "ndims", "isempty", "columns", "rows", "eq", "ne", "lt", "le", "gt", "ge", "and", "or",
-    "not", "xor", "any", "all", "truth", "switch_match", "for_count", "isequal", "double", "logical", "isnan", "isinf",
-    "isfinite", "num2str", "int2str", "sprintf", "error", "zeros", "ones", "eye", "mean", "sum", "prod", "cumsum",
-    "cumprod",
-];
-
-/// Builtins that handle integer values themselves.
-const OWN: &[&str] = &[
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intmax", "intmin", "idivide", "class",
-    "isa", "isinteger", "isnumeric", "isfloat", "isreal", "islogical", "isbool", "ischar", "iscell", "iscellstr",
-    "isstruct", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "cell", "struct", "strcmp",
-    "strcmpi", "strncmp", "strncmpi", "bitand", "bitor", "bitxor", "bitshift",
-];
+/// How a builtin takes integer-class arguments (its entry's `integer_args`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegerArgs {
+    /// msad does not support them (an error naming the classes).
+    Unsupported,
+    /// Computed in doubles, the first result converted back to the arguments' integer class.
+    KeepClass,
+    /// Computed in doubles: the results do not depend on the class of numeric arguments (sizes,
+    /// comparisons, logical results, text of integral values, conversions to double; Octave 7's sum,
+    /// prod, cumsum, cumprod and mean of integers are doubles too).
+    ClassFree,
+    /// The builtin handles integer values itself.
+    Own,
+}
 
 /// Binary operators: mixing integer classes is Octave's error, not an unsupported case.
 const OPERATORS: &[(&str, &str)] = &[
@@ -73,18 +63,20 @@ fn is_int(v: &Value) -> bool {
 }
 
 /// Whether a builtin with integer arguments needs `through_doubles` (false: it handles them itself).
-pub(super) fn needs_doubles(name: &str, args: &[&Value]) -> bool {
+pub(super) fn needs_doubles(p: &Primitive, args: &[&Value]) -> bool {
     // sum(..., 'native') keeps the integer class: the sum rejects it rather than computing in doubles.
-    let native_sum = name == "sum" && args.iter().any(|a| a.as_string().as_deref() == Some("native"));
-    args.iter().any(|a| is_int(a)) && !OWN.contains(&name) && !native_sum
+    let native_sum = p.name == "sum" && args.iter().any(|a| a.as_string().as_deref() == Some("native"));
+    args.iter().any(|a| is_int(a)) && p.integer_args != IntegerArgs::Own && !native_sum
 }
 
 /// `name(args...)` with integer arguments, computed in doubles.
-pub(super) fn through_doubles(name: &str, args: &[&Value], eval: impl Fn(&[&Value]) -> Result<Vec<Value>>) -> Result<Vec<Value>> {
-    let keeps = CLASS_KEEPING.contains(&name);
-    if !keeps && !CLASS_FREE.contains(&name) {
-        return Err(unsupported(name, args));
-    }
+pub(super) fn through_doubles(p: &Primitive, args: &[&Value], eval: impl Fn(&[&Value]) -> Result<Vec<Value>>) -> Result<Vec<Value>> {
+    let name = p.name;
+    let keeps = match p.integer_args {
+        IntegerArgs::KeepClass => true,
+        IntegerArgs::ClassFree => false,
+        IntegerArgs::Unsupported | IntegerArgs::Own => return Err(unsupported(name, args)),
+    };
     let mut classes: Vec<IntClass> = args.iter().filter_map(|a| if let Value::Int(c, _) = a { Some(*c) } else { None }).collect();
     classes.dedup();
     if classes.len() > 1 {

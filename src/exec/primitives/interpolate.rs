@@ -2,6 +2,8 @@
 //! points, the sample values and the query points (interp1), the coefficients and the points (polyval).
 
 use super::elementwise::numeric;
+use super::reverse::Adjoints;
+use super::second_order::{Element, Tangents};
 use super::{Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, Deriv, RowMap, RowOperator, combine};
@@ -201,6 +203,61 @@ fn eval_polyval(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
         x.data.iter().map(|&v| p[1..].iter().fold(p[0], |y, &c| y * v + c)).collect()
     };
     Ok(vec![Value::Double(Array::new(x.dims, y))])
+}
+
+/// The second-order term of `polyval` (MU constant). With `P(t) = sum_k p_k t^(n-1-k)` and `s = mu(2)`,
+/// x_i's adjoint is `ybar_i P'(x̂_i) / s` and p_k's `sum_i ybar_i x̂_i^(n-1-k)`; their derivatives along
+/// the tangents are `ybar_i (P''(x̂_i) dx_i / s^2 + sum_k dp_k e_k x̂_i^(e_k - 1) / s)` and
+/// `sum_i ybar_i e_k x̂_i^(e_k - 1) dx_i / s`, with `e_k = n - 1 - k`.
+pub(super) fn polyval_second_order(t: &Tangents) -> Result<Adjoints> {
+    let (p, x, scale) = polyval_operands(t.inputs)?;
+    let mut terms = vec![None; t.inputs.len()];
+    let (n, m) = (p.len(), x.numel());
+    if n == 0 {
+        return Ok(terms);
+    }
+    // d/dt t^e_k at t = v.
+    let slope = |v: f64, k: usize| match n - 1 - k {
+        0 => 0.0,
+        e => e as f64 * v.powi(e as i32 - 1),
+    };
+    // P''(v) by Horner's scheme for the value and both derivatives.
+    let curvature = |v: f64| {
+        let (mut y, mut d1, mut d2) = (p[0], 0.0, 0.0);
+        for &c in &p[1..] {
+            (d2, d1, y) = (d2 * v + 2.0 * d1, d1 * v + y, y * v + c);
+        }
+        d2
+    };
+    let (dp, dx) = (t.tangents[0], t.tangents[1]);
+    if t.wanted[1] {
+        let mut term = vec![0.0; m * t.directions];
+        for j in 0..t.directions {
+            for (i, &v) in x.data.iter().enumerate() {
+                let from_x = dx.map_or(0.0, |dx| curvature(v) * dx.get(i, j) / (scale * scale));
+                let from_p = dp.map_or(0.0, |dp| (0..n).map(|k| dp.get(k, j) * slope(v, k)).sum::<f64>() / scale);
+                term[j * m + i] = t.adjoint[i] * (from_x + from_p);
+            }
+        }
+        terms[1] = Some(term);
+    }
+    if let (true, Some(dx)) = (t.wanted[0], dx) {
+        let term = (0..t.directions)
+            .flat_map(|j| (0..n).map(move |k| (j, k)))
+            .map(|(j, k)| x.data.iter().enumerate().map(|(i, &v)| t.adjoint[i] * slope(v, k) * dx.get(i, j)).sum::<f64>() / scale)
+            .collect();
+        terms[0] = Some(term);
+    }
+    Ok(terms)
+}
+
+/// The pairs of operand elements `polyval` multiplies: each point with itself and with each coefficient.
+pub(super) fn polyval_pairs(inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+    let (p, x) = (inputs[0].numel(), inputs[1].numel());
+    for i in 0..x {
+        pair((1, i), (1, i));
+        (0..p).for_each(|k| pair((0, k), (1, i)));
+    }
 }
 
 /// `dy = sum_k x̂^(n-1-k) dp_k + p'(x̂) dx / mu(2)`.

@@ -6,7 +6,7 @@ use super::factor::{Lu, svd, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product,
 };
-use super::{Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -16,8 +16,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         general("inv", eval_inv, forward_inv),
         general("inverse", eval_inv, forward_inv),
         general("det", eval_det, forward_det),
-        general("mpower", eval_mpower, forward_mpower),
-        general("trace", eval_trace, forward_trace),
+        general("mpower", eval_mpower, forward_mpower).integers(IntegerArgs::KeepClass),
+        general("trace", eval_trace, forward_trace).linear(Linearity::Additive),
     ]
 }
 

@@ -10,14 +10,19 @@ use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
 };
-use super::{Forward, Primitive, general};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
 use std::rc::Rc;
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("mldivide", eval_mldivide, forward_mldivide), general("mrdivide", eval_mrdivide, forward_mrdivide)]
+    vec![
+        general("mldivide", eval_mldivide, forward_mldivide).linear(Linearity::Denominator),
+        general("mrdivide", eval_mrdivide, forward_mrdivide)
+            .linear(Linearity::Numerator)
+            .integers(IntegerArgs::KeepClass),
+    ]
 }
 
 /// The factored square matrix, or msad:unsupported where Octave would switch to a least-squares solution.

@@ -2,7 +2,7 @@
 //! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{nonconformant, numeric};
-use super::{Forward, Primitive, general, lookup, runtime, sparse};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, lookup, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -10,10 +10,14 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("mtimes", eval_mtimes, forward_mtimes),
-        general("transpose", eval_transpose, forward_transpose),
-        general("ctranspose", eval_transpose, forward_transpose),
-        general("diag", eval_diag, forward_diag),
+        general("mtimes", eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
+        general("transpose", eval_transpose, forward_transpose)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        general("ctranspose", eval_transpose, forward_transpose)
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        general("diag", eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }
 

@@ -44,6 +44,7 @@ use std::sync::OnceLock;
 pub use accumulate::{accumarray_fill, accumarray_groups};
 pub(crate) use construct::subscript_range;
 pub use elementwise::{broadcast_dims, row_maps};
+pub use integers::IntegerArgs;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrimId(pub u16);
@@ -99,11 +100,102 @@ pub enum Derivative {
 pub struct Primitive {
     pub name: &'static str,
     pub kernel: Kernel,
+    /// How the result depends on the operands (linearity analysis, second-order terms).
+    pub linearity: Linearity,
+    /// What the reverse rule and the second-order term read: the tape keeps only these values.
+    pub reads: RuleReads,
+    /// How it takes integer-class arguments.
+    pub integer_args: IntegerArgs,
+}
+
+impl Primitive {
+    /// A nonlinear primitive whose rules may read every value.
+    fn new(name: &'static str, kernel: Kernel) -> Primitive {
+        Primitive { name, kernel, linearity: Linearity::Nonlinear, reads: RuleReads::ALL, integer_args: IntegerArgs::Unsupported }
+    }
+
+    /// Sets the linearity, and what follows from it for the rules: an additive map's Jacobian is
+    /// constant (they read no values); a bilinear one's, for one operand, is the other operands.
+    fn linear(self, linearity: Linearity) -> Primitive {
+        let reads = match linearity {
+            Linearity::Additive => RuleReads::NONE,
+            Linearity::Bilinear => RuleReads::uniform(Reads::OtherOperands),
+            _ => self.reads,
+        };
+        Primitive { linearity, reads, ..self }
+    }
+
+    fn reads(self, reads: RuleReads) -> Primitive {
+        Primitive { reads, ..self }
+    }
+
+    fn integers(self, integer_args: IntegerArgs) -> Primitive {
+        Primitive { integer_args, ..self }
+    }
 }
 
 /// A primitive with its own kernel and forward rule.
 fn general(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Rule(rule) } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
+}
+
+/// Which values a rule reads besides the operands' and result's shapes (a general primitive's rules
+/// also read its parameters: the operands that do not depend on x, such as sizes and dimensions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    Nothing,
+    Operands,
+    /// The operands other than the one whose adjoint it gives (bilinear products).
+    OtherOperands,
+    Result,
+    Both,
+}
+
+impl Reads {
+    /// Whether a rule for operand `k`'s adjoint reads operand `i`.
+    pub fn operand(self, k: usize, i: usize) -> bool {
+        match self {
+            Reads::Operands | Reads::Both => true,
+            Reads::OtherOperands => i != k,
+            Reads::Nothing | Reads::Result => false,
+        }
+    }
+
+    pub fn result(self) -> bool {
+        matches!(self, Reads::Result | Reads::Both)
+    }
+}
+
+/// What a primitive's reverse rule (for the first operand's adjoint, and for each other operand's) and
+/// its second-order term read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleReads {
+    pub adjoint: [Reads; 2],
+    pub second: Reads,
+}
+
+impl RuleReads {
+    pub(super) const ALL: RuleReads = RuleReads::uniform(Reads::Both);
+    pub(super) const NONE: RuleReads = RuleReads::uniform(Reads::Nothing);
+
+    const fn uniform(reads: Reads) -> RuleReads {
+        RuleReads { adjoint: [reads; 2], second: reads }
+    }
+
+    /// An elementwise function's: its derivative's and its second derivative's.
+    const fn unary(adjoint: Reads, second: Reads) -> RuleReads {
+        RuleReads { adjoint: [adjoint; 2], second }
+    }
+
+    /// An elementwise operator's: its partial in `a`'s, in `b`'s, and its second partials'.
+    const fn binary(a: Reads, b: Reads, second: Reads) -> RuleReads {
+        RuleReads { adjoint: [a, b], second }
+    }
+
+    /// The rule giving operand `k`'s adjoint.
+    pub fn adjoint_of(&self, k: usize) -> Reads {
+        self.adjoint[k.min(1)]
+    }
 }
 
 struct Table {
@@ -168,8 +260,8 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     if complex::has_complex(args) {
         return complex::eval(id, p.name, args, nargout);
     }
-    if integers::needs_doubles(p.name, args) {
-        return integers::through_doubles(p.name, args, |doubles| eval(id, doubles, nargout));
+    if integers::needs_doubles(p, args) {
+        return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout));
     }
     match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
@@ -205,7 +297,7 @@ pub fn forward_output(id: PrimId, fw: &Forward, k: usize) -> Result<Deriv> {
     }
 }
 
-/// How a primitive's result depends on its operands, for linearity analysis.
+/// How a primitive's result depends on its operands, for linearity analysis and second-order terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Linearity {
     /// Linear in all operands together (sums, reshapes, concatenation, selections).
@@ -216,19 +308,15 @@ pub enum Linearity {
     Numerator,
     /// Linear in the second operand when the first is constant (`c \ b`).
     Denominator,
+    /// Linear where it is differentiable, but not one linear map for all x (`abs`, `max`, `sort`, `mod`,
+    /// and `accumarray`, `merge` and `ifelse`, whose subscripts or masks may vary with x): nonlinear
+    /// for linearity analysis, with a zero second-order term.
+    PiecewiseLinear,
     Nonlinear,
 }
 
 pub fn linearity(id: PrimId) -> Linearity {
-    match get(id).name {
-        "plus" | "minus" | "uminus" | "uplus" | "sum" | "mean" | "cumsum" | "transpose" | "ctranspose" | "reshape"
-        | "horzcat" | "vertcat" | "diag" | "full" | "double" | "trace" | "tril" | "triu" | "fliplr" | "flipud"
-        | "repmat" | "permute" | "circshift" | "diff" | "cat" | "squeeze" | "num2cell" | "deal" => Linearity::Additive,
-        "times" | "mtimes" | "kron" | "dot" => Linearity::Bilinear,
-        "rdivide" | "mrdivide" => Linearity::Numerator,
-        "ldivide" | "mldivide" => Linearity::Denominator,
-        _ => Linearity::Nonlinear,
-    }
+    get(id).linearity
 }
 
 /// Builtins whose result is not a function of their arguments: never folded or merged.

@@ -4,12 +4,12 @@
 
 use super::arrays::{first_non_singleton, padded};
 use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
-use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Value, normalize_dims};
 
 fn query(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 /// A predicate on one value's class or shape, giving a logical scalar.
@@ -20,6 +20,7 @@ macro_rules! is {
             let test: fn(&Value) -> bool = $test;
             Ok(vec![truth(test(a[0]))])
         })
+        .integers(IntegerArgs::Own)
     };
 }
 
@@ -50,25 +51,25 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!("iscolumn", |v| is_2d(v, |_, c| c == 1)),
         is!("ismatrix", |v| is_2d(v, |_, _| true)),
         is!("issquare", |v| is_2d(v, |r, c| r == c)),
-        query("isnan", |a, _| elementwise_test("isnan", a, f64::is_nan)),
-        query("isinf", |a, _| elementwise_test("isinf", a, f64::is_infinite)),
-        query("isfinite", |a, _| elementwise_test("isfinite", a, f64::is_finite)),
+        query("isnan", |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
+        query("isinf", |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
+        query("isfinite", |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
         query("class", |a, _| {
             check_arity("class", a, 1, 1)?;
             Ok(vec![Value::string(a[0].class_name())])
-        }),
-        query("isa", eval_isa),
-        query("isequal", eval_isequal),
-        query("size_equal", eval_size_equal),
-        query("columns", |a, _| extent("columns", a, 1)),
-        query("rows", |a, _| extent("rows", a, 0)),
+        }).integers(IntegerArgs::Own),
+        query("isa", eval_isa).integers(IntegerArgs::Own),
+        query("isequal", eval_isequal).integers(IntegerArgs::ClassFree),
+        query("size_equal", eval_size_equal).integers(IntegerArgs::ClassFree),
+        query("columns", |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree),
+        query("rows", |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree),
         query("logical", |a, _| {
             check_arity("logical", a, 1, 1)?;
             Ok(vec![Value::Logical(logical("logical", a[0])?)])
-        }),
-        query("any", |a, _| eval_any_all("any", a, false)),
-        query("all", |a, _| eval_any_all("all", a, true)),
-        query("xor", eval_xor),
+        }).integers(IntegerArgs::ClassFree),
+        query("any", |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
+        query("all", |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
+        query("xor", eval_xor).integers(IntegerArgs::ClassFree),
     ]
 }
 

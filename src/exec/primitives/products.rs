@@ -5,17 +5,18 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::{Forward, Primitive, general, runtime};
+use super::second_order::{Element, Tangents};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("prod", eval_prod, forward_prod),
-        general("cumprod", eval_cumprod, forward_cumprod),
-        general("dot", eval_dot, forward_dot),
-        general("kron", eval_kron, forward_kron),
+        general("prod", eval_prod, forward_prod).integers(IntegerArgs::ClassFree),
+        general("cumprod", eval_cumprod, forward_cumprod).integers(IntegerArgs::ClassFree),
+        general("dot", eval_dot, forward_dot).linear(Linearity::Bilinear),
+        general("kron", eval_kron, forward_kron).linear(Linearity::Bilinear),
     ]
 }
 
@@ -52,6 +53,55 @@ fn forward_prod(fw: &Forward) -> Result<Deriv> {
         op.ptr.push(op.src.len());
     }
     Ok(fw.derivs[0].apply(&op))
+}
+
+/// The second-order term of `prod` or (`cumulative`) `cumprod` (None: x's adjoint is not wanted).
+/// Along a slice v with result adjoints w (the slice's adjoint at its end for `prod`, one per element for
+/// `cumprod`), x_i's adjoint is `A_i R_i` with `A_i = prod_{j < i} v_j` and `R_i = w_i + v_{i+1} R_{i+1}`;
+/// the term is its derivative along the tangent, `dA_i R_i + A_i dR_i`, recursions that never divide:
+/// exact with zero factors.
+pub(super) fn products_second_order(t: &Tangents, cumulative: bool) -> Result<Option<Vec<f64>>> {
+    let Some(dx) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(None) };
+    let name = if cumulative { "cumprod" } else { "prod" };
+    let p = plan(name, t.inputs, cumulative)?;
+    let x = numeric("", t.inputs[0])?;
+    let n = x.numel();
+    let mut term = vec![0.0; n * t.directions];
+    for j in 0..t.directions {
+        for s in 0..p.slices.count() {
+            let (v, dv) = (slice_values(&p.slices, &x.data, s), slice_values(&p.slices, dx.column(j), s));
+            let len = v.len();
+            let weight = |k: usize| match cumulative {
+                true => t.adjoint[p.slices.index(s, k)],
+                false if k + 1 == len => t.adjoint[s],
+                false => 0.0,
+            };
+            // (R_k, dR_k), from the end of the slice.
+            let mut rest = vec![(0.0, 0.0); len];
+            for k in (0..len).rev() {
+                let (next, d_next) = if k + 1 < len { rest[k + 1] } else { (0.0, 0.0) };
+                let (v_next, dv_next) = if k + 1 < len { (v[k + 1], dv[k + 1]) } else { (0.0, 0.0) };
+                rest[k] = (weight(k) + v_next * next, dv_next * next + v_next * d_next);
+            }
+            let (mut a, mut da) = (1.0, 0.0);
+            for k in 0..len {
+                let (r, dr) = rest[k];
+                term[j * n + p.slices.index(s, k)] += da * r + a * dr;
+                (a, da) = (a * v[k], da * v[k] + a * dv[k]);
+            }
+        }
+    }
+    Ok(Some(term))
+}
+
+/// The pairs of factors `prod` and `cumprod` multiply: every two elements of a slice.
+pub(super) fn product_pairs(inputs: &[&Value], cumulative: bool, pair: &mut impl FnMut(Element, Element)) {
+    let Ok(p) = plan(if cumulative { "cumprod" } else { "prod" }, inputs, cumulative) else { return };
+    for s in 0..p.slices.count() {
+        for a in 0..p.slices.len {
+            (a + 1..p.slices.len).for_each(|b| pair((0, p.slices.index(s, a)), (0, p.slices.index(s, b))));
+        }
+    }
 }
 
 fn eval_cumprod(args: &[&Value], _: usize) -> Result<Vec<Value>> {

@@ -3,7 +3,7 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, working_dim};
-use super::{Forward, Primitive, general};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -27,9 +27,15 @@ impl Reduction {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw)),
-        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw)),
-        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw)),
+        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
+        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
+        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::ClassFree),
     ]
 }
 

@@ -5,26 +5,30 @@
 //! d/dy = -floor(x/y) for `mod`, -fix(x/y) for `rem`; with y = 0, `mod(x, 0) = x` gives (1, 0).
 
 use super::elementwise::{eval_binary, forward_binary};
-use super::{Derivative, Kernel, Primitive, runtime};
+use super::{IntegerArgs, Derivative, Kernel, Linearity, Primitive, runtime};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        Primitive {
-            name: "mod",
-            kernel: Kernel::General {
+        Primitive::new(
+            "mod",
+            Kernel::General {
                 eval: |a, _| eval("mod", modulo, a),
                 derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::floor), fw)),
             },
-        },
-        Primitive {
-            name: "rem",
-            kernel: Kernel::General {
+        )
+        .linear(Linearity::PiecewiseLinear)
+        .integers(IntegerArgs::KeepClass),
+        Primitive::new(
+            "rem",
+            Kernel::General {
                 eval: |a, _| eval("rem", remainder, a),
                 derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::trunc), fw)),
             },
-        },
+        )
+        .linear(Linearity::PiecewiseLinear)
+        .integers(IntegerArgs::KeepClass),
     ]
 }
 

@@ -7,26 +7,19 @@
 //! - elementwise unary: `f''(x) x_dot ybar`; binary: the second partials times the operands' tangents;
 //! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
 //!   its tangent (exact, since the rule is linear in that operand);
-//! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y.
+//! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y;
+//! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
+//! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
 
 use super::elementwise::{numeric, row_maps};
 use super::reverse::{Adjoints, Reverse, adjoint};
-use super::{Kernel, Linearity, PrimId, get, linearity};
+use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::value::{Array, Value};
-
-/// Primitives whose result is linear or piecewise linear in their operands but that `linearity()`
-/// does not list as linear: their second-order term is zero wherever they are differentiable.
-/// `accumarray`, `merge` and `ifelse` are linear in their values for fixed subscripts or masks (which
-/// have no derivative), but not constant-derivative maps of x: a subscript or mask may vary with x.
-const PIECEWISE_LINEAR: [&str; 16] = [
-    "abs", "max", "min", "sort", "mod", "rem", "flip", "rot90", "ipermute", "for_item", "linspace", "meshgrid", "ndgrid",
-    "accumarray", "merge", "ifelse",
-];
 
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +30,20 @@ pub enum SecondOrder {
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
     Bilinear,
     EuclideanNorm,
+    /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
+    Product { cumulative: bool },
+    /// `polyval`: each point with itself and with each coefficient.
+    Polynomial,
+}
+
+impl SecondOrder {
+    /// What the term reads, for a primitive whose entry says its second-order term reads `declared`.
+    pub fn reads(self, declared: Reads) -> Reads {
+        match self {
+            SecondOrder::Zero => Reads::Nothing,
+            _ => declared,
+        }
+    }
 }
 
 /// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
@@ -62,8 +69,10 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::Bilinear) if one_taped => Ok(SecondOrder::Zero),
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
-        _ if PIECEWISE_LINEAR.contains(&p.name) => Ok(SecondOrder::Zero),
+        (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
         _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
+        _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
+        _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
@@ -95,6 +104,11 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear => bilinear(id, t),
         SecondOrder::EuclideanNorm => euclidean_norm(t),
+        SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
+        SecondOrder::Product { cumulative } => {
+            let term = super::products::products_second_order(t, cumulative)?;
+            Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
+        }
     }
 }
 
@@ -204,6 +218,8 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             }
         }
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
+        SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
+        SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::EuclideanNorm => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));

@@ -6,13 +6,13 @@
 //! Constant sparse operators applied to active values, the common case (`L * u`), are fully supported.
 
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative } }
+    Primitive::new(name, Kernel::General { eval, derivative })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -20,7 +20,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         entry("sparse", eval_sparse, Derivative::Missing),
         entry("speye", eval_speye, Derivative::Zero),
         entry("spdiags", eval_spdiags, Derivative::Missing),
-        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone()))),
+        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         entry("issparse", |a, _| {
             check_arity("issparse", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])

@@ -3,20 +3,20 @@
 //! derivative.
 
 use super::printf::{sprintf, unescape};
-use super::{Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative: Derivative::Zero } }
+    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function("strcmp", |a, _| compare("strcmp", a, None, false)),
-        text_function("strcmpi", |a, _| compare("strcmpi", a, None, true)),
-        text_function("strncmp", |a, _| compare_prefix("strncmp", a, false)),
-        text_function("strncmpi", |a, _| compare_prefix("strncmpi", a, true)),
+        text_function("strcmp", |a, _| compare("strcmp", a, None, false)).integers(IntegerArgs::Own),
+        text_function("strcmpi", |a, _| compare("strcmpi", a, None, true)).integers(IntegerArgs::Own),
+        text_function("strncmp", |a, _| compare_prefix("strncmp", a, false)).integers(IntegerArgs::Own),
+        text_function("strncmpi", |a, _| compare_prefix("strncmpi", a, true)).integers(IntegerArgs::Own),
         text_function("upper", |a, _| change_case("upper", a, to_upper)),
         text_function("toupper", |a, _| change_case("toupper", a, to_upper)),
         text_function("lower", |a, _| change_case("lower", a, to_lower)),
@@ -26,10 +26,10 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function("blanks", eval_blanks),
         text_function("char", eval_char),
         text_function("strcat", eval_strcat),
-        text_function("sprintf", eval_sprintf),
+        text_function("sprintf", eval_sprintf).integers(IntegerArgs::ClassFree),
         text_function("print_usage", eval_print_usage),
-        text_function("num2str", eval_num2str),
-        text_function("int2str", eval_int2str),
+        text_function("num2str", eval_num2str).integers(IntegerArgs::ClassFree),
+        text_function("int2str", eval_int2str).integers(IntegerArgs::ClassFree),
         text_function("mat2str", eval_mat2str),
     ]
 }

@@ -1,18 +1,18 @@
 //! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield` (`iscell`, `isstruct` are predicates).
 
-use super::{Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, StructArray, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
-    Primitive { name, kernel: Kernel::General { eval, derivative } }
+    Primitive::new(name, Kernel::General { eval, derivative })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry("struct", eval_struct, Derivative::Rule(forward_struct)),
-        entry("cell", eval_cell, Derivative::Zero),
+        entry("struct", eval_struct, Derivative::Rule(forward_struct)).integers(IntegerArgs::Own),
+        entry("cell", eval_cell, Derivative::Zero).integers(IntegerArgs::Own),
         entry("fieldnames", eval_fieldnames, Derivative::Zero),
         entry("isfield", eval_isfield, Derivative::Zero),
     ]

@@ -18,10 +18,10 @@ pub(super) use math::{out_of_domain, real_power};
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         // Complex results never carry derivatives (the interpreter rejects them first).
-        Primitive { name: "complex", kernel: Kernel::General { eval: eval_complex, derivative: Derivative::Missing } },
+        Primitive::new("complex", Kernel::General { eval: eval_complex, derivative: Derivative::Missing }),
         // Piecewise constant on the real line (0 or pi).
-        Primitive { name: "angle", kernel: Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero } },
-        Primitive { name: "arg", kernel: Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero } },
+        Primitive::new("angle", Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
+        Primitive::new("arg", Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
     ]
 }
 
