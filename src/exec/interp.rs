@@ -8,7 +8,7 @@ use super::containers;
 use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index};
 use super::scalar;
-use super::primitives::{self, Forward};
+use super::primitives::{self, Forward, PrimId, Reused};
 use super::value::{FunctionHandle, Value};
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
@@ -457,14 +457,23 @@ impl<'p> Interpreter<'p> {
                         return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
                     }
                 }
-                let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
                 let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                let reused = match (&cached, &self.tape, &results[..]) {
+                    (None, None, [output]) if first_active => take_dying_block(*id, inst, movable, regs, output),
+                    _ => None,
+                };
+                let operands = slots(regs, &inst.args)?;
+                let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+                let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let deriv = match cached {
                     Some(deriv) => deriv,
-                    None if first_active && derivs.iter().any(|d| !d.is_zero()) => {
+                    None if first_active && (reused.is_some() || derivs.iter().any(|d| !d.is_zero())) => {
                         let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
-                        let deriv = primitives::forward(*id, &forward)?;
+                        let deriv = match reused {
+                            Some(reused) => primitives::forward_into(*id, &forward, reused)?,
+                            None => primitives::forward(*id, &forward)?,
+                        };
                         if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
                             cache.insert(key, deriv.clone());
                         }
@@ -840,6 +849,21 @@ fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
             Ok(Slot::inactive(Value::Double(crate::exec::value::Array::row(row))))
         }
         _ => Ok(slot(regs, v)?.clone()),
+    }
+}
+
+/// The derivative block of an operand of `inst` read for the last time, taken out of its register (its
+/// derivative left `Zero`) when the forward rule of `id` can write the result `output`'s block into it.
+fn take_dying_block(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], output: &Value) -> Option<Reused> {
+    let operands = slots(regs, &inst.args).ok()?;
+    let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
+    let forward = Forward { inputs: &values, derivs: &derivs, output };
+    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
+    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
+        Deriv::Dense(block) => Some(Reused { position, block }),
+        _ => unreachable!("writes_into_operand accepts dense blocks only"),
     }
 }
 

@@ -42,7 +42,7 @@ use std::sync::OnceLock;
 
 pub use accumulate::{accumarray_fill, accumarray_groups};
 pub(crate) use construct::subscript_range;
-pub use elementwise::{broadcast_dims, row_maps};
+pub use elementwise::{Reused, broadcast_dims, row_maps};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PrimId(pub u16);
@@ -178,8 +178,8 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
 pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
-        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw),
-        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw),
+        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, None),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, None),
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
@@ -187,6 +187,37 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
             if differentiable(0) { rule(fw, 0) } else { Ok(Deriv::Zero) }
         }
         Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+    }
+}
+
+/// Whether the forward rule of `id` can write its result into the derivative block of operand `k`
+/// (see `forward_into`): an elementwise operation, or a product with a scalar, whose result has that
+/// operand's shape, on dense blocks and full double operands.
+pub fn writes_into_operand(id: PrimId, fw: &Forward, k: usize) -> bool {
+    let elementwise = match get(id).kernel {
+        Kernel::Unary { df, .. } => df.is_some(),
+        Kernel::Binary { .. } => true,
+        Kernel::General { .. } => get(id).name == "mtimes" && fw.inputs.iter().any(|v| v.numel() == 1),
+        Kernel::Predicate(_) => false,
+    };
+    let full = |v: &&Value| matches!(v, Value::Double(_));
+    let dense = |d: &&Deriv| matches!(d, Deriv::Zero | Deriv::Dense(_));
+    elementwise
+        && fw.inputs.iter().all(full)
+        && fw.derivs.iter().all(dense)
+        && fw.inputs[k].dims() == fw.output.dims()
+        && matches!(fw.derivs[k], Deriv::Dense(d) if d.rows == fw.output.numel())
+}
+
+/// `forward` writing into `reused`, the block of an operand read for the last time (taken out of
+/// `fw.derivs`, which holds `Zero` in its place), for a primitive `writes_into_operand` accepts.
+pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Result<Deriv> {
+    let p = get(id);
+    match p.kernel {
+        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, Some(reused)),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, Some(reused)),
+        Kernel::General { .. } if p.name == "mtimes" => forward_into(lookup("times").expect("times is in the table"), fw, reused),
+        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand's block", p.name))),
     }
 }
 
