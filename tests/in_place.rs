@@ -1,5 +1,6 @@
 //! Elementwise operations write their derivative block into the block of an operand read for the last
-//! time (`a + b` with `a` dead afterwards takes over `a`'s block). These cases would catch that block
+//! time (`a + b` with `a` dead afterwards takes over `a`'s block), and selections of consecutive
+//! elements of such an operand (`a(:)`, `a(2:end)`) keep its buffers. These cases would catch that block
 //! still being needed elsewhere: an operand read after the operation, one register as both operands,
 //! a value captured in a cell, struct or function handle, loop-carried values, both sides of a branch
 //! explored on copies of the frame. Each function's f and J must equal, bit for bit, those of the same
@@ -21,7 +22,7 @@ struct Case {
     kept: &'static str,
 }
 
-const CASES: [Case; 6] = [
+const CASES: [Case; 7] = [
     Case {
         name: "read_after",
         body: "a = sin(x);\nb = a .* x;\nc = b + a;\nd = c - 2 * a;\ny = d .* c + exp(c) ./ (1 + a.^2);",
@@ -48,6 +49,11 @@ const CASES: [Case; 6] = [
         name: "expansion",
         body: "a = tanh(x);\nm = a .* x';\nr = m + 1;\nq = r - a;\ny = sum(q .* r, 2) + a * sum(x);",
         kept: "a, m, r, q",
+    },
+    Case {
+        name: "selection",
+        body: "a = sin(x) .* x;\nb = a(:);\nc = b(2:end) - x(1:end-1);\np = [c; 1] .* b;\nr = p(1:2);\nq = p(3:6);\ny = [q; r .* q(1:2); c(end)];",
+        kept: "a, b, c, p, q, r",
     },
 ];
 

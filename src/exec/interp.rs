@@ -6,7 +6,7 @@ mod apply;
 use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
-use super::index::{Subscript, assign, end_value, index};
+use super::index::{Subscript, assign, end_value, index, index_owned};
 use super::scalar;
 use super::primitives::{self, Forward, PrimId, Reused};
 use super::value::{FunctionHandle, Value};
@@ -552,7 +552,14 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let result = self.index_slot(slot(regs, inst.args[0])?, &subs)?;
+                let result = match (movable(0), &self.tape) {
+                    (true, None) => {
+                        let base = into_slot(take_or_clone(regs, inst.args[0], true))?;
+                        let (value, deriv) = index_owned(base.value, base.deriv, &subs)?;
+                        Slot::new(value, deriv)
+                    }
+                    _ => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
+                };
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::IndexAssign => {
