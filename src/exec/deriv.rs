@@ -19,11 +19,21 @@ pub enum Deriv {
     Parts(Vec<Deriv>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct DenseDeriv {
     pub rows: usize,
     pub nd: usize,
     pub data: Vec<f64>,
+}
+
+/// Copies (cached constant derivatives, `x(:)` of a live `x`) take pooled buffers like every other
+/// block, so no large block comes fresh from malloc on a repeated call.
+impl Clone for DenseDeriv {
+    fn clone(&self) -> DenseDeriv {
+        let mut data = buffers::take(self.data.len());
+        data.extend_from_slice(&self.data);
+        DenseDeriv { rows: self.rows, nd: self.nd, data }
+    }
 }
 
 /// Compressed sparse rows: row r holds directions `cols[ptr[r]..ptr[r+1]]` (sorted) and their values.
