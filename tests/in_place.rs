@@ -1,5 +1,5 @@
 //! Elementwise operations write their derivative block into the block of an operand read for the last
-//! time (`a + b` with `a` dead afterwards takes over `a`'s block), and selections of consecutive
+//! time (`a + b` with `a` dead afterwards takes over `a`'s value and block), and selections of consecutive
 //! elements of such an operand (`a(:)`, `a(2:end)`) keep its buffers. These cases would catch that block
 //! still being needed elsewhere: an operand read after the operation, one register as both operands,
 //! a value captured in a cell, struct or function handle, loop-carried values, both sides of a branch
@@ -22,7 +22,7 @@ struct Case {
     kept: &'static str,
 }
 
-const CASES: [Case; 7] = [
+const CASES: [Case; 8] = [
     Case {
         name: "read_after",
         body: "a = sin(x);\nb = a .* x;\nc = b + a;\nd = c - 2 * a;\ny = d .* c + exp(c) ./ (1 + a.^2);",
@@ -54,6 +54,11 @@ const CASES: [Case; 7] = [
         name: "selection",
         body: "a = sin(x) .* x;\nb = a(:);\nc = b(2:end) - x(1:end-1);\np = [c; 1] .* b;\nr = p(1:2);\nq = p(3:6);\ny = [q; r .* q(1:2); c(end)];",
         kept: "a, b, c, p, q, r",
+    },
+    Case {
+        name: "second_operand",
+        body: "w = 2 - sin(x);\nk = (1:7)';\nm = 10 - k;\nr = 3 ./ m;\nv = 3 ./ (1 + x.^2);\ny = w .* v + r .* x - (1 - w);",
+        kept: "w, k, m, r, v",
     },
 ];
 

@@ -9,7 +9,7 @@ use super::deriv::Deriv;
 use super::index::{Subscript, assign, end_value, index, index_owned};
 use super::scalar;
 use super::primitives::{self, Forward, PrimId, Reused};
-use super::value::{FunctionHandle, Value};
+use super::value::{Array, FunctionHandle, Value};
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
@@ -449,22 +449,33 @@ impl<'p> Interpreter<'p> {
             Op::Undefined(name) => set(regs, inst.dests[0], Reg::Undefined(name.clone())),
             Op::MagicColon => set(regs, inst.dests[0], Reg::Colon),
             Op::Prim(id) => {
+                let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
+                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                // Untaped single results may take over the buffers of operands read for the last time.
+                let in_place = self.tape.is_none() && inst.dests.len() == 1;
+                let derivative = first_active && cached.is_none();
+                let taken = if in_place { take_dying_value(*id, inst, movable, regs, derivative) } else { None };
+                let written_into = taken.as_ref().map(|(k, _)| *k);
                 let operands = slots(regs, &inst.args)?;
                 let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
-                let results = primitives::eval(*id, &values, inst.dests.len())?;
+                let results = match taken {
+                    Some((k, own)) => vec![primitives::eval_into(*id, &values, k, own)?],
+                    None => primitives::eval(*id, &values, inst.dests.len())?,
+                };
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
                         return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
                     }
                 }
-                let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
-                let reused = match (&cached, &self.tape, &results[..]) {
-                    (None, None, [output]) if first_active => take_dying_block(*id, inst, movable, regs, output),
-                    _ => None,
+                let reused = match in_place && derivative {
+                    true => take_dying_block(*id, inst, movable, regs, &results[0], written_into),
+                    false => None,
                 };
                 let operands = slots(regs, &inst.args)?;
-                let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+                let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+                if let Some(k) = written_into {
+                    values[k] = &results[0];
+                }
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let deriv = match cached {
                     Some(deriv) => deriv,
@@ -861,9 +872,19 @@ fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
 
 /// The derivative block of an operand of `inst` read for the last time, taken out of its register (its
 /// derivative left `Zero`) when the forward rule of `id` can write the result `output`'s block into it.
-fn take_dying_block(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], output: &Value) -> Option<Reused> {
+fn take_dying_block(
+    id: PrimId,
+    inst: &Inst,
+    movable: &dyn Fn(usize) -> bool,
+    regs: &mut [Reg],
+    output: &Value,
+    written_into: Option<usize>,
+) -> Option<Reused> {
     let operands = slots(regs, &inst.args).ok()?;
-    let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    if let Some(k) = written_into {
+        values[k] = output;
+    }
     let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
     let forward = Forward { inputs: &values, derivs: &derivs, output };
     let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
@@ -871,6 +892,21 @@ fn take_dying_block(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, re
     match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
         Deriv::Dense(block) => Some(Reused { position, block }),
         _ => unreachable!("writes_into_operand accepts dense blocks only"),
+    }
+}
+
+/// The value of an operand of `inst` read for the last time, taken out of its register (an empty array
+/// left in its place) when the kernel of `id` can write its result into it; `derivative`: the forward
+/// rule runs next.
+fn take_dying_value(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], derivative: bool) -> Option<(usize, Array<f64>)> {
+    let operands = slots(regs, &inst.args).ok()?;
+    let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
+    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::value_into_operand(id, &values, &derivs, k, derivative))?;
+    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    match std::mem::replace(&mut dying.value, Value::Double(Array::new(vec![0, 0], Vec::new()))) {
+        Value::Double(own) => Some((position, own)),
+        _ => unreachable!("value_into_operand accepts full doubles only"),
     }
 }
 

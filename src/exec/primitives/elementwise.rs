@@ -35,6 +35,7 @@ macro_rules! binary {
             kernel: Kernel::Binary {
                 f: $f,
                 pairs: |e| zip_with(e, $f),
+                update: |own, position, other, map| update_with(own, position, other, map, $f),
                 partials: $partials,
                 second: $second,
                 complex_result: $complex,
@@ -365,6 +366,53 @@ pub(super) fn eval_pairs(
         }
     }
     Ok(vec![Value::Double(pairs(&e))])
+}
+
+/// `own[k] = f(own[k], other[map(k)])`, the operands swapped when `own` is the second (`position` 1):
+/// a binary kernel writing into the buffer of an operand read for the last time, which has the result's
+/// shape.
+fn update_with(own: &mut [f64], position: usize, other: &[f64], map: &RowMap, f: impl Fn(f64, f64) -> f64) {
+    let g = |x: f64, y: f64| if position == 0 { f(x, y) } else { f(y, x) };
+    match map {
+        RowMap::Identity => own.iter_mut().zip(other).for_each(|(o, &y)| *o = g(*o, y)),
+        RowMap::Scalar => own.iter_mut().for_each(|o| *o = g(*o, other[0])),
+        RowMap::Gather(m) => own.iter_mut().zip(m).for_each(|(o, &i)| *o = g(*o, other[i])),
+    }
+}
+
+/// `eval_pairs` written into `own`, operand `position`, of the result's shape (see `update_with`).
+pub(super) fn eval_binary_into(
+    name: &str,
+    update: fn(&mut [f64], usize, &[f64], &RowMap),
+    complex: Option<fn(f64, f64) -> bool>,
+    mut own: Array<f64>,
+    position: usize,
+    other: &Value,
+) -> Result<Value> {
+    let other = numeric(name, other)?;
+    let map = row_map(&other.dims, &own.dims);
+    if let Some(is_complex) = complex {
+        let pair = |k: usize, x: f64| if position == 0 { (x, other.data[map.source(k)]) } else { (other.data[map.source(k)], x) };
+        if own.data.iter().enumerate().any(|(k, &x)| {
+            let (a, b) = pair(k, x);
+            is_complex(a, b)
+        }) {
+            return Err(complex_result(name));
+        }
+    }
+    update(&mut own.data, position, &other.data, &map);
+    Ok(Value::Double(own))
+}
+
+/// `eval_unary` written into `own`, the operand read for the last time.
+pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, mut own: Array<f64>) -> Result<Value> {
+    if let Some(inside) = domain {
+        if !own.data.iter().all(|&v| inside(v)) {
+            return Err(complex_result(name));
+        }
+    }
+    own.data.iter_mut().for_each(|v| *v = f(*v));
+    Ok(Value::Double(own))
 }
 
 pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
