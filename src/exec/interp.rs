@@ -880,6 +880,9 @@ fn take_dying_block(
     output: &Value,
     written_into: Option<usize>,
 ) -> Option<Reused> {
+    if !(0..inst.args.len()).any(movable) {
+        return None;
+    }
     let operands = slots(regs, &inst.args).ok()?;
     let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
     if let Some(k) = written_into {
@@ -899,6 +902,9 @@ fn take_dying_block(
 /// left in its place) when the kernel of `id` can write its result into it; `derivative`: the forward
 /// rule runs next.
 fn take_dying_value(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], derivative: bool) -> Option<(usize, Array<f64>)> {
+    if !(0..inst.args.len()).any(movable) {
+        return None;
+    }
     let operands = slots(regs, &inst.args).ok()?;
     let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
     let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
