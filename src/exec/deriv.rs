@@ -515,8 +515,13 @@ fn add_term(dst: &mut [f64], coef: Coef, src: &[f64], map: &RowMap) {
     }
 }
 
-/// Sum of derivative blocks of equal shape (Zero terms skipped).
-pub fn sum(terms: Vec<Deriv>, rows: usize) -> Deriv {
+/// Sum of derivative blocks of equal shape (Zero terms skipped). A single block is the sum: moved, not
+/// copied (`[1; u; 1]`, `A*x` with a constant `A`).
+pub fn sum(mut terms: Vec<Deriv>, rows: usize) -> Deriv {
+    terms.retain(|d| !d.is_zero());
+    if terms.len() <= 1 {
+        return terms.pop().unwrap_or(Deriv::Zero);
+    }
     let refs: Vec<(Coef, &Deriv, &RowMap)> = terms.iter().map(|d| (Coef::Same(1.0), d, &RowMap::Identity)).collect();
     combine_terms(&refs, rows)
 }
