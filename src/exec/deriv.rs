@@ -19,11 +19,21 @@ pub enum Deriv {
     Parts(Vec<Deriv>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct DenseDeriv {
     pub rows: usize,
     pub nd: usize,
     pub data: Vec<f64>,
+}
+
+/// Copies (cached constant derivatives, `x(:)` of a live `x`) take pooled buffers like every other
+/// block, so no large block comes fresh from malloc on a repeated call.
+impl Clone for DenseDeriv {
+    fn clone(&self) -> DenseDeriv {
+        let mut data = buffers::take(self.data.len());
+        data.extend_from_slice(&self.data);
+        DenseDeriv { rows: self.rows, nd: self.nd, data }
+    }
 }
 
 /// Compressed sparse rows: row r holds directions `cols[ptr[r]..ptr[r+1]]` (sorted) and their values.
@@ -432,6 +442,39 @@ pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
     out.map_or(Deriv::Zero, Deriv::Dense)
 }
 
+/// `combine_terms` of two terms written into the block of the first, `own` (identity map, one row per
+/// output element), which the caller no longer needs: no fresh block, and the memory written is
+/// already in cache. Bitwise the same as `combine_terms`: each element is `a x + b y` (or `a x`)
+/// rounded the same way, the sum of two terms being commutative.
+pub fn combine_into(own: (Coef, DenseDeriv), other: Option<(Coef, &Deriv, &RowMap)>) -> Deriv {
+    let (coef, mut block) = own;
+    let other = match other {
+        Some((c, Deriv::Dense(d), map)) => Some((c, d, map)),
+        Some((_, Deriv::Zero, _)) | None => None,
+        Some((c, sparse, map)) => {
+            let rows = block.rows;
+            return combine_terms(&[(coef, &Deriv::Dense(block), &RowMap::Identity), (c, sparse, map)], rows);
+        }
+    };
+    for j in 0..block.nd {
+        let column = block.column_mut(j);
+        scale(column, coef);
+        if let Some((c, d, map)) = other {
+            add_term(column, c, d.column(j), map);
+        }
+    }
+    Deriv::Dense(block)
+}
+
+/// `dst[k] = coef[k] * dst[k]`.
+fn scale(dst: &mut [f64], coef: Coef) {
+    match coef {
+        Coef::Same(c) if c == 1.0 => {}
+        Coef::Same(c) => dst.iter_mut().for_each(|o| *o *= c),
+        Coef::Each(c) => dst.iter_mut().zip(c).for_each(|(o, c)| *o *= c),
+    }
+}
+
 /// Appends `coef[k] * src[map(k)]` for k < rows to `data`. One loop per coefficient and map kind, so
 /// that each vectorises.
 fn write_term(data: &mut Vec<f64>, coef: Coef, src: &[f64], map: &RowMap, rows: usize) {
@@ -472,8 +515,13 @@ fn add_term(dst: &mut [f64], coef: Coef, src: &[f64], map: &RowMap) {
     }
 }
 
-/// Sum of derivative blocks of equal shape (Zero terms skipped).
-pub fn sum(terms: Vec<Deriv>, rows: usize) -> Deriv {
+/// Sum of derivative blocks of equal shape (Zero terms skipped). A single block is the sum: moved, not
+/// copied (`[1; u; 1]`, `A*x` with a constant `A`).
+pub fn sum(mut terms: Vec<Deriv>, rows: usize) -> Deriv {
+    terms.retain(|d| !d.is_zero());
+    if terms.len() <= 1 {
+        return terms.pop().unwrap_or(Deriv::Zero);
+    }
     let refs: Vec<(Coef, &Deriv, &RowMap)> = terms.iter().map(|d| (Coef::Same(1.0), d, &RowMap::Identity)).collect();
     combine_terms(&refs, rows)
 }

@@ -224,6 +224,40 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     Ok((out, deriv))
 }
 
+/// `index` of a value read for the last time. Consecutive elements of a double array (`x(:)`,
+/// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
+/// fresh value or derivative block.
+pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    let (first, count) = (contiguous_start(&positions), positions.len());
+    buffers::give(positions);
+    match (value, deriv, first) {
+        (Value::Double(mut a), deriv @ (Deriv::Zero | Deriv::Dense(_)), Some(first)) => {
+            let rows = a.data.len();
+            a.data.copy_within(first..first + count, 0);
+            a.data.truncate(count);
+            let deriv = match deriv {
+                Deriv::Dense(mut d) => {
+                    for j in 0..d.nd {
+                        d.data.copy_within(j * rows + first..j * rows + first + count, j * count);
+                    }
+                    d.data.truncate(count * d.nd);
+                    d.rows = count;
+                    Deriv::Dense(d)
+                }
+                other => other,
+            };
+            Ok((Value::Double(Array::new(dims, a.data)), deriv))
+        }
+        (value, deriv, _) => {
+            let result = index(&value, &deriv, subs);
+            buffers::recycle_value(value);
+            buffers::recycle_deriv(deriv);
+            result
+        }
+    }
+}
+
 pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
     fn pick<T: Clone>(a: &Array<T>, dims: Vec<usize>, p: &[usize]) -> Array<T> {
         Array::new(dims, p.iter().map(|&i| a.data[i].clone()).collect())

@@ -8,10 +8,10 @@ mod warn;
 use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
-use super::index::{Subscript, assign, end_value, index};
+use super::index::{Subscript, assign, end_value, index, index_owned};
 use super::scalar;
-use super::primitives::{self, Forward};
-use super::value::{FunctionHandle, Value};
+use super::primitives::{self, Forward, PrimId, Reused};
+use super::value::{Array, FunctionHandle, Value};
 use super::warnings::WarningState;
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
@@ -499,23 +499,43 @@ impl<'p> Interpreter<'p> {
             Op::Undefined(name) => set(regs, inst.dests[0], Reg::Undefined(name.clone())),
             Op::MagicColon => set(regs, inst.dests[0], Reg::Colon),
             Op::Prim(id) => {
+                let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
+                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
+                // Untaped single results may take over the buffers of operands read for the last time.
+                let in_place = self.tape.is_none() && inst.dests.len() == 1;
+                let derivative = first_active && cached.is_none();
+                let taken = if in_place { take_dying_value(*id, inst, movable, regs, derivative) } else { None };
+                let written_into = taken.as_ref().map(|(k, _)| *k);
                 let operands = slots(regs, &inst.args)?;
                 let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
-                let results = primitives::eval(*id, &values, inst.dests.len())?;
+                let results = match taken {
+                    Some((k, own)) => vec![primitives::eval_into(*id, &values, k, own)?],
+                    None => primitives::eval(*id, &values, inst.dests.len())?,
+                };
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
                         return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
                     }
                 }
+                let reused = match in_place && derivative {
+                    true => take_dying_block(*id, inst, movable, regs, &results[0], written_into),
+                    false => None,
+                };
+                let operands = slots(regs, &inst.args)?;
+                let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+                if let Some(k) = written_into {
+                    values[k] = &results[0];
+                }
                 let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
-                let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
                 let deriv = match cached {
                     Some(deriv) => deriv,
-                    None if first_active && derivs.iter().any(|d| !d.is_zero()) => {
+                    None if first_active && (reused.is_some() || derivs.iter().any(|d| !d.is_zero())) => {
                         let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
-                        let deriv = primitives::forward(*id, &forward)?;
+                        let deriv = match reused {
+                            Some(reused) => primitives::forward_into(*id, &forward, reused)?,
+                            None => primitives::forward(*id, &forward)?,
+                        };
                         if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
                             cache.insert(key, deriv.clone());
                         }
@@ -594,11 +614,14 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let base = slot(regs, inst.args[0])?;
-                let result = if activity.is_active(inst.dests[0]) {
-                    self.index_slot(base, &subs)?
-                } else {
-                    Slot::inactive(index(&base.value, &Deriv::Zero, &subs)?.0)
+                let result = match (activity.is_active(inst.dests[0]), movable(0), &self.tape) {
+                    (false, _, _) => Slot::inactive(index(&slot(regs, inst.args[0])?.value, &Deriv::Zero, &subs)?.0),
+                    (true, true, None) => {
+                        let base = into_slot(take_or_clone(regs, inst.args[0], true))?;
+                        let (value, deriv) = index_owned(base.value, base.deriv, &subs)?;
+                        Slot::new(value, deriv)
+                    }
+                    (true, _, _) => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
                 };
                 set(regs, inst.dests[0], Reg::Val(result));
             }
@@ -975,6 +998,52 @@ fn set_constant(reg: &mut Reg, v: &Value) {
             *tape = None;
         }
         (reg, _) => recycle(std::mem::replace(reg, Reg::Val(Slot::inactive(v.clone())))),
+    }
+}
+
+/// The derivative block of an operand of `inst` read for the last time, taken out of its register (its
+/// derivative left `Zero`) when the forward rule of `id` can write the result `output`'s block into it.
+fn take_dying_block(
+    id: PrimId,
+    inst: &Inst,
+    movable: &dyn Fn(usize) -> bool,
+    regs: &mut [Reg],
+    output: &Value,
+    written_into: Option<usize>,
+) -> Option<Reused> {
+    if !(0..inst.args.len()).any(movable) {
+        return None;
+    }
+    let operands = slots(regs, &inst.args).ok()?;
+    let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    if let Some(k) = written_into {
+        values[k] = output;
+    }
+    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
+    let forward = Forward { inputs: &values, derivs: &derivs, output };
+    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
+    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
+        Deriv::Dense(block) => Some(Reused { position, block }),
+        _ => unreachable!("writes_into_operand accepts dense blocks only"),
+    }
+}
+
+/// The value of an operand of `inst` read for the last time, taken out of its register (an empty array
+/// left in its place) when the kernel of `id` can write its result into it; `derivative`: the forward
+/// rule runs next.
+fn take_dying_value(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], derivative: bool) -> Option<(usize, Array<f64>)> {
+    if !(0..inst.args.len()).any(movable) {
+        return None;
+    }
+    let operands = slots(regs, &inst.args).ok()?;
+    let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
+    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::value_into_operand(id, &values, &derivs, k, derivative))?;
+    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    match std::mem::replace(&mut dying.value, Value::Double(Array::new(vec![0, 0], Vec::new()))) {
+        Value::Double(own) => Some((position, own)),
+        _ => unreachable!("value_into_operand accepts full doubles only"),
     }
 }
 

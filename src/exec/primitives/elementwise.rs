@@ -2,7 +2,7 @@
 
 use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime};
 use crate::diag::{Diagnostic, Result};
-use crate::exec::deriv::{Coef, Deriv, RowMap, combine, combine_terms};
+use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::buffers;
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
@@ -35,6 +35,7 @@ macro_rules! binary {
             Kernel::Binary {
                 f: $f,
                 pairs: |e| zip_with(e, $f),
+                update: |own, position, other, map| update_with(own, position, other, map, $f),
                 partials: $partials,
                 second: $second,
                 complex_result: $complex,
@@ -404,6 +405,56 @@ pub(super) fn eval_pairs(
     Ok(vec![Value::Double(pairs(&e))])
 }
 
+/// `own[k] = f(own[k], other[map(k)])`, the operands swapped when `own` is the second (`position` 1):
+/// a binary kernel writing into the buffer of an operand read for the last time, which has the result's
+/// shape.
+fn update_with(own: &mut [f64], position: usize, other: &[f64], map: &RowMap, f: impl Fn(f64, f64) -> f64) {
+    let g = |x: f64, y: f64| if position == 0 { f(x, y) } else { f(y, x) };
+    match map {
+        RowMap::Identity => own.iter_mut().zip(other).for_each(|(o, &y)| *o = g(*o, y)),
+        RowMap::Scalar => own.iter_mut().for_each(|o| *o = g(*o, other[0])),
+        RowMap::Gather(m) => own.iter_mut().zip(m).for_each(|(o, &i)| *o = g(*o, other[i])),
+    }
+}
+
+/// `eval_pairs` written into `own`, operand `position`, of the result's shape (see `update_with`).
+pub(super) fn eval_binary_into(
+    name: &str,
+    update: fn(&mut [f64], usize, &[f64], &RowMap),
+    complex: Option<fn(f64, f64) -> bool>,
+    mut own: Array<f64>,
+    position: usize,
+    other_value: &Value,
+) -> Result<Value> {
+    let other = numeric(name, other_value)?;
+    let map = row_map(&other.dims, &own.dims);
+    if let Some(is_complex) = complex {
+        let pair = |k: usize, x: f64| if position == 0 { (x, other.data[map.source(k)]) } else { (other.data[map.source(k)], x) };
+        if own.data.iter().enumerate().any(|(k, &x)| {
+            let (a, b) = pair(k, x);
+            is_complex(a, b)
+        }) {
+            let own = Value::Double(own);
+            let (a, b) = if position == 0 { (&own, other_value) } else { (other_value, &own) };
+            return super::complex::real_power(a, b);
+        }
+    }
+    update(&mut own.data, position, &other.data, &map);
+    Ok(Value::Double(own))
+}
+
+/// `eval_unary` written into `own`, the operand read for the last time.
+pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, mut own: Array<f64>) -> Result<Value> {
+    if let Some(inside) = domain {
+        if !own.data.iter().all(|&v| inside(v)) {
+            let complex = super::complex::out_of_domain(name, &own, inside, f);
+            return complex.ok_or_else(|| runtime(format!("{name}: no complex result defined")));
+        }
+    }
+    own.data.iter_mut().for_each(|v| *v = f(*v));
+    Ok(Value::Double(own))
+}
+
 pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
     let e = expand(name, args)?;
     let logical_operands = matches!(name, "and" | "or");
@@ -413,12 +464,22 @@ pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value
     Ok(vec![Value::Logical(zip_into(&e, f, Vec::new()))])
 }
 
-pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward) -> Result<Deriv> {
+/// The derivative block of an operand read for the last time, at `position` among the operands, with
+/// the result's shape: an elementwise rule writes the result's block into it (`combine_into`).
+pub struct Reused {
+    pub position: usize,
+    pub block: DenseDeriv,
+}
+
+pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward, reused: Option<Reused>) -> Result<Deriv> {
     let x = numeric("", fw.inputs[0])?;
     let y = numeric("", fw.output)?;
     let mut coefs = buffers::take(x.data.len());
     coefs.extend(x.data.iter().zip(&y.data).map(|(&x, &y)| df(x, y)));
-    let deriv = combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len());
+    let deriv = match reused {
+        Some(own) => combine_into((Coef::Each(&coefs), own.block), None),
+        None => combine(&[(&coefs, fw.derivs[0], &RowMap::Identity)], coefs.len()),
+    };
     buffers::give(coefs);
     Ok(deriv)
 }
@@ -426,26 +487,31 @@ pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward) -> Result<Der
 /// Forward rule of the table's elementwise binary primitive `name`. Sums, differences and products take
 /// their coefficients from constants or from the other operand, and a power with a constant exponent
 /// needs no logarithm: no per-element partials for those.
-pub(super) fn forward_elementwise(name: &str, partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
+pub(super) fn forward_elementwise(
+    name: &str,
+    partials: fn(f64, f64, f64) -> (f64, f64),
+    fw: &Forward,
+    reused: Option<Reused>,
+) -> Result<Deriv> {
     let e = expand(name, fw.inputs)?;
-    let n = e.dims.iter().product();
-    let (da, db) = (fw.derivs[0], fw.derivs[1]);
-    let coefs = match name {
+    let active = |k: usize| !fw.derivs[k].is_zero() || reused.as_ref().is_some_and(|r| r.position == k);
+    let given = match name {
         "plus" => Some((Coef::Same(1.0), Coef::Same(1.0))),
         "minus" => Some((Coef::Same(1.0), Coef::Same(-1.0))),
         "times" => operand_coef(&e.b.data, &e.maps.1).zip(operand_coef(&e.a.data, &e.maps.0)),
         _ => None,
     };
-    if let Some((ca, cb)) = coefs {
-        return Ok(combine_terms(&[(ca, da, &e.maps.0), (cb, db, &e.maps.1)], n));
+    if let Some((ca, cb)) = given {
+        return Ok(combine_operands([Some(ca), Some(cb)], &e, fw, reused));
     }
-    if name == "power" && db.is_zero() {
-        let ca = zip_with(&e, power_base_partial).data;
-        let deriv = combine(&[(&ca, da, &e.maps.0)], n);
-        buffers::give(ca);
-        return Ok(deriv);
-    }
-    forward_expanded(partials, &e, fw)
+    let (ca, cb) = match name == "power" && !active(1) {
+        true => (zip_with(&e, power_base_partial).data, Vec::new()),
+        false => expanded_partials(partials, &e, fw, (active(0), active(1)))?,
+    };
+    let deriv = combine_operands([computed(&ca, active(0)), computed(&cb, active(1))], &e, fw, reused);
+    buffers::give(ca);
+    buffers::give(cb);
+    Ok(deriv)
 }
 
 /// An operand's values as the coefficient of the other operand's term of a product, when no gather is
@@ -459,28 +525,53 @@ fn operand_coef<'a>(data: &'a [f64], map: &RowMap) -> Option<Coef<'a>> {
 }
 
 pub(super) fn forward_binary(partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
-    forward_expanded(partials, &expand("", fw.inputs)?, fw)
-}
-
-/// The general rule: partials at every element, for the operands that carry a derivative.
-fn forward_expanded(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw: &Forward) -> Result<Deriv> {
-    let z = numeric("", fw.output)?;
-    let n = z.data.len();
-    let (active_a, active_b) = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
-    let (mut ca, mut cb) = (buffers::take(n * active_a as usize), buffers::take(n * active_b as usize));
-    for_each_pair(e, |k, x, y| {
-        let (da, db) = partials(x, y, z.data[k]);
-        if active_a {
-            ca.push(da);
-        }
-        if active_b {
-            cb.push(db);
-        }
-    });
-    let terms = [(&ca, fw.derivs[0], &e.maps.0), (&cb, fw.derivs[1], &e.maps.1)];
-    let terms: Vec<(&[f64], &Deriv, &RowMap)> = terms.iter().filter(|t| !t.1.is_zero()).map(|&(c, d, m)| (&c[..], d, m)).collect();
-    let deriv = combine(&terms, n);
+    let e = expand("", fw.inputs)?;
+    let active = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
+    let (ca, cb) = expanded_partials(partials, &e, fw, active)?;
+    let deriv = combine_operands([computed(&ca, active.0), computed(&cb, active.1)], &e, fw, None);
     buffers::give(ca);
     buffers::give(cb);
     Ok(deriv)
+}
+
+/// Computed partials as a term's coefficient, for an active operand.
+fn computed(partials: &[f64], active: bool) -> Option<Coef<'_>> {
+    active.then_some(Coef::Each(partials))
+}
+
+/// The partials at every element, for the operands that carry a derivative (`active`; empty for the
+/// others).
+fn expanded_partials(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw: &Forward, active: (bool, bool)) -> Result<(Vec<f64>, Vec<f64>)> {
+    let z = numeric("", fw.output)?;
+    let n = z.data.len();
+    let (mut ca, mut cb) = (buffers::take(n * active.0 as usize), buffers::take(n * active.1 as usize));
+    for_each_pair(e, |k, x, y| {
+        let (da, db) = partials(x, y, z.data[k]);
+        if active.0 {
+            ca.push(da);
+        }
+        if active.1 {
+            cb.push(db);
+        }
+    });
+    Ok((ca, cb))
+}
+
+/// `sum_k coefs[k] * d_k` over the operands' terms (None: no term), into the reused block when there is
+/// one.
+fn combine_operands(coefs: [Option<Coef>; 2], e: &Expanded, fw: &Forward, reused: Option<Reused>) -> Deriv {
+    let maps = [&e.maps.0, &e.maps.1];
+    let n = e.dims.iter().product();
+    match reused {
+        Some(Reused { position, block }) => {
+            let own = coefs[position].expect("the reused operand is active");
+            let other = 1 - position;
+            combine_into((own, block), coefs[other].map(|c| (c, fw.derivs[other], maps[other])))
+        }
+        None => {
+            let terms: Vec<(Coef, &Deriv, &RowMap)> =
+                (0..2).filter_map(|k| coefs[k].map(|c| (c, fw.derivs[k], maps[k]))).collect();
+            combine_terms(&terms, n)
+        }
+    }
 }

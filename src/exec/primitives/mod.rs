@@ -35,7 +35,7 @@ mod sort;
 mod testing;
 mod triangular;
 
-use super::deriv::Deriv;
+use super::deriv::{self, Deriv};
 use super::value::{self, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::collections::HashMap;
@@ -43,7 +43,7 @@ use std::sync::OnceLock;
 
 pub use accumulate::{accumarray_fill, accumarray_groups};
 pub(crate) use construct::subscript_range;
-pub use elementwise::{broadcast_dims, row_maps};
+pub use elementwise::{Reused, broadcast_dims, row_maps};
 pub use integers::IntegerArgs;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +73,8 @@ pub enum Kernel {
         f: fn(f64, f64) -> f64,
         /// `f` over whole arrays, with `f` inlined.
         pairs: fn(&elementwise::Expanded) -> value::Array<f64>,
+        /// `f` written into an operand's buffer, with `f` inlined (`elementwise::update_with`).
+        update: fn(&mut [f64], usize, &[f64], &deriv::RowMap),
         partials: fn(f64, f64, f64) -> (f64, f64),
         second: fn(f64, f64, f64) -> (f64, f64, f64),
         complex_result: Option<fn(f64, f64) -> bool>,
@@ -275,8 +277,8 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
 pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
-        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw),
-        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw),
+        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, None),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, None),
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
@@ -284,6 +286,75 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
             if differentiable(0) { rule(fw, 0) } else { Ok(Deriv::Zero) }
         }
         Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+    }
+}
+
+/// The elementwise primitive that computes `id` on these operands: itself, or `times` for a product
+/// with a scalar.
+fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
+    match get(id).kernel {
+        Kernel::Unary { .. } | Kernel::Binary { .. } => Some(id),
+        Kernel::General { .. } if get(id).name == "mtimes" && values.iter().any(|v| v.numel() == 1) => lookup("times"),
+        Kernel::General { .. } | Kernel::Predicate(_) => None,
+    }
+}
+
+/// Whether the kernel of `id` can write its result into the value of operand `k` (see `eval_into`):
+/// an elementwise operation on full doubles whose result has that operand's shape. With `derivative`
+/// (the forward rule runs next and reads the operands' values), only where the rule does not read
+/// operand `k`'s value: sums and differences, products whose other operand is constant.
+pub fn value_into_operand(id: PrimId, values: &[&Value], derivs: &[&Deriv], k: usize, derivative: bool) -> bool {
+    let Some(kernel) = elementwise_kernel(id, values) else { return false };
+    let dims = match values {
+        [a, b] => broadcast_dims(&a.dims(), &b.dims()),
+        _ => Some(values[0].dims()),
+    };
+    let rule_reads_operand = match get(kernel).name {
+        "plus" | "minus" => false,
+        "times" => !derivs[1 - k].is_zero(),
+        _ => true,
+    };
+    values.iter().all(|v| matches!(v, Value::Double(_))) && dims == Some(values[k].dims()) && !(derivative && rule_reads_operand)
+}
+
+/// The result of `id` written into `own`, the value of operand `k` taken out of its register (`args[k]`
+/// is not read), for a primitive `value_into_operand` accepts.
+pub fn eval_into(id: PrimId, args: &[&Value], k: usize, own: value::Array<f64>) -> Result<Value> {
+    let kernel = elementwise_kernel(id, args).ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "not an elementwise kernel"))?;
+    let p = get(kernel);
+    match p.kernel {
+        Kernel::Unary { f, domain, .. } => elementwise::eval_unary_into(p.name, f, domain, own),
+        Kernel::Binary { update, complex_result, .. } => elementwise::eval_binary_into(p.name, update, complex_result, own, k, args[1 - k]),
+        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand", p.name))),
+    }
+}
+
+/// Whether the forward rule of `id` can write its result into the derivative block of operand `k`
+/// (see `forward_into`): an elementwise operation, or a product with a scalar, whose result has that
+/// operand's shape, on dense blocks and full double operands.
+pub fn writes_into_operand(id: PrimId, fw: &Forward, k: usize) -> bool {
+    let elementwise = match elementwise_kernel(id, fw.inputs).map(|k| get(k).kernel) {
+        Some(Kernel::Unary { df, .. }) => df.is_some(),
+        Some(Kernel::Binary { .. }) => true,
+        _ => false,
+    };
+    let full = |v: &&Value| matches!(v, Value::Double(_));
+    let dense = |d: &&Deriv| matches!(d, Deriv::Zero | Deriv::Dense(_));
+    elementwise
+        && fw.inputs.iter().all(full)
+        && fw.derivs.iter().all(dense)
+        && fw.inputs[k].dims() == fw.output.dims()
+        && matches!(fw.derivs[k], Deriv::Dense(d) if d.rows == fw.output.numel())
+}
+
+/// `forward` writing into `reused`, the block of an operand read for the last time (taken out of
+/// `fw.derivs`, which holds `Zero` in its place), for a primitive `writes_into_operand` accepts.
+pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Result<Deriv> {
+    let p = get(elementwise_kernel(id, fw.inputs).unwrap_or(id));
+    match p.kernel {
+        Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, Some(reused)),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, Some(reused)),
+        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand's block", p.name))),
     }
 }
 
