@@ -1001,6 +1001,18 @@ fn set_constant(reg: &mut Reg, v: &Value) {
     }
 }
 
+/// The values and derivatives of an elementwise instruction's one or two operands, on the stack: the
+/// in-place checks run for every primitive and must not allocate.
+fn operand_pair<'r>(regs: &'r [Reg], inst: &Inst) -> Option<([&'r Value; 2], [&'r Deriv; 2])> {
+    let first = value_slot(regs, *inst.args.first()?)?;
+    let second = match inst.args.len() {
+        1 => first,
+        2 => value_slot(regs, inst.args[1])?,
+        _ => return None,
+    };
+    Some(([&first.value, &second.value], [&first.deriv, &second.deriv]))
+}
+
 /// The derivative block of an operand of `inst` read for the last time, taken out of its register (its
 /// derivative left `Zero`) when the forward rule of `id` can write the result `output`'s block into it.
 fn take_dying_block(
@@ -1014,14 +1026,13 @@ fn take_dying_block(
     if !(0..inst.args.len()).any(movable) {
         return None;
     }
-    let operands = slots(regs, &inst.args).ok()?;
-    let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+    let (mut values, derivs) = operand_pair(regs, inst)?;
     if let Some(k) = written_into {
         values[k] = output;
     }
-    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
-    let forward = Forward { inputs: &values, derivs: &derivs, output };
-    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
+    let n = inst.args.len();
+    let forward = Forward { inputs: &values[..n], derivs: &derivs[..n], output };
+    let position = (0..n).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
     let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
     match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
         Deriv::Dense(block) => Some(Reused { position, block }),
@@ -1029,19 +1040,18 @@ fn take_dying_block(
     }
 }
 
-/// The value of an operand of `inst` read for the last time, taken out of its register (an empty array
-/// left in its place) when the kernel of `id` can write its result into it; `derivative`: the forward
+/// The value of an operand of `inst` read for the last time, taken out of its register (an array
+/// without dims or elements left in its place, never read, so that nothing is allocated) when the kernel of `id` can write its result into it; `derivative`: the forward
 /// rule runs next.
 fn take_dying_value(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], derivative: bool) -> Option<(usize, Array<f64>)> {
     if !(0..inst.args.len()).any(movable) {
         return None;
     }
-    let operands = slots(regs, &inst.args).ok()?;
-    let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
-    let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
-    let position = (0..inst.args.len()).find(|&k| movable(k) && primitives::value_into_operand(id, &values, &derivs, k, derivative))?;
+    let (values, derivs) = operand_pair(regs, inst)?;
+    let n = inst.args.len();
+    let position = (0..n).find(|&k| movable(k) && primitives::value_into_operand(id, &values[..n], &derivs[..n], k, derivative))?;
     let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
-    match std::mem::replace(&mut dying.value, Value::Double(Array::new(vec![0, 0], Vec::new()))) {
+    match std::mem::replace(&mut dying.value, Value::Double(Array { dims: Vec::new(), data: Vec::new() })) {
         Value::Double(own) => Some((position, own)),
         _ => unreachable!("value_into_operand accepts full doubles only"),
     }

@@ -305,16 +305,27 @@ fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
 /// operand `k`'s value: sums and differences, products whose other operand is constant.
 pub fn value_into_operand(id: PrimId, values: &[&Value], derivs: &[&Deriv], k: usize, derivative: bool) -> bool {
     let Some(kernel) = elementwise_kernel(id, values) else { return false };
-    let dims = match values {
-        [a, b] => broadcast_dims(&a.dims(), &b.dims()),
-        _ => Some(values[0].dims()),
-    };
+    let Some(own) = full_dims(values[k]) else { return false };
     let rule_reads_operand = match get(kernel).name {
         "plus" | "minus" => false,
         "times" => !derivs[1 - k].is_zero(),
         _ => true,
     };
-    values.iter().all(|v| matches!(v, Value::Double(_))) && dims == Some(values[k].dims()) && !(derivative && rule_reads_operand)
+    values.iter().all(|v| full_dims(v).is_some_and(|d| expands_into(d, own))) && !(derivative && rule_reads_operand)
+}
+
+/// The dims of a full double, borrowed: the in-place checks run for every primitive and must not allocate.
+fn full_dims(v: &Value) -> Option<&[usize]> {
+    match v {
+        Value::Double(a) => Some(&a.dims),
+        _ => None,
+    }
+}
+
+/// Whether implicit expansion of an operand of dims `d` into one of dims `own` keeps `own`.
+fn expands_into(d: &[usize], own: &[usize]) -> bool {
+    let dim = |x: &[usize], i: usize| x.get(i).copied().unwrap_or(1);
+    (0..d.len().max(own.len())).all(|i| dim(d, i) == 1 || dim(d, i) == dim(own, i))
 }
 
 /// The result of `id` written into `own`, the value of operand `k` taken out of its register (`args[k]`
@@ -343,7 +354,7 @@ pub fn writes_into_operand(id: PrimId, fw: &Forward, k: usize) -> bool {
     elementwise
         && fw.inputs.iter().all(full)
         && fw.derivs.iter().all(dense)
-        && fw.inputs[k].dims() == fw.output.dims()
+        && full_dims(fw.inputs[k]).is_some_and(|d| Some(d) == full_dims(fw.output))
         && matches!(fw.derivs[k], Deriv::Dense(d) if d.rows == fw.output.numel())
 }
 
