@@ -17,6 +17,7 @@ mod interpolate;
 mod linalg;
 mod linsolve;
 mod matrix;
+mod matrix_second_order;
 mod minmax;
 mod norm;
 mod predicates;

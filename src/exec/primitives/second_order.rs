@@ -9,12 +9,14 @@
 //!   its tangent (exact, since the rule is linear in that operand);
 //! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y;
 //! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
-//! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients.
+//! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients;
+//! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
 
 use super::elementwise::{numeric, row_maps};
+use super::matrix_second_order::{is_square_matrix_function, matrix_pairs, matrix_second_order};
 use super::reverse::{Adjoints, Reverse, adjoint};
 use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -34,6 +36,8 @@ pub enum SecondOrder {
     Product { cumulative: bool },
     /// `polyval`: each point with itself and with each coefficient.
     Polynomial,
+    /// `A\B`, `B/A`, `inv`, `det`, `A^p` of a square A (see `matrix_second_order`).
+    MatrixFunction,
 }
 
 impl SecondOrder {
@@ -73,6 +77,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
         _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
         _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
+        _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
@@ -105,6 +110,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Bilinear => bilinear(id, t),
         SecondOrder::EuclideanNorm => euclidean_norm(t),
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
+        SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -220,6 +226,10 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
+        SecondOrder::MatrixFunction => {
+            let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
+            matrix_pairs(get(id).name, &numel, &mut pair);
+        }
         SecondOrder::EuclideanNorm => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
