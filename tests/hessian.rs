@@ -97,8 +97,8 @@ fn hessians_match_differences_of_the_gradient() {
 }
 
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
-const NO_SECOND_ORDER_RULE: [&str; 3] = ["interp1", "logspace", "norm"];
-// (`norm` has one for the Euclidean norm: 2-norms of vectors, 'fro'; the 1-norm is refused.)
+const NO_SECOND_ORDER_RULE: [&str; 2] = ["interp1", "logspace"];
+// (`norm` has none for the matrix 2-norm only, which the expressions do not use.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
 /// differences of g, or the error names a builtin without a second-order rule.
@@ -287,6 +287,18 @@ fn matrix_function_hessians_match_differences_of_the_gradient() {
         format!("sum(sum({a} ^ 5)) + sum(sum({a} ^ 4))"),
         format!("sum(sum(({a} ^ -1) .* [1 2 3; 4 5 6; 7 8 9])) + sum(sum({a} ^ -3))"),
         format!("sum(sum({a} ^ 1 + {a} ^ 0))"),
+    ] {
+        check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
+    }
+}
+
+/// Vector p-norms for any p (smooth away from zeros) and the piecewise linear norms (zero curvature).
+#[test]
+fn norm_hessians_match_differences_of_the_gradient() {
+    let x = [0.4, -0.7, 1.3, 0.9, -0.2, 0.6];
+    for text in [
+        "norm(x, 3)", "norm(x', 1.5) * x(1)", "norm(x, 4)^2 + norm(x(1:3), 2.5)", "norm(x, 1)^2 + norm(x, Inf) * norm(x, -Inf)",
+        "norm(reshape(x, 2, 3), 1)^2 + norm(reshape(x, 3, 2), Inf)^3", "norm(x, 'inf') * norm(x, 'fro')",
     ] {
         check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
     }

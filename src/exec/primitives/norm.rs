@@ -42,11 +42,27 @@ fn kind(args: &[&Value]) -> Result<Kind> {
     }
 }
 
-/// Whether `norm(args...)` is the Euclidean norm of all elements (a vector's 2-norm, or 'fro').
-pub(super) fn is_euclidean(args: &[&Value]) -> bool {
+/// How `norm(args...)` curves, for its second-order term.
+pub(super) enum Curvature {
+    /// Piecewise linear (vector 1-, Inf- and -Inf-norms, matrix 1- and Inf-norms) or piecewise constant
+    /// (the vector 0-"norm", a count).
+    PiecewiseLinear,
+    /// `(sum |x|^p)^(1/p)` over all elements ('fro' is p = 2): smooth away from zeros.
+    Power(f64),
+    /// The matrix 2-norm (largest singular value): msad has no second-order rule for it.
+    Unknown,
+}
+
+pub(super) fn curvature(args: &[&Value]) -> Curvature {
     let dims = args[0].dims();
     let vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1);
-    matches!(kind(args), Ok(Kind::Fro)) || (vector && kind(args).is_ok_and(|k| k == Kind::P(2.0)))
+    match kind(args) {
+        Ok(Kind::Fro) => Curvature::Power(2.0),
+        Ok(Kind::P(p)) if vector && p != 0.0 && p != 1.0 => Curvature::Power(p),
+        Ok(Kind::P(p)) if p == 1.0 || (vector && p == 0.0) => Curvature::PiecewiseLinear,
+        Ok(Kind::Inf | Kind::NegInf) => Curvature::PiecewiseLinear,
+        _ => Curvature::Unknown,
+    }
 }
 
 fn sign(x: f64) -> f64 {

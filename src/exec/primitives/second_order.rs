@@ -7,7 +7,8 @@
 //! - elementwise unary: `f''(x) x_dot ybar`; binary: the second partials times the operands' tangents;
 //! - bilinear products (`mtimes`, `dot`, `kron`): the reverse rule with the other operand replaced by
 //!   its tangent (exact, since the rule is linear in that operand);
-//! - the Euclidean `norm` y = |x|: `ybar (x_dot - u (u . x_dot)) / y` with u = x / y;
+//! - the p-`norm` y = (sum |x|^p)^(1/p) (Euclidean, 'fro', any p of a vector), gradient g:
+//!   `ybar (p - 1) / y ((|x| / y)^(p - 2) .* x_dot - g (g . x_dot))`; the piecewise linear norms: none;
 //! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
 //! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients;
 //! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
@@ -17,6 +18,7 @@
 
 use super::elementwise::{numeric, row_maps};
 use super::matrix_second_order::{is_square_matrix_function, matrix_pairs, matrix_second_order};
+use super::norm::{self, Curvature};
 use super::reverse::{Adjoints, Reverse, adjoint};
 use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -31,7 +33,8 @@ pub enum SecondOrder {
     Unary(fn(f64, f64) -> f64),
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
     Bilinear,
-    EuclideanNorm,
+    /// The p-norm of all elements (see `norm::Curvature`).
+    PowerNorm(f64),
     /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
     Product { cumulative: bool },
     /// `polyval`: each point with itself and with each coefficient.
@@ -74,7 +77,10 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
         (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
-        _ if p.name == "norm" && super::norm::is_euclidean(operands) => Ok(SecondOrder::EuclideanNorm),
+        _ if p.name == "norm" && !matches!(norm::curvature(operands), Curvature::Unknown) => Ok(match norm::curvature(operands) {
+            Curvature::Power(p) => SecondOrder::PowerNorm(p),
+            _ => SecondOrder::Zero,
+        }),
         _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
         _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
         _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
@@ -108,7 +114,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Unary(d2f) => unary(d2f, t),
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear => bilinear(id, t),
-        SecondOrder::EuclideanNorm => euclidean_norm(t),
+        SecondOrder::PowerNorm(p) => power_norm(p, t),
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
         SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
         SecondOrder::Product { cumulative } => {
@@ -118,16 +124,18 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
     }
 }
 
-fn euclidean_norm(t: &Tangents) -> Result<Adjoints> {
+fn power_norm(p: f64, t: &Tangents) -> Result<Adjoints> {
     let mut terms = vec![None; t.inputs.len()];
     let Some(dx) = t.tangents[0] else { return Ok(terms) };
     let (x, y) = (numeric("", t.inputs[0])?, numeric("", t.output)?.data[0]);
-    let u: Vec<f64> = x.data.iter().map(|v| v / y).collect();
-    let scale = t.adjoint[0] / y;
+    // g = sign(x) (|x| / y)^(p - 1), and the diagonal's (|x| / y)^(p - 2).
+    let diagonal: Vec<f64> = x.data.iter().map(|v| (v.abs() / y).powf(p - 2.0)).collect();
+    let g: Vec<f64> = x.data.iter().zip(&diagonal).map(|(v, d)| v / y * d).collect();
+    let scale = t.adjoint[0] * (p - 1.0) / y;
     let term = (0..t.directions).flat_map(|j| {
         let column = dx.column(j);
-        let along: f64 = u.iter().zip(column).map(|(u, d)| u * d).sum();
-        column.iter().zip(&u).map(move |(d, u)| scale * (d - u * along))
+        let along: f64 = g.iter().zip(column).map(|(g, d)| g * d).sum();
+        column.iter().zip(&g).zip(&diagonal).map(move |((d, g), w)| scale * (w * d - g * along))
     });
     terms[0] = Some(term.collect());
     Ok(terms)
@@ -230,7 +238,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
             matrix_pairs(get(id).name, &numel, &mut pair);
         }
-        SecondOrder::EuclideanNorm => {
+        SecondOrder::PowerNorm(_) => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
         }
