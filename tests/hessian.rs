@@ -97,7 +97,7 @@ fn hessians_match_differences_of_the_gradient() {
 }
 
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
-const NO_SECOND_ORDER_RULE: [&str; 2] = ["interp1", "logspace"];
+const NO_SECOND_ORDER_RULE: [&str; 1] = ["logspace"];
 // (`norm` has none for the matrix 2-norm only, which the expressions do not use.)
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
@@ -299,6 +299,22 @@ fn norm_hessians_match_differences_of_the_gradient() {
     for text in [
         "norm(x, 3)", "norm(x', 1.5) * x(1)", "norm(x, 4)^2 + norm(x(1:3), 2.5)", "norm(x, 1)^2 + norm(x, Inf) * norm(x, -Inf)",
         "norm(reshape(x, 2, 3), 1)^2 + norm(reshape(x, 3, 2), Inf)^3", "norm(x, 'inf') * norm(x, 'fro')",
+    ] {
+        check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
+    }
+}
+
+/// Linear `interp1` moving its sample points, values and queries (away from the knots), with
+/// extrapolation and several columns of values.
+#[test]
+fn interp1_hessians_match_differences_of_the_gradient() {
+    let x = [0.4, 0.7, 1.3, 0.9, 0.2, 0.6];
+    for text in [
+        "sum(interp1([0 1 2 3 4 5], x, [0.5 2.5 4.2]) .^ 2)",
+        "sum(interp1([0 1 2 3 4 5], x .^ 2, 3 * x(1:3)) .* x(4:6))",
+        "[1 -2 3 0.5] * interp1(cumsum(x), [1 4 2 8 5 7], [0.9; 1.5; 3.4; 2])",
+        "sum(sum(interp1(cumsum(x), [x, x .^ 2] * x(2), [0.2; 3.4; 4.5] * x(3) * 2, 'linear', 'extrap') .^ 2))",
+        "interp1(x .^ 2, 1 + 4 * x(2)) * x(1)",
     ] {
         check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
     }

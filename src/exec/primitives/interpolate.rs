@@ -171,6 +171,71 @@ fn forward_interp1(fw: &Forward) -> Result<Deriv> {
     Ok(deriv::sum(terms, op_y.rows()))
 }
 
+/// The second-order term of linear `interp1`. On interval j with ends a = x_j, b = x_(j+1), h = b - a,
+/// values y0, y1, slope s and t = (q - a) / h, the value `y0 + s (q - a)` has the second partials below
+/// (over a, b, y0, y1, q; zero between the values and for q with itself); each operand's term is the
+/// result's adjoint times those partials times the tangents.
+pub(super) fn interp1_second_order(t: &Tangents) -> Result<Adjoints> {
+    let p = Interp1::new(t.inputs)?;
+    let (x_arg, y_arg, xi_arg) = p.roles;
+    let mut terms: Adjoints = vec![None; t.inputs.len()];
+    for (r, q, c) in p.elements() {
+        let xq = p.xi.data[q];
+        let Some(j) = p.interval(xq) else { continue };
+        let (_, s, tq) = p.linear(xq, j, c);
+        let h = p.x[j + 1] - p.x[j];
+        // Local variables a, b, y0, y1, q as (operand, element).
+        let local = [
+            x_arg.map(|i| (i, p.order[j])),
+            x_arg.map(|i| (i, p.order[j + 1])),
+            Some((y_arg, p.y_index(j, c))),
+            Some((y_arg, p.y_index(j + 1, c))),
+            Some((xi_arg, q)),
+        ];
+        let hessian = [
+            [2.0 * s * (tq - 1.0), -s * (2.0 * tq - 1.0), 1.0 - tq, tq - 1.0, s],
+            [-s * (2.0 * tq - 1.0), 2.0 * s * tq, tq, -tq, -s],
+            [1.0 - tq, tq, 0.0, 0.0, -1.0],
+            [tq - 1.0, -tq, 0.0, 0.0, 1.0],
+            [s, -s, -1.0, 1.0, 0.0],
+        ];
+        for (u, &(op, element)) in local.iter().enumerate().filter_map(|(u, l)| l.as_ref().map(|l| (u, l))) {
+            if !t.wanted[op] {
+                continue;
+            }
+            let size = t.inputs[op].numel();
+            let term = terms[op].get_or_insert_with(|| vec![0.0; size * t.directions]);
+            for d in 0..t.directions {
+                let along: f64 = local
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(v, l)| l.and_then(|(o, e)| t.tangents[o].map(|dv| hessian[u][v] * dv.get(e, d))))
+                    .sum();
+                term[d * size + element] += t.adjoint[r] * along / h;
+            }
+        }
+    }
+    Ok(terms)
+}
+
+/// The pairs linear `interp1` may combine, whatever interval each query falls in: the sample points
+/// with each other and with the values of each column, each query with the sample points and the
+/// values of its column.
+pub(super) fn interp1_pairs(inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+    let Ok(p) = Interp1::new(inputs) else { return };
+    let (x_arg, y_arg, xi_arg) = p.roles;
+    let n = p.x.len();
+    let column = |c: usize| (0..n).map(move |j| (y_arg, j + n * c));
+    if let Some(x) = x_arg {
+        (0..n).for_each(|a| (a..n).for_each(|b| pair((x, a), (x, b))));
+        (0..p.columns).for_each(|c| (0..n).for_each(|a| column(c).for_each(|y| pair((x, a), y))));
+    }
+    for (_, q, c) in p.elements() {
+        column(c).for_each(|y| pair((xi_arg, q), y));
+        x_arg.into_iter().for_each(|x| (0..n).for_each(|a| pair((xi_arg, q), (x, a))));
+    }
+}
+
 /// `(p, x̂)` of a polyval call, x̂ = (x - mu(1)) / mu(2) when mu is given, and mu(2).
 fn polyval_operands(args: &[&Value]) -> Result<(Vec<f64>, Array<f64>, f64)> {
     super::check_arity("polyval", args, 2, 4)?;

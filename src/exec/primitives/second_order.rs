@@ -11,6 +11,7 @@
 //!   `ybar (p - 1) / y ((|x| / y)^(p - 2) .* x_dot - g (g . x_dot))`; the piecewise linear norms: none;
 //! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
 //! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients;
+//! - linear `interp1`: the second partials of `y0 + (y1 - y0) (q - a) / (b - a)` on each interval;
 //! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
@@ -39,6 +40,8 @@ pub enum SecondOrder {
     Product { cumulative: bool },
     /// `polyval`: each point with itself and with each coefficient.
     Polynomial,
+    /// Linear `interp1`: each query with the samples, the sample points with everything.
+    Interpolation,
     /// `A\B`, `B/A`, `inv`, `det`, `A^p` of a square A (see `matrix_second_order`).
     MatrixFunction,
 }
@@ -83,6 +86,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         }),
         _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
         _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
+        _ if p.name == "interp1" => Ok(SecondOrder::Interpolation),
         _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
@@ -117,6 +121,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::PowerNorm(p) => power_norm(p, t),
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
         SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
+        SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -234,6 +239,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
         SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
+        SecondOrder::Interpolation => super::interpolate::interp1_pairs(inputs, &mut pair),
         SecondOrder::MatrixFunction => {
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
             matrix_pairs(get(id).name, &numel, &mut pair);
