@@ -97,8 +97,9 @@ fn hessians_match_differences_of_the_gradient() {
 }
 
 /// Builtins without a second-order rule (the Hessian of an expression using them must fail naming one).
-const NO_SECOND_ORDER_RULE: [&str; 1] = ["logspace"];
-// (`norm` has none for the matrix 2-norm only, which the expressions do not use.)
+/// (None now: msad refuses only the matrix 2-norm, non-square matrices and singular ones, see
+/// `missing_second_order_rule_is_a_clear_error`.)
+const NO_SECOND_ORDER_RULE: [&str; 0] = [];
 
 /// Every expression of the reverse-mode consistency test, as the objective `sum(w .* f(x))`: H matches
 /// differences of g, or the error names a builtin without a second-order rule.
@@ -300,6 +301,15 @@ fn norm_hessians_match_differences_of_the_gradient() {
         "norm(x, 3)", "norm(x', 1.5) * x(1)", "norm(x, 4)^2 + norm(x(1:3), 2.5)", "norm(x, 1)^2 + norm(x, Inf) * norm(x, -Inf)",
         "norm(reshape(x, 2, 3), 1)^2 + norm(reshape(x, 3, 2), Inf)^3", "norm(x, 'inf') * norm(x, 'fro')",
     ] {
+        check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
+    }
+}
+
+/// `logspace` in both ends and one (a constant pi upper end is log10(pi), as in Octave).
+#[test]
+fn logspace_hessian_matches_differences_of_the_gradient() {
+    let x = [0.4, 0.7, 1.3, 0.9, 0.2, 0.6];
+    for text in ["sum(logspace(x(1), x(2), 5) .* [1 -2 3 0.5 2])", "sum(logspace(x(3) ^ 2, pi, 4)) + logspace(x(4), x(5) * x(6), 1)"] {
         check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
     }
 }

@@ -6,6 +6,8 @@
 
 use super::arrays::{Gather, gathered, index_map};
 use super::elementwise::numeric;
+use super::reverse::Adjoints;
+use super::second_order::Tangents;
 use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
@@ -140,19 +142,47 @@ fn eval_logspace(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::Double(exponents.map(|&e| 10f64.powf(e)))])
 }
 
+/// The first and second derivatives of the exponents' end b' with respect to b: through log10 when the
+/// pi convention replaced b.
+fn limit_slopes(args: &[&Value]) -> Result<(f64, f64)> {
+    use std::f64::consts::{LN_10, PI};
+    Ok(if numeric("logspace", args[1])?.data[0] == PI { (1.0 / (PI * LN_10), -1.0 / (PI * PI * LN_10)) } else { (1.0, 0.0) })
+}
+
 fn forward_logspace(fw: &Forward) -> Result<Deriv> {
     let s = log_spacing(fw.inputs)?;
-    // Through log10 when the pi convention replaced b.
-    let limit_scale = if numeric("logspace", fw.inputs[1])?.data[0] == std::f64::consts::PI {
-        1.0 / (std::f64::consts::PI * std::f64::consts::LN_10)
-    } else {
-        1.0
-    };
+    let (limit_scale, _) = limit_slopes(fw.inputs)?;
     let d_limit = combine(&[(&[limit_scale], fw.derivs[1], &RowMap::Identity)], 1);
     let d_exponents = s.derivative(fw.derivs[0], &d_limit);
     let y = numeric("logspace", fw.output)?;
     let scale: Vec<f64> = y.data.iter().map(|v| v * std::f64::consts::LN_10).collect();
     Ok(combine(&[(&scale, &d_exponents, &RowMap::Identity)], scale.len()))
+}
+
+/// The second-order term of `logspace(a, b, n)`: with `y_j = 10^e_j`, `e_j = (1 - w_j) a + w_j b'`,
+/// the second partials are `ln(10)^2 y_j` times the products of the exponent's partials, plus
+/// `ln(10) y_j w_j b''` for b with itself.
+pub(super) fn logspace_second_order(t: &Tangents) -> Result<Adjoints> {
+    let s = log_spacing(t.inputs)?;
+    let (c, c2) = limit_slopes(t.inputs)?;
+    let y = numeric("logspace", t.output)?;
+    let ln = std::f64::consts::LN_10;
+    let mut terms: Adjoints = vec![None; t.inputs.len()];
+    for d in 0..t.directions {
+        let tangent = |k: usize| t.tangents[k].map_or(0.0, |dv| dv.get(0, d));
+        let (da, db) = (tangent(0), tangent(1));
+        let (mut term_a, mut term_b) = (0.0, 0.0);
+        for (j, (&yj, &ybar)) in y.data.iter().zip(t.adjoint).enumerate() {
+            let (ea, eb) = (1.0 - s.weight(j), s.weight(j) * c);
+            let curvature = ybar * ln * ln * yj;
+            term_a += curvature * ea * (ea * da + eb * db);
+            term_b += curvature * eb * (ea * da + eb * db) + ybar * ln * yj * s.weight(j) * c2 * db;
+        }
+        for (k, term) in [term_a, term_b].into_iter().enumerate().filter(|&(k, _)| t.wanted[k]) {
+            terms[k].get_or_insert_with(|| vec![0.0; t.directions])[d] = term;
+        }
+    }
+    Ok(terms)
 }
 
 #[derive(Clone, Copy)]

@@ -12,6 +12,7 @@
 //! - `prod`, `cumprod`: the derivative along the tangent of each partial (products of other factors);
 //! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients;
 //! - linear `interp1`: the second partials of `y0 + (y1 - y0) (q - a) / (b - a)` on each interval;
+//! - `logspace`: the exponentials' curvature in the two ends;
 //! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
@@ -42,6 +43,8 @@ pub enum SecondOrder {
     Polynomial,
     /// Linear `interp1`: each query with the samples, the sample points with everything.
     Interpolation,
+    /// `logspace(a, b, n)`: the scalar ends with themselves and each other.
+    LogSpacing,
     /// `A\B`, `B/A`, `inv`, `det`, `A^p` of a square A (see `matrix_second_order`).
     MatrixFunction,
 }
@@ -87,6 +90,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
         _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
         _ if p.name == "interp1" => Ok(SecondOrder::Interpolation),
+        _ if p.name == "logspace" => Ok(SecondOrder::LogSpacing),
         _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
@@ -122,6 +126,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
         SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
+        SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -240,6 +245,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::Interpolation => super::interpolate::interp1_pairs(inputs, &mut pair),
+        SecondOrder::LogSpacing => [((0, 0), (0, 0)), ((0, 0), (1, 0)), ((1, 0), (1, 0))].into_iter().for_each(|(u, v)| pair(u, v)),
         SecondOrder::MatrixFunction => {
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
             matrix_pairs(get(id).name, &numel, &mut pair);
