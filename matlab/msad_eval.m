@@ -8,8 +8,9 @@ function varargout = msad_eval(varargin)
 %   [F, G, H] = msad_eval(FUN, X) for a scalar F also returns the Hessian H (numel(X) x numel(X),
 %   sparse when that pays), exact: Hessian-vector products by forward over reverse mode, one per
 %   colour of H's sparsity pattern (detected on the first call, symmetric colouring). A function
-%   using a builtin without a second-order rule (det, norm(x, 1), a matrix division by x, ...) raises
-%   msad:notDifferentiable naming it; its gradient is still available.
+%   using a builtin without a second-order rule for its operands (the matrix 2-norm, A\b with a
+%   non-square A, det or inv of a singular matrix) raises msad:notDifferentiable naming it; its
+%   gradient is still available.
 %   [F, J] = msad_eval(FUN, X, OPTS, P1, P2, ...) evaluates FUN(X, P1, P2, ...).
 %
 %   FUN is a function handle (@name, or an anonymous function: its captured variables are read)

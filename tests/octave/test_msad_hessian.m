@@ -25,7 +25,18 @@ function test_msad_hessian()
   check_value(full(H), cs_jacobian(@brown_gradient, y), 1e-11, 'Brown H vs complex step of the gradient');
 
   assert_error(@() msad_eval(@(x) x .^ 2, [1; 2]), 'msad:badInput', 'needs a scalar f');
-  assert_error(@() msad_eval(@(x) norm(x, 1), [1; 2]), 'msad:notDifferentiable', 'second-order (Hessian) rule for ''norm''');
+  % Matrix functions and the other norms, against central differences of msad's gradient.
+  z = [1.4; 0.3; -0.2; 0.9; 0.5; -0.7];
+  A = @(x) [x(1) x(3) 0.2; x(2) x(4) 0.1; 0.3 x(5) 1.5];
+  objectives = {@(x) sum(A(x) \ [x(6); 1; 2]), @(x) [1 2 3] / A(x) * [1; x(6); 2], ...
+                @(x) det(A(x)) + sum(sum(inv(A(x)) .^ 2)), @(x) sum(sum(A(x) ^ 3 + A(x) ^ -2)), ...
+                @(x) norm(x, 3) + norm(x, 1)^2, @(x) sum(interp1(cumsum(abs(x)), x .^ 2, [1.1; 2.3])), ...
+                @(x) sum(logspace(x(1), x(2), 4))};
+  for k = 1:numel(objectives)
+    [~, ~, H] = msad_eval(objectives{k}, z, struct('jacobian', 'full'));
+    check_value(H, fd_jacobian(@(y) gradient_of(objectives{k}, y), z), 1e-6, sprintf('objective %d: H vs differences of g', k));
+  end
+  assert_error(@() msad_eval(@(x) norm(reshape(x, 2, 3)), z), 'msad:notDifferentiable', 'second-order (Hessian) rule for ''norm''');
 end
 
 function g = gradient_of(fun, x)
