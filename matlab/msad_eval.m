@@ -84,7 +84,11 @@ end
 %! assert(full(H), [1330, 480; 480, 200], 1e-12);
 
 %!error id=msad:badInput [~, ~, ~] = msad_eval(@(x) x.^2, [1; 2])
-%!error <second-order \(Hessian\) rule for 'det'> [~, ~, ~] = msad_eval(@(x) det(reshape(x, 2, 2)), [1; 2; 3; 5])
+%!error <second-order \(Hessian\) rule for 'norm'> [~, ~, ~] = msad_eval(@(x) norm(reshape(x, 2, 2)), [1; 2; 3; 5])
+
+%!test  # det(A) = x1 x4 - x2 x3: H pairs x1 with x4 and x2 with x3
+%! [~, ~, H] = msad_eval(@(x) det(reshape(x, 2, 2)), [1; 2; 3; 5]);
+%! assert(full(H), [0 0 0 1; 0 0 -1 0; 0 -1 0 0; 1 0 0 0], 1e-14);
 
 %!test  # extra arguments and opts.wrt
 %! g = @(x, p) p * x.^2;
