@@ -5,7 +5,7 @@
 use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
 use crate::diag::Result;
 use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::primitives::reverse::{Reverse, adjoint};
+use crate::exec::primitives::reverse::{Reverse, Seen, adjoint, elementwise_adjoint};
 use crate::exec::primitives::second_order::{SecondOrder, Tangents, second_order_term};
 use crate::exec::value::Value;
 use std::borrow::Cow;
@@ -27,9 +27,18 @@ pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions:
             Step::Prim(step) => {
                 let PrimStep { id, inputs, vars, output, out, second, tangents } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
+                let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
+                let first_order = directions == 0 || matches!(second, SecondOrder::Zero);
+                if first_order {
+                    // Elementwise rules read only what their entries say: no stand-ins for the rest.
+                    let seen: Vec<Seen> = inputs.iter().map(Kept::seen).collect();
+                    if let Some(contributions) = elementwise_adjoint(*id, &seen, &output.seen(), &a, columns, &wanted) {
+                        adjoints.add_all(vars, contributions?);
+                        continue;
+                    }
+                }
                 let (inputs, output): (Vec<Cow<Value>>, Cow<Value>) = (inputs.iter().map(Kept::value).collect(), output.value());
                 let (inputs, output): (Vec<&Value>, &Value) = (inputs.iter().map(|v| &**v).collect(), &output);
-                let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
                 let reverse = Reverse { inputs: &inputs, output, adjoint: &a, columns, wanted: &wanted };
                 let mut contributions = adjoint(*id, &reverse)?;
                 if directions > 0 && !matches!(second, SecondOrder::Zero) {
@@ -45,11 +54,7 @@ pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions:
                         c[size..].iter_mut().zip(&term).for_each(|(c, t)| *c += t);
                     }
                 }
-                for (var, c) in vars.iter().zip(contributions) {
-                    if let (Some(var), Some(c)) = (var, c) {
-                        adjoints.add(*var, c);
-                    }
-                }
+                adjoints.add_all(vars, contributions);
             }
             Step::Scalar { operands, out } => {
                 let Some(a) = adjoints.take_scalar(*out) else { continue };
@@ -165,6 +170,15 @@ impl Adjoints<'_> {
             Adjoint::Block(existing) => existing.iter_mut().zip(&contribution).for_each(|(e, c)| *e += c),
             Adjoint::Scalar(existing) => *existing += contribution[0],
             empty => *empty = Adjoint::Block(contribution),
+        }
+    }
+
+    /// Adds a primitive's contributions to its operands' adjoints (variables on the tape only).
+    fn add_all(&mut self, vars: &[Option<TapeVar>], contributions: Vec<Option<Vec<f64>>>) {
+        for (var, c) in vars.iter().zip(contributions) {
+            if let (Some(var), Some(c)) = (var, c) {
+                self.add(*var, c);
+            }
         }
     }
 

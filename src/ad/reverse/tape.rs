@@ -9,6 +9,7 @@ use crate::diag::Result;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::deriv::Deriv;
+use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
 use crate::exec::primitives::{self, Kernel, PrimId, Reads};
 use crate::exec::value::{Array, Value};
@@ -104,6 +105,14 @@ impl Kept {
         match self {
             Kept::Value(v) => Cow::Borrowed(v),
             Kept::Shape(dims) => Cow::Owned(Value::Double(Array::new(dims.clone(), vec![f64::NAN; dims.iter().product()]))),
+        }
+    }
+
+    /// As the elementwise rules see it, without a stand-in.
+    pub(super) fn seen(&self) -> Seen<'_> {
+        match self {
+            Kept::Value(v) => Seen::Values(v),
+            Kept::Shape(dims) => Seen::Shape(dims),
         }
     }
 

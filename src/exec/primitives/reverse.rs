@@ -35,8 +35,10 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let p = get(id);
     let none = || vec![None; rv.inputs.len()];
     match p.kernel {
-        Kernel::Unary { df: Some(df), .. } => unary(df, rv),
-        Kernel::Binary { partials, .. } => binary(partials, rv),
+        Kernel::Unary { df: Some(_), .. } | Kernel::Binary { .. } => {
+            let inputs: Vec<Seen> = rv.inputs.iter().map(|v| Seen::Values(v)).collect();
+            elementwise_adjoint(id, &inputs, &Seen::Values(rv.output), rv.adjoint, rv.columns, rv.wanted).expect("an elementwise kernel")
+        }
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(none()),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
         Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
@@ -71,24 +73,84 @@ fn by_column(rv: &Reverse, rule: impl Fn(&[f64]) -> Result<Adjoints>) -> Result<
     Ok(stacked)
 }
 
-fn unary(df: fn(f64, f64) -> f64, rv: &Reverse) -> Result<Adjoints> {
-    let (x, y) = (numeric("", rv.inputs[0])?, numeric("", rv.output)?);
-    let slopes: Vec<f64> = x.data.iter().zip(&y.data).map(|(&x, &y)| df(x, y)).collect();
-    let g = rv.adjoint.chunks(slopes.len().max(1)).flat_map(|a| a.iter().zip(&slopes).map(|(a, s)| a * s)).collect();
-    Ok(vec![Some(g)])
+/// An operand or result as an elementwise rule sees it: its values, or only its shape when the rules
+/// do not read them (the tape kept the shape only).
+pub enum Seen<'a> {
+    Values(&'a Value),
+    Shape(&'a [usize]),
 }
 
-fn binary(partials: fn(f64, f64, f64) -> (f64, f64), rv: &Reverse) -> Result<Adjoints> {
-    let (a, b, z) = (numeric("", rv.inputs[0])?, numeric("", rv.inputs[1])?, numeric("", rv.output)?);
-    let (map_a, map_b) = row_maps(&a.dims, &b.dims, &z.dims);
+/// The elements of a `Seen`; a shape's read as NaN, so that a rule reading a value its entry says it
+/// does not read gives NaN (which the consistency tests catch) rather than a plausible derivative.
+enum Elements<'a> {
+    Values(std::borrow::Cow<'a, crate::exec::value::Array<f64>>),
+    Shape(&'a [usize]),
+}
+
+impl<'a> Elements<'a> {
+    fn new(seen: &Seen<'a>) -> Result<Elements<'a>> {
+        Ok(match *seen {
+            Seen::Values(v) => Elements::Values(numeric("", v)?),
+            Seen::Shape(dims) => Elements::Shape(dims),
+        })
+    }
+
+    fn dims(&self) -> &[usize] {
+        match self {
+            Elements::Values(a) => &a.dims,
+            Elements::Shape(dims) => dims,
+        }
+    }
+
+    fn numel(&self) -> usize {
+        self.dims().iter().product()
+    }
+
+    fn at(&self, i: usize) -> f64 {
+        match self {
+            Elements::Values(a) => a.data[i],
+            Elements::Shape(_) => f64::NAN,
+        }
+    }
+}
+
+/// The reverse rule of an elementwise primitive (None for any other), reading only the values its
+/// entry says it reads: the sweep passes the others as shapes and allocates nothing for them.
+pub fn elementwise_adjoint(id: PrimId, inputs: &[Seen], output: &Seen, adjoint: &[f64], columns: usize, wanted: &[bool]) -> Option<Result<Adjoints>> {
+    let elements = || -> Result<(Vec<Elements>, Elements)> {
+        Ok((inputs.iter().map(Elements::new).collect::<Result<_>>()?, Elements::new(output)?))
+    };
+    match get(id).kernel {
+        Kernel::Unary { df: Some(df), .. } => Some(elements().map(|(x, y)| unary(df, &x[0], &y, adjoint))),
+        Kernel::Binary { partials, .. } => Some(elements().map(|(ab, z)| binary(partials, &ab[0], &ab[1], &z, adjoint, columns, wanted))),
+        _ => None,
+    }
+}
+
+fn unary(df: fn(f64, f64) -> f64, x: &Elements, y: &Elements, adjoint: &[f64]) -> Adjoints {
+    let slopes: Vec<f64> = (0..x.numel()).map(|i| df(x.at(i), y.at(i))).collect();
+    let g = adjoint.chunks(slopes.len().max(1)).flat_map(|a| a.iter().zip(&slopes).map(|(a, s)| a * s)).collect();
+    vec![Some(g)]
+}
+
+fn binary(
+    partials: fn(f64, f64, f64) -> (f64, f64),
+    a: &Elements,
+    b: &Elements,
+    z: &Elements,
+    adjoint: &[f64],
+    columns: usize,
+    wanted: &[bool],
+) -> Adjoints {
+    let (map_a, map_b) = row_maps(a.dims(), b.dims(), z.dims());
     let (na, nb, m) = (a.numel(), b.numel(), z.numel());
-    let mut grad_a = rv.wanted[0].then(|| vec![0.0; na * rv.columns]);
-    let mut grad_b = rv.wanted[1].then(|| vec![0.0; nb * rv.columns]);
-    for (k, &zk) in z.data.iter().enumerate() {
+    let mut grad_a = wanted[0].then(|| vec![0.0; na * columns]);
+    let mut grad_b = wanted[1].then(|| vec![0.0; nb * columns]);
+    for k in 0..m {
         let (ia, ib) = (map_a.source(k), map_b.source(k));
-        let (da, db) = partials(a.data[ia], b.data[ib], zk);
-        for c in 0..rv.columns {
-            let adj = rv.adjoint[c * m + k];
+        let (da, db) = partials(a.at(ia), b.at(ib), z.at(k));
+        for c in 0..columns {
+            let adj = adjoint[c * m + k];
             if let Some(g) = &mut grad_a {
                 g[c * na + ia] += da * adj;
             }
@@ -97,7 +159,7 @@ fn binary(partials: fn(f64, f64, f64) -> (f64, f64), rv: &Reverse) -> Result<Adj
             }
         }
     }
-    Ok(vec![grad_a, grad_b])
+    vec![grad_a, grad_b]
 }
 
 /// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed.
