@@ -38,7 +38,8 @@ fn fd_hessian(engine: &mut Engine, function: &FunctionHandle, x: &[f64]) -> Vec<
     h
 }
 
-/// H (full storage) and gradient match central differences and the gradient; H is symmetric.
+/// H (full storage) and gradient match central differences and the gradient, and H without the
+/// detected pattern; H is symmetric.
 fn check(function: &FunctionHandle, x: &[f64], tol: f64) -> Evaluation {
     let mut engine = Engine::new();
     let options = Options { jacobian: JacobianStorage::Full, ..Options::default() };
@@ -52,6 +53,10 @@ fn check(function: &FunctionHandle, x: &[f64], tol: f64) -> Evaluation {
     let fd = fd_hessian(&mut engine, function, x);
     let err = relative_error(&h, &fd);
     assert!(err <= tol, "{function:?}: H differs from differences of g: {err:e}\nH = {h:?}\nfd = {fd:?}");
+    // Without the detected pattern (every direction): a pair the second-order rules missed shows here.
+    let unpatterned = Options { sparsity: Sparsity::None, jacobian: JacobianStorage::Full, ..Options::default() };
+    let every = values(&hessian(&mut engine, function, x, unpatterned).unwrap_or_else(|d| panic!("{d}")).hessian.expect("H"));
+    assert!(relative_error(&h, &every) < 1e-12, "{function:?}: H with the pattern differs from H without: {h:?}\n{every:?}");
     for i in 0..n {
         for j in 0..n {
             assert!((h[i + j * n] - h[j + i * n]).abs() <= 1e-12 * (1.0 + h[i + j * n].abs()), "H not symmetric: {h:?}");
