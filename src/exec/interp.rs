@@ -429,6 +429,10 @@ impl<'p> Interpreter<'p> {
             self.untaped(rhs)?;
             return containers::assign_cell_array(base, subs, rhs.clone());
         }
+        if matches!(rhs.value, Value::Struct(_)) || matches!(base, Some(Slot { value: Value::Struct(_), .. })) {
+            self.untaped(rhs)?;
+            return containers::assign_elements(base, subs, rhs.clone(), false);
+        }
         let tape = match &mut self.tape {
             Some(tape) => tape.record_assign(base.as_ref(), rhs, subs)?,
             None => None,
@@ -672,6 +676,22 @@ impl<'p> Interpreter<'p> {
                 let subs = subscripts(regs, &inst.args[2..])?;
                 let s = containers::assign_cell(base, &subs, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
+            }
+            Op::Element => {
+                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let subs = subscripts(regs, &inst.args[1..])?;
+                let r = match containers::element(base.as_ref(), &subs)? {
+                    Some(element) => Reg::Val(element),
+                    None => Reg::Undefined("struct element".into()),
+                };
+                set(regs, inst.dests[0], r);
+            }
+            Op::ElementAssign => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let subs = subscripts(regs, &inst.args[2..])?;
+                set(regs, inst.dests[0], Reg::Val(containers::assign_elements(base, &subs, rhs, true)?));
             }
             Op::TargetCount { field } => {
                 let base = defined(regs[inst.args[0].0 as usize].clone());

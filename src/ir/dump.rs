@@ -38,6 +38,8 @@ impl fmt::Display for Function {
                     Op::FieldAssign(name) => format!("field-assign .{name}"),
                     Op::CellIndex { .. } => "cell-index".into(),
                     Op::CellAssign => "cell-assign".into(),
+                    Op::Element => "element".into(),
+                    Op::ElementAssign => "element-assign".into(),
                     Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
                     Op::Fail(d) => format!("fail '{}'", d.message),
                     Op::Nargin => "nargin".into(),

@@ -513,7 +513,12 @@ impl<'a> Lowerer<'a> {
                 };
                 Ok(self.emit(Op::CellAssign, [vec![base, inner], subs].concat(), span))
             }
-            ast::Accessor::Paren(..) => Err(self.err("assignment into fields or cells of an indexed element, x(i).f = v", span)),
+            ast::Accessor::Paren(indices, _) => {
+                let subs = self.lower_indices(base, indices)?;
+                let element = self.emit(Op::Element, [vec![base], subs.clone()].concat(), span);
+                let inner = self.assign_into(element, rest, value, span)?;
+                Ok(self.emit(Op::ElementAssign, [vec![base, inner], subs].concat(), span))
+            }
             ast::Accessor::DynField(..) => Err(self.err("dynamic field names, s.(name)", span)),
         }
     }
