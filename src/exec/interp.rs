@@ -49,6 +49,9 @@ enum Reg {
     Val(Slot),
     /// The values of a cs-list, for the instruction that spreads them (see `spread`).
     List(Vec<Slot>),
+    /// A cs-list of other than one value read where one value is needed: the instruction reading it
+    /// raises Octave's error, which names that instruction (see `spread::stray_list_error`).
+    Stray(Vec<Slot>),
 }
 
 impl Reg {
@@ -62,7 +65,7 @@ impl Reg {
             // Constants find themselves in place on the next call (see `set_constant`).
             Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Zero, tape: None }) => a.numel() <= KEPT_ARRAY_ELEMENTS,
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
-            Reg::Val(_) | Reg::List(_) => false,
+            Reg::Val(_) | Reg::List(_) | Reg::Stray(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
@@ -472,7 +475,7 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_) | Reg::Stray(_))) {
             return self.exec_spread(inst, frame);
         }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
@@ -1009,6 +1012,7 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
         Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
         Reg::List(_) => Diagnostic::new(ErrorKind::Runtime, "a cs-list cannot be used as one value here"),
+        Reg::Stray(items) => spread::one_value_needed(items.len()),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
