@@ -723,10 +723,10 @@ impl<'p> Interpreter<'p> {
                 };
                 set(regs, inst.dests[0], Reg::Val(s));
             }
-            Op::CellLiteral { rows } => {
+            Op::CellLiteral { widths } => {
                 let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, *rows)?));
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len())?));
             }
         }
         Ok(())

@@ -40,7 +40,7 @@ impl fmt::Display for Function {
                     Op::CellAssign => "cell-assign".into(),
                     Op::Element => "element".into(),
                     Op::ElementAssign => "element-assign".into(),
-                    Op::CellLiteral { rows } => format!("cell-literal[{rows} rows]"),
+                    Op::CellLiteral { widths } => format!("cell-literal[{} rows]", widths.len()),
                     Op::Fail(d) => format!("fail '{}'", d.message),
                     Op::Nargin => "nargin".into(),
                     Op::Nargout => "nargout".into(),

@@ -126,8 +126,9 @@ pub enum Op {
     /// `[..., c{subs}, ...] = ...` (`field` None: `args[0]{args[2..]}`) or `[..., s.f, ...] = ...`:
     /// the elements of the cell `args[1]` assigned in order.
     ListAssign { field: Option<String> },
-    /// `{...}`: `rows` rows of equally many elements, given row by row.
-    CellLiteral { rows: usize },
+    /// `{...}`: rows of `widths[r]` operands, given row by row; rows differ in width only when a
+    /// cs-list among them spreads them to equal widths at run time (`{c{:}; 1, 2}`).
+    CellLiteral { widths: Vec<usize> },
     /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error
     /// only on paths that reach it (Octave's library functions call unsupported functions on paths
     /// that validate arguments).

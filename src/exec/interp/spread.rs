@@ -36,25 +36,32 @@ impl Interpreter<'_> {
                 let subs = rest.iter().enumerate().map(|(k, r)| subscript_of(r, k, rest.len())).collect::<Result<Vec<_>>>()?;
                 vec![self.assign_slot(base, &rhs, &subs)?]
             }
-            Op::CellLiteral { rows } => {
-                let width = inst.args.len() / rows;
-                let row_values: Vec<Vec<Reg>> = inst.args.chunks(width).map(|row| spread(row)).collect();
-                // Rows a cs-list leaves empty do not count, as in Octave's `{c{:}; 1, 2}` with c empty.
-                let filled: Vec<Vec<Reg>> = row_values.into_iter().filter(|r| !r.is_empty()).collect();
-                if let Some(r) = filled.iter().find(|r| r.len() != filled[0].len()) {
-                    return Err(Diagnostic::new(
-                        ErrorKind::Runtime,
-                        format!("vertical dimensions mismatch (1x{} vs 1x{})", filled[0].len(), r.len()),
-                    ));
+            Op::CellLiteral { widths } => {
+                let mut rest = &inst.args[..];
+                let row_values: Vec<Vec<Reg>> = widths
+                    .iter()
+                    .map(|&w| {
+                        let (row, after) = rest.split_at(w);
+                        rest = after;
+                        spread(row)
+                    })
+                    .collect();
+                // As Octave does: the first row sets the width, a later row a cs-list leaves empty is
+                // skipped, and one value alone is a 0x0 cell when the list is empty.
+                let mut kept: Vec<Vec<Reg>> = Vec::with_capacity(row_values.len());
+                for row in row_values {
+                    match kept.first() {
+                        Some(first) if row.len() != first.len() && row.is_empty() => {}
+                        Some(first) if row.len() != first.len() => {
+                            return Err(Diagnostic::new(ErrorKind::Runtime, "number of columns must match"));
+                        }
+                        _ => kept.push(row),
+                    }
                 }
-                let count = filled.len();
-                let elements = values(filled.into_iter().flatten().collect())?;
+                let count = if widths.len() == 1 && kept[0].is_empty() { 0 } else { kept.len() };
+                let elements = values(kept.into_iter().flatten().collect())?;
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                let literal = match count {
-                    0 => Slot::inactive(Value::Cell(crate::exec::value::Array::new(vec![0, 0], vec![]))),
-                    _ => containers::literal(elements, count)?,
-                };
-                vec![literal]
+                vec![containers::literal(elements, count)?]
             }
             op => self.run_call(op, spread(&inst.args), n)?,
         };
