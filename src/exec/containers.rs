@@ -93,7 +93,7 @@ pub fn assign_elements(base: Option<Slot>, subs: &[Subscript], rhs: Slot, merge:
         let (value, deriv) = delete(&Value::Struct(s), &deriv, subs)?;
         return Ok(Slot::new(value, deriv));
     }
-    let Value::Struct(r) = rhs.value else { return Err(runtime("invalid assignment to a struct array element")) };
+    let Value::Struct(r) = rhs.value else { return Err(runtime("invalid structure assignment")) };
     let fresh = s.fields.is_empty() && s.elements.is_empty();
     let same_fields = r.fields.len() == s.fields.len() && r.fields.iter().all(|f| s.fields.contains(f));
     if !merge && !fresh && !same_fields {
