@@ -16,6 +16,15 @@ fn derivatives_flow_through_assigned_fields_of_elements() {
     assert!(relative_error(&values(&result.value), &octave) <= 1e-15, "{:?}", values(&result.value));
 }
 
+#[test]
+fn struct_arrays_grown_in_a_loop_keep_their_fields_derivatives() {
+    let x = [1.0, 2.0, 3.0];
+    let result = check_against_fd(&named("structarr_grow"), &x, &[], 1e-8);
+    // Octave 7.3 on the same x (tests/octave/fixtures/structarr_grow.m).
+    let octave = [1.0, 4.0, 9.0, 2.0, 0.0, 3.0, 3.0, 1.0, 1.0, 1.0, 3.0];
+    assert_eq!(values(&result.value), octave);
+}
+
 /// The error `structarr_errors(x, which)` raises, with its position.
 fn error_of(which: f64) -> String {
     let mut engine = Engine::new();
