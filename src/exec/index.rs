@@ -206,13 +206,8 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, positions) = gather_plan(&value.dims(), subs)?;
-    // Elements of a struct array, with their parts of the derivative (element by element, see
-    // `containers::field`).
     if let Value::Struct(s) = value {
-        let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
-        let width = s.fields.len();
-        let parts = positions.iter().flat_map(|&i| (0..width).map(move |k| deriv.part(i * width + k))).collect();
-        return Ok((Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::from_parts(parts)));
+        return Ok(gather_struct(s, deriv, dims, &positions));
     }
     let out = gather_value(value, dims, &positions)?;
     let rows = positions.len();
@@ -256,6 +251,15 @@ pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Va
             result
         }
     }
+}
+
+/// Elements of a struct array, with their parts of the derivative (element by element, see
+/// `containers::field`).
+pub(crate) fn gather_struct(s: &StructArray, deriv: &Deriv, dims: Vec<usize>, positions: &[usize]) -> (Value, Deriv) {
+    let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
+    let width = s.fields.len();
+    let parts = positions.iter().flat_map(|&i| (0..width).map(move |k| deriv.part(i * width + k))).collect();
+    (Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::from_parts(parts))
 }
 
 pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
@@ -468,13 +472,16 @@ fn unsupported_assign(v: &Value) -> Diagnostic {
 
 /// Whether `a(i) = rhs` deletes: Octave deletes for a literal `[]` or `''`; the runtime cannot tell
 /// a literal from any other 0x0 double or char, so both delete (a documented deviation).
-fn is_null(rhs: &Value) -> bool {
+pub fn is_null(rhs: &Value) -> bool {
     matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.dims() == [0, 0]
 }
 
 /// `a(subs...) = []`: the remaining elements, and their derivative rows.
-fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+pub fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, kept) = deletion_plan(&base.dims(), subs)?;
+    if let Value::Struct(s) = base {
+        return Ok(gather_struct(s, deriv, dims, &kept));
+    }
     let value = gather_value(base, dims, &kept)?;
     let deriv = deriv.gather(&RowMap::Gather(kept.clone()), kept.len());
     Ok((value, deriv))

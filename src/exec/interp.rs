@@ -49,6 +49,9 @@ enum Reg {
     Val(Slot),
     /// The values of a cs-list, for the instruction that spreads them (see `spread`).
     List(Vec<Slot>),
+    /// A cs-list of other than one value read where one value is needed: the instruction reading it
+    /// raises Octave's error, which names that instruction (see `spread::stray_list_error`).
+    Stray(Vec<Slot>),
 }
 
 impl Reg {
@@ -62,7 +65,7 @@ impl Reg {
             // Constants find themselves in place on the next call (see `set_constant`).
             Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Zero, tape: None }) => a.numel() <= KEPT_ARRAY_ELEMENTS,
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
-            Reg::Val(_) | Reg::List(_) => false,
+            Reg::Val(_) | Reg::List(_) | Reg::Stray(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
@@ -430,6 +433,10 @@ impl<'p> Interpreter<'p> {
             self.untaped(rhs)?;
             return containers::assign_cell_array(base, subs, rhs.clone());
         }
+        if matches!(rhs.value, Value::Struct(_)) || matches!(base, Some(Slot { value: Value::Struct(_), .. })) {
+            self.untaped(rhs)?;
+            return containers::assign_elements(base, subs, rhs.clone(), false);
+        }
         let tape = match &mut self.tape {
             Some(tape) if active => tape.record_assign(base.as_ref(), rhs, subs)?,
             _ => None,
@@ -475,7 +482,7 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_) | Reg::Stray(_))) {
             return self.exec_spread(inst, activity, frame);
         }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
@@ -710,6 +717,22 @@ impl<'p> Interpreter<'p> {
                 let s = containers::assign_cell(base, &subs, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
+            Op::Element => {
+                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let subs = subscripts(regs, &inst.args[1..])?;
+                let r = match containers::element(base.as_ref(), &subs)? {
+                    Some(element) => Reg::Val(element),
+                    None => Reg::Undefined("struct element".into()),
+                };
+                set(regs, inst.dests[0], r);
+            }
+            Op::ElementAssign => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let subs = subscripts(regs, &inst.args[2..])?;
+                set(regs, inst.dests[0], Reg::Val(containers::assign_elements(base, &subs, rhs, true)?));
+            }
             Op::TargetCount { field } => {
                 let base = defined(regs[inst.args[0].0 as usize].clone());
                 let count = match field {
@@ -737,10 +760,10 @@ impl<'p> Interpreter<'p> {
                 };
                 set(regs, inst.dests[0], Reg::Val(s));
             }
-            Op::CellLiteral { rows } => {
+            Op::CellLiteral { widths } => {
                 let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, *rows)?));
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len())?));
             }
         }
         Ok(())
@@ -1096,6 +1119,7 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
         Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
         Reg::List(_) => Diagnostic::new(ErrorKind::Runtime, "a cs-list cannot be used as one value here"),
+        Reg::Stray(items) => spread::one_value_needed(items.len()),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
