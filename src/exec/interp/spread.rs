@@ -183,6 +183,7 @@ fn octave_type(v: &Value) -> String {
     let shape = if v.numel() == 1 { "scalar" } else { "matrix" };
     match v {
         Value::Int(class, _) => format!("{} {shape}", class.name()),
+        Value::Complex(_) => format!("complex {shape}"),
         Value::Sparse(_) => "sparse matrix".to_string(),
         Value::Cell(_) => "cell".to_string(),
         Value::Struct(_) if v.numel() == 1 => "scalar struct".to_string(),

@@ -17,7 +17,7 @@ function y = conf_structarr_assign(x)
   t.g{3} = b;
   y = [s(1).f, s(2).h, s(3).g, numel(s), isempty(s(2).f), c{2}.f, numel(t.g), t.g{3}];
   y = [y, message_of(@() dot_assign(s)), message_of(@() plus_one({a, b})), message_of(@() negated({a, b}))];
-  y = [y, message_of(@() mismatched(s)), message_of(@() indexed({a, b}))];
+  y = [y, message_of(@() mismatched(s)), message_of(@() indexed({a, b})), message_of(@() plus_complex({a, b}))];
 end
 
 function codes = message_of(f)
@@ -35,6 +35,10 @@ end
 
 function y = plus_one(c)
   y = c{:} + 1;
+end
+
+function y = plus_complex(c)
+  y = [1i, 2] + c{:};
 end
 
 function y = negated(c)
