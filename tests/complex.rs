@@ -83,3 +83,14 @@ fn complex_values_that_depend_on_x_are_unsupported_in_every_mode() {
         }
     }
 }
+
+#[test]
+fn complex_conditions_are_true_where_nonzero() {
+    assert_eq!(values(&value_of("@(x) [any([0 1i]), all([1 1i 0]), nnz([0 1i 2]), 1i && x, 0i || x]", vec![1.0])), vec![
+        1.0, 0.0, 2.0, 1.0, 1.0
+    ]);
+    // Colon bounds are real parts; a NaN part is an error as a NaN real condition is.
+    assert_eq!(values(&value_of("@(x) x:(x + 2 + 1i)", vec![1.0])), vec![1.0, 2.0, 3.0]);
+    let mut engine = Engine::new();
+    assert!(evaluate(&mut engine, &anonymous("@(x) complex(NaN, x) && 1", vec![]), vec![column(vec![1.0])], 1).is_err());
+}

@@ -5,6 +5,7 @@
 //! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
 //! (`depends_on_x`), raised by the interpreter where such a value is made.
 
+mod logic;
 mod math;
 mod order;
 mod text;
@@ -13,6 +14,7 @@ use super::{Derivative, Kernel, Linearity, PrimId, Primitive, check_arity, linea
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
+pub(crate) use logic::COLON_WARNING;
 pub(super) use math::{out_of_domain, real_power};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -25,7 +27,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     ]
 }
 
-pub(super) fn has_complex(args: &[&Value]) -> bool {
+pub(crate) fn has_complex(args: &[&Value]) -> bool {
     args.iter().any(|a| matches!(a, Value::Complex(_)))
 }
 
@@ -35,17 +37,22 @@ pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
         .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
 }
 
-/// Builtins whose result reads only the class and size of their arguments.
-const SHAPE_ONLY: &[&str] = &[
+/// Builtins whose real kernels take complex arguments as they are: those that read only class and size,
+/// and `isequal` (which compares complex values itself).
+const KERNEL_AS_IS: &[&str] = &[
     "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
     "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
     "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
+    "isequal",
 ];
 
 /// Primitive `id` (`name`) on arguments of which at least one is complex.
 pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
-    if SHAPE_ONLY.contains(&name) {
+    if KERNEL_AS_IS.contains(&name) {
         return real_kernel(id, args, nargout);
+    }
+    if let Some(result) = logic::eval(id, name, args, nargout) {
+        return result;
     }
     if let Some(result) = math::eval(name, args)? {
         return Ok(vec![result]);
@@ -54,7 +61,6 @@ pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> R
         "eq" | "ne" | "lt" | "le" | "gt" | "ge" => Ok(vec![order::compare(name, args)?]),
         "max" | "min" => order::extreme(name, args, nargout),
         "sort" => order::sort(args, nargout),
-        "isequal" => isequal(id, args),
         "ctranspose" => {
             let transposed = split(id, name, args, 1)?;
             Ok(vec![math::conj(&transposed)])
@@ -117,25 +123,6 @@ fn split(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Valu
         }
         _ => Err(unsupported(name)),
     }
-}
-
-/// `isequal` compares real and imaginary parts apart.
-fn isequal(id: PrimId, args: &[&Value]) -> Result<Vec<Value>> {
-    let parts = |imaginary: bool| -> Vec<Value> {
-        args.iter()
-            .map(|a| match a.complex_parts() {
-                Some(z) => Value::Double(z.map(|z| if imaginary { z.im } else { z.re })),
-                None => (*a).clone(),
-            })
-            .collect()
-    };
-    let (re, im) = (parts(false), parts(true));
-    let same = |parts: &[Value]| -> Result<bool> {
-        let refs: Vec<&Value> = parts.iter().collect();
-        Ok(matches!(&real_kernel(id, &refs, 1)?[0], Value::Logical(b) if b.data == [true]))
-    };
-    let equal = same(&re)? && same(&im)?;
-    Ok(vec![Value::Logical(Array::scalar(equal))])
 }
 
 /// `complex(re)`, `complex(re, im)`: complex even where every imaginary part is zero.
