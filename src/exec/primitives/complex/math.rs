@@ -177,19 +177,24 @@ fn zip(name: &str, a: &Value, b: &Value, f: fn(C, C) -> C) -> Result<Array<C>> {
     Ok(Array::new(dims, (0..n).map(|k| f(a.data[ma.source(k)], b.data[mb.source(k)])).collect()))
 }
 
-/// The matrix product of 2-D operands.
+/// The matrix product; N-D operands fold their trailing dimensions into columns, as in Octave. Real
+/// factors scale each part (`times`), as Octave's real-complex products.
 fn mtimes(args: &[&Value]) -> Result<Value> {
-    let (a, b) = (operand("mtimes", args[0])?, operand("mtimes", args[1])?);
-    if a.dims.len() > 2 || b.dims.len() > 2 || a.cols() != b.rows() {
-        return Err(super::super::elementwise::nonconformant("operator *", &a.dims, &b.dims));
+    let folded = |v: &Value| {
+        let dims = v.dims();
+        (dims[0], dims[1..].iter().product::<usize>())
+    };
+    let ((m, k), (rows, n)) = (folded(args[0]), folded(args[1]));
+    if k != rows {
+        return Err(super::super::elementwise::nonconformant("operator *", &[m, k], &[rows, n]));
     }
-    let (m, k, n) = (a.rows(), a.cols(), b.cols());
+    let (a, b) = (operand("mtimes", args[0])?, operand("mtimes", args[1])?);
     let mut data = vec![C::new(0.0, 0.0); m * n];
     for j in 0..n {
         for p in 0..k {
             let bpj = b.data[p + k * j];
             for i in 0..m {
-                data[i + m * j] += a.data[i + m * p] * bpj;
+                data[i + m * j] += times(a.data[i + m * p], bpj);
             }
         }
     }

@@ -5,6 +5,7 @@
 //! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
 //! (`depends_on_x`), raised by the interpreter where such a value is made.
 
+mod linalg;
 mod logic;
 mod math;
 mod order;
@@ -64,6 +65,15 @@ pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> R
         "ctranspose" => {
             let transposed = split(id, name, args, 1)?;
             Ok(vec![math::conj(&transposed)])
+        }
+        "mldivide" => Ok(vec![linalg::mldivide(args)?]),
+        "mrdivide" => Ok(vec![linalg::mrdivide(args)?]),
+        "inv" | "inverse" => Ok(vec![linalg::inv(args)?]),
+        "det" => Ok(vec![linalg::det(args)?]),
+        "norm" => {
+            let operand = linalg::norm_operand(args)?;
+            let rest: Vec<&Value> = std::iter::once(&operand).chain(args[1..].iter().copied()).collect();
+            real_kernel(id, &rest, nargout)
         }
         "num2str" | "mat2str" | "sprintf" => Ok(vec![text::eval(id, name, args)?]),
         "double" | "full" => Ok(vec![args[0].clone()]),
