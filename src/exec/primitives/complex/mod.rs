@@ -5,6 +5,7 @@
 //! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
 //! (`depends_on_x`), raised by the interpreter where such a value is made.
 
+mod c99;
 mod linalg;
 mod logic;
 mod math;
