@@ -519,6 +519,10 @@ impl<'p> Interpreter<'p> {
                     Some((k, own)) => vec![primitives::eval_into(*id, &values, k, own)?],
                     None => primitives::eval(*id, &values, inst.dests.len())?,
                 };
+                if primitives::complex::has_complex(&values) && primitives::get(*id).name == "colon" {
+                    let [id, message] = primitives::complex::COLON_WARNING.map(Value::string);
+                    self.warning(&[&id, &Value::string("%s"), &message])?;
+                }
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
