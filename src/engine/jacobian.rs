@@ -8,7 +8,8 @@
 //!   was met (then the pattern is local: the loop decisions are recorded and a later call that takes
 //!   another path detects again).
 //! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
-//!   with a guard against entries outside the pattern (`msad:badPattern`).
+//!   with a guard against entries outside a user pattern (`msad:badPattern`); a detected pattern holds
+//!   by construction on its control path.
 //!
 //! 'auto' runs detection on the first call and colours the pattern. Compression pays when it needs at
 //! most a quarter of the directions (p <= n/4): later calls are compressed and return a sparse J.
@@ -16,7 +17,7 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
-use crate::ad::coloring::{Coloring, color_columns, decompress, seed_matrix};
+use crate::ad::coloring::{Coloring, color_columns, decompress, decompress_exact, seed_matrix};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
@@ -226,7 +227,12 @@ fn compressed(
             format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
         ));
     }
-    let jacobian = decompress(&c.pattern, &c.coloring, &directions.data[..m * p])?;
+    let compressed_product = &directions.data[..m * p];
+    // A detected pattern holds on the path it was detected on (checked above): nothing to guard.
+    let jacobian = match c.from_user {
+        true => decompress(&c.pattern, &c.coloring, compressed_product)?,
+        false => decompress_exact(&c.pattern, &c.coloring, compressed_product),
+    };
     if let Some(r) = &check {
         verify_product(&jacobian, r, &directions.data[m * p..])?;
     }
