@@ -79,12 +79,19 @@ fn greedy(pattern: &Pattern, order: &[usize], ordering_used: Ordering) -> Colori
 
 /// The `n x ncolors` seed `S`: `S(j, colour(j)) = 1`, zero elsewhere.
 pub fn seed_matrix(coloring: &Coloring) -> Array<f64> {
-    let n = coloring.colors.len();
-    let mut seed = vec![0.0; n * coloring.ncolors];
+    let mut seed = Vec::new();
+    append_seed(coloring, &mut seed);
+    Array::new(vec![coloring.colors.len(), coloring.ncolors], seed)
+}
+
+/// Appends `S` (column-major) to `out`: zeros written and ones set, which costs less than copying a
+/// kept `S` (read and write) on every compressed call.
+pub fn append_seed(coloring: &Coloring, out: &mut Vec<f64>) {
+    let (n, start) = (coloring.colors.len(), out.len());
+    out.resize(start + n * coloring.ncolors, 0.0);
     for (j, &color) in coloring.colors.iter().enumerate() {
-        seed[color * n + j] = 1.0;
+        out[start + color * n + j] = 1.0;
     }
-    Array::new(vec![n, coloring.ncolors], seed)
 }
 
 /// Recovers `J` from `compressed = J * S` (`m x ncolors`, column-major): `J(i,j) = B(i, colour(j))`
