@@ -205,7 +205,7 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
     // Elements of a struct array, with their parts of the derivative (element by element, see
     // `containers::field`).
     if let Value::Struct(s) = value {
@@ -228,7 +228,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
     let (first, count) = (contiguous_start(&positions), positions.len());
     buffers::give(positions);
     match (value, deriv, first) {
@@ -325,7 +325,7 @@ pub fn assign(
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);
     }
-    let old_dims = base.dims();
+    let old_dims = base.shape();
     let (new_dims, targets) = assign_plan(&old_dims, subs)?;
     let rhs_n = rhs.numel();
     if rhs_n != 1 && rhs_n != targets.len() {
@@ -339,7 +339,7 @@ pub fn assign(
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
-    let base_deriv = if old_dims == new_dims {
+    let base_deriv = if old_dims[..] == new_dims[..] {
         base_deriv
     } else {
         base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
@@ -469,12 +469,12 @@ fn unsupported_assign(v: &Value) -> Diagnostic {
 /// Whether `a(i) = rhs` deletes: Octave deletes for a literal `[]` or `''`; the runtime cannot tell
 /// a literal from any other 0x0 double or char, so both delete (a documented deviation).
 fn is_null(rhs: &Value) -> bool {
-    matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.dims() == [0, 0]
+    matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.has_dims(&[0, 0])
 }
 
 /// `a(subs...) = []`: the remaining elements, and their derivative rows.
 fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, kept) = deletion_plan(&base.dims(), subs)?;
+    let (dims, kept) = deletion_plan(&base.shape(), subs)?;
     let value = gather_value(base, dims, &kept)?;
     let deriv = deriv.gather(&RowMap::Gather(kept.clone()), kept.len());
     Ok((value, deriv))

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use crate::ir::Callee;
+use super::small_list::Dims;
 pub use num_complex::Complex64;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
@@ -247,6 +248,19 @@ impl Value {
             Value::Handle(_) => vec![1, 1],
             Value::Int(_, a) => a.dims.clone(),
             Value::Complex(a) => a.dims.clone(),
+        }
+    }
+    /// The value's size as `dims()` gives it, copied inline rather than into a new vector.
+    pub fn shape(&self) -> Dims {
+        match self {
+            Value::Double(a) | Value::Int(_, a) => a.dims.iter().copied().collect(),
+            Value::Logical(a) => a.dims.iter().copied().collect(),
+            Value::Char(a) => a.dims.iter().copied().collect(),
+            Value::Cell(a) => a.dims.iter().copied().collect(),
+            Value::Sparse(s) => [s.nrows, s.ncols].into_iter().collect(),
+            Value::Struct(s) => s.dims.iter().copied().collect(),
+            Value::Handle(_) => [1, 1].into_iter().collect(),
+            Value::Complex(a) => a.dims.iter().copied().collect(),
         }
     }
     /// Whether the value's size is `dims` (what `dims()` returns, without building it).

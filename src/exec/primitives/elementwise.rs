@@ -4,6 +4,7 @@ use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads
 use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::buffers;
+use crate::exec::small_list::Dims;
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
@@ -244,20 +245,25 @@ pub(super) fn eval_unary(
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).
 pub fn broadcast_dims(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let n = a.len().max(b.len());
+    broadcast_shape(a, b).map(|dims| dims.to_vec())
+}
+
+/// `broadcast_dims` kept inline, for the operations that only read it.
+fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
     let dim = |d: &[usize], i: usize| d.get(i).copied().unwrap_or(1);
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let (x, y) = (dim(a, i), dim(b, i));
-        out.push(if x == y || y == 1 {
-            x
-        } else if x == 1 {
-            y
-        } else {
-            return None;
-        });
+    let extents = (0..a.len().max(b.len())).map(|i| match (dim(a, i), dim(b, i)) {
+        (x, y) if x == y || y == 1 => Some(x),
+        (1, y) => Some(y),
+        _ => None,
+    });
+    let mut dims: Dims = extents.collect::<Option<Dims>>()?;
+    // Trailing singleton dims beyond the second dropped, as `normalize_dims` does.
+    let kept = dims.len() - dims[2.min(dims.len())..].iter().rev().take_while(|&&d| d == 1).count();
+    if kept < 2 {
+        return Some(normalize_dims(dims[..kept].to_vec()).into_iter().collect());
     }
-    Some(normalize_dims(out))
+    dims = dims[..kept].iter().copied().collect();
+    Some(dims)
 }
 
 /// For each operand, which of its elements each output element reads.
@@ -311,14 +317,14 @@ fn same_dims(dims: &[usize], out: &[usize]) -> bool {
 pub struct Expanded<'v> {
     a: Cow<'v, Array<f64>>,
     b: Cow<'v, Array<f64>>,
-    dims: Vec<usize>,
+    dims: Dims,
     maps: (RowMap, RowMap),
 }
 
 fn expand<'v>(name: &str, args: &[&'v Value]) -> Result<Expanded<'v>> {
     super::check_arity(name, args, 2, 2)?;
     let (a, b) = (numeric(name, args[0])?, numeric(name, args[1])?);
-    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
+    let dims = broadcast_shape(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok(Expanded { a, b, dims, maps })
 }
@@ -372,7 +378,7 @@ fn zip_into<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T, mut data: Vec<T>)
         (RowMap::Scalar, RowMap::Identity) => data.extend(b.iter().map(|&y| f(a[0], y))),
         (ma, mb) => data.extend((0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)]))),
     }
-    Array::new(e.dims.clone(), data)
+    Array::new(e.dims.to_vec(), data)
 }
 
 pub(super) fn eval_binary(
