@@ -4,6 +4,7 @@
 use super::buffers;
 use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
+use super::small_list::{Dims, Few};
 use super::primitives::integers::{as_double, not_differentiable};
 use super::value::{Array, Complex64, IntClass, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -12,21 +13,24 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 /// shape of a linear-indexing result).
 pub enum Subscript {
     All,
-    List { positions: Vec<usize>, dims: Vec<usize>, is_logical: bool },
+    List { positions: Vec<usize>, dims: Dims, is_logical: bool },
 }
+
+/// The subscripts of one indexing operation.
+pub type Subscripts = Few<Subscript>;
 
 impl Subscript {
     /// A column of zero-based linear positions, as `x(positions + 1)` would give.
     pub fn positions(positions: Vec<usize>) -> Subscript {
         let rows = positions.len();
-        Subscript::List { positions, dims: vec![rows, 1], is_logical: false }
+        Subscript::List { positions, dims: [rows, 1].into_iter().collect(), is_logical: false }
     }
 
     /// The range `first + k*step` (zero-based, all valid), k < count, as the row `a:s:b` would give.
     pub fn range(first: usize, step: isize, count: usize) -> Subscript {
         let mut positions = buffers::take(count);
         positions.extend((0..count).map(|k| first.wrapping_add_signed(step.wrapping_mul(k as isize))));
-        Subscript::List { positions, dims: vec![1, count], is_logical: false }
+        Subscript::List { positions, dims: [1, count].into_iter().collect(), is_logical: false }
     }
 
     /// Subscript `position` of `count` (for the error message).
@@ -36,7 +40,7 @@ impl Subscript {
             Value::Char(c) if c.data.len() == 1 && v.as_string().as_deref() == Some(":") => Ok(Subscript::All),
             Value::Logical(mask) => Ok(Subscript::List {
                 positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
-                dims: mask.dims.clone(),
+                dims: mask.dims.iter().copied().collect(),
                 is_logical: true,
             }),
             _ => {
@@ -62,7 +66,7 @@ impl Subscript {
                     let bad = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)).expect("an invalid subscript");
                     return Err(invalid(&format_index(*bad)));
                 }
-                Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
+                Ok(Subscript::List { positions, dims: a.dims.iter().copied().collect(), is_logical: false })
             }
         }
     }
@@ -144,7 +148,7 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
                 } else if *is_logical {
                     if idims[0] == 1 && idims.len() == 2 { vec![1, n] } else { vec![n, 1] }
                 } else {
-                    idims.clone()
+                    idims.to_vec()
                 }
             }
         };

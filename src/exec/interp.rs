@@ -8,9 +8,9 @@ mod warn;
 use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
-use super::index::{Subscript, assign, end_value, index, index_owned};
+use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned};
 use super::scalar;
-use super::small_list::Operands;
+use super::small_list::{Few, Operands};
 use super::primitives::{self, Forward, PrimId, Reused};
 use super::value::{Array, FunctionHandle, Value};
 use super::warnings::WarningState;
@@ -509,9 +509,9 @@ impl<'p> Interpreter<'p> {
                 let written_into = taken.as_ref().map(|(k, _)| *k);
                 let operands = slots(regs, &inst.args)?;
                 let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
-                let results = match taken {
-                    Some((k, own)) => vec![primitives::eval_into(*id, &values, k, own)?],
-                    None => primitives::eval(*id, &values, inst.dests.len())?,
+                let results: Few<Value> = match taken {
+                    Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
+                    None => primitives::eval(*id, &values, inst.dests.len())?.into(),
                 };
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
@@ -1105,7 +1105,7 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Operands<&'r Slot>> {
     vs.iter().map(|&v| slot(regs, v)).collect()
 }
 
-fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
+fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Subscripts> {
     vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.0 as usize], k, vs.len())).collect()
 }
 

@@ -56,6 +56,73 @@ impl<T: Copy, const N: usize> DerefMut for SmallList<T, N> {
     }
 }
 
+/// A list of one or two items without a heap allocation, more in a vector: for items that are not
+/// `Copy` (subscripts, a primitive's results).
+#[derive(Debug)]
+pub enum Few<T> {
+    One([T; 1]),
+    Two([T; 2]),
+    Many(Vec<T>),
+}
+
+impl<T> FromIterator<T> for Few<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut iter = iter.into_iter();
+        let Some(first) = iter.next() else { return Few::Many(Vec::new()) };
+        let Some(second) = iter.next() else { return Few::One([first]) };
+        match iter.next() {
+            None => Few::Two([first, second]),
+            Some(third) => Few::Many([first, second, third].into_iter().chain(iter).collect()),
+        }
+    }
+}
+
+impl<T> From<Vec<T>> for Few<T> {
+    fn from(items: Vec<T>) -> Self {
+        Few::Many(items)
+    }
+}
+
+impl<T> Deref for Few<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Few::One(items) => items,
+            Few::Two(items) => items,
+            Few::Many(items) => items,
+        }
+    }
+}
+
+impl<T> IntoIterator for Few<T> {
+    type Item = T;
+    type IntoIter = FewIter<T>;
+    fn into_iter(self) -> FewIter<T> {
+        match self {
+            Few::One(items) => FewIter::One(items.into_iter()),
+            Few::Two(items) => FewIter::Two(items.into_iter()),
+            Few::Many(items) => FewIter::Many(items.into_iter()),
+        }
+    }
+}
+
+pub enum FewIter<T> {
+    One(std::array::IntoIter<T, 1>),
+    Two(std::array::IntoIter<T, 2>),
+    Many(std::vec::IntoIter<T>),
+}
+
+impl<T> Iterator for FewIter<T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        match self {
+            FewIter::One(items) => items.next(),
+            FewIter::Two(items) => items.next(),
+            FewIter::Many(items) => items.next(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +133,9 @@ mod tests {
             let list: SmallList<usize, 4> = (0..n).collect();
             assert_eq!(&list[..], &(0..n).collect::<Vec<_>>()[..]);
             assert_eq!(matches!(list, SmallList::Inline { .. }), (1..=4).contains(&n));
+            let few: Few<String> = (0..n).map(|k| k.to_string()).collect();
+            assert_eq!(few.join(","), (0..n).map(|k| k.to_string()).collect::<Vec<_>>().join(","));
+            assert_eq!(few.into_iter().count(), n);
         }
     }
 }
