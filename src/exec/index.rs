@@ -134,7 +134,7 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
             return Err(out_of_bound(bad + 1, 0, 1, numel, dims));
         }
         let out_dims = match &subs[0] {
-            Subscript::All => vec![numel, 1],
+            Subscript::All => buffers::dims(&[numel, 1]),
             Subscript::List { dims: idims, is_logical, .. } => {
                 let n = positions.len();
                 // A scalar source takes the index's shape (`c(ones(2, 1))` is 2x1), as in Octave.
@@ -142,17 +142,18 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
                 let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
                 // A scalar `false` selects nothing and gives [], whatever the source.
                 if *is_logical && n == 0 && idims[..] == [1, 1] {
-                    vec![0, 0]
+                    buffers::dims(&[0, 0])
                 } else if source_is_vector && (index_is_vector || *is_logical) {
-                    if dims[0] == 1 { vec![1, n] } else { vec![n, 1] }
+                    buffers::dims(&if dims[0] == 1 { [1, n] } else { [n, 1] })
                 } else if *is_logical {
-                    if idims[0] == 1 && idims.len() == 2 { vec![1, n] } else { vec![n, 1] }
+                    buffers::dims(&if idims[0] == 1 && idims.len() == 2 { [1, n] } else { [n, 1] })
                 } else {
-                    idims.to_vec()
+                    buffers::dims(idims)
                 }
             }
         };
-        return Ok((normalize_dims(out_dims), positions));
+        // Every shape above is normalised already (subscripts keep their values' dims).
+        return Ok((out_dims, positions));
     }
     let view = folded_dims(dims, subs.len());
     for (i, s) in subs.iter().enumerate() {

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use crate::ir::Callee;
+use super::buffers;
 use super::small_list::Dims;
 pub use num_complex::Complex64;
 
@@ -231,8 +232,11 @@ pub enum Value {
 }
 
 impl Value {
+    /// The scalar `x`, its buffers taken from those kept for a repeated call.
     pub fn scalar(x: f64) -> Value {
-        Value::Double(Array::scalar(x))
+        let mut data = buffers::take(1);
+        data.push(x);
+        Value::Double(Array { dims: buffers::dims(&[1, 1]), data })
     }
     pub fn string(s: &str) -> Value {
         Value::Char(Array::row(s.encode_utf16().collect()))

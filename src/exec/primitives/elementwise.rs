@@ -378,7 +378,7 @@ fn zip_into<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T, mut data: Vec<T>)
         (RowMap::Scalar, RowMap::Identity) => data.extend(b.iter().map(|&y| f(a[0], y))),
         (ma, mb) => data.extend((0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)]))),
     }
-    Array::new(e.dims.to_vec(), data)
+    Array::new(buffers::dims(&e.dims), data)
 }
 
 pub(super) fn eval_binary(
