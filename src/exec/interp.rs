@@ -511,7 +511,7 @@ impl<'p> Interpreter<'p> {
                 let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
                 let results: Few<Value> = match taken {
                     Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
-                    None => primitives::eval(*id, &values, inst.dests.len())?.into(),
+                    None => primitives::eval_results(*id, &values, inst.dests.len())?,
                 };
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {

@@ -83,6 +83,16 @@ impl<T> From<Vec<T>> for Few<T> {
     }
 }
 
+impl<T> Few<T> {
+    pub fn into_vec(self) -> Vec<T> {
+        match self {
+            Few::One(items) => Vec::from(items),
+            Few::Two(items) => Vec::from(items),
+            Few::Many(items) => items,
+        }
+    }
+}
+
 impl<T> Deref for Few<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {

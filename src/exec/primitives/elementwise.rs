@@ -226,21 +226,21 @@ pub(super) fn eval_unary(
     f: fn(f64) -> f64,
     domain: Option<fn(f64) -> bool>,
     args: &[&Value],
-) -> Result<Vec<Value>> {
+) -> Result<Value> {
     super::check_arity(name, args, 1, 1)?;
     if let Some(s) = super::sparse::elementwise(name, args) {
-        return Ok(vec![Value::Sparse(s)]);
+        return Ok(Value::Sparse(s));
     }
     let x = numeric(name, args[0])?;
     if let Some(inside) = domain {
         if !x.data.iter().all(|&v| inside(v)) {
             let complex = super::complex::out_of_domain(name, &x, inside, f);
-            return complex.map(|z| vec![z]).ok_or_else(|| runtime(format!("{name}: no complex result defined")));
+            return complex.ok_or_else(|| runtime(format!("{name}: no complex result defined")));
         }
     }
     let mut data = buffers::take(x.data.len());
     data.extend(x.data.iter().map(|&v| f(v)));
-    Ok(vec![Value::Double(Array::new(x.dims.clone(), data))])
+    Ok(Value::Double(Array::new(buffers::dims(&x.dims), data)))
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).
@@ -387,7 +387,7 @@ pub(super) fn eval_binary(
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
-    eval_pairs(name, |e| zip_with(e, f), complex, args)
+    Ok(vec![eval_pairs(name, |e| zip_with(e, f), complex, args)?])
 }
 
 /// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
@@ -396,19 +396,19 @@ pub(super) fn eval_pairs(
     pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
-) -> Result<Vec<Value>> {
+) -> Result<Value> {
     if let Some(s) = super::sparse::elementwise(name, args) {
-        return Ok(vec![Value::Sparse(s)]);
+        return Ok(Value::Sparse(s));
     }
     let e = expand(name, args)?;
     if let Some(is_complex) = complex {
         let mut any_complex = false;
         for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
         if any_complex {
-            return Ok(vec![super::complex::real_power(args[0], args[1])?]);
+            return super::complex::real_power(args[0], args[1]);
         }
     }
-    Ok(vec![Value::Double(pairs(&e))])
+    Ok(Value::Double(pairs(&e)))
 }
 
 /// `own[k] = f(own[k], other[map(k)])`, the operands swapped when `own` is the second (`position` 1):
@@ -461,13 +461,13 @@ pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f
     Ok(Value::Double(own))
 }
 
-pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
+pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Value> {
     let e = expand(name, args)?;
     let logical_operands = matches!(name, "and" | "or");
     if logical_operands && e.a.data.iter().chain(&e.b.data).any(|x| x.is_nan()) {
         return Err(runtime("invalid conversion from NaN to logical value"));
     }
-    Ok(vec![Value::Logical(zip_into(&e, f, Vec::new()))])
+    Ok(Value::Logical(zip_into(&e, f, Vec::new())))
 }
 
 /// The derivative block of an operand read for the last time, at `position` among the operands, with
