@@ -256,14 +256,13 @@ fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
         (1, y) => Some(y),
         _ => None,
     });
-    let mut dims: Dims = extents.collect::<Option<Dims>>()?;
+    let dims: Dims = extents.collect::<Option<Dims>>()?;
     // Trailing singleton dims beyond the second dropped, as `normalize_dims` does.
     let kept = dims.len() - dims[2.min(dims.len())..].iter().rev().take_while(|&&d| d == 1).count();
     if kept < 2 {
         return Some(normalize_dims(dims[..kept].to_vec()).into_iter().collect());
     }
-    dims = dims[..kept].iter().copied().collect();
-    Some(dims)
+    Some(dims[..kept].iter().copied().collect())
 }
 
 /// For each operand, which of its elements each output element reads.
