@@ -3,7 +3,7 @@
 mod patterns;
 
 use patterns::{Rng, banded, brusselator, laplacian_2d, random_rows};
-use msad::ad::coloring::{Coloring, color_columns, decompress, seed_matrix};
+use msad::ad::coloring::{Coloring, color_columns, decompress, decompress_exact, seed_matrix};
 use msad::ad::pattern::Pattern;
 use msad::exec::value::SparseMatrix;
 
@@ -200,6 +200,37 @@ fn decompression_drops_exact_zeros() {
     let recovered = decompress(&pattern, &coloring, &times_seed(&jacobian, 3, &coloring)).unwrap();
     assert_eq!(recovered.nnz(), pattern.nnz() - 1);
     assert_eq!(recovered.to_dense().data, jacobian);
+}
+
+/// The single-pass decompression against the matrix itself, as Octave's `sparse` would store it:
+/// structural entries that are zero (of either sign) dropped, every other entry bit for bit, the
+/// checked and unchecked paths alike.
+#[test]
+fn single_pass_decompression_equals_sparse_of_the_matrix_bit_for_bit() {
+    let mut rng = Rng::new(11);
+    for (m, n) in [(1, 1), (7, 5), (40, 40), (30, 90), (120, 60)] {
+        let pattern = Pattern::from_rows(n, &random_rows(&mut rng, m, n, 5));
+        let coloring = color_columns(&pattern);
+        let mut jacobian = random_values(&mut rng, &pattern);
+        // Structurally present entries whose value is zero: +0, -0, and in a whole column.
+        let mut present: Vec<usize> = (0..n).flat_map(|j| pattern.col(j).iter().map(move |&i| j * m + i)).collect();
+        present.retain(|_| rng.below(4) == 0);
+        for (k, &at) in present.iter().enumerate() {
+            jacobian[at] = if k % 2 == 0 { 0.0 } else { -0.0 };
+        }
+        pattern.col(n / 2).iter().for_each(|&i| jacobian[n / 2 * m + i] = 0.0);
+        let expected = SparseMatrix::from_dense(&msad::exec::value::Array::new(vec![m, n], jacobian.clone()));
+        let compressed = times_seed(&jacobian, m, &coloring);
+        let checked = decompress(&pattern, &coloring, &compressed).unwrap();
+        let exact = decompress_exact(&pattern, &coloring, &compressed);
+        for got in [&checked, &exact] {
+            assert_eq!((got.nrows, got.ncols), (m, n));
+            assert_eq!(got.colptr, expected.colptr, "{m} x {n}");
+            assert_eq!(got.rowind, expected.rowind, "{m} x {n}");
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got.values), bits(&expected.values), "{m} x {n}");
+        }
+    }
 }
 
 #[test]

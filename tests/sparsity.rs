@@ -164,3 +164,26 @@ fn a_variable_undefined_on_the_taken_side_stays_undefined_for_the_other_side() {
     assert!(log_line(&result.log, "pattern").contains("local"), "{:?}", result.log);
     check_against_fd(&f, &[1.5, -2.0, 3.0], &[], 1e-8);
 }
+
+/// Entries of the detected pattern that are zero at this x (the unchecked single-pass decompression):
+/// the compressed J equals the detection pass's J bit for bit, both drop the zeros, and both match
+/// central differences.
+#[test]
+fn compressed_jacobian_drops_value_dependent_zeros_like_detection() {
+    let f = anonymous("@(x) x.^3 + [x(2:end); 0] .* x", vec![]);
+    let mut x: Vec<f64> = (0..40).map(|i| 0.3 + 0.1 * i as f64).collect();
+    // J(i,i) = 3 x_i^2 + x_(i+1) and J(i,i+1) = x_i: zero at x_i = 0, and J(i,i) also at x_(i+1) = 0.
+    (x[5], x[6], x[20]) = (0.0, 0.0, 0.0);
+    let mut engine = Engine::new();
+    let detected = run(&mut engine, &f, &x, Options::default()).unwrap();
+    let compressed = run(&mut engine, &f, &x, Options::default()).unwrap();
+    log_line(&compressed.log, "compressed evaluation");
+    let (a, b) = (sparse(detected.jacobian.as_ref().unwrap()), sparse(compressed.jacobian.as_ref().unwrap()));
+    assert_eq!(a.nnz(), 2 * 40 - 1 - 4, "J(6,6), J(6,7), J(7,8), J(21,22) are zero");
+    assert_eq!((&a.colptr, &a.rowind), (&b.colptr, &b.rowind));
+    let bits = |m: &SparseMatrix| m.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(a), bits(b));
+    assert_eq!(values(&detected.value), values(&compressed.value));
+    let fd = fd_jacobian(&mut engine, &f, &x, &[]);
+    assert!(relative_error(&b.to_dense().data, &fd) < 1e-8);
+}

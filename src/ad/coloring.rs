@@ -79,12 +79,19 @@ fn greedy(pattern: &Pattern, order: &[usize], ordering_used: Ordering) -> Colori
 
 /// The `n x ncolors` seed `S`: `S(j, colour(j)) = 1`, zero elsewhere.
 pub fn seed_matrix(coloring: &Coloring) -> Array<f64> {
-    let n = coloring.colors.len();
-    let mut seed = vec![0.0; n * coloring.ncolors];
+    let mut seed = Vec::new();
+    append_seed(coloring, &mut seed);
+    Array::new(vec![coloring.colors.len(), coloring.ncolors], seed)
+}
+
+/// Appends `S` (column-major) to `out`: zeros written and ones set, which costs less than copying a
+/// kept `S` (read and write) on every compressed call.
+pub fn append_seed(coloring: &Coloring, out: &mut Vec<f64>) {
+    let (n, start) = (coloring.colors.len(), out.len());
+    out.resize(start + n * coloring.ncolors, 0.0);
     for (j, &color) in coloring.colors.iter().enumerate() {
-        seed[color * n + j] = 1.0;
+        out[start + color * n + j] = 1.0;
     }
-    Array::new(vec![n, coloring.ncolors], seed)
 }
 
 /// Recovers `J` from `compressed = J * S` (`m x ncolors`, column-major): `J(i,j) = B(i, colour(j))`
@@ -95,24 +102,44 @@ pub fn seed_matrix(coloring: &Coloring) -> Array<f64> {
 /// derivative the pattern misses (`msad:badPattern`). NaN does not count: `Inf * 0` in another
 /// direction's product leaks NaN into colours the row does not touch.
 pub fn decompress(pattern: &Pattern, coloring: &Coloring, compressed: &[f64]) -> Result<SparseMatrix> {
-    let (nrows, ncols) = (pattern.nrows(), pattern.ncols());
-    assert_eq!(coloring.colors.len(), ncols, "colouring and pattern column counts");
-    assert_eq!(compressed.len(), nrows * coloring.ncolors, "compressed Jacobian size");
     check_outside_pattern(pattern, coloring, compressed)?;
-    // Every structural entry first (a gather per column), zeros dropped after.
+    Ok(decompress_exact(pattern, coloring, compressed))
+}
+
+/// `decompress` without the guard, for a pattern that holds by construction (detected by msad on
+/// this control path): one pass over the pattern, reading each entry straight from `B`.
+pub fn decompress_exact(pattern: &Pattern, coloring: &Coloring, compressed: &[f64]) -> SparseMatrix {
+    let nrows = pattern.nrows();
+    assert_eq!(coloring.colors.len(), pattern.ncols(), "colouring and pattern column counts");
+    assert_eq!(compressed.len(), nrows * coloring.ncolors, "compressed Jacobian size");
+    gather_nonzeros(pattern, compressed, |_, i, j| coloring.colors[j] * nrows + i)
+}
+
+/// The sparse matrix (the pattern's size) of the pattern's entries, entry `k` (in column order, at
+/// row `i` of column `j`) read from `compressed[source(k, i, j)]`; exact zeros are not stored (as
+/// Octave's `sparse` does), in the same pass.
+pub(super) fn gather_nonzeros(
+    pattern: &Pattern,
+    compressed: &[f64],
+    source: impl Fn(usize, usize, usize) -> usize,
+) -> SparseMatrix {
+    let (nrows, ncols) = (pattern.nrows(), pattern.ncols());
     let (col_start, row_index) = pattern.csc();
-    let mut values = buffers::take(row_index.len());
-    for (j, &color) in coloring.colors.iter().enumerate() {
-        let color_column = &compressed[color * nrows..][..nrows];
-        values.extend(row_index[col_start[j]..col_start[j + 1]].iter().map(|&i| color_column[i]));
+    let mut colptr = buffers::take(ncols + 1);
+    let (mut rowind, mut values) = (buffers::take(row_index.len()), buffers::take(row_index.len()));
+    colptr.push(0);
+    for j in 0..ncols {
+        for k in col_start[j]..col_start[j + 1] {
+            let i = row_index[k];
+            let v = compressed[source(k, i, j)];
+            if v != 0.0 {
+                rowind.push(i);
+                values.push(v);
+            }
+        }
+        colptr.push(rowind.len());
     }
-    let copied = |positions: &[usize]| {
-        let mut copy = buffers::take(positions.len());
-        copy.extend_from_slice(positions);
-        copy
-    };
-    let jacobian = SparseMatrix { nrows, ncols, colptr: copied(col_start), rowind: copied(row_index), values };
-    Ok(jacobian.without_zeros())
+    SparseMatrix { nrows, ncols, colptr, rowind, values }
 }
 
 /// O(nnz + m * ncolors): one stamp per colour marks the colours each row touches.

@@ -3,7 +3,7 @@
 //! fewer colours than a column colouring; the distance-2 column colouring (which never needs symmetry)
 //! is kept when the star colouring needs as many colours.
 
-use super::coloring::{Coloring, Ordering, color_columns};
+use super::coloring::{Coloring, Ordering, color_columns, gather_nonzeros};
 use super::ordering::{incidence_degree, largest_first, neighbour_counts, smallest_last};
 use super::pattern::Pattern;
 use crate::exec::value::SparseMatrix;
@@ -33,21 +33,7 @@ impl SymmetricCompression {
 
     /// H from `B = H * S`; entries whose value is exactly zero are not stored (as in `sparse`).
     pub fn decompress(&self, compressed: &[f64]) -> SparseMatrix {
-        let n = self.pattern.ncols();
-        let (mut colptr, mut rowind, mut values) = (vec![0], Vec::new(), Vec::new());
-        let mut k = 0;
-        for j in 0..n {
-            for &i in self.pattern.col(j) {
-                let v = compressed[self.sources[k]];
-                k += 1;
-                if v != 0.0 {
-                    rowind.push(i);
-                    values.push(v);
-                }
-            }
-            colptr.push(rowind.len());
-        }
-        SparseMatrix { nrows: n, ncols: n, colptr, rowind, values }
+        gather_nonzeros(&self.pattern, compressed, |k, _, _| self.sources[k])
     }
 }
 

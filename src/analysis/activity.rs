@@ -125,11 +125,12 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                         // Called code is reached through handles the analysis cannot follow: see `handle_targets`.
                         Op::MakeHandle { .. } | Op::Apply(_) => any_arg,
                         // Containers carry their parts' derivatives; indices never do.
-                        Op::Field { .. } | Op::CellIndex { .. } if through_derivatives => act[inst.args[0].0 as usize],
-                        Op::FieldAssign(_) | Op::CellAssign if through_derivatives => {
+                        Op::Field { .. } | Op::CellIndex { .. } | Op::Element if through_derivatives => act[inst.args[0].0 as usize],
+                        Op::FieldAssign(_) | Op::CellAssign | Op::ElementAssign if through_derivatives => {
                             act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize]
                         }
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
+                        Op::Element | Op::ElementAssign => any_arg,
                         Op::CellLiteral { .. } => any_arg,
                         Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.

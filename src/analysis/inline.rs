@@ -45,6 +45,7 @@ fn inlinable(callee: &Function, call: &Inst) -> bool {
             i.op,
             Op::Const(_) | Op::Param(_) | Op::MagicColon | Op::Prim(_) | Op::Index | Op::IndexAssign | Op::End { .. }
                 | Op::Field { .. } | Op::FieldAssign(_) | Op::CellIndex { .. } | Op::CellAssign | Op::CellLiteral { .. }
+                | Op::Element | Op::ElementAssign
         )
     };
     let undefined: Vec<ValueId> =

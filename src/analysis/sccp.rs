@@ -162,6 +162,8 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::FieldAssign(_)
         | Op::CellIndex { .. }
         | Op::CellAssign
+        | Op::Element
+        | Op::ElementAssign
         | Op::CellLiteral { .. }
         | Op::Fail(_)
         | Op::Nargin

@@ -8,7 +8,8 @@
 //!   was met (then the pattern is local: the loop decisions are recorded and a later call that takes
 //!   another path detects again).
 //! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
-//!   with a guard against entries outside the pattern (`msad:badPattern`).
+//!   with a guard against entries outside a user pattern (`msad:badPattern`); a detected pattern holds
+//!   by construction on its control path.
 //!
 //! 'auto' runs detection on the first call and colours the pattern. Compression pays when it needs at
 //! most a quarter of the directions (p <= n/4): later calls are compressed and return a sparse J.
@@ -16,7 +17,7 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
-use crate::ad::coloring::{Coloring, color_columns, decompress, seed_matrix};
+use crate::ad::coloring::{Coloring, append_seed, color_columns, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
@@ -29,8 +30,6 @@ use crate::ir::FuncId;
 pub(super) struct Compression {
     pattern: Pattern,
     coloring: Coloring,
-    /// n x p seed, column-major.
-    seed: Vec<f64>,
     /// The control path the pattern was detected on; `global` patterns hold on every path.
     control: ControlRecord,
     from_user: bool,
@@ -44,10 +43,9 @@ const IDENTITY_SEED: u64 = 0;
 impl Compression {
     fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
         let coloring = color_columns(&pattern);
-        let seed = seed_matrix(&coloring).data;
         static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
         let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Compression { pattern, coloring, seed, control, from_user, seed_id }
+        Compression { pattern, coloring, control, from_user, seed_id }
     }
 
     fn pays(&self) -> bool {
@@ -210,7 +208,7 @@ fn compressed(
     // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
     let check = c.from_user.then(|| check_direction(n));
     let mut seed = buffers::take(n * (p + 1));
-    seed.extend_from_slice(&c.seed);
+    append_seed(&c.coloring, &mut seed);
     seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
     let seed = DenseDeriv::from_seed(n, nd, seed);
@@ -226,7 +224,12 @@ fn compressed(
             format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
         ));
     }
-    let jacobian = decompress(&c.pattern, &c.coloring, &directions.data[..m * p])?;
+    let compressed_product = &directions.data[..m * p];
+    // A detected pattern holds on the path it was detected on (checked above): nothing to guard.
+    let jacobian = match c.from_user {
+        true => decompress(&c.pattern, &c.coloring, compressed_product)?,
+        false => decompress_exact(&c.pattern, &c.coloring, compressed_product),
+    };
     if let Some(r) = &check {
         verify_product(&jacobian, r, &directions.data[m * p..])?;
     }

@@ -78,6 +78,14 @@ pub fn take<T: Recycled>(len: usize) -> Vec<T> {
     found.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len))
 }
 
+/// A value's dimension vector holding `extents`, from the kept index lists: every result of a
+/// repeated call needs one, and values given back return theirs.
+pub fn dims(extents: &[usize]) -> Vec<usize> {
+    let mut dims = take(extents.len());
+    dims.extend_from_slice(extents);
+    dims
+}
+
 /// `len` zeros.
 pub fn zeros(len: usize) -> Vec<f64> {
     let mut v = take(len);
@@ -121,7 +129,11 @@ pub fn give<T: Recycled>(mut buffer: Vec<T>) {
 /// Gives back the buffers of a value that is no longer needed.
 pub fn recycle_value(value: Value) {
     match value {
-        Value::Double(a) => give(a.data),
+        Value::Double(a) => {
+            give(a.data);
+            give(a.dims);
+        }
+        Value::Logical(a) => give(a.dims),
         Value::Sparse(s) => {
             give(s.values);
             give(s.colptr);

@@ -2,7 +2,7 @@
 //! cell's one part per element (`Deriv::Parts`), so active values keep their derivatives inside them.
 
 use super::deriv::Deriv;
-use super::index::{Subscript, assign_plan, gather_plan};
+use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
 use super::interp::Slot;
 use super::primitives::runtime;
 use super::value::{Array, StructArray, Value};
@@ -12,12 +12,14 @@ fn unsupported(what: &str) -> Diagnostic {
     Diagnostic::new(ErrorKind::Unsupported, format!("msad does not support {what} yet"))
 }
 
-fn scalar_struct(v: &Value) -> Result<&StructArray> {
+/// `s.f = v` on a struct array (Octave 7 words it so whatever the array's size).
+fn not_scalar_struct(v: &Value) -> Diagnostic {
     match v {
-        Value::Struct(s) if s.elements.len() == 1 => Ok(s),
-        Value::Struct(_) => Err(unsupported("assigning a field of a struct array")
-            .with_hint("assign the whole field at once with [s.f] = deal(...), or build the array with struct(...)")),
-        other => Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
+        Value::Struct(_) => runtime(
+            "invalid dot name structure assignment because the structure array is empty.  Specify a subscript on the structure array to resolve.",
+        )
+        .with_hint("assign one element's field, s(k).f = v, or all of them with [s.f] = deal(...)"),
+        other => runtime(format!("invalid use of a {} value as a struct", other.class_name())),
     }
 }
 
@@ -39,7 +41,7 @@ pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
         None => (new_struct(), Deriv::Zero),
         Some(Slot { value: Value::Struct(s), deriv, .. }) if s.elements.len() == 1 => (s, deriv),
         Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero),
-        Some(Slot { value, .. }) => return scalar_struct(&value).map(|_| unreachable!("not a scalar struct")),
+        Some(Slot { value, .. }) => return Err(not_scalar_struct(&value)),
     };
     let mut parts: Vec<Deriv> = (0..s.fields.len()).map(|k| deriv.part(k)).collect();
     match s.fields.iter().position(|f| f == name) {
@@ -54,6 +56,84 @@ pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
         }
     }
     Ok(Slot::new(Value::Struct(s), Deriv::from_parts(parts)))
+}
+
+fn empty_value() -> Value {
+    Value::Double(Array::new(vec![0, 0], vec![]))
+}
+
+/// `s(subs)` read inside `s(subs).f = v`: the elements named, or past the end new elements with the
+/// struct's fields all `[]`; None when `base` is undefined or `[]` (the assignment creates it).
+pub fn element(base: Option<&Slot>, subs: &[Subscript]) -> Result<Option<Slot>> {
+    let (s, deriv) = match base {
+        None => return Ok(None),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => return Ok(None),
+        Some(Slot { value: Value::Struct(s), deriv, .. }) => (s, deriv),
+        Some(Slot { value, .. }) => return Err(runtime(format!("invalid use of a {} value as a struct", value.class_name()))),
+    };
+    if let Ok((dims, positions)) = gather_plan(&s.dims, subs) {
+        let (value, deriv) = gather_struct(s, deriv, dims, &positions);
+        return Ok(Some(Slot::new(value, deriv)));
+    }
+    let count = assign_plan(&s.dims, subs)?.1.len();
+    let elements = vec![vec![empty_value(); s.fields.len()]; count];
+    Ok(Some(Slot::inactive(Value::Struct(StructArray { dims: vec![1, count], fields: s.fields.clone(), elements }))))
+}
+
+/// `s(subs) = rhs` for a struct `rhs` (`merge`: the elements `element` read and changed, whose new
+/// fields every element gains; else `rhs` must have the struct's fields, in any order), or `s(subs) = []`.
+pub fn assign_elements(base: Option<Slot>, subs: &[Subscript], rhs: Slot, merge: bool) -> Result<Slot> {
+    let (s, deriv) = match base {
+        Some(Slot { value: Value::Struct(s), deriv, .. }) => (s, deriv),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (empty_struct(), Deriv::Zero),
+        None => (empty_struct(), Deriv::Zero),
+        Some(Slot { value, .. }) => return Err(runtime(format!("invalid use of a {} value as a struct", value.class_name()))),
+    };
+    if is_null(&rhs.value) {
+        let (value, deriv) = delete(&Value::Struct(s), &deriv, subs)?;
+        return Ok(Slot::new(value, deriv));
+    }
+    let Value::Struct(r) = rhs.value else { return Err(runtime("invalid structure assignment")) };
+    let fresh = s.fields.is_empty() && s.elements.is_empty();
+    let same_fields = r.fields.len() == s.fields.len() && r.fields.iter().all(|f| s.fields.contains(f));
+    if !merge && !fresh && !same_fields {
+        return Err(runtime("incompatible fields in struct assignment"));
+    }
+    let mut fields = s.fields.clone();
+    fields.extend(r.fields.iter().filter(|f| !s.fields.contains(f)).cloned());
+    let (old_width, width) = (s.fields.len(), fields.len());
+    let (dims, targets) = assign_plan(&s.dims, subs)?;
+    if r.elements.len() != 1 && r.elements.len() != targets.len() {
+        return Err(runtime(format!(
+            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
+            targets.len(),
+            r.elements.len()
+        ))
+        .with_identifier("Octave:nonconformant-args"));
+    }
+    let n: usize = dims.iter().product();
+    let mut elements = vec![vec![empty_value(); width]; n];
+    let mut parts = vec![Deriv::Zero; n * width];
+    for (k, (values, &e)) in s.elements.into_iter().zip(&resize_positions(&s.dims, &dims)).enumerate() {
+        for (f, value) in values.into_iter().enumerate() {
+            elements[e][f] = value;
+            parts[e * width + f] = deriv.part(k * old_width + f);
+        }
+    }
+    let rhs_field: Vec<Option<usize>> = fields.iter().map(|f| r.fields.iter().position(|g| g == f)).collect();
+    for (j, &e) in targets.iter().enumerate() {
+        let source = if r.elements.len() == 1 { 0 } else { j };
+        for (f, g) in rhs_field.iter().enumerate() {
+            let Some(g) = *g else { continue };
+            elements[e][f] = r.elements[source][g].clone();
+            parts[e * width + f] = rhs.deriv.part(source * r.fields.len() + g);
+        }
+    }
+    Ok(Slot::new(Value::Struct(StructArray { dims, fields, elements }), Deriv::from_parts(parts)))
+}
+
+fn empty_struct() -> StructArray {
+    StructArray { dims: vec![0, 0], fields: vec![], elements: vec![] }
 }
 
 fn cell(v: &Value) -> Result<&Array<Value>> {

@@ -200,10 +200,27 @@ impl Deriv {
 
     /// A block of `rows` rows, zero except row `o` = row `i` of `self` for each pair `(o, i)`.
     pub fn scatter(&self, pairs: &[(usize, usize)], rows: usize) -> Deriv {
-        let mut sources = vec![usize::MAX; rows];
-        pairs.iter().for_each(|&(o, i)| sources[o] = i);
+        // Dense blocks write the pairs directly; the source of each row is built only for the others.
+        let sources = || {
+            let mut sources = vec![usize::MAX; rows];
+            pairs.iter().for_each(|&(o, i)| sources[o] = i);
+            sources
+        };
         match self {
             Deriv::Zero => Deriv::Zero,
+            Deriv::Dense(d) if pairs.windows(2).all(|w| w[0].0 < w[1].0) => {
+                // Rows in order (concatenation, `x(a:b)`): each element written once, the gaps zeroed.
+                let mut data = buffers::take(rows * d.nd);
+                for j in 0..d.nd {
+                    let src = d.column(j);
+                    for &(o, i) in pairs {
+                        data.resize(j * rows + o, 0.0);
+                        data.push(src[i]);
+                    }
+                    data.resize((j + 1) * rows, 0.0);
+                }
+                Deriv::Dense(DenseDeriv { rows, nd: d.nd, data })
+            }
             Deriv::Dense(d) => {
                 let mut out = DenseDeriv::zeros(rows, d.nd);
                 for j in 0..d.nd {
@@ -212,14 +229,17 @@ impl Deriv {
                 }
                 Deriv::Dense(out)
             }
-            Deriv::Sparse(s) => Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
-                if sources[r] != usize::MAX {
-                    let (c, v) = s.row(sources[r]);
-                    e.extend(c.iter().copied().zip(v.iter().copied()));
-                }
-            })),
+            Deriv::Sparse(s) => {
+                let sources = sources();
+                Deriv::Sparse(SparseDeriv::linear(rows, s.nd, |r, e| {
+                    if sources[r] != usize::MAX {
+                        let (c, v) = s.row(sources[r]);
+                        e.extend(c.iter().copied().zip(v.iter().copied()));
+                    }
+                }))
+            }
             Deriv::Parts(_) => Deriv::from_parts(
-                sources.iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect(),
+                sources().iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect(),
             ),
         }
     }

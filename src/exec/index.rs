@@ -4,6 +4,7 @@
 use super::buffers;
 use super::deriv::{Deriv, RowMap, contiguous_start};
 use super::primitives::runtime;
+use super::small_list::{Dims, Few};
 use super::primitives::integers::{as_double, not_differentiable};
 use super::value::{Array, Complex64, IntClass, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -12,21 +13,24 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 /// shape of a linear-indexing result).
 pub enum Subscript {
     All,
-    List { positions: Vec<usize>, dims: Vec<usize>, is_logical: bool },
+    List { positions: Vec<usize>, dims: Dims, is_logical: bool },
 }
+
+/// The subscripts of one indexing operation.
+pub type Subscripts = Few<Subscript>;
 
 impl Subscript {
     /// A column of zero-based linear positions, as `x(positions + 1)` would give.
     pub fn positions(positions: Vec<usize>) -> Subscript {
         let rows = positions.len();
-        Subscript::List { positions, dims: vec![rows, 1], is_logical: false }
+        Subscript::List { positions, dims: [rows, 1].into_iter().collect(), is_logical: false }
     }
 
     /// The range `first + k*step` (zero-based, all valid), k < count, as the row `a:s:b` would give.
     pub fn range(first: usize, step: isize, count: usize) -> Subscript {
         let mut positions = buffers::take(count);
         positions.extend((0..count).map(|k| first.wrapping_add_signed(step.wrapping_mul(k as isize))));
-        Subscript::List { positions, dims: vec![1, count], is_logical: false }
+        Subscript::List { positions, dims: [1, count].into_iter().collect(), is_logical: false }
     }
 
     /// Subscript `position` of `count` (for the error message).
@@ -36,7 +40,7 @@ impl Subscript {
             Value::Char(c) if c.data.len() == 1 && v.as_string().as_deref() == Some(":") => Ok(Subscript::All),
             Value::Logical(mask) => Ok(Subscript::List {
                 positions: mask.data.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect(),
-                dims: mask.dims.clone(),
+                dims: mask.dims.iter().copied().collect(),
                 is_logical: true,
             }),
             _ => {
@@ -62,7 +66,7 @@ impl Subscript {
                     let bad = a.data.iter().find(|&&x| !(x >= 1.0 && (x as i64) as f64 == x)).expect("an invalid subscript");
                     return Err(invalid(&format_index(*bad)));
                 }
-                Ok(Subscript::List { positions, dims: a.dims.clone(), is_logical: false })
+                Ok(Subscript::List { positions, dims: a.dims.iter().copied().collect(), is_logical: false })
             }
         }
     }
@@ -130,7 +134,7 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
             return Err(out_of_bound(bad + 1, 0, 1, numel, dims));
         }
         let out_dims = match &subs[0] {
-            Subscript::All => vec![numel, 1],
+            Subscript::All => buffers::dims(&[numel, 1]),
             Subscript::List { dims: idims, is_logical, .. } => {
                 let n = positions.len();
                 // A scalar source takes the index's shape (`c(ones(2, 1))` is 2x1), as in Octave.
@@ -138,17 +142,18 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
                 let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
                 // A scalar `false` selects nothing and gives [], whatever the source.
                 if *is_logical && n == 0 && idims[..] == [1, 1] {
-                    vec![0, 0]
+                    buffers::dims(&[0, 0])
                 } else if source_is_vector && (index_is_vector || *is_logical) {
-                    if dims[0] == 1 { vec![1, n] } else { vec![n, 1] }
+                    buffers::dims(&if dims[0] == 1 { [1, n] } else { [n, 1] })
                 } else if *is_logical {
-                    if idims[0] == 1 && idims.len() == 2 { vec![1, n] } else { vec![n, 1] }
+                    buffers::dims(&if idims[0] == 1 && idims.len() == 2 { [1, n] } else { [n, 1] })
                 } else {
-                    idims.clone()
+                    buffers::dims(idims)
                 }
             }
         };
-        return Ok((normalize_dims(out_dims), positions));
+        // Every shape above is normalised already (subscripts keep their values' dims).
+        return Ok((out_dims, positions));
     }
     let view = folded_dims(dims, subs.len());
     for (i, s) in subs.iter().enumerate() {
@@ -205,14 +210,9 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, positions) = gather_plan(&value.dims(), subs)?;
-    // Elements of a struct array, with their parts of the derivative (element by element, see
-    // `containers::field`).
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
     if let Value::Struct(s) = value {
-        let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
-        let width = s.fields.len();
-        let parts = positions.iter().flat_map(|&i| (0..width).map(move |k| deriv.part(i * width + k))).collect();
-        return Ok((Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::from_parts(parts)));
+        return Ok(gather_struct(s, deriv, dims, &positions));
     }
     let out = gather_value(value, dims, &positions)?;
     let rows = positions.len();
@@ -228,7 +228,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, positions) = gather_plan(&value.dims(), subs)?;
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
     let (first, count) = (contiguous_start(&positions), positions.len());
     buffers::give(positions);
     match (value, deriv, first) {
@@ -256,6 +256,15 @@ pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Va
             result
         }
     }
+}
+
+/// Elements of a struct array, with their parts of the derivative (element by element, see
+/// `containers::field`).
+pub(crate) fn gather_struct(s: &StructArray, deriv: &Deriv, dims: Vec<usize>, positions: &[usize]) -> (Value, Deriv) {
+    let elements = positions.iter().map(|&i| s.elements[i].clone()).collect();
+    let width = s.fields.len();
+    let parts = positions.iter().flat_map(|&i| (0..width).map(move |k| deriv.part(i * width + k))).collect();
+    (Value::Struct(StructArray { dims, fields: s.fields.clone(), elements }), Deriv::from_parts(parts))
 }
 
 pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize]) -> Result<Value> {
@@ -325,7 +334,7 @@ pub fn assign(
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);
     }
-    let old_dims = base.dims();
+    let old_dims = base.shape();
     let (new_dims, targets) = assign_plan(&old_dims, subs)?;
     let rhs_n = rhs.numel();
     if rhs_n != 1 && rhs_n != targets.len() {
@@ -339,7 +348,7 @@ pub fn assign(
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
-    let base_deriv = if old_dims == new_dims {
+    let base_deriv = if old_dims[..] == new_dims[..] {
         base_deriv
     } else {
         base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
@@ -468,13 +477,16 @@ fn unsupported_assign(v: &Value) -> Diagnostic {
 
 /// Whether `a(i) = rhs` deletes: Octave deletes for a literal `[]` or `''`; the runtime cannot tell
 /// a literal from any other 0x0 double or char, so both delete (a documented deviation).
-fn is_null(rhs: &Value) -> bool {
-    matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.dims() == [0, 0]
+pub fn is_null(rhs: &Value) -> bool {
+    matches!(rhs, Value::Double(_) | Value::Char(_)) && rhs.has_dims(&[0, 0])
 }
 
 /// `a(subs...) = []`: the remaining elements, and their derivative rows.
-fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, kept) = deletion_plan(&base.dims(), subs)?;
+pub fn delete(base: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    let (dims, kept) = deletion_plan(&base.shape(), subs)?;
+    if let Value::Struct(s) = base {
+        return Ok(gather_struct(s, deriv, dims, &kept));
+    }
     let value = gather_value(base, dims, &kept)?;
     let deriv = deriv.gather(&RowMap::Gather(kept.clone()), kept.len());
     Ok((value, deriv))

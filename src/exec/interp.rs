@@ -8,8 +8,9 @@ mod warn;
 use super::buffers;
 use super::containers;
 use super::deriv::Deriv;
-use super::index::{Subscript, assign, end_value, index, index_owned};
+use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned};
 use super::scalar;
+use super::small_list::{Few, Operands};
 use super::primitives::{self, Forward, PrimId, Reused};
 use super::value::{Array, FunctionHandle, Value};
 use super::warnings::WarningState;
@@ -49,6 +50,9 @@ enum Reg {
     Val(Slot),
     /// The values of a cs-list, for the instruction that spreads them (see `spread`).
     List(Vec<Slot>),
+    /// A cs-list of other than one value read where one value is needed: the instruction reading it
+    /// raises Octave's error, which names that instruction (see `spread::stray_list_error`).
+    Stray(Vec<Slot>),
 }
 
 impl Reg {
@@ -62,7 +66,7 @@ impl Reg {
             // Constants find themselves in place on the next call (see `set_constant`).
             Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Zero, tape: None }) => a.numel() <= KEPT_ARRAY_ELEMENTS,
             Reg::Val(Slot { value: Value::Logical(a), deriv: Deriv::Zero, tape: None }) => a.numel() == 1,
-            Reg::Val(_) | Reg::List(_) => false,
+            Reg::Val(_) | Reg::List(_) | Reg::Stray(_) => false,
             Reg::Unset | Reg::Undefined(_) | Reg::Colon | Reg::Range(..) => true,
         }
     }
@@ -430,6 +434,10 @@ impl<'p> Interpreter<'p> {
             self.untaped(rhs)?;
             return containers::assign_cell_array(base, subs, rhs.clone());
         }
+        if matches!(rhs.value, Value::Struct(_)) || matches!(base, Some(Slot { value: Value::Struct(_), .. })) {
+            self.untaped(rhs)?;
+            return containers::assign_elements(base, subs, rhs.clone(), false);
+        }
         let tape = match &mut self.tape {
             Some(tape) if active => tape.record_assign(base.as_ref(), rhs, subs)?,
             _ => None,
@@ -475,7 +483,7 @@ impl<'p> Interpreter<'p> {
         frame: &mut Frame,
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_))) {
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_) | Reg::Stray(_))) {
             return self.exec_spread(inst, activity, frame);
         }
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
@@ -507,11 +515,15 @@ impl<'p> Interpreter<'p> {
                 let taken = if in_place { take_dying_value(*id, inst, movable, regs, derivative) } else { None };
                 let written_into = taken.as_ref().map(|(k, _)| *k);
                 let operands = slots(regs, &inst.args)?;
-                let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
-                let results = match taken {
-                    Some((k, own)) => vec![primitives::eval_into(*id, &values, k, own)?],
-                    None => primitives::eval(*id, &values, inst.dests.len())?,
+                let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
+                let results: Few<Value> = match taken {
+                    Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
+                    None => primitives::eval_results(*id, &values, inst.dests.len())?,
                 };
+                if primitives::complex::has_complex(&values) && primitives::get(*id).name == "colon" {
+                    let [id, message] = primitives::complex::COLON_WARNING.map(Value::string);
+                    self.warning(&[&id, &Value::string("%s"), &message])?;
+                }
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
@@ -523,11 +535,11 @@ impl<'p> Interpreter<'p> {
                     false => None,
                 };
                 let operands = slots(regs, &inst.args)?;
-                let mut values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+                let mut values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
                 if let Some(k) = written_into {
                     values[k] = &results[0];
                 }
-                let derivs: Vec<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
+                let derivs: Operands<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
                 let deriv = match cached {
                     Some(deriv) => deriv,
                     None if first_active && (reused.is_some() || derivs.iter().any(|d| !d.is_zero())) => {
@@ -581,12 +593,12 @@ impl<'p> Interpreter<'p> {
                 let captured = slots(regs, &inst.args)?;
                 captured.iter().try_for_each(|s| self.untaped(s).map(drop))?;
                 let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
-                let captured = captured.into_iter().map(|s| s.value.clone()).collect();
+                let captured = captured.iter().map(|s| s.value.clone()).collect();
                 let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
                 set(regs, inst.dests[0], Reg::Val(Slot::new(Value::Handle(Arc::new(handle)), deriv)));
             }
             Op::Apply(kind) => {
-                let operands = slots(regs, &inst.args)?.into_iter().cloned().collect();
+                let operands = slots(regs, &inst.args)?.iter().copied().cloned().collect();
                 let results = self.apply(*kind, operands, inst.dests.len())?;
                 for (d, s) in inst.dests.iter().zip(results) {
                     set(regs, *d, Reg::Val(s));
@@ -634,18 +646,18 @@ impl<'p> Interpreter<'p> {
             }
             Op::End { position, count } => {
                 let base = slot(regs, inst.args[0])?;
-                let n = end_value(&base.value.dims(), *position, *count);
+                let n = end_value(&base.value.shape(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
             Op::Warning => {
-                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let result = self.warning(&values)?;
                 if let (Some(d), Some(v)) = (inst.dests.first(), result) {
                     set(regs, *d, Reg::Val(Slot::inactive(v)));
                 }
             }
             Op::LastWarning => {
-                let values: Vec<&Value> = slots(regs, &inst.args)?.into_iter().map(|s| &s.value).collect();
+                let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let last = self.lastwarn(&values)?;
                 for (d, v) in inst.dests.iter().zip(last) {
                     set(regs, *d, Reg::Val(Slot::inactive(v)));
@@ -710,6 +722,22 @@ impl<'p> Interpreter<'p> {
                 let s = containers::assign_cell(base, &subs, rhs)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
+            Op::Element => {
+                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let subs = subscripts(regs, &inst.args[1..])?;
+                let r = match containers::element(base.as_ref(), &subs)? {
+                    Some(element) => Reg::Val(element),
+                    None => Reg::Undefined("struct element".into()),
+                };
+                set(regs, inst.dests[0], r);
+            }
+            Op::ElementAssign => {
+                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let rhs = slot(regs, inst.args[1])?.clone();
+                self.untaped(&rhs)?;
+                let subs = subscripts(regs, &inst.args[2..])?;
+                set(regs, inst.dests[0], Reg::Val(containers::assign_elements(base, &subs, rhs, true)?));
+            }
             Op::TargetCount { field } => {
                 let base = defined(regs[inst.args[0].0 as usize].clone());
                 let count = match field {
@@ -737,10 +765,10 @@ impl<'p> Interpreter<'p> {
                 };
                 set(regs, inst.dests[0], Reg::Val(s));
             }
-            Op::CellLiteral { rows } => {
-                let elements = slots(regs, &inst.args)?.into_iter().cloned().collect::<Vec<_>>();
+            Op::CellLiteral { widths } => {
+                let elements = slots(regs, &inst.args)?.iter().copied().cloned().collect::<Vec<_>>();
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, *rows)?));
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len())?));
             }
         }
         Ok(())
@@ -970,7 +998,7 @@ fn subscript_range(inst: &Inst, subscript_ranges: &[bool], regs: &[Reg]) -> Opti
         return None;
     }
     let bounds = slots(regs, &inst.args).ok()?;
-    let values: Vec<&Value> = bounds.iter().map(|s| &s.value).collect();
+    let values: Operands<&Value> = bounds.iter().map(|s| &s.value).collect();
     let (first, step, count) = primitives::subscript_range(&values)?;
     Some(Reg::Range(first, step, count))
 }
@@ -1096,15 +1124,16 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
         Reg::Colon => Diagnostic::new(ErrorKind::Runtime, "':' is only valid as an index"),
         Reg::Range(..) => Diagnostic::new(ErrorKind::Internal, "a subscript range read as a value"),
         Reg::List(_) => Diagnostic::new(ErrorKind::Runtime, "a cs-list cannot be used as one value here"),
+        Reg::Stray(items) => spread::one_value_needed(items.len()),
         Reg::Val(_) | Reg::Unset => unreachable!("SSA value read before its definition"),
     }
 }
 
-fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Vec<&'r Slot>> {
+fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Operands<&'r Slot>> {
     vs.iter().map(|&v| slot(regs, v)).collect()
 }
 
-fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Vec<Subscript>> {
+fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Subscripts> {
     vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.0 as usize], k, vs.len())).collect()
 }
 

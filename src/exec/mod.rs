@@ -7,5 +7,6 @@ pub mod index;
 pub mod interp;
 pub mod primitives;
 mod scalar;
+pub mod small_list;
 pub mod value;
 pub mod warnings;

@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use crate::ir::Callee;
+use super::buffers;
+use super::small_list::Dims;
 pub use num_complex::Complex64;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
@@ -230,8 +232,11 @@ pub enum Value {
 }
 
 impl Value {
+    /// The scalar `x`, its buffers taken from those kept for a repeated call.
     pub fn scalar(x: f64) -> Value {
-        Value::Double(Array::scalar(x))
+        let mut data = buffers::take(1);
+        data.push(x);
+        Value::Double(Array { dims: buffers::dims(&[1, 1]), data })
     }
     pub fn string(s: &str) -> Value {
         Value::Char(Array::row(s.encode_utf16().collect()))
@@ -247,6 +252,19 @@ impl Value {
             Value::Handle(_) => vec![1, 1],
             Value::Int(_, a) => a.dims.clone(),
             Value::Complex(a) => a.dims.clone(),
+        }
+    }
+    /// The value's size as `dims()` gives it, copied inline rather than into a new vector.
+    pub fn shape(&self) -> Dims {
+        match self {
+            Value::Double(a) | Value::Int(_, a) => a.dims.iter().copied().collect(),
+            Value::Logical(a) => a.dims.iter().copied().collect(),
+            Value::Char(a) => a.dims.iter().copied().collect(),
+            Value::Cell(a) => a.dims.iter().copied().collect(),
+            Value::Sparse(s) => [s.nrows, s.ncols].into_iter().collect(),
+            Value::Struct(s) => s.dims.iter().copied().collect(),
+            Value::Handle(_) => [1, 1].into_iter().collect(),
+            Value::Complex(a) => a.dims.iter().copied().collect(),
         }
     }
     /// Whether the value's size is `dims` (what `dims()` returns, without building it).

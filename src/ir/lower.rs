@@ -513,7 +513,12 @@ impl<'a> Lowerer<'a> {
                 };
                 Ok(self.emit(Op::CellAssign, [vec![base, inner], subs].concat(), span))
             }
-            ast::Accessor::Paren(..) => Err(self.err("assignment into fields or cells of an indexed element, x(i).f = v", span)),
+            ast::Accessor::Paren(indices, _) => {
+                let subs = self.lower_indices(base, indices)?;
+                let element = self.emit(Op::Element, [vec![base], subs.clone()].concat(), span);
+                let inner = self.assign_into(element, rest, value, span)?;
+                Ok(self.emit(Op::ElementAssign, [vec![base, inner], subs].concat(), span))
+            }
             ast::Accessor::DynField(..) => Err(self.err("dynamic field names, s.(name)", span)),
         }
     }
@@ -842,11 +847,12 @@ impl<'a> Lowerer<'a> {
             ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_list(e, ListUse::Single),
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
-                if rows.iter().any(|r| r.len() != rows[0].len()) {
+                let spreads = rows.iter().flat_map(|r| r.iter()).any(|e| matches!(e.kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. }));
+                if !spreads && rows.iter().any(|r| r.len() != rows[0].len()) {
                     return Err(Diagnostic::new(ErrorKind::Runtime, "vertical dimensions mismatch in cell array").at(&self.file, span));
                 }
                 let elements = rows.iter().flat_map(|r| r.iter()).map(|e| self.lower_arg(e)).collect::<Result<Vec<_>>>()?;
-                Ok(self.emit(Op::CellLiteral { rows: rows.len() }, elements, span))
+                Ok(self.emit(Op::CellLiteral { widths: rows.iter().map(|r| r.len()).collect() }, elements, span))
             }
             ExprKind::DynField { .. } => Err(self.err("dynamic field names, s.(name)", span)),
             // Octave's `(dim = find (sz > 1, 1)) || (dim = 1)`: the value is the assigned one. The target

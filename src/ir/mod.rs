@@ -96,6 +96,13 @@ pub enum Op {
     IndexAssign,
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
     End { position: usize, count: usize },
+    /// `args[0](args[1..])` read inside `s(k).f = v` to be changed and put back by `ElementAssign`: a
+    /// subscript past the end names a new element with the struct's fields all `[]`; an undefined or
+    /// `[]` base gives an undefined value.
+    Element,
+    /// `args[0](args[2..]) = args[1]`, the element `Element` read and changed: fields it gained are
+    /// added to every element, as Octave's `s(2).g = v` does.
+    ElementAssign,
     /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
     /// of an error (the read inside a nested assignment such as `s.a.b = v`). On a struct array it names
     /// one value per element (a cs-list), used as `list` says.
@@ -119,8 +126,9 @@ pub enum Op {
     /// `[..., c{subs}, ...] = ...` (`field` None: `args[0]{args[2..]}`) or `[..., s.f, ...] = ...`:
     /// the elements of the cell `args[1]` assigned in order.
     ListAssign { field: Option<String> },
-    /// `{...}`: `rows` rows of equally many elements, given row by row.
-    CellLiteral { rows: usize },
+    /// `{...}`: rows of `widths[r]` operands, given row by row; rows differ in width only when a
+    /// cs-list among them spreads them to equal widths at run time (`{c{:}; 1, 2}`).
+    CellLiteral { widths: Vec<usize> },
     /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error
     /// only on paths that reach it (Octave's library functions call unsupported functions on paths
     /// that validate arguments).

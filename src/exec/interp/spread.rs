@@ -5,6 +5,7 @@
 use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::primitives::integers::OPERATORS;
 use crate::exec::value::Value;
 use crate::ir::{Inst, ListUse, Op};
 
@@ -12,6 +13,9 @@ impl Interpreter<'_> {
     /// Runs `inst`, one of whose operands is a cs-list, on the spread operands.
     pub(super) fn exec_spread(&mut self, inst: &Inst, activity: &Activity, frame: &mut Frame) -> Result<()> {
         let regs = &frame.regs;
+        if let Some(error) = stray_list_error(inst, regs) {
+            return Err(error);
+        }
         let spread = |args: &[crate::ir::ValueId]| -> Vec<Reg> {
             args.iter()
                 .flat_map(|a| match &regs[a.0 as usize] {
@@ -33,25 +37,32 @@ impl Interpreter<'_> {
                 let subs = rest.iter().enumerate().map(|(k, r)| subscript_of(r, k, rest.len())).collect::<Result<Vec<_>>>()?;
                 vec![self.assign_slot(base, &rhs, &subs, activity.is_active(inst.dests[0]))?]
             }
-            Op::CellLiteral { rows } => {
-                let width = inst.args.len() / rows;
-                let row_values: Vec<Vec<Reg>> = inst.args.chunks(width).map(|row| spread(row)).collect();
-                // Rows a cs-list leaves empty do not count, as in Octave's `{c{:}; 1, 2}` with c empty.
-                let filled: Vec<Vec<Reg>> = row_values.into_iter().filter(|r| !r.is_empty()).collect();
-                if let Some(r) = filled.iter().find(|r| r.len() != filled[0].len()) {
-                    return Err(Diagnostic::new(
-                        ErrorKind::Runtime,
-                        format!("vertical dimensions mismatch (1x{} vs 1x{})", filled[0].len(), r.len()),
-                    ));
+            Op::CellLiteral { widths } => {
+                let mut rest = &inst.args[..];
+                let row_values: Vec<Vec<Reg>> = widths
+                    .iter()
+                    .map(|&w| {
+                        let (row, after) = rest.split_at(w);
+                        rest = after;
+                        spread(row)
+                    })
+                    .collect();
+                // As Octave does: the first row sets the width, a later row a cs-list leaves empty is
+                // skipped, and one value alone is a 0x0 cell when the list is empty.
+                let mut kept: Vec<Vec<Reg>> = Vec::with_capacity(row_values.len());
+                for row in row_values {
+                    match kept.first() {
+                        Some(first) if row.len() != first.len() && row.is_empty() => {}
+                        Some(first) if row.len() != first.len() => {
+                            return Err(Diagnostic::new(ErrorKind::Runtime, "number of columns must match"));
+                        }
+                        _ => kept.push(row),
+                    }
                 }
-                let count = filled.len();
-                let elements = values(filled.into_iter().flatten().collect())?;
+                let count = if widths.len() == 1 && kept[0].is_empty() { 0 } else { kept.len() };
+                let elements = values(kept.into_iter().flatten().collect())?;
                 elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                let literal = match count {
-                    0 => Slot::inactive(Value::Cell(crate::exec::value::Array::new(vec![0, 0], vec![]))),
-                    _ => containers::literal(elements, count)?,
-                };
-                vec![literal]
+                vec![containers::literal(elements, count)?]
             }
             op => self.run_call(op, spread(&inst.args), n)?,
         };
@@ -126,10 +137,58 @@ pub(super) fn list_register(mut items: Vec<Slot>, list: ListUse) -> Result<Reg> 
         (ListUse::Spread, _) => Ok(Reg::List(items)),
         (_, 1) | (ListUse::First, 2..) => Ok(Reg::Val(items.swap_remove(0))),
         (ListUse::First, _) => Err(Diagnostic::new(ErrorKind::Runtime, "invalid number of elements on RHS of assignment")),
-        (ListUse::Single, count) => Err(Diagnostic::new(
-            ErrorKind::Runtime,
-            format!("a cs-list of {count} values where one value is needed"),
-        )
-        .with_hint("index one element, c{k} or s(k).f, or spread the list into a call or [ ]")),
+        (ListUse::Single, _) => Ok(Reg::Stray(items)),
+    }
+}
+
+pub(super) fn one_value_needed(count: usize) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Runtime, format!("a cs-list of {count} values where one value is needed"))
+        .with_hint("index one element, c{k} or s(k).f, or spread the list into a call or [ ]")
+}
+
+/// Unary operators' builtins and the symbols Octave's errors name them by.
+const UNARY_OPERATORS: &[(&str, &str)] = &[("uminus", "-"), ("uplus", "+"), ("not", "!"), ("transpose", ".'"), ("ctranspose", "'")];
+
+/// Octave's error for an instruction reading a `Reg::Stray` operand: an operator's names the operand
+/// types, an index's says the list cannot be indexed.
+fn stray_list_error(inst: &Inst, regs: &[Reg]) -> Option<Diagnostic> {
+    let stray = |a: &crate::ir::ValueId| match &regs[a.0 as usize] {
+        Reg::Stray(items) => Some(items.len()),
+        _ => None,
+    };
+    let (position, count) = inst.args.iter().enumerate().find_map(|(k, a)| stray(a).map(|n| (k, n)))?;
+    let type_of = |a: &crate::ir::ValueId| match &regs[a.0 as usize] {
+        Reg::Val(s) => octave_type(&s.value),
+        _ => "cs-list".to_string(),
+    };
+    let symbol = |table: &[(&str, &'static str)], id: &crate::exec::primitives::PrimId| {
+        let name = crate::exec::primitives::get(*id).name;
+        table.iter().find(|(n, _)| *n == name).map(|(_, symbol)| *symbol)
+    };
+    let message = match (&inst.op, &inst.args[..]) {
+        (Op::Prim(id), [a, b]) => symbol(OPERATORS, id)
+            .map(|op| format!("binary operator '{op}' not implemented for '{}' by '{}' operations", type_of(a), type_of(b))),
+        (Op::Prim(id), [_]) => symbol(UNARY_OPERATORS, id).map(|op| format!("unary operator '{op}' not implemented for 'cs-list' operands")),
+        (Op::Index | Op::IndexAssign | Op::Field { .. } | Op::CellIndex { .. }, _) if position == 0 => {
+            Some("a cs-list cannot be further indexed".to_string())
+        }
+        _ => None,
+    };
+    Some(message.map_or_else(|| one_value_needed(count), |m| Diagnostic::new(ErrorKind::Runtime, m)))
+}
+
+/// How Octave's operator errors name a value's type (logical and char values are converted to
+/// double before the operator is looked up).
+fn octave_type(v: &Value) -> String {
+    let shape = if v.numel() == 1 { "scalar" } else { "matrix" };
+    match v {
+        Value::Int(class, _) => format!("{} {shape}", class.name()),
+        Value::Complex(_) => format!("complex {shape}"),
+        Value::Sparse(_) => "sparse matrix".to_string(),
+        Value::Cell(_) => "cell".to_string(),
+        Value::Struct(_) if v.numel() == 1 => "scalar struct".to_string(),
+        Value::Struct(_) => "struct".to_string(),
+        Value::Handle(_) => "function handle".to_string(),
+        _ => shape.to_string(),
     }
 }

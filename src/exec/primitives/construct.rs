@@ -148,7 +148,7 @@ fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 fn count(name: &str, args: &[&Value], f: impl Fn(&[usize]) -> usize) -> Result<Vec<Value>> {
     check_arity(name, args, 1, 1)?;
-    Ok(vec![Value::scalar(f(&args[0].dims()) as f64)])
+    Ok(vec![Value::scalar(f(&args[0].shape()) as f64)])
 }
 
 /// `numel(A)`, or `numel(A, i, j, ...)`: how many elements `A(i, j, ...)` would have.
@@ -167,7 +167,7 @@ fn eval_size(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     if args.is_empty() {
         return Err(runtime("Invalid call to size"));
     }
-    let dims = args[0].dims();
+    let dims = args[0].shape();
     if args.len() > 1 {
         // size(A, d1, d2, ...) or size(A, [d1 d2 ...]): the extents along the requested dims.
         let mut extents = Vec::new();

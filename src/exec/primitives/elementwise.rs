@@ -4,6 +4,7 @@ use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads
 use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::buffers;
+use crate::exec::small_list::Dims;
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
 
@@ -225,39 +226,43 @@ pub(super) fn eval_unary(
     f: fn(f64) -> f64,
     domain: Option<fn(f64) -> bool>,
     args: &[&Value],
-) -> Result<Vec<Value>> {
+) -> Result<Value> {
     super::check_arity(name, args, 1, 1)?;
     if let Some(s) = super::sparse::elementwise(name, args) {
-        return Ok(vec![Value::Sparse(s)]);
+        return Ok(Value::Sparse(s));
     }
     let x = numeric(name, args[0])?;
     if let Some(inside) = domain {
         if !x.data.iter().all(|&v| inside(v)) {
             let complex = super::complex::out_of_domain(name, &x, inside, f);
-            return complex.map(|z| vec![z]).ok_or_else(|| runtime(format!("{name}: no complex result defined")));
+            return complex.ok_or_else(|| runtime(format!("{name}: no complex result defined")));
         }
     }
     let mut data = buffers::take(x.data.len());
     data.extend(x.data.iter().map(|&v| f(v)));
-    Ok(vec![Value::Double(Array::new(x.dims.clone(), data))])
+    Ok(Value::Double(Array::new(buffers::dims(&x.dims), data)))
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).
 pub fn broadcast_dims(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let n = a.len().max(b.len());
+    broadcast_shape(a, b).map(|dims| dims.to_vec())
+}
+
+/// `broadcast_dims` kept inline, for the operations that only read it.
+fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
     let dim = |d: &[usize], i: usize| d.get(i).copied().unwrap_or(1);
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let (x, y) = (dim(a, i), dim(b, i));
-        out.push(if x == y || y == 1 {
-            x
-        } else if x == 1 {
-            y
-        } else {
-            return None;
-        });
+    let extents = (0..a.len().max(b.len())).map(|i| match (dim(a, i), dim(b, i)) {
+        (x, y) if x == y || y == 1 => Some(x),
+        (1, y) => Some(y),
+        _ => None,
+    });
+    let dims: Dims = extents.collect::<Option<Dims>>()?;
+    // Trailing singleton dims beyond the second dropped, as `normalize_dims` does.
+    let kept = dims.len() - dims[2.min(dims.len())..].iter().rev().take_while(|&&d| d == 1).count();
+    if kept < 2 {
+        return Some(normalize_dims(dims[..kept].to_vec()).into_iter().collect());
     }
-    Some(normalize_dims(out))
+    Some(dims[..kept].iter().copied().collect())
 }
 
 /// For each operand, which of its elements each output element reads.
@@ -311,14 +316,14 @@ fn same_dims(dims: &[usize], out: &[usize]) -> bool {
 pub struct Expanded<'v> {
     a: Cow<'v, Array<f64>>,
     b: Cow<'v, Array<f64>>,
-    dims: Vec<usize>,
+    dims: Dims,
     maps: (RowMap, RowMap),
 }
 
 fn expand<'v>(name: &str, args: &[&'v Value]) -> Result<Expanded<'v>> {
     super::check_arity(name, args, 2, 2)?;
     let (a, b) = (numeric(name, args[0])?, numeric(name, args[1])?);
-    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
+    let dims = broadcast_shape(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok(Expanded { a, b, dims, maps })
 }
@@ -372,7 +377,7 @@ fn zip_into<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T, mut data: Vec<T>)
         (RowMap::Scalar, RowMap::Identity) => data.extend(b.iter().map(|&y| f(a[0], y))),
         (ma, mb) => data.extend((0..e.dims.iter().product()).map(|k| f(a[ma.source(k)], b[mb.source(k)]))),
     }
-    Array::new(e.dims.clone(), data)
+    Array::new(buffers::dims(&e.dims), data)
 }
 
 pub(super) fn eval_binary(
@@ -381,7 +386,7 @@ pub(super) fn eval_binary(
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
-    eval_pairs(name, |e| zip_with(e, f), complex, args)
+    Ok(vec![eval_pairs(name, |e| zip_with(e, f), complex, args)?])
 }
 
 /// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
@@ -390,19 +395,19 @@ pub(super) fn eval_pairs(
     pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
-) -> Result<Vec<Value>> {
+) -> Result<Value> {
     if let Some(s) = super::sparse::elementwise(name, args) {
-        return Ok(vec![Value::Sparse(s)]);
+        return Ok(Value::Sparse(s));
     }
     let e = expand(name, args)?;
     if let Some(is_complex) = complex {
         let mut any_complex = false;
         for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
         if any_complex {
-            return Ok(vec![super::complex::real_power(args[0], args[1])?]);
+            return super::complex::real_power(args[0], args[1]);
         }
     }
-    Ok(vec![Value::Double(pairs(&e))])
+    Ok(Value::Double(pairs(&e)))
 }
 
 /// `own[k] = f(own[k], other[map(k)])`, the operands swapped when `own` is the second (`position` 1):
@@ -455,13 +460,13 @@ pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f
     Ok(Value::Double(own))
 }
 
-pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Vec<Value>> {
+pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Value> {
     let e = expand(name, args)?;
     let logical_operands = matches!(name, "and" | "or");
     if logical_operands && e.a.data.iter().chain(&e.b.data).any(|x| x.is_nan()) {
         return Err(runtime("invalid conversion from NaN to logical value"));
     }
-    Ok(vec![Value::Logical(zip_into(&e, f, Vec::new()))])
+    Ok(Value::Logical(zip_into(&e, f, Vec::new())))
 }
 
 /// The derivative block of an operand read for the last time, at `position` among the operands, with

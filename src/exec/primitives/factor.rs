@@ -71,20 +71,7 @@ impl Lu {
     }
 
     pub fn determinant(&self) -> f64 {
-        let (forward, _) = self.lu.P().arrays();
-        // A permutation's sign is (-1)^(n - number of cycles).
-        let mut seen = vec![false; self.n];
-        let mut negative = false;
-        for start in 0..self.n {
-            let mut length = 0;
-            let mut i = start;
-            while !seen[i] {
-                seen[i] = true;
-                i = forward[i];
-                length += 1;
-            }
-            negative ^= length > 0 && length % 2 == 0;
-        }
+        let negative = is_odd(self.lu.P().arrays().0);
         let product: f64 = (0..self.n).map(|i| self.lu.U()[(i, i)]).product();
         if negative { -product } else { product }
     }
@@ -128,6 +115,23 @@ impl Lu {
         let estimate = f64::max(estimate, 2.0 * norm1(&alternating) / (3.0 * n as f64));
         1.0 / (a_norm * estimate)
     }
+}
+
+/// Whether the permutation `forward` is odd: its sign is (-1)^(n - number of cycles).
+pub(super) fn is_odd(forward: &[usize]) -> bool {
+    let mut seen = vec![false; forward.len()];
+    let mut negative = false;
+    for start in 0..forward.len() {
+        let mut length = 0;
+        let mut i = start;
+        while !seen[i] {
+            seen[i] = true;
+            i = forward[i];
+            length += 1;
+        }
+        negative ^= length > 0 && length % 2 == 0;
+    }
+    negative
 }
 
 /// Pseudo-inverse (n x m) of a full-rank m x n matrix through QR; `None` when it is rank-deficient.

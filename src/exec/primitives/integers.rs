@@ -47,9 +47,10 @@ pub enum IntegerArgs {
 }
 
 /// Binary operators: mixing integer classes is Octave's error, not an unsupported case.
-const OPERATORS: &[(&str, &str)] = &[
+/// Binary operators' builtins and the symbols Octave's errors name them by.
+pub(crate) const OPERATORS: &[(&str, &str)] = &[
     ("plus", "+"), ("minus", "-"), ("times", ".*"), ("rdivide", "./"), ("ldivide", ".\\"), ("mtimes", "*"),
-    ("mrdivide", "/"), ("power", ".^"), ("mpower", "^"), ("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="),
+    ("mrdivide", "/"), ("mldivide", "\\"), ("power", ".^"), ("mpower", "^"), ("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="),
     ("gt", ">"), ("ge", ">="), ("and", "&"), ("or", "|"),
 ];
 

@@ -30,13 +30,15 @@ pub(super) fn factor_nonsingular(op: &str, a: &[f64], n: usize) -> Result<Rc<Lu>
     let lu = Lu::shared(a, n);
     let rcond = lu.rcond(a);
     if rcond + 1.0 == 1.0 {
-        return Err(Diagnostic::new(
-            ErrorKind::Unsupported,
-            format!("{op}: the matrix is singular to machine precision (rcond = {rcond:e})"),
-        )
-        .with_hint("Octave falls back to a least-squares solution here, which msad does not differentiate"));
+        return Err(singular(op, rcond));
     }
     Ok(lu)
+}
+
+/// The error for a square matrix singular to machine precision, where Octave warns and solves anyway.
+pub(super) fn singular(op: &str, rcond: f64) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{op}: the matrix is singular to machine precision (rcond = {rcond:e})"))
+        .with_hint("Octave falls back to a least-squares solution here, which msad does not differentiate")
 }
 
 fn pinv(op: &str, a: &Array<f64>) -> Result<Vec<f64>> {

@@ -37,6 +37,7 @@ mod testing;
 mod triangular;
 
 use super::deriv::{self, Deriv};
+use super::small_list::Few;
 use super::value::{self, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::collections::HashMap;
@@ -259,19 +260,26 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// Runs a primitive's kernel.
 pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    eval_results(id, args, nargout).map(Few::into_vec)
+}
+
+/// `eval` without a list on the heap for the single result of an elementwise kernel (the
+/// evaluator's hot path).
+pub fn eval_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Value>> {
     let p = get(id);
     if complex::has_complex(args) {
-        return complex::eval(id, p.name, args, nargout);
+        return complex::eval(id, p.name, args, nargout).map(Few::from);
     }
     if integers::needs_doubles(p, args) {
-        return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout));
+        return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout)).map(Few::from);
     }
-    match p.kernel {
+    let single = match p.kernel {
         Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
         Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),
         Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
-        Kernel::General { eval, .. } => eval(args, nargout),
-    }
+        Kernel::General { eval, .. } => return eval(args, nargout).map(Few::from),
+    };
+    single.map(|value| Few::One([value]))
 }
 
 /// Derivative of the first result given the inputs' derivatives (at least one is non-zero).

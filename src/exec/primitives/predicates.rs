@@ -155,6 +155,11 @@ fn equal(a: &Value, b: &Value) -> bool {
                 })
         }
         (Value::Handle(x), Value::Handle(y)) => x == y,
+        // Real values equal complex ones whose imaginary parts are zero.
+        (Value::Complex(_), _) | (_, Value::Complex(_)) => match (a.complex_parts(), b.complex_parts()) {
+            (Some(x), Some(y)) => x.data == y.data,
+            _ => false,
+        },
         _ => match (a.numeric(), b.numeric()) {
             (Some(x), Some(y)) => x.data == y.data,
             _ => false,

@@ -1,7 +1,8 @@
-//! Complex arithmetic and elementary functions, with the branch cuts Octave's C++ library gives, and
-//! the complex results of real functions outside their real domain.
+//! Complex arithmetic and elementary functions, with the branch cuts and the values at infinite parts
+//! (`c99`) Octave's C++ library gives, and the complex results of real functions outside their real domain.
 
 use super::super::{broadcast_dims, check_arity, row_maps, runtime};
+use super::c99;
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
 use std::f64::consts::{FRAC_PI_2, LN_2, LOG10_E, PI};
@@ -22,7 +23,8 @@ fn operand<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<C>
 pub(super) fn eval(name: &str, args: &[&Value]) -> Result<Option<Value>> {
     if let Some(f) = unary(name) {
         check_arity(name, args, 1, 1)?;
-        return Ok(Some(Value::narrowed(operand(name, args[0])?.map(|&z| f(z)))));
+        let at = |z: C| if z.re.is_finite() && z.im.is_finite() { f(z) } else { c99::at_infinity(name, z).unwrap_or_else(|| f(z)) };
+        return Ok(Some(Value::narrowed(operand(name, args[0])?.map(|&z| at(z)))));
     }
     if let Some(f) = real_valued(name) {
         check_arity(name, args, 1, 1)?;
@@ -72,8 +74,9 @@ fn unary(name: &str) -> Option<fn(C) -> C> {
         "acos" => |z: C| if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() },
         "atan" => C::atan,
         "asinh" => C::asinh,
-        "acosh" => C::acosh,
-        "atanh" => C::atanh,
+        // Signed zeros on the cuts as C99: acosh(conj z) = conj(acosh z), atanh(±0 ± 0i) = ±0 ± 0i.
+        "acosh" => |z: C| if z.im.is_sign_negative() { z.conj().acosh().conj() } else { z.acosh() },
+        "atanh" => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z.atanh() },
         "round" => |z: C| C::new(z.re.round(), z.im.round()),
         "floor" => |z: C| C::new(z.re.floor(), z.im.floor()),
         "ceil" => |z: C| C::new(z.re.ceil(), z.im.ceil()),
@@ -122,14 +125,14 @@ fn times(a: C, b: C) -> C {
     } else if b.im == 0.0 {
         C::new(a.re * b.re, a.im * b.re)
     } else {
-        a * b
+        c99::mul(a, b)
     }
 }
 
 /// `a / b` as C++'s complex division: a real divisor divides each part (num-complex's general
 /// formula would turn 1/0 into NaN parts).
 fn divide(a: C, b: C) -> C {
-    if b.im == 0.0 { C::new(a.re / b.re, a.im / b.re) } else { a / b }
+    if b.im == 0.0 { C::new(a.re / b.re, a.im / b.re) } else { c99::div(a, b, a / b) }
 }
 
 /// `a .^ b` as Octave computes it: integer exponents by repeated products, real ones through the
@@ -157,11 +160,11 @@ fn integer_power(mut a: C, mut n: u32) -> C {
     let mut p = C::new(1.0, 0.0);
     while n > 0 {
         if n & 1 == 1 {
-            p *= a;
+            p = c99::mul(p, a);
         }
         n >>= 1;
         if n > 0 {
-            a *= a;
+            a = c99::mul(a, a);
         }
     }
     p
@@ -177,19 +180,24 @@ fn zip(name: &str, a: &Value, b: &Value, f: fn(C, C) -> C) -> Result<Array<C>> {
     Ok(Array::new(dims, (0..n).map(|k| f(a.data[ma.source(k)], b.data[mb.source(k)])).collect()))
 }
 
-/// The matrix product of 2-D operands.
+/// The matrix product; N-D operands fold their trailing dimensions into columns, as in Octave. Real
+/// factors scale each part (`times`), as Octave's real-complex products.
 fn mtimes(args: &[&Value]) -> Result<Value> {
-    let (a, b) = (operand("mtimes", args[0])?, operand("mtimes", args[1])?);
-    if a.dims.len() > 2 || b.dims.len() > 2 || a.cols() != b.rows() {
-        return Err(super::super::elementwise::nonconformant("operator *", &a.dims, &b.dims));
+    let folded = |v: &Value| {
+        let dims = v.dims();
+        (dims[0], dims[1..].iter().product::<usize>())
+    };
+    let ((m, k), (rows, n)) = (folded(args[0]), folded(args[1]));
+    if k != rows {
+        return Err(super::super::elementwise::nonconformant("operator *", &[m, k], &[rows, n]));
     }
-    let (m, k, n) = (a.rows(), a.cols(), b.cols());
+    let (a, b) = (operand("mtimes", args[0])?, operand("mtimes", args[1])?);
     let mut data = vec![C::new(0.0, 0.0); m * n];
     for j in 0..n {
         for p in 0..k {
             let bpj = b.data[p + k * j];
             for i in 0..m {
-                data[i + m * j] += a.data[i + m * p] * bpj;
+                data[i + m * j] += times(a.data[i + m * p], bpj);
             }
         }
     }
@@ -207,7 +215,9 @@ fn product(name: &str, args: &[&Value]) -> Result<Value> {
     for s in 0..slices.count() {
         let mut p = one;
         for k in 0..slices.len {
-            p *= z.data[slices.index(s, k)];
+            let zk = z.data[slices.index(s, k)];
+            // cumprod starts from the first element (Octave's loop), prod from 1.
+            p = if cumulative && k == 0 { zk } else { c99::mul(p, zk) };
             if cumulative {
                 out[slices.index(s, k)] = p;
             }

@@ -5,6 +5,9 @@
 //! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
 //! (`depends_on_x`), raised by the interpreter where such a value is made.
 
+mod c99;
+mod linalg;
+mod logic;
 mod math;
 mod order;
 mod text;
@@ -13,6 +16,7 @@ use super::{Derivative, Kernel, Linearity, PrimId, Primitive, check_arity, linea
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
+pub(crate) use logic::COLON_WARNING;
 pub(super) use math::{out_of_domain, real_power};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -25,7 +29,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     ]
 }
 
-pub(super) fn has_complex(args: &[&Value]) -> bool {
+pub(crate) fn has_complex(args: &[&Value]) -> bool {
     args.iter().any(|a| matches!(a, Value::Complex(_)))
 }
 
@@ -35,17 +39,22 @@ pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
         .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
 }
 
-/// Builtins whose result reads only the class and size of their arguments.
-const SHAPE_ONLY: &[&str] = &[
+/// Builtins whose real kernels take complex arguments as they are: those that read only class and size,
+/// and `isequal` (which compares complex values itself).
+const KERNEL_AS_IS: &[&str] = &[
     "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
     "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
     "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
+    "isequal",
 ];
 
 /// Primitive `id` (`name`) on arguments of which at least one is complex.
 pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
-    if SHAPE_ONLY.contains(&name) {
+    if KERNEL_AS_IS.contains(&name) {
         return real_kernel(id, args, nargout);
+    }
+    if let Some(result) = logic::eval(id, name, args, nargout) {
+        return result;
     }
     if let Some(result) = math::eval(name, args)? {
         return Ok(vec![result]);
@@ -54,10 +63,18 @@ pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> R
         "eq" | "ne" | "lt" | "le" | "gt" | "ge" => Ok(vec![order::compare(name, args)?]),
         "max" | "min" => order::extreme(name, args, nargout),
         "sort" => order::sort(args, nargout),
-        "isequal" => isequal(id, args),
         "ctranspose" => {
             let transposed = split(id, name, args, 1)?;
             Ok(vec![math::conj(&transposed)])
+        }
+        "mldivide" => Ok(vec![linalg::mldivide(args)?]),
+        "mrdivide" => Ok(vec![linalg::mrdivide(args)?]),
+        "inv" | "inverse" => Ok(vec![linalg::inv(args)?]),
+        "det" => Ok(vec![linalg::det(args)?]),
+        "norm" => {
+            let operand = linalg::norm_operand(args)?;
+            let rest: Vec<&Value> = std::iter::once(&operand).chain(args[1..].iter().copied()).collect();
+            real_kernel(id, &rest, nargout)
         }
         "num2str" | "mat2str" | "sprintf" => Ok(vec![text::eval(id, name, args)?]),
         "double" | "full" => Ok(vec![args[0].clone()]),
@@ -117,25 +134,6 @@ fn split(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Valu
         }
         _ => Err(unsupported(name)),
     }
-}
-
-/// `isequal` compares real and imaginary parts apart.
-fn isequal(id: PrimId, args: &[&Value]) -> Result<Vec<Value>> {
-    let parts = |imaginary: bool| -> Vec<Value> {
-        args.iter()
-            .map(|a| match a.complex_parts() {
-                Some(z) => Value::Double(z.map(|z| if imaginary { z.im } else { z.re })),
-                None => (*a).clone(),
-            })
-            .collect()
-    };
-    let (re, im) = (parts(false), parts(true));
-    let same = |parts: &[Value]| -> Result<bool> {
-        let refs: Vec<&Value> = parts.iter().collect();
-        Ok(matches!(&real_kernel(id, &refs, 1)?[0], Value::Logical(b) if b.data == [true]))
-    };
-    let equal = same(&re)? && same(&im)?;
-    Ok(vec![Value::Logical(Array::scalar(equal))])
 }
 
 /// `complex(re)`, `complex(re, im)`: complex even where every imaginary part is zero.
