@@ -185,6 +185,10 @@ pub struct Interpreter<'p> {
     /// The warning state as the user's code changes it (a copy of the host's, made at the first
     /// `warning` or `lastwarn`).
     warnings: Option<WarningState>,
+    /// `(id, old state)` to restore when the function that set them with `warning(STATE, id, 'local')`
+    /// returns; the running function's start at `local_warnings_mark`.
+    local_warnings: Vec<(String, Value)>,
+    local_warnings_mark: usize,
 }
 
 /// A host function called for its effect with text arguments: `warning` for the user's warnings and
@@ -197,7 +201,7 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None }
+        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -236,8 +240,11 @@ impl<'p> Interpreter<'p> {
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
         let (regs, incoming) = self.plan.frames.take(id, func.value_count as usize);
         let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None };
+        let callers_mark = std::mem::replace(&mut self.local_warnings_mark, self.local_warnings.len());
         let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
         self.plan.frames.give_back(id, frame.regs, frame.incoming);
+        let mark = std::mem::replace(&mut self.local_warnings_mark, callers_mark);
+        self.restore_local_warnings(mark)?;
         match exit? {
             Exit::Returned(results) => Ok(results),
             Exit::Reached(_) => unreachable!("no stop block was given"),

@@ -26,16 +26,24 @@ impl Interpreter<'_> {
         match (keyword.as_deref(), args.len()) {
             (_, 0) => Ok(Some(self.warning_state().query("all"))),
             (Some("query"), 1 | 2) => Ok(Some(self.warning_state().query(&id()?))),
-            (Some(state @ ("on" | "off" | "error")), 1 | 2) => {
+            (Some(state @ ("on" | "off" | "error")), 1..=3) => {
+                let local = match args.get(2) {
+                    None => false,
+                    Some(mode) if text(mode)?.eq_ignore_ascii_case("local") => true,
+                    Some(_) => return Err(Diagnostic::new(ErrorKind::Runtime, "warning: invalid MODE, expected \"local\"")),
+                };
                 let id = id()?;
                 let old = self.warning_state().query(&id);
+                if local {
+                    self.save_local_warning(&id, old.clone());
+                }
                 self.warning_state().set(state, &id);
                 self.host_calls.push(HostCall { function: "warning", args: vec![state.to_string(), id] });
                 Ok(Some(old))
             }
             (Some("on" | "off" | "query" | "error"), _) => Err(Diagnostic::new(
                 ErrorKind::Unsupported,
-                "this form of warning (local or several states); msad supports warning(msg, ...), warning(id, msg, ...), warning(STATE, id) and warning(s)",
+                "this form of warning (several states); msad supports warning(msg, ...), warning(id, msg, ...), warning(STATE, id[, 'local']) and warning(s)",
             )),
             _ => {
                 let (identifier, message) = identified_message("warning", args)?;
@@ -52,6 +60,26 @@ impl Interpreter<'_> {
                 Ok(None)
             }
         }
+    }
+
+    /// Saves `id`'s state before a `warning(STATE, id, 'local')` of the running function: as in Octave,
+    /// a later local change of the same id in the same function replaces the saved state.
+    fn save_local_warning(&mut self, id: &str, old: Value) {
+        let mark = self.local_warnings_mark;
+        match self.local_warnings[mark..].iter_mut().find(|(saved, _)| saved == id) {
+            Some(entry) => entry.1 = old,
+            None => self.local_warnings.push((id.to_string(), old)),
+        }
+    }
+
+    /// Restores the states the running function saved (from `mark` on), in the order first saved, as
+    /// Octave does when that function returns.
+    pub(super) fn restore_local_warnings(&mut self, mark: usize) -> Result<()> {
+        let saved: Vec<(String, Value)> = self.local_warnings.drain(mark..).collect();
+        for (_, old) in &saved {
+            self.warning(&[old])?;
+        }
+        Ok(())
     }
 
     /// `[msg, id] = lastwarn(...)`: the last warning; with arguments it is set to them.
