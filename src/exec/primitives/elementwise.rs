@@ -232,15 +232,22 @@ pub(super) fn eval_unary(
         return Ok(Value::Sparse(s));
     }
     let x = numeric(name, args[0])?;
-    if let Some(inside) = domain {
-        if !x.data.iter().all(|&v| inside(v)) {
-            let complex = super::complex::out_of_domain(name, &x, inside, f);
-            return complex.ok_or_else(|| runtime(format!("{name}: no complex result defined")));
-        }
+    if let Some(complex) = outside_domain(name, &x, f, domain) {
+        return complex;
     }
     let mut data = buffers::take(x.data.len());
     data.extend(x.data.iter().map(|&v| f(v)));
     Ok(Value::Double(Array::new(buffers::dims(&x.dims), data)))
+}
+
+/// Octave's (complex) result of a unary function when an element of `x` is outside its real domain.
+fn outside_domain(name: &str, x: &Array<f64>, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>) -> Option<Result<Value>> {
+    let inside = domain?;
+    if x.data.iter().all(|&v| inside(v)) {
+        return None;
+    }
+    let complex = super::complex::out_of_domain(name, x, inside, f);
+    Some(complex.ok_or_else(|| runtime(format!("{name}: no complex result defined"))))
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).
@@ -249,7 +256,7 @@ pub fn broadcast_dims(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
 }
 
 /// `broadcast_dims` kept inline, for the operations that only read it.
-fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
+pub(super) fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
     let dim = |d: &[usize], i: usize| d.get(i).copied().unwrap_or(1);
     let extents = (0..a.len().max(b.len())).map(|i| match (dim(a, i), dim(b, i)) {
         (x, y) if x == y || y == 1 => Some(x),
@@ -450,11 +457,8 @@ pub(super) fn eval_binary_into(
 
 /// `eval_unary` written into `own`, the operand read for the last time.
 pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, mut own: Array<f64>) -> Result<Value> {
-    if let Some(inside) = domain {
-        if !own.data.iter().all(|&v| inside(v)) {
-            let complex = super::complex::out_of_domain(name, &own, inside, f);
-            return complex.ok_or_else(|| runtime(format!("{name}: no complex result defined")));
-        }
+    if let Some(complex) = outside_domain(name, &own, f, domain) {
+        return complex;
     }
     own.data.iter_mut().for_each(|v| *v = f(*v));
     Ok(Value::Double(own))

@@ -320,7 +320,8 @@ pub fn value_into_operand(id: PrimId, values: &[&Value], derivs: &[&Deriv], k: u
         "times" => !derivs[1 - k].is_zero(),
         _ => true,
     };
-    values.iter().all(|v| full_dims(v).is_some_and(|d| expands_into(d, own))) && !(derivative && rule_reads_operand)
+    let keeps_own = |d: &[usize]| elementwise::broadcast_shape(d, own).is_some_and(|shape| *shape == *own);
+    values.iter().all(|v| full_dims(v).is_some_and(keeps_own)) && !(derivative && rule_reads_operand)
 }
 
 /// The dims of a full double, borrowed: the in-place checks run for every primitive and must not allocate.
@@ -329,12 +330,6 @@ fn full_dims(v: &Value) -> Option<&[usize]> {
         Value::Double(a) => Some(&a.dims),
         _ => None,
     }
-}
-
-/// Whether implicit expansion of an operand of dims `d` into one of dims `own` keeps `own`.
-fn expands_into(d: &[usize], own: &[usize]) -> bool {
-    let dim = |x: &[usize], i: usize| x.get(i).copied().unwrap_or(1);
-    (0..d.len().max(own.len())).all(|i| dim(d, i) == 1 || dim(d, i) == dim(own, i))
 }
 
 /// The result of `id` written into `own`, the value of operand `k` taken out of its register (`args[k]`

@@ -67,9 +67,7 @@ pub(super) fn curvature(args: &[&Value]) -> Curvature {
 
 /// Whether `norm(args...)` is Euclidean over all elements ('fro', or the 2-norm of a vector).
 pub(super) fn is_euclidean(args: &[&Value]) -> bool {
-    let dims = args[0].dims();
-    let vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1);
-    matches!(kind(args), Ok(Kind::Fro)) || (vector && kind(args).is_ok_and(|k| k == Kind::P(2.0)))
+    matches!(curvature(args), Curvature::Power(p) if p == 2.0)
 }
 
 fn sign(x: f64) -> f64 {
