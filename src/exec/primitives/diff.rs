@@ -5,7 +5,8 @@ use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
 use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
 use crate::diag::Result;
-use crate::exec::deriv::{Deriv, RowOperator};
+use crate::exec::buffers;
+use crate::exec::deriv::{DenseDeriv, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -56,56 +57,88 @@ fn plan(args: &[&Value]) -> Result<Plan> {
     Ok(Plan::Along { order: last.0.max(0) as usize, dim: last.1 })
 }
 
-/// The first difference along `dim` of an array of `dims` as a row operator, and the result dims.
-fn first_difference(dims: &[usize], dim: usize) -> (RowOperator, Vec<usize>) {
-    let input = Slices::new(dims, dim);
-    let out_dims = input.dims_with_len(input.len.saturating_sub(1));
-    let output = Slices::new(&out_dims, dim);
+/// The planned first differences, each as the slices of its input (the dims before that step and the
+/// dimension it differences), and the result dims.
+fn steps(args: &[&Value]) -> Result<(Vec<Slices>, Vec<usize>)> {
+    let (order, dim) = match plan(args)? {
+        Plan::Along { order, dim } => (order, dim),
+        Plan::Empty => return Ok((vec![], vec![0, 0])),
+    };
+    let mut dims = args[0].dims();
+    let mut steps = Vec::with_capacity(order);
+    for _ in 0..order {
+        let input = Slices::new(&dims, dim);
+        dims = input.dims_with_len(input.len.saturating_sub(1));
+        steps.push(input);
+    }
+    Ok((steps, dims))
+}
+
+/// The first difference of `x`, `columns` columns of an array sliced as `input` (a value, or a dense
+/// derivative block): element k of a slice is `x(k + 1) - x(k)`, as Octave computes it.
+fn difference_step(x: &[f64], columns: usize, input: &Slices) -> Vec<f64> {
+    let (before, len) = (input.before, input.len);
+    let mut out = buffers::take(before * len.saturating_sub(1) * input.after * columns);
+    if before > 0 && len > 1 {
+        for block in x.chunks_exact(before * len) {
+            let (lower, upper) = (&block[..before * (len - 1)], &block[before..]);
+            out.extend(upper.iter().zip(lower).map(|(b, a)| b - a));
+        }
+    }
+    out
+}
+
+/// `x` (`columns` columns of the argument's size) after the planned differences into `result_dims`.
+fn differences(x: &[f64], columns: usize, steps: &[Slices], result_dims: &[usize]) -> Vec<f64> {
+    let Some((first, rest)) = steps.split_first() else {
+        let mut copy = buffers::take(x.len());
+        copy.extend_from_slice(&x[..result_dims.iter().product::<usize>() * columns]);
+        return copy;
+    };
+    let mut data = difference_step(x, columns, first);
+    for input in rest {
+        let next = difference_step(&data, columns, input);
+        buffers::give(std::mem::replace(&mut data, next));
+    }
+    data
+}
+
+/// The first difference along `input`'s dimension as a row operator (for sparse derivative rows).
+fn difference_operator(input: &Slices) -> RowOperator {
+    let output = Slices::new(&input.dims_with_len(input.len.saturating_sub(1)), input.dim);
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
-    for r in 0..out_dims.iter().product() {
+    for r in 0..output.before * output.len * output.after {
         let (s, k) = output.locate(r);
         op.src.extend([input.index(s, k + 1), input.index(s, k)]);
         op.coef.extend([1.0, -1.0]);
         op.ptr.push(op.src.len());
     }
-    (op, out_dims)
-}
-
-/// Applies the planned differences through `step(operator, rows)`, returning the result dims.
-fn difference(args: &[&Value], mut step: impl FnMut(&RowOperator)) -> Result<Vec<usize>> {
-    let (order, dim) = match plan(args)? {
-        Plan::Along { order, dim } => (order, dim),
-        Plan::Empty => {
-            step(&RowOperator { ptr: vec![0], src: vec![], coef: vec![] });
-            return Ok(vec![0, 0]);
-        }
-    };
-    let mut dims = args[0].dims();
-    for _ in 0..order {
-        let (op, out_dims) = first_difference(&dims, dim);
-        step(&op);
-        dims = out_dims;
-    }
-    Ok(dims)
+    op
 }
 
 fn eval_diff(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let mut x = numeric("diff", args[0])?.data.clone();
-    let dims = difference(args, |op| {
-        x = (0..op.rows()).map(|r| (op.ptr[r]..op.ptr[r + 1]).map(|t| op.coef[t] * x[op.src[t]]).sum()).collect();
-    })?;
-    Ok(vec![Value::Double(Array::new(dims, x))])
+    let x = numeric("diff", args[0])?;
+    let (steps, dims) = steps(args)?;
+    let data = differences(&x.data, 1, &steps, &dims);
+    Ok(vec![Value::Double(Array::new(dims, data))])
 }
 
 fn forward_diff(fw: &Forward) -> Result<Deriv> {
-    let mut d = fw.derivs[0].clone();
-    difference(fw.inputs, |op| d = d.apply(op))?;
-    Ok(d)
+    let (steps, dims) = steps(fw.inputs)?;
+    Ok(match fw.derivs[0] {
+        Deriv::Dense(d) => {
+            let data = differences(&d.data, d.nd, &steps, &dims);
+            Deriv::Dense(DenseDeriv { rows: dims.iter().product(), nd: d.nd, data })
+        }
+        d if dims.contains(&0) => d.apply(&RowOperator { ptr: vec![0], src: vec![], coef: vec![] }),
+        d => steps.iter().fold(d.clone(), |d, input| d.apply(&difference_operator(input))),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Random, SHAPES, check, matrix, value};
+    use crate::exec::value::Value;
 
     #[test]
     fn differences_match_finite_differences() {
@@ -118,6 +151,40 @@ mod tests {
                 for dim in [1.0, 2.0] {
                     check("diff", &[x.clone(), matrix(1, 1, &[order]), matrix(1, 1, &[dim])], &[0]);
                 }
+            }
+        }
+    }
+
+    /// The dense kernel and the row operator (sparse rows) give the same bits on any derivative block.
+    #[test]
+    fn dense_and_sparse_derivative_rows_agree_bit_for_bit() {
+        use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
+        use crate::exec::primitives::Forward;
+        let mut rng = Random::new(5);
+        for (m, n) in SHAPES.into_iter().chain([(0, 3), (5, 6)]) {
+            let x = rng.matrix(m, n);
+            let nd = 3;
+            let block = DenseDeriv { rows: m * n, nd, data: (0..m * n * nd).map(|_| rng.next()).collect() };
+            let sparse = SparseDeriv {
+                rows: m * n,
+                nd,
+                ptr: (0..=m * n).map(|r| r * nd).collect(),
+                cols: (0..m * n).flat_map(|_| 0..nd).collect(),
+                vals: (0..m * n).flat_map(|r| (0..nd).map(move |j| (r, j))).map(|(r, j)| block.get(r, j)).collect(),
+            };
+            for args in [vec![], vec![2.0], vec![1.0, 2.0], vec![3.0, 1.0], vec![0.0]] {
+                let mut all = vec![x.clone()];
+                all.extend(args.iter().map(|&a| matrix(1, 1, &[a])));
+                let inputs: Vec<&Value> = all.iter().collect();
+                let output = value("diff", &all, 1).remove(0);
+                let rule = |d: Deriv| {
+                    let derivs: Vec<&Deriv> = std::iter::once(&d).chain(args.iter().map(|_| &Deriv::Zero)).collect();
+                    super::forward_diff(&Forward { inputs: &inputs, derivs: &derivs, output: &output }).unwrap()
+                };
+                let rows = output.numel();
+                let (dense, from_sparse) = (rule(Deriv::Dense(block.clone())), rule(Deriv::Sparse(sparse.clone())));
+                let bits = |d: &Deriv| d.to_dense(rows, nd).data.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&dense), bits(&from_sparse), "diff of {m}x{n} with {args:?}");
             }
         }
     }
