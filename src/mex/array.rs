@@ -181,6 +181,42 @@ impl Drop for OwnedArray {
     }
 }
 
+/// One of the call's outputs (`plhs`), built where the host takes it over without copying it again
+/// (see `msad_new_doubles_output`). Nothing frees it here: one not handed over is freed by the host
+/// or on the next call.
+pub struct CallOutput(NonNull<ffi::mxArray>);
+
+impl CallOutput {
+    fn created(ptr: *mut ffi::mxArray) -> CallOutput {
+        CallOutput(NonNull::new(ptr).expect("the host could not allocate an output"))
+    }
+
+    pub fn doubles(dims: &[usize], data: &[f64]) -> CallOutput {
+        CallOutput::created(unsafe { ffi::msad_new_doubles_output(dims.len(), dims.as_ptr(), data.as_ptr()) })
+    }
+
+    pub fn sparse(matrix: &SparseMatrix) -> CallOutput {
+        let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        CallOutput::created(unsafe {
+            ffi::msad_new_sparse_output(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
+        })
+    }
+
+    /// Any other array: an ordinary one, which the host frees after the call if it is not returned.
+    pub fn of(array: OwnedArray) -> CallOutput {
+        CallOutput(NonNull::new(array.into_raw()).expect("owned arrays are not null"))
+    }
+
+    pub fn into_raw(self) -> *mut ffi::mxArray {
+        self.0.as_ptr()
+    }
+}
+
+/// Frees the outputs of earlier calls, which the host has read by now.
+pub fn release_outputs() {
+    unsafe { ffi::msad_release_outputs() }
+}
+
 /// Calls the host function `function` with `inputs`; `None` if it raised an error (trapped: the
 /// host does not unwind through us).
 pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<Vec<OwnedArray>> {
