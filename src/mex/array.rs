@@ -4,6 +4,7 @@
 
 use super::ffi;
 pub use super::ffi::msad_kind as Kind;
+use crate::exec::buffers;
 use crate::exec::value::SparseMatrix;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::marker::PhantomData;
@@ -45,10 +46,15 @@ impl<'a> ArrayRef<'a> {
         unsafe { ffi::msad_numel(self.raw()) }
     }
 
-    /// Elements of a real full double array.
+    /// Elements of a real full double array, in a kept buffer (no zero fill; see `buffers`).
     pub fn doubles(self) -> Vec<f64> {
-        let mut data = vec![0.0; self.numel()];
-        unsafe { ffi::msad_read_doubles(self.raw(), data.as_mut_ptr()) };
+        let count = self.numel();
+        let mut data = buffers::take(count);
+        unsafe {
+            ffi::msad_read_doubles(self.raw(), data.as_mut_ptr());
+            // SAFETY: the shim wrote `count` elements into the buffer's room for at least `count`.
+            data.set_len(count);
+        }
         data
     }
 

@@ -66,9 +66,10 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
     let request = request::build_request(values, nlhs.max(0) as usize)?;
     let results = evaluate(&request)?;
     let outputs = results.iter().map(convert::to_output).collect::<Result<Vec<_>>>()?;
-    // Copied into the host's arrays: the buffers serve the next call (freed, malloc could hand the
-    // memory back to the system and the next call would fault every page of its J in again).
-    results.into_iter().for_each(buffers::recycle_value);
+    // Copied into the host's arrays: the buffers (and those the arguments were read into) serve the
+    // next call (freed, malloc could hand the memory back to the system and the next call would
+    // fault every page of its J in again).
+    results.into_iter().chain(request.args).for_each(buffers::recycle_value);
     for (index, output) in outputs.into_iter().enumerate() {
         unsafe { *plhs.add(index) = output.into_raw() };
     }
