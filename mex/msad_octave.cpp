@@ -1,7 +1,8 @@
-// Octave only: reads a function handle and builds the call's outputs through Octave's C++ classes. Calling "functions" from the
-// MEX costs a symbol-table lookup and a struct built and converted on every msad_eval(@f, x) call,
-// several times the rest of a small call. A separate file because Octave's mex.h declares mxArray
-// as void, while here it is Octave's own class (the object the host passes to mexFunction).
+// Octave only: reads a function handle and builds the call's outputs through Octave's C++ classes.
+// Calling "functions" from the MEX costs a symbol-table lookup and a struct built and converted on
+// every msad_eval(@f, x) call, several times the rest of a small call. A separate file because
+// Octave's mex.h declares mxArray as void, while here it is Octave's own class (the object the host
+// passes to mexFunction).
 
 #include <octave/oct.h>
 #include <octave/ov-fcn-handle.h>
@@ -35,7 +36,7 @@ namespace {
 std::vector<mxArray *> returned_outputs;
 
 mxArray *output_of(const octave_value &value) {
-    returned_outputs.push_back(nullptr);  // room first: push_back below cannot throw
+    returned_outputs.push_back(nullptr);  // room first: once the array exists, keeping it cannot fail
     mxArray *array = new mxArray(false, value);
     returned_outputs.back() = array;
     return array;
@@ -89,7 +90,7 @@ extern "C" mxArray *msad_new_sparse_output(size_t rows, size_t columns, size_t n
         value_targets[0] = 0;
     }
     try {
-        // Owns the arrays from here on, also when output_of throws.
+        // The matrix owns the arrays from here on.
         SparseMatrix matrix(Sparse<double>(dim_vector(rows, columns), room, value_targets,
                                            row_targets, start_targets));
         return output_of(octave_value(matrix));
