@@ -135,6 +135,20 @@ mxArray *msad_new_sparse(size_t rows, size_t columns, size_t nnz, const size_t *
     return array;
 }
 
+#if !defined(MSAD_OCTAVE_HANDLES)
+// Hosts without msad_octave.cpp: ordinary arrays, which the host frees after the call.
+mxArray *msad_new_doubles_output(size_t ndims, const size_t *dims, const double *data) noexcept {
+    return msad_new_doubles(ndims, dims, data);
+}
+
+mxArray *msad_new_sparse_output(size_t rows, size_t columns, size_t nnz, const size_t *column_starts,
+                                const size_t *row_indices, const double *values) noexcept {
+    return msad_new_sparse(rows, columns, nnz, column_starts, row_indices, values);
+}
+
+void msad_release_outputs(void) noexcept {}
+#endif
+
 mxArray *msad_new_cell(size_t ndims, const size_t *dims) noexcept {
     std::vector<mwSize> size = host_dims(ndims, dims);
     return mxCreateCellArray(ndims, size.data());

@@ -65,6 +65,14 @@ mxArray *msad_new_logicals(size_t ndims, const size_t *dims, const uint8_t *data
 mxArray *msad_new_chars(size_t ndims, const size_t *dims, const uint16_t *data) MSAD_NOEXCEPT;
 mxArray *msad_new_sparse(size_t rows, size_t columns, size_t nnz, const size_t *column_starts,
                          const size_t *row_indices, const double *values) MSAD_NOEXCEPT;
+/* The call's outputs (plhs), built where the host can take them over without another copy (Octave:
+   an array wrapping the host's own value). Only for plhs: not destroyed and not set into containers;
+   one not returned is freed on the next call or by msad_release_outputs. */
+mxArray *msad_new_doubles_output(size_t ndims, const size_t *dims, const double *data) MSAD_NOEXCEPT;
+mxArray *msad_new_sparse_output(size_t rows, size_t columns, size_t nnz, const size_t *column_starts,
+                                const size_t *row_indices, const double *values) MSAD_NOEXCEPT;
+/* Frees the outputs handed to the host by earlier calls (it has read them by now). */
+void msad_release_outputs(void) MSAD_NOEXCEPT;
 mxArray *msad_new_cell(size_t ndims, const size_t *dims) MSAD_NOEXCEPT;
 void msad_set_cell(mxArray *cell, size_t index, mxArray *value) MSAD_NOEXCEPT;
 mxArray *msad_new_struct(size_t ndims, const size_t *dims, int field_count,

@@ -1,13 +1,17 @@
-// Octave only: reads a function handle through Octave's C++ classes. Calling "functions" from the
-// MEX costs a symbol-table lookup and a struct built and converted on every msad_eval(@f, x) call,
-// several times the rest of a small call. A separate file because Octave's mex.h declares mxArray
-// as void, while here it is Octave's own class (the object the host passes to mexFunction).
+// Octave only: reads a function handle and builds the call's outputs through Octave's C++ classes.
+// Calling "functions" from the MEX costs a symbol-table lookup and a struct built and converted on
+// every msad_eval(@f, x) call, several times the rest of a small call. A separate file because
+// Octave's mex.h declares mxArray as void, while here it is Octave's own class (the object the host
+// passes to mexFunction).
 
 #include <octave/oct.h>
 #include <octave/ov-fcn-handle.h>
 #include <octave/mxarray.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
     static std::string name;
@@ -18,6 +22,78 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
         if (fcn == nullptr || !fcn->is_simple()) return nullptr;
         name = fcn->fcn_name();
         return name.c_str();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+// Outputs as arrays wrapping Octave values: Octave reads such an array's value as it is, where it
+// copies an ordinary mxArray's data into a new value (for J, after the shim had copied it in once
+// already). Octave does not free these arrays (its MEX context frees only those mxCreate* made), so
+// they are kept here and freed on the next call, when Octave has read them.
+namespace {
+
+std::vector<mxArray *> returned_outputs;
+
+mxArray *output_of(const octave_value &value) {
+    returned_outputs.push_back(nullptr);  // room first: once the array exists, keeping it cannot fail
+    mxArray *array = new mxArray(false, value);
+    returned_outputs.back() = array;
+    return array;
+}
+
+}  // namespace
+
+extern "C" void msad_release_outputs(void) noexcept {
+    for (mxArray *array : returned_outputs) delete array;
+    returned_outputs.clear();
+}
+
+extern "C" mxArray *msad_new_doubles_output(size_t ndims, const size_t *dims,
+                                            const double *data) noexcept {
+    try {
+        dim_vector size = dim_vector::alloc(ndims < 2 ? 2 : ndims);
+        for (int k = 0; k < size.ndims(); ++k) size(k) = k < static_cast<int>(ndims) ? dims[k] : 1;
+        NDArray array(size);
+        std::copy_n(data, array.numel(), array.fortran_vec());
+        return output_of(octave_value(array));
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" mxArray *msad_new_sparse_output(size_t rows, size_t columns, size_t nnz,
+                                           const size_t *column_starts, const size_t *row_indices,
+                                           const double *values) noexcept {
+    // Arrays handed to the matrix as they are: its own constructor would zero-fill them first.
+    // Octave's matrices keep room for one entry even when empty.
+    size_t room = nnz > 0 ? nnz : 1;
+    std::allocator<double> value_allocator;
+    std::allocator<octave_idx_type> index_allocator;
+    double *value_targets = nullptr;
+    octave_idx_type *row_targets = nullptr;
+    octave_idx_type *start_targets = nullptr;
+    try {
+        value_targets = value_allocator.allocate(room);
+        row_targets = index_allocator.allocate(room);
+        start_targets = index_allocator.allocate(columns + 1);
+    } catch (...) {
+        if (value_targets != nullptr) value_allocator.deallocate(value_targets, room);
+        if (row_targets != nullptr) index_allocator.deallocate(row_targets, room);
+        return nullptr;
+    }
+    std::copy_n(column_starts, columns + 1, start_targets);
+    std::copy_n(row_indices, nnz, row_targets);
+    std::copy_n(values, nnz, value_targets);
+    if (nnz == 0) {
+        row_targets[0] = 0;
+        value_targets[0] = 0;
+    }
+    try {
+        // The matrix owns the arrays from here on.
+        SparseMatrix matrix(Sparse<double>(dim_vector(rows, columns), room, value_targets,
+                                           row_targets, start_targets));
+        return output_of(octave_value(matrix));
     } catch (...) {
         return nullptr;
     }

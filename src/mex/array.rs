@@ -4,6 +4,7 @@
 
 use super::ffi;
 pub use super::ffi::msad_kind as Kind;
+use crate::exec::buffers;
 use crate::exec::value::SparseMatrix;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::marker::PhantomData;
@@ -45,10 +46,15 @@ impl<'a> ArrayRef<'a> {
         unsafe { ffi::msad_numel(self.raw()) }
     }
 
-    /// Elements of a real full double array.
+    /// Elements of a real full double array, in a kept buffer (no zero fill; see `buffers`).
     pub fn doubles(self) -> Vec<f64> {
-        let mut data = vec![0.0; self.numel()];
-        unsafe { ffi::msad_read_doubles(self.raw(), data.as_mut_ptr()) };
+        let count = self.numel();
+        let mut data = buffers::take(count);
+        unsafe {
+            ffi::msad_read_doubles(self.raw(), data.as_mut_ptr());
+            // SAFETY: the shim wrote `count` elements into the buffer's room for at least `count`.
+            data.set_len(count);
+        }
         data
     }
 
@@ -179,6 +185,42 @@ impl Drop for OwnedArray {
     fn drop(&mut self) {
         unsafe { ffi::msad_destroy(self.0.as_ptr()) }
     }
+}
+
+/// One of the call's outputs (`plhs`), built where the host takes it over without copying it again
+/// (see `msad_new_doubles_output`). Nothing frees it here: one not handed over is freed by the host
+/// or on the next call.
+pub struct CallOutput(NonNull<ffi::mxArray>);
+
+impl CallOutput {
+    fn created(ptr: *mut ffi::mxArray) -> CallOutput {
+        CallOutput(NonNull::new(ptr).expect("the host could not allocate an output"))
+    }
+
+    pub fn doubles(dims: &[usize], data: &[f64]) -> CallOutput {
+        CallOutput::created(unsafe { ffi::msad_new_doubles_output(dims.len(), dims.as_ptr(), data.as_ptr()) })
+    }
+
+    pub fn sparse(matrix: &SparseMatrix) -> CallOutput {
+        let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        CallOutput::created(unsafe {
+            ffi::msad_new_sparse_output(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
+        })
+    }
+
+    /// Any other array: an ordinary one, which the host frees after the call if it is not returned.
+    pub fn of(array: OwnedArray) -> CallOutput {
+        CallOutput(NonNull::new(array.into_raw()).expect("owned arrays are not null"))
+    }
+
+    pub fn into_raw(self) -> *mut ffi::mxArray {
+        self.0.as_ptr()
+    }
+}
+
+/// Frees the outputs of earlier calls, which the host has read by now.
+pub fn release_outputs() {
+    unsafe { ffi::msad_release_outputs() }
 }
 
 /// Calls the host function `function` with `inputs`; `None` if it raised an error (trapped: the

@@ -1,7 +1,7 @@
 //! Host arrays <-> `Value`s. Inputs msad cannot represent (single, objects) are
 //! `msad:badInput` errors naming where they were found, e.g. `x{2}.k`.
 
-use super::array::{self, ArrayRef, Kind, OwnedArray};
+use super::array::{self, ArrayRef, CallOutput, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::value::{Array, Complex64, FunctionHandle, IntClass, StructArray, Value};
@@ -129,6 +129,15 @@ fn captured_variables(description: &Value) -> Vec<(String, Value)> {
         },
         _ => Vec::new(),
     }
+}
+
+/// An output of the call: doubles and sparse matrices go to the host without a copy of its own.
+pub fn to_output(value: &Value) -> Result<CallOutput> {
+    Ok(match value {
+        Value::Double(a) => CallOutput::doubles(&a.dims, &a.data),
+        Value::Sparse(s) => CallOutput::sparse(s),
+        other => CallOutput::of(to_array(other)?),
+    })
 }
 
 pub fn to_array(value: &Value) -> Result<OwnedArray> {

@@ -36,6 +36,7 @@ pub unsafe extern "C-unwind" fn mexFunction(
 ) {
     // On every call: `clear msad_eval` makes the host forget it, though this library stays loaded.
     array::at_exit(release_engine);
+    array::release_outputs();
     unsafe { respond(nlhs, plhs, nrhs, prhs) };
     // No Rust value is live in this frame: raising an error unwinds through it into the host.
     unsafe { array::end_call() }
@@ -64,10 +65,11 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
         .collect::<Result<Vec<_>>>()?;
     let request = request::build_request(values, nlhs.max(0) as usize)?;
     let results = evaluate(&request)?;
-    let outputs = results.iter().map(convert::to_array).collect::<Result<Vec<_>>>()?;
-    // Copied into the host's arrays: the buffers serve the next call (freed, malloc could hand the
-    // memory back to the system and the next call would fault every page of its J in again).
-    results.into_iter().for_each(buffers::recycle_value);
+    let outputs = results.iter().map(convert::to_output).collect::<Result<Vec<_>>>()?;
+    // Copied into the host's arrays: the buffers (and those the arguments were read into) serve the
+    // next call (freed, malloc could hand the memory back to the system and the next call would
+    // fault every page of its J in again).
+    results.into_iter().chain(request.args).for_each(buffers::recycle_value);
     for (index, output) in outputs.into_iter().enumerate() {
         unsafe { *plhs.add(index) = output.into_raw() };
     }
@@ -136,10 +138,11 @@ fn lock_engine() -> Result<MutexGuard<'static, Option<Engine>>> {
     }
 }
 
-/// Called by the host before it unloads the MEX file: frees the engine and its cache.
+/// Called by the host before it unloads the MEX file: frees the engine, its cache and the last outputs.
 unsafe extern "C" fn release_engine() {
     // Called from the host, outside any Rust frame: a panic must stop here.
     let _ = panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None));
+    array::release_outputs();
 }
 
 fn record_panic(info: &panic::PanicHookInfo) {
