@@ -130,10 +130,11 @@ pub(super) fn primitive(
     Some(match apply(id, &a, b.as_ref())? {
         Outcome::Logical(t) => write_logical(dest, t),
         Outcome::Number { y, partials, differentiable } => {
-            let terms = [Some(&a), b.as_ref()].into_iter().flatten().zip(partials).filter_map(|(op, c)| Some((c, op.dx?)));
+            let active = active && differentiable;
+            let terms = [(partials[0], a.dx), (partials[1], b.as_ref().and_then(|b| b.dx))];
             let taped = |k: usize| Some((operands.get(k)?.tape?, partials[k]));
-            let var = tape.filter(|_| active && differentiable).and_then(|tape| tape.record_scalar([taped(0), taped(1)]));
-            let written = store(dest.as_deref_mut(), y, (active && differentiable).then_some(terms));
+            let var = tape.filter(|_| active).and_then(|tape| tape.record_scalar([taped(0), taped(1)]));
+            let written = store(dest.as_deref_mut(), y, if active { terms } else { [(0.0, None); 2] });
             set_tape(written, dest, var)
         }
     })
@@ -277,20 +278,18 @@ pub(super) fn position(slot: &Slot) -> Option<usize> {
     }
 }
 
-/// Stores the value `y` with derivative `sum_t c_t dx_t` (None: zero derivative) in `dest`, or returns a
-/// new slot.
-fn store<'a>(dest: Option<&mut Slot>, y: f64, terms: Option<impl Iterator<Item = (f64, &'a [f64])>>) -> Option<Slot> {
-    let mut terms = terms.into_iter().flatten().peekable();
-    let Some(nd) = terms.peek().map(|(_, dx)| dx.len()) else {
-        return write_value(dest, y, Deriv::Zero);
-    };
-    write(dest, y, nd, |out| {
-        let (c, dx) = terms.next().expect("peeked");
-        out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
-        for (c, dx) in terms {
-            out.iter_mut().zip(dx).for_each(|(o, d)| *o += c * d);
-        }
-    })
+/// Stores the value `y` with derivative `sum_t c_t dx_t` over the terms `(c_t, dx_t)` whose row is
+/// present (none: zero derivative) in `dest`, or returns a new slot. A fixed pair, not an iterator:
+/// this runs once per scalar operation, and moving an iterator chain around costs more than the sum.
+fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> Option<Slot> {
+    match terms {
+        [(c, Some(dx)), (e, Some(dy))] => write(dest, y, dx.len(), |out| {
+            out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
+            out.iter_mut().zip(dy).for_each(|(o, d)| *o += e * d);
+        }),
+        [(c, Some(dx)), _] | [_, (c, Some(dx))] => write(dest, y, dx.len(), |out| out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d)),
+        _ => write_value(dest, y, Deriv::Zero),
+    }
 }
 
 /// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
