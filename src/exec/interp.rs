@@ -794,10 +794,11 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
             let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
             let operand_at = |k: usize| value_slot(regs, inst.args[k]);
-            match scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut()) {
-                Some(None) => Some(out),
-                written => written,
+            let written = scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut());
+            if let (Some(None), Some(out)) = (&written, out) {
+                regs[dest.0 as usize] = Reg::Val(out);
             }
+            written
         }
         Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
             scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
@@ -821,7 +822,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         None => false,
         Some(None) => true,
         Some(Some(slot)) => {
-            regs[dest.0 as usize] = Reg::Val(slot);
+            regs[dest.0 as usize] = Reg::Val(*slot);
             true
         }
     }

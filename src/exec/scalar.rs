@@ -18,6 +18,11 @@ use super::primitives::{self, Kernel, PrimId};
 use super::value::{Array, Value};
 use std::sync::OnceLock;
 
+/// What a fast-path operation did with its result: None, written into the destination's buffers;
+/// else a new slot for the destination (boxed: the in-place case, taken on every loop iteration after
+/// the first, then moves one word instead of a whole slot).
+pub(super) type Written = Option<Box<Slot>>;
+
 /// A real scalar operand: its value and its derivative row (None: zero derivative).
 struct Operand<'a> {
     x: f64,
@@ -106,16 +111,16 @@ fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
 }
 
 /// `id(operands...)` when every operand is a real scalar; `None`: take the general path. The result is
-/// written into `dest` (the destination register's old slot) when its buffers fit, else returned in
-/// `Some(Some(slot))`. `active`: whether the result carries a derivative (activity analysis). `tape`:
-/// a gradient tape recording the run.
+/// written into `dest` (the destination register's old slot) when its buffers fit (see `Written`).
+/// `active`: whether the result carries a derivative (activity analysis). `tape`: a gradient tape
+/// recording the run.
 pub(super) fn primitive(
     id: PrimId,
     operands: &[&Slot],
     active: bool,
     mut dest: Option<&mut Slot>,
     tape: Option<&mut Tape>,
-) -> Option<Option<Slot>> {
+) -> Option<Written> {
     if Some(id) == known().truth {
         return Some(write_logical(dest, truth(operands.first()?)?));
     }
@@ -141,7 +146,7 @@ pub(super) fn primitive(
 }
 
 /// Item `counter` (0-based) of a loop over a real row vector: its element, as `element` writes it.
-fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
+fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Written> {
     let [collection, counter] = operands else { return None };
     let Value::Double(a) = &collection.value else { return None };
     let k = operand(counter)?.x;
@@ -152,7 +157,7 @@ fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape
 
 /// `base(k)` for a scalar linear position `k` (0-based) into a real double array, written as by
 /// `primitive`; `None` for anything else (the general path raises the errors).
-pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
+pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Written> {
     let Value::Double(a) = &base.value else { return None };
     let y = *a.data.get(k)?;
     let written = match &base.deriv {
@@ -168,9 +173,12 @@ pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: 
 }
 
 /// Gives the result written by `write` and friends (returned, or in `dest` when None) its tape variable.
-fn set_tape(written: Option<Slot>, dest: Option<&mut Slot>, var: Option<TapeVar>) -> Option<Slot> {
+fn set_tape(written: Written, dest: Option<&mut Slot>, var: Option<TapeVar>) -> Written {
     match written {
-        Some(slot) => Some(Slot { tape: var, ..slot }),
+        Some(mut slot) => {
+            slot.tape = var;
+            Some(slot)
+        }
         None => {
             dest.expect("written into dest").tape = var;
             None
@@ -192,7 +200,7 @@ pub(super) fn concatenate<'a>(
     operand_at: impl Fn(usize) -> Option<&'a Slot>,
     active: bool,
     dest: Option<&mut Slot>,
-) -> Option<Option<Slot>> {
+) -> Option<Written> {
     let dims = if Some(id) == known().vertcat { [count, 1] } else { [1, count] };
     let mut nd = None;
     for k in 0..count {
@@ -241,7 +249,7 @@ pub(super) fn concatenate<'a>(
     let mut derivative = nd.map(|nd| DenseDeriv::zeros(count, nd));
     fill(&mut values, derivative.as_mut().map(|d| &mut d.data[..]));
     let deriv = derivative.map_or(Deriv::Zero, Deriv::Dense);
-    Some(Some(Slot::new(Value::Double(Array::new(dims.to_vec(), values)), deriv)))
+    Some(Some(Box::new(Slot::new(Value::Double(Array::new(dims.to_vec(), values)), deriv))))
 }
 
 /// `base(k) = rhs` in place, for a scalar `rhs` and a position inside a real double array; `false`:
@@ -281,7 +289,7 @@ pub(super) fn position(slot: &Slot) -> Option<usize> {
 /// Stores the value `y` with derivative `sum_t c_t dx_t` over the terms `(c_t, dx_t)` whose row is
 /// present (none: zero derivative) in `dest`, or returns a new slot. A fixed pair, not an iterator:
 /// this runs once per scalar operation, and moving an iterator chain around costs more than the sum.
-fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> Option<Slot> {
+fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> Written {
     match terms {
         [(c, Some(dx)), (e, Some(dy))] => write(dest, y, dx.len(), |out| {
             out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
@@ -294,7 +302,7 @@ fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> 
 
 /// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
 /// with a row of the same length (None), else into a new slot.
-fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Option<Slot> {
+fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Written {
     if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape }) = dest {
         if a.data.len() == 1 && a.dims.len() == 2 && d.rows == 1 && d.nd == nd {
             *tape = None;
@@ -305,10 +313,10 @@ fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64
     }
     let mut row = vec![0.0; nd];
     fill(&mut row);
-    Some(Slot::new(Value::scalar(y), Deriv::Dense(DenseDeriv { rows: 1, nd, data: row })))
+    Some(Box::new(Slot::new(Value::scalar(y), Deriv::Dense(DenseDeriv { rows: 1, nd, data: row }))))
 }
 
-fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
+fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Written {
     match dest {
         Some(Slot { value: Value::Double(a), deriv: d, tape }) if a.data.len() == 1 && a.dims.len() == 2 => {
             *tape = None;
@@ -316,17 +324,17 @@ fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
             *d = deriv;
             None
         }
-        _ => Some(Slot::new(Value::scalar(y), deriv)),
+        _ => Some(Box::new(Slot::new(Value::scalar(y), deriv))),
     }
 }
 
-fn write_logical(dest: Option<&mut Slot>, t: bool) -> Option<Slot> {
+fn write_logical(dest: Option<&mut Slot>, t: bool) -> Written {
     match dest {
         Some(Slot { value: Value::Logical(l), deriv: Deriv::Zero, tape }) if l.data.len() == 1 && l.dims.len() == 2 => {
             *tape = None;
             l.data[0] = t;
             None
         }
-        _ => Some(Slot::inactive(Value::Logical(Array::scalar(t)))),
+        _ => Some(Box::new(Slot::inactive(Value::Logical(Array::scalar(t))))),
     }
 }
