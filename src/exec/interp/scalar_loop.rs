@@ -12,7 +12,7 @@
 //! their locations and the general semantics are the interpreter's own.
 
 use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, set_phis, value_slot};
-use crate::analysis::{Activity, Moves};
+use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
 use crate::exec::primitives::Kernel;
 use crate::exec::scalar::{self, Operand, Outcome};
@@ -108,8 +108,11 @@ impl ScalarLoop {
 
 /// The programs of the function's loops, by header block (None: not a header, or not scalar code).
 pub(super) fn compile_all(func: &Function, facts: &Facts) -> Vec<Option<ScalarLoop>> {
-    (0..func.blocks.len()).map(|b| compile(func, BlockId(b as u32), facts)).collect()
+    let idom = immediate_forward_dominators(func);
+    (0..func.blocks.len()).map(|b| compile(func, BlockId(b as u32), &idom, facts)).collect()
 }
+
+
 
 /// What the plan knows of the function that compilation reads.
 pub(super) struct Facts<'a> {
@@ -119,30 +122,33 @@ pub(super) struct Facts<'a> {
     pub joins: &'a [Option<BlockId>],
 }
 
-/// The blocks of the loop headed by `header`: those on a cycle through it, when it is their only
-/// entry (None: not a loop header).
-fn loop_blocks(func: &Function, header: BlockId) -> Option<Vec<bool>> {
-    let n = func.blocks.len();
-    let walk = |start: BlockId, next: &dyn Fn(BlockId) -> Vec<BlockId>| {
-        let mut seen = vec![false; n];
-        let mut stack = next(start);
-        while let Some(b) = stack.pop() {
-            if !std::mem::replace(&mut seen[b.0 as usize], true) {
-                stack.extend(next(b));
-            }
+/// The blocks of the natural loop headed by `header`: the header and the blocks reaching one of its
+/// back edges (from a block it dominates) without passing through it (None: not a loop header).
+/// Blocks the entry does not reach (lowering leaves some after `break` and `continue`) are left out.
+fn loop_blocks(func: &Function, header: BlockId, idom: &[Option<BlockId>]) -> Option<Vec<bool>> {
+    let reachable = |b: BlockId| b == BlockId(0) || idom[b.0 as usize].is_some();
+    let dominated = |mut b: BlockId| loop {
+        if b == header {
+            return true;
         }
-        seen
+        match idom[b.0 as usize] {
+            Some(d) => b = d,
+            None => return false,
+        }
     };
-    let forward = walk(header, &|b| func.successors(b));
-    let backward = walk(header, &|b| func.block(b).preds.clone());
-    let inside: Vec<bool> = (0..n).map(|b| forward[b] && backward[b]).collect();
-    if !inside[header.0 as usize] {
+    let latches: Vec<BlockId> = func.block(header).preds.iter().copied().filter(|&p| reachable(p) && dominated(p)).collect();
+    if latches.is_empty() {
         return None;
     }
-    let single_entry = (0..n)
-        .filter(|&b| inside[b] && b != header.0 as usize)
-        .all(|b| func.blocks[b].preds.iter().all(|p| inside[p.0 as usize]));
-    single_entry.then_some(inside)
+    let mut inside = vec![false; func.blocks.len()];
+    inside[header.0 as usize] = true;
+    let mut stack = latches;
+    while let Some(b) = stack.pop() {
+        if !std::mem::replace(&mut inside[b.0 as usize], true) {
+            stack.extend(func.block(b).preds.iter().copied().filter(|&p| reachable(p)));
+        }
+    }
+    Some(inside)
 }
 
 /// Registers by value while compiling.
@@ -160,12 +166,12 @@ impl Registers {
     }
 }
 
-fn compile(func: &Function, header: BlockId, facts: &Facts) -> Option<ScalarLoop> {
+fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &Facts) -> Option<ScalarLoop> {
     let Facts { activity, moves, subscript_ranges, joins } = facts;
-    let inside = loop_blocks(func, header)?;
+    let inside = loop_blocks(func, header, idom)?;
     let blocks: Vec<BlockId> = (0..func.blocks.len()).filter(|&b| inside[b]).map(|b| BlockId(b as u32)).collect();
-    // Values defined inside the loop, by kind: arrays (assignment results and phis joining them),
-    // the rest scalars.
+    // Values defined inside the loop, by kind: arrays (assignment results, bases of reads and
+    // assignments, and the phis passing them on), the rest scalars.
     let mut defined = std::collections::HashSet::new();
     let mut arrays = std::collections::HashSet::new();
     for &b in &blocks {
@@ -176,18 +182,23 @@ fn compile(func: &Function, header: BlockId, facts: &Facts) -> Option<ScalarLoop
         defined.extend(block.phis.iter().map(|phi| phi.dest));
         for inst in &block.insts {
             defined.extend(inst.dests.iter().copied());
-            if matches!(inst.op, Op::IndexAssign) {
-                arrays.extend(inst.dests.iter().copied());
+            match &inst.op {
+                Op::IndexAssign => arrays.extend(inst.dests.iter().chain(&inst.args[..1]).copied()),
+                Op::Index => arrays.extend(&inst.args[..1]),
+                Op::Prim(id) if scalar::is_for_item(*id) => arrays.extend(&inst.args[..1]),
+                _ => {}
             }
         }
     }
+    // A phi is of the kind of what it joins.
     loop {
         let before = arrays.len();
-        for &b in &blocks {
-            for phi in &func.block(b).phis {
-                if phi.incoming.iter().any(|(_, v)| arrays.contains(v)) {
-                    arrays.insert(phi.dest);
-                }
+        for phi in blocks.iter().flat_map(|&b| &func.block(b).phis) {
+            let joined = phi.incoming.iter().map(|(_, v)| v).filter(|v| defined.contains(*v));
+            if arrays.contains(&phi.dest) {
+                arrays.extend(joined.copied());
+            } else if joined.clone().any(|v| arrays.contains(v)) {
+                arrays.insert(phi.dest);
             }
         }
         if arrays.len() == before {
@@ -248,7 +259,9 @@ fn compile(func: &Function, header: BlockId, facts: &Facts) -> Option<ScalarLoop
         let mut steps = Vec::new();
         for (k, inst) in block.insts.iter().enumerate() {
             let [dest] = inst.dests[..] else { return None };
-            if subscript_ranges[dest.0 as usize] {
+            // A scalar read as an array would need writing back first.
+            let array_result = matches!(inst.op, Op::IndexAssign);
+            if subscript_ranges[dest.0 as usize] || arrays.contains(&dest) != array_result {
                 return None;
             }
             let subscripts = |vs: &[ValueId], registers: &mut Registers, scalar: &mut dyn FnMut(ValueId, &mut Registers) -> Option<R>| {
