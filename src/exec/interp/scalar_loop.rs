@@ -11,7 +11,7 @@
 //! registers it holds are written back and the interpreter resumes at that instruction, so errors,
 //! their locations and the general semantics are the interpreter's own.
 
-use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, set_phis, value_slot};
+use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
 use crate::exec::primitives::Kernel;
@@ -56,16 +56,24 @@ enum Next {
     Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool },
 }
 
-struct ScalarPhi {
-    dest: R,
-    /// Input register per predecessor.
-    incoming: Vec<(BlockId, R)>,
+/// The phis of a block set along one edge into it.
+struct Edge {
+    pred: BlockId,
+    /// `(dest, source)` registers of the scalar phis.
+    scalars: Vec<(R, R)>,
+    /// A source is also a destination: all are read before any is set.
+    parallel: bool,
+    /// `(dest, input)` of the array phis when each input is read for the last time and none is a
+    /// destination: each moves by a swap (the input keeps the phi's old slot as storage, as
+    /// `set_phis` leaves it). None: `set_phis` sets them.
+    swaps: Option<Vec<(ValueId, ValueId)>>,
 }
 
 struct CompiledBlock {
     id: BlockId,
-    phis: Vec<ScalarPhi>,
-    /// Positions of the phis of arrays (set by the interpreter's own code).
+    /// One per predecessor inside the loop.
+    edges: Vec<Edge>,
+    /// Positions of the phis of arrays.
     array_phis: Vec<usize>,
     /// Steps with the position of their instruction in the block.
     steps: Vec<(usize, Step)>,
@@ -234,7 +242,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
     let mut compiled = Vec::with_capacity(blocks.len());
     for &b in &blocks {
         let block = func.block(b);
-        let (mut phis, mut array_phis) = (Vec::new(), Vec::new());
+        let (mut scalar_phis, mut array_phis) = (Vec::new(), Vec::new());
         for (k, phi) in block.phis.iter().enumerate() {
             if arrays.contains(&phi.dest) {
                 if phi.incoming.iter().any(|(from, v)| inside[from.0 as usize] && defined.contains(v) && !arrays.contains(v)) {
@@ -250,11 +258,19 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
             if b == header {
                 header_phis.push(dest);
             }
-            let mut incoming = Vec::new();
-            for &(from, v) in phi.incoming.iter().filter(|(from, _)| inside[from.0 as usize]) {
-                incoming.push((from, scalar(v, &mut registers)?));
+            scalar_phis.push((dest, phi));
+        }
+        let mut edges = Vec::new();
+        for (position, &pred) in block.preds.iter().enumerate().filter(|(_, p)| inside[p.0 as usize]) {
+            let mut scalars = Vec::new();
+            for &(dest, phi) in &scalar_phis {
+                scalars.push((dest, scalar(phi_input(phi, pred), &mut registers)?));
             }
-            phis.push(ScalarPhi { dest, incoming });
+            let parallel = scalars.iter().any(|(_, source)| scalars.iter().any(|(dest, _)| dest == source));
+            let moved: Vec<(ValueId, ValueId)> = array_phis.iter().map(|&k| (block.phis[k].dest, phi_input(&block.phis[k], pred))).collect();
+            let disjoint = moved.iter().all(|(_, input)| moved.iter().all(|(dest, _)| dest != input));
+            let movable = array_phis.iter().all(|&k| moves.phi(b, position, k));
+            edges.push(Edge { pred, scalars, parallel, swaps: (disjoint && movable).then_some(moved) });
         }
         let mut steps = Vec::new();
         for (k, inst) in block.insts.iter().enumerate() {
@@ -332,7 +348,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
             }
             Terminator::Return(_) => return None,
         };
-        compiled.push(CompiledBlock { id: b, phis, array_phis, steps, next });
+        compiled.push(CompiledBlock { id: b, edges, array_phis, steps, next });
     }
     let mut position = vec![None; func.blocks.len()];
     for (k, block) in compiled.iter().enumerate() {
@@ -423,11 +439,19 @@ impl File {
         }
     }
 
-    fn set_phis(&mut self, phis: &[ScalarPhi], pred: BlockId) {
+    fn set_phis(&mut self, edge: &Edge) {
         let nd = self.nd;
-        for phi in phis {
-            let (_, r) = *phi.incoming.iter().find(|(from, _)| *from == pred).expect("phi covers every predecessor");
-            self.pending.push((phi.dest, self.cells[r]));
+        if !edge.parallel {
+            for &(dest, r) in &edge.scalars {
+                self.cells[dest] = self.cells[r];
+                if let Scalar::Row(_) = self.cells[r] {
+                    self.rows.copy_within(r * nd..(r + 1) * nd, dest * nd);
+                }
+            }
+            return;
+        }
+        for &(dest, r) in &edge.scalars {
+            self.pending.push((dest, self.cells[r]));
             if let Scalar::Row(_) = self.cells[r] {
                 self.pending_rows.extend_from_slice(&self.rows[r * nd..(r + 1) * nd]);
             }
@@ -528,9 +552,13 @@ impl File {
             Scalar::Row(x) => Operand { x, dx: Some(self.row(rhs)) },
             _ => return false,
         };
-        let Reg::Val(mut slot) = std::mem::replace(&mut regs[base.0 as usize], Reg::Unset) else { unreachable!("read above") };
-        let assigned = scalar::assign_operand(&mut slot, k, &r);
-        regs[if assigned { dest } else { base }.0 as usize] = Reg::Val(slot);
+        let Reg::Val(slot) = &mut regs[base.0 as usize] else { unreachable!("read above") };
+        // `assign_operand` changes nothing when it refuses. The base is dead: it keeps the
+        // destination's old slot as storage.
+        let assigned = scalar::assign_operand(slot, k, &r);
+        if assigned {
+            regs.swap(base.0 as usize, dest.0 as usize);
+        }
         assigned
     }
 }
@@ -546,9 +574,11 @@ impl Interpreter<'_> {
         loop {
             let compiled = &program.blocks[program.position[block.0 as usize].expect("inside the loop")];
             if let Some(p) = pred {
-                file.set_phis(&compiled.phis, p);
-                if !compiled.array_phis.is_empty() {
-                    set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k));
+                let edge = compiled.edges.iter().find(|e| e.pred == p).expect("an edge inside the loop");
+                file.set_phis(edge);
+                match &edge.swaps {
+                    Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(dest.0 as usize, input.0 as usize)),
+                    None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }
             if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs)) {
