@@ -7,11 +7,10 @@
 mod common;
 
 use common::*;
-use msad::engine::{Engine, Evaluation, Options, Request, Sparsity};
+use msad::engine::{Engine, Evaluation, Mode, Options, Request, Sparsity};
 use msad::exec::value::Value;
 
-fn request(name: &str, x: &[f64], nargout: usize, sparsity: Sparsity, unoptimized: bool) -> Request {
-    let options = Options { sparsity, unoptimized, ..Options::default() };
+fn request(name: &str, x: &[f64], nargout: usize, options: Options) -> Request {
     Request { function: named(name), args: vec![column(x.to_vec())], options, nargout }
 }
 
@@ -31,12 +30,17 @@ fn bits(v: &[f64]) -> Vec<u64> {
 /// pattern, or detect again when a loop test changes path), with compiled loops and without: bit
 /// for bit equal, and J within `tolerance` of central differences.
 fn check(name: &str, points: &[Vec<f64>], tolerance: f64) {
-    for sparsity in [Sparsity::Auto, Sparsity::None] {
+    check_with(name, points, tolerance, &[Options::default(), Options { sparsity: Sparsity::None, ..Options::default() }]);
+}
+
+/// `check` with each of `options` in turn.
+fn check_with(name: &str, points: &[Vec<f64>], tolerance: f64, options: &[Options]) {
+    for options in options {
         let (mut compiled, mut interpreted) = (Engine::new(), Engine::new());
         for x in points {
             for nargout in [1, 2] {
                 let run = |engine: &mut Engine, unoptimized| -> Evaluation {
-                    let request = request(name, x, nargout, sparsity.clone(), unoptimized);
+                    let request = request(name, x, nargout, Options { unoptimized, ..options.clone() });
                     engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{name} at {x:?}: {d}"))
                 };
                 let (a, b) = (run(&mut compiled, false), run(&mut interpreted, true));
@@ -83,13 +87,23 @@ fn the_brusselator_loops_match_the_interpreter() {
     check("brusselator_rhs", &[x.clone(), x], 1e-6);
 }
 
+/// Gradients by reverse mode record the compiled steps on the tape as the interpreter's fast path does.
+#[test]
+fn gradients_recorded_on_a_tape_match_the_interpreter() {
+    let modes = [Mode::Reverse, Mode::Forward].map(|mode| Options { mode, ..Options::default() });
+    check_with("loop_objective", &points(9), 1e-6, &modes);
+    let brown: Vec<f64> = (0..12).map(|i| if i % 2 == 0 { -1.0 } else { 1.0 } + 0.05 * i as f64).collect();
+    check_with("brown_fun", &[brown.clone(), brown], 1e-6, &modes);
+}
+
 /// The error of `name` at x, with compiled loops and without, as the host would show it.
 fn errors(name: &str, x: &[f64]) -> [String; 2] {
     [false, true].map(|unoptimized| {
         let mut engine = Engine::new();
         // A first call that succeeds prepares the plan (and its compiled loops) where possible.
-        let _ = engine.evaluate(&mut host(), &request(name, &[0.5; 2], 2, Sparsity::Auto, unoptimized));
-        let error = engine.evaluate(&mut host(), &request(name, x, 2, Sparsity::Auto, unoptimized)).expect_err("an error");
+        let options = || Options { unoptimized, ..Options::default() };
+        let _ = engine.evaluate(&mut host(), &request(name, &[0.5; 2], 2, options()));
+        let error = engine.evaluate(&mut host(), &request(name, x, 2, options())).expect_err("an error");
         let location = error.location.as_ref().map(|(file, span)| (file.path.clone(), file.line_col(span.lo)));
         format!("{:?} {:?} {} {location:?} {:?}", error.kind, error.user_identifier, error.message, error.stack)
     })

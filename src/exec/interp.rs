@@ -307,7 +307,8 @@ impl<'p> Interpreter<'p> {
             // the loop or meets what the program does not do (then the rest runs here).
             let (frames, joins) = (self.plan.frames, &self.plan.joins[id.0 as usize]);
             let compile = || scalar_loop::compile_all(func, &scalar_loop::Facts { activity, moves, subscript_ranges, joins });
-            let eligible = first == 0 && stop.is_none() && self.tape.is_none() && !self.detect_sparsity;
+            let records_scalars = self.tape.as_ref().is_none_or(Tape::records_scalars);
+            let eligible = first == 0 && stop.is_none() && records_scalars && !self.detect_sparsity;
             if let Some(program) = pred.filter(|_| eligible).and_then(|p| frames.scalar_loop(id, block, p, compile)) {
                 match self.run_scalar_loop(program, func, moves, frame) {
                     LoopExit::Left { from, to } => {

@@ -12,6 +12,7 @@
 //! their locations and the general semantics are the interpreter's own.
 
 use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
 use crate::exec::primitives::Kernel;
@@ -38,8 +39,8 @@ enum Step {
     Truth { dest: R, a: R },
     /// `for_item(collection, counter)`.
     Item { dest: R, collection: ValueId, counter: R },
-    /// `base(subs)` of one or two scalar subscripts.
-    Element { dest: R, base: ValueId, subs: Subscripts },
+    /// `base(subs)` of one or two scalar subscripts; `active`: a tape records it.
+    Element { dest: R, base: ValueId, subs: Subscripts, active: bool },
     /// `dest = base; dest(subs) = rhs`, in place when `base` is read for the last time.
     Assign { dest: ValueId, base: ValueId, rhs: R, subs: Subscripts, movable: bool },
 }
@@ -52,8 +53,9 @@ struct Subscripts {
 
 enum Next {
     Jump(BlockId),
-    /// `record`: the decision goes into the control record (an x-dependent loop test).
-    Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool },
+    /// `record`: the decision goes into the control record (an x-dependent loop test), and with a tape
+    /// `record_taped` (any x-dependent test: a tape is a trace of one path).
+    Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool, record_taped: bool },
 }
 
 /// The phis of a block set along one edge into it.
@@ -326,7 +328,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
                 Op::Index => {
                     let base = array(inst.args[0])?;
                     let subs = subscripts(&inst.args[1..], &mut registers, &mut scalar)?;
-                    Step::Element { dest: registers.get(dest), base, subs }
+                    Step::Element { dest: registers.get(dest), base, subs, active: activity.is_active(dest) }
                 }
                 Op::IndexAssign => {
                     let base = array(inst.args[0])?;
@@ -341,10 +343,12 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
         let next = match &block.term {
             Terminator::Jump(to) => Next::Jump(*to),
             Terminator::Branch { cond, then_block, else_block } => {
-                // Without sparsity detection or a tape, the interpreter records a decision where the
-                // condition depends on x and the branch is not a two-sided `if`.
-                let record = activity.depends_on_x(*cond) && joins[b.0 as usize].is_none();
-                Next::Branch { cond: scalar(*cond, &mut registers)?, then_block: *then_block, else_block: *else_block, record }
+                // Without sparsity detection, the interpreter records a decision where the condition
+                // depends on x and, without a tape, the branch is not a two-sided `if`.
+                let record_taped = activity.depends_on_x(*cond);
+                let record = record_taped && joins[b.0 as usize].is_none();
+                let cond = scalar(*cond, &mut registers)?;
+                Next::Branch { cond, then_block: *then_block, else_block: *else_block, record, record_taped }
             }
             Terminator::Return(_) => return None,
         };
@@ -365,8 +369,10 @@ struct File {
     cells: Vec<Scalar>,
     rows: Vec<f64>,
     nd: usize,
+    /// Per register, its variable on the gradient tape being recorded.
+    tapes: Vec<Option<TapeVar>>,
     /// Phi inputs on their way into the phis (all are read before any is set).
-    pending: Vec<(R, Scalar)>,
+    pending: Vec<(R, Scalar, Option<TapeVar>)>,
     pending_rows: Vec<f64>,
 }
 
@@ -389,9 +395,12 @@ impl File {
             return None;
         }
         let nd = nd.unwrap_or(0);
-        let mut file = File { cells: vec![Scalar::Unset; program.values.len()], rows: vec![0.0; program.values.len() * nd], nd, pending: Vec::new(), pending_rows: Vec::new() };
+        let count = program.values.len();
+        let (cells, rows, tapes) = (vec![Scalar::Unset; count], vec![0.0; count * nd], vec![None; count]);
+        let mut file = File { cells, rows, nd, tapes, pending: Vec::new(), pending_rows: Vec::new() };
         for &r in &program.inputs {
             let slot = value_slot(regs, program.values[r])?;
+            file.tapes[r] = slot.tape;
             file.cells[r] = match (&slot.value, scalar::operand(slot)) {
                 (Value::Logical(a), _) if a.data.len() == 1 && slot.deriv.is_zero() => Scalar::Logical(a.data[0]),
                 (_, Some(Operand { x, dx: None })) => Scalar::Number(x),
@@ -424,6 +433,9 @@ impl File {
             if let Some(slot) = written {
                 regs[v.0 as usize] = Reg::Val(*slot);
             }
+            if let Reg::Val(slot) = &mut regs[v.0 as usize] {
+                slot.tape = self.tapes[r];
+            }
         }
     }
 
@@ -444,6 +456,7 @@ impl File {
         if !edge.parallel {
             for &(dest, r) in &edge.scalars {
                 self.cells[dest] = self.cells[r];
+                self.tapes[dest] = self.tapes[r];
                 if let Scalar::Row(_) = self.cells[r] {
                     self.rows.copy_within(r * nd..(r + 1) * nd, dest * nd);
                 }
@@ -451,14 +464,15 @@ impl File {
             return;
         }
         for &(dest, r) in &edge.scalars {
-            self.pending.push((dest, self.cells[r]));
+            self.pending.push((dest, self.cells[r], self.tapes[r]));
             if let Scalar::Row(_) = self.cells[r] {
                 self.pending_rows.extend_from_slice(&self.rows[r * nd..(r + 1) * nd]);
             }
         }
         let mut rows = 0;
-        for (dest, cell) in self.pending.drain(..) {
+        for (dest, cell, tape) in self.pending.drain(..) {
             self.cells[dest] = cell;
+            self.tapes[dest] = tape;
             if let Scalar::Row(_) = cell {
                 self.rows[dest * nd..(dest + 1) * nd].copy_from_slice(&self.pending_rows[rows..rows + nd]);
                 rows += nd;
@@ -468,9 +482,9 @@ impl File {
     }
 
     /// Runs `step` as the scalar fast path would; false: the fast path would not take it.
-    fn run(&mut self, step: &Step, regs: &mut [Reg]) -> bool {
+    fn run(&mut self, step: &Step, regs: &mut [Reg], tape: Option<&mut Tape>) -> bool {
         match *step {
-            Step::Apply { dest, kernel, a, b, active } => self.apply(dest, kernel, a, b, active).is_some(),
+            Step::Apply { dest, kernel, a, b, active } => self.apply(dest, kernel, a, b, active, tape).is_some(),
             Step::Truth { dest, a } => {
                 let t = match self.cells[a] {
                     Scalar::Logical(t) => t,
@@ -478,28 +492,38 @@ impl File {
                     _ => return false,
                 };
                 self.cells[dest] = Scalar::Logical(t);
+                self.tapes[dest] = None;
                 true
             }
             Step::Item { dest, collection, counter } => {
                 let k = value_slot(regs, collection).zip(self.number(counter)).and_then(|(c, x)| Some((c, scalar::item_position(c, x)?)));
-                k.is_some_and(|(collection, k)| self.element(dest, collection, k))
+                k.is_some_and(|(collection, k)| self.element(dest, collection, k, tape))
             }
-            Step::Element { dest, base, subs } => {
+            Step::Element { dest, base, subs, active } => {
                 let k = value_slot(regs, base).and_then(|b| Some((b, linear_position(b, subs.count, |i| self.position(subs.at[i]))?)));
-                k.is_some_and(|(base, k)| self.element(dest, base, k))
+                k.is_some_and(|(base, k)| self.element(dest, base, k, tape.filter(|_| active)))
             }
-            Step::Assign { dest, base, rhs, subs, movable } => movable && self.assign(dest, base, rhs, subs, regs),
+            // The fast path leaves taped assignments to the general one.
+            Step::Assign { dest, base, rhs, subs, movable } => {
+                let taped = std::iter::once(rhs).chain(subs.at[..subs.count].iter().copied()).any(|r| self.tapes[r].is_some());
+                movable && !taped && self.assign(dest, base, rhs, subs, regs)
+            }
         }
     }
 
-    fn apply(&mut self, dest: R, kernel: &Kernel, a: R, b: Option<R>, active: bool) -> Option<()> {
+    fn apply(&mut self, dest: R, kernel: &Kernel, a: R, b: Option<R>, active: bool, tape: Option<&mut Tape>) -> Option<()> {
         let xb = match b {
             Some(b) => Some(self.number(b)?),
             None => None,
         };
+        self.tapes[dest] = None;
         match scalar::apply(kernel, self.number(a)?, xb)? {
             Outcome::Logical(t) => self.cells[dest] = Scalar::Logical(t),
             Outcome::Number { y, partials: [c, e], differentiable } => {
+                if let Some(tape) = tape.filter(|_| active && differentiable) {
+                    let taped = |r: Option<R>, partial: f64| Some((self.tapes[r?]?, partial));
+                    self.tapes[dest] = tape.record_scalar([taped(Some(a), c), taped(b, e)]);
+                }
                 let has_row = |r: R| matches!(self.cells[r], Scalar::Row(_));
                 let (row_a, row_b) = (has_row(a), b.filter(|&b| has_row(b)));
                 if !(active && differentiable && (row_a || row_b.is_some())) {
@@ -529,7 +553,7 @@ impl File {
     }
 
     /// `dest = base(k)`, as `scalar::element`.
-    fn element(&mut self, dest: R, base: &Slot, k: usize) -> bool {
+    fn element(&mut self, dest: R, base: &Slot, k: usize, tape: Option<&mut Tape>) -> bool {
         let Some((y, block)) = scalar::element_of(base, k) else { return false };
         self.cells[dest] = match block {
             None => Scalar::Number(y),
@@ -540,6 +564,7 @@ impl File {
             }
             Some(_) => return false,
         };
+        self.tapes[dest] = tape.zip(base.tape).map(|(tape, base)| tape.record_element(base, k));
         true
     }
 
@@ -581,18 +606,18 @@ impl Interpreter<'_> {
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }
-            if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs)) {
+            if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut())) {
                 file.leave(program, &mut frame.regs);
                 return LoopExit::Stopped { block, inst: *k };
             }
             let to = match compiled.next {
                 Next::Jump(to) => to,
-                Next::Branch { cond, then_block, else_block, record } => {
+                Next::Branch { cond, then_block, else_block, record, record_taped } => {
                     let Scalar::Logical(taken) = file.cells[cond] else {
                         file.leave(program, &mut frame.regs);
                         return LoopExit::Stopped { block, inst: func.block(block).insts.len() };
                     };
-                    if record {
+                    if record || (record_taped && self.tape.is_some()) {
                         self.control.global = false;
                         self.control.trace.push(Decision::Branch(taken));
                     }
