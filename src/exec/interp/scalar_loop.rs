@@ -369,7 +369,8 @@ struct File {
     cells: Vec<Scalar>,
     rows: Vec<f64>,
     nd: usize,
-    /// Per register, its variable on the gradient tape being recorded.
+    /// Per register, its variable on the gradient tape being recorded (empty without a tape: the
+    /// bookkeeping costs the untaped steps ~10 %).
     tapes: Vec<Option<TapeVar>>,
     /// Phi inputs on their way into the phis (all are read before any is set).
     pending: Vec<(R, Scalar, Option<TapeVar>)>,
@@ -379,7 +380,7 @@ struct File {
 impl File {
     /// The file on entry, read from the interpreter's registers; None when an input is not a real or
     /// logical scalar, or derivative widths differ.
-    fn enter(program: &ScalarLoop, regs: &[Reg]) -> Option<File> {
+    fn enter(program: &ScalarLoop, regs: &[Reg], taping: bool) -> Option<File> {
         let mut nd = None;
         let mut width = |deriv: &Deriv| match (deriv, nd) {
             (Deriv::Dense(d), None) => {
@@ -396,11 +397,12 @@ impl File {
         }
         let nd = nd.unwrap_or(0);
         let count = program.values.len();
-        let (cells, rows, tapes) = (vec![Scalar::Unset; count], vec![0.0; count * nd], vec![None; count]);
+        let tapes = if taping { vec![None; count] } else { Vec::new() };
+        let (cells, rows) = (vec![Scalar::Unset; count], vec![0.0; count * nd]);
         let mut file = File { cells, rows, nd, tapes, pending: Vec::new(), pending_rows: Vec::new() };
         for &r in &program.inputs {
             let slot = value_slot(regs, program.values[r])?;
-            file.tapes[r] = slot.tape;
+            file.set_tape(r, slot.tape);
             file.cells[r] = match (&slot.value, scalar::operand(slot)) {
                 (Value::Logical(a), _) if a.data.len() == 1 && slot.deriv.is_zero() => Scalar::Logical(a.data[0]),
                 (_, Some(Operand { x, dx: None })) => Scalar::Number(x),
@@ -433,9 +435,19 @@ impl File {
             if let Some(slot) = written {
                 regs[v.0 as usize] = Reg::Val(*slot);
             }
-            if let Reg::Val(slot) = &mut regs[v.0 as usize] {
-                slot.tape = self.tapes[r];
+            if let (Reg::Val(slot), Some(&var)) = (&mut regs[v.0 as usize], self.tapes.get(r)) {
+                slot.tape = var;
             }
+        }
+    }
+
+    fn tape_of(&self, r: R) -> Option<TapeVar> {
+        self.tapes.get(r).copied().flatten()
+    }
+
+    fn set_tape(&mut self, r: R, var: Option<TapeVar>) {
+        if let Some(t) = self.tapes.get_mut(r) {
+            *t = var;
         }
     }
 
@@ -456,7 +468,7 @@ impl File {
         if !edge.parallel {
             for &(dest, r) in &edge.scalars {
                 self.cells[dest] = self.cells[r];
-                self.tapes[dest] = self.tapes[r];
+                self.set_tape(dest, self.tape_of(r));
                 if let Scalar::Row(_) = self.cells[r] {
                     self.rows.copy_within(r * nd..(r + 1) * nd, dest * nd);
                 }
@@ -464,7 +476,7 @@ impl File {
             return;
         }
         for &(dest, r) in &edge.scalars {
-            self.pending.push((dest, self.cells[r], self.tapes[r]));
+            self.pending.push((dest, self.cells[r], self.tape_of(r)));
             if let Scalar::Row(_) = self.cells[r] {
                 self.pending_rows.extend_from_slice(&self.rows[r * nd..(r + 1) * nd]);
             }
@@ -472,7 +484,9 @@ impl File {
         let mut rows = 0;
         for (dest, cell, tape) in self.pending.drain(..) {
             self.cells[dest] = cell;
-            self.tapes[dest] = tape;
+            if let Some(t) = self.tapes.get_mut(dest) {
+                *t = tape;
+            }
             if let Scalar::Row(_) = cell {
                 self.rows[dest * nd..(dest + 1) * nd].copy_from_slice(&self.pending_rows[rows..rows + nd]);
                 rows += nd;
@@ -492,7 +506,7 @@ impl File {
                     _ => return false,
                 };
                 self.cells[dest] = Scalar::Logical(t);
-                self.tapes[dest] = None;
+                self.set_tape(dest, None);
                 true
             }
             Step::Item { dest, collection, counter } => {
@@ -505,7 +519,7 @@ impl File {
             }
             // The fast path leaves taped assignments to the general one.
             Step::Assign { dest, base, rhs, subs, movable } => {
-                let taped = std::iter::once(rhs).chain(subs.at[..subs.count].iter().copied()).any(|r| self.tapes[r].is_some());
+                let taped = std::iter::once(rhs).chain(subs.at[..subs.count].iter().copied()).any(|r| self.tape_of(r).is_some());
                 movable && !taped && self.assign(dest, base, rhs, subs, regs)
             }
         }
@@ -516,13 +530,14 @@ impl File {
             Some(b) => Some(self.number(b)?),
             None => None,
         };
-        self.tapes[dest] = None;
+        self.set_tape(dest, None);
         match scalar::apply(kernel, self.number(a)?, xb)? {
             Outcome::Logical(t) => self.cells[dest] = Scalar::Logical(t),
             Outcome::Number { y, partials: [c, e], differentiable } => {
                 if let Some(tape) = tape.filter(|_| active && differentiable) {
-                    let taped = |r: Option<R>, partial: f64| Some((self.tapes[r?]?, partial));
-                    self.tapes[dest] = tape.record_scalar([taped(Some(a), c), taped(b, e)]);
+                    let taped = |r: Option<R>, partial: f64| Some((self.tape_of(r?)?, partial));
+                    let var = tape.record_scalar([taped(Some(a), c), taped(b, e)]);
+                    self.set_tape(dest, var);
                 }
                 let has_row = |r: R| matches!(self.cells[r], Scalar::Row(_));
                 let (row_a, row_b) = (has_row(a), b.filter(|&b| has_row(b)));
@@ -564,7 +579,8 @@ impl File {
             }
             Some(_) => return false,
         };
-        self.tapes[dest] = tape.zip(base.tape).map(|(tape, base)| tape.record_element(base, k));
+        let var = tape.zip(base.tape).map(|(tape, base)| tape.record_element(base, k));
+        self.set_tape(dest, var);
         true
     }
 
@@ -592,7 +608,7 @@ impl Interpreter<'_> {
     /// Runs the loop of `program` entered at its header (whose phis are set) until control leaves it
     /// or a step stops it, with the interpreter's registers updated as running the instructions would.
     pub(super) fn run_scalar_loop(&mut self, program: &ScalarLoop, func: &Function, moves: &Moves, frame: &mut Frame) -> LoopExit {
-        let Some(mut file) = File::enter(program, &frame.regs) else {
+        let Some(mut file) = File::enter(program, &frame.regs, self.tape.is_some()) else {
             return LoopExit::Stopped { block: program.header, inst: 0 };
         };
         let (mut block, mut pred) = (program.header, None);
