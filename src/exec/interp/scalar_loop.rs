@@ -3,8 +3,9 @@
 //! constants) is compiled once per plan into steps on a file of f64 registers, each with an nd-wide
 //! derivative row: no `Value`, no register matching and no dispatch through the general table per
 //! operation. The steps call the same scalar kernels and combine rows in the same order as
-//! `exec::scalar`, so results are bitwise those of the interpreter. Arrays (the bases of `x(i)`, the
-//! array a loop fills) stay in the interpreter's registers.
+//! `exec::scalar`, so results are bitwise those of the interpreter, and record on a gradient tape
+//! what the fast path records. Arrays (the bases of `x(i)`, the array a loop fills) stay in the
+//! interpreter's registers.
 //!
 //! Anything a step does not do at run time (a complex result, a subscript out of range, a register
 //! holding other than a real scalar, a base not read for the last time) stops the program: the
