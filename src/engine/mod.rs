@@ -97,7 +97,8 @@ pub struct Options {
     pub wrt: usize,
     pub threads: Option<usize>,
     pub verbose: bool,
-    /// Prepare without common-subexpression elimination and derivative caching (to measure them).
+    /// Prepare without common-subexpression elimination, derivative caching and compiled scalar loops
+    /// (to measure them).
     pub unoptimized: bool,
 }
 
@@ -375,7 +376,7 @@ fn prepare(
     let stamps: Vec<_> = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
     // Sources with no file (anonymous functions, msad's library) cannot change.
     let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));
-    let frames = Frames::new(program.functions.len());
+    let frames = Frames::new(program.functions.len(), optimize);
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
     Ok(Prepared {

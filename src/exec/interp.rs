@@ -2,6 +2,7 @@
 //! so every value carries its derivative block alongside.
 
 mod apply;
+mod scalar_loop;
 mod spread;
 mod warn;
 
@@ -17,6 +18,7 @@ use super::warnings::WarningState;
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
+use scalar_loop::LoopExit;
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
@@ -98,7 +100,12 @@ pub struct Plan<'p> {
 /// scalars' buffers in place, and the scalar fast path writes into them, instead of allocating a frame
 /// and every result again. SSA code never reads a register before setting it, so what a register held
 /// on an earlier run is only ever reused as storage.
-pub struct Frames(Vec<Mutex<Vec<KeptFrame>>>);
+pub struct Frames {
+    kept: Vec<Mutex<Vec<KeptFrame>>>,
+    /// Per function, compiled on its first run: the register program of each loop header whose
+    /// loop is scalar code (see `scalar_loop`); empty when the plan runs every loop here.
+    scalar_loops: Vec<std::sync::OnceLock<Vec<Option<scalar_loop::ScalarLoop>>>>,
+}
 
 /// A frame's registers and its phi-input buffer (see `Frame`).
 type KeptFrame = (Vec<Reg>, Vec<Reg>);
@@ -111,14 +118,30 @@ const KEPT_DERIVATIVE_ENTRIES: usize = 4096;
 const KEPT_ARRAY_ELEMENTS: usize = 2048;
 
 impl Frames {
-    pub fn new(function_count: usize) -> Frames {
-        Frames((0..function_count).map(|_| Mutex::new(Vec::new())).collect())
+    /// `scalar_loops`: run loops of scalar code as register programs.
+    pub fn new(function_count: usize, scalar_loops: bool) -> Frames {
+        Frames {
+            kept: (0..function_count).map(|_| Mutex::new(Vec::new())).collect(),
+            scalar_loops: (0..function_count).filter(|_| scalar_loops).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// The program of the loop headed by `header` when it is entered from `pred`, outside the loop.
+    fn scalar_loop(
+        &self,
+        id: FuncId,
+        header: BlockId,
+        pred: BlockId,
+        compile: impl FnOnce() -> Vec<Option<scalar_loop::ScalarLoop>>,
+    ) -> Option<&scalar_loop::ScalarLoop> {
+        let program = self.scalar_loops.get(id.0 as usize)?.get_or_init(compile).get(header.0 as usize)?.as_ref()?;
+        (!program.contains(pred)).then_some(program)
     }
 
     /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
     /// their own).
     fn take(&self, id: FuncId, size: usize) -> KeptFrame {
-        let kept = self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let kept = self.kept[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
         kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
     }
 
@@ -127,7 +150,7 @@ impl Frames {
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
             recycle(std::mem::replace(reg, Reg::Unset));
         }
-        self.0[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
+        self.kept[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
 }
 
@@ -268,36 +291,42 @@ impl<'p> Interpreter<'p> {
         let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
         let (mut block, mut pred) = (start, entered_from);
         let mut phis_done = entered_from.is_none();
+        // Where a scalar loop's program stopped inside a block: the general path resumes there.
+        let mut first_inst = 0;
         loop {
             if Some(block) == stop {
                 return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
             }
             let b = func.block(block);
             if let (Some(p), false) = (pred, phis_done) {
-                let position = b.preds.iter().position(|q| *q == p).expect("edge from a predecessor");
-                // All inputs are read before any phi is set (a phi may read another phi of this block).
-                let incoming = b
-                    .phis
-                    .iter()
-                    .enumerate()
-                    .map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, p), moves.phi(block, position, k)));
-                frame.incoming.extend(incoming);
-                for (phi, r) in b.phis.iter().zip(frame.incoming.drain(..)) {
-                    let old = std::mem::replace(&mut frame.regs[phi.dest.0 as usize], r);
-                    // An input moved out is dead: it gets the phi's old slot as storage, which the
-                    // loop's next iteration rewrites in place.
-                    let input = &mut frame.regs[phi_input(phi, p).0 as usize];
-                    if matches!(input, Reg::Unset) {
-                        *input = old;
-                    }
-                }
+                set_phis(frame, b, moves, block, p, |_| true);
             }
             phis_done = false;
+            let mut first = std::mem::take(&mut first_inst);
+            // A loop of scalar code entered from outside runs as a register program, until it leaves
+            // the loop or meets what the program does not do (then the rest runs here).
+            let (frames, joins) = (self.plan.frames, &self.plan.joins[id.0 as usize]);
+            let compile = || scalar_loop::compile_all(func, &scalar_loop::Facts { activity, moves, subscript_ranges, joins });
+            let records_scalars = self.tape.as_ref().is_none_or(Tape::records_scalars);
+            let eligible = first == 0 && stop.is_none() && records_scalars && !self.detect_sparsity;
+            if let Some(program) = pred.filter(|_| eligible).and_then(|p| frames.scalar_loop(id, block, p, compile)) {
+                match self.run_scalar_loop(program, func, moves, frame) {
+                    LoopExit::Left { from, to } => {
+                        (pred, block) = (Some(from), to);
+                        continue;
+                    }
+                    LoopExit::Stopped { block: at, inst } if at != block || inst != 0 => {
+                        (pred, block, phis_done, first_inst) = (Some(at), at, true, inst);
+                        continue;
+                    }
+                    LoopExit::Stopped { .. } => first = 0,
+                }
+            }
             if b.handler.is_some() && self.control.global && may_fail_with_x(b, activity) {
                 self.control.global = false;
             }
             let mut failed = None;
-            for (k, inst) in b.insts.iter().enumerate() {
+            for (k, inst) in b.insts.iter().enumerate().skip(first) {
                 let movable = |arg: usize| moves.arg(block, k, arg);
                 if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
                     frame.regs[inst.dests[0].0 as usize] = range;
@@ -794,10 +823,11 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
             let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
             let operand_at = |k: usize| value_slot(regs, inst.args[k]);
-            match scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut()) {
-                Some(None) => Some(out),
-                written => written,
+            let written = scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut());
+            if let (Some(None), Some(out)) = (&written, out) {
+                regs[dest.0 as usize] = Reg::Val(out);
             }
+            written
         }
         Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
             scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
@@ -821,7 +851,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         None => false,
         Some(None) => true,
         Some(Some(slot)) => {
-            regs[dest.0 as usize] = Reg::Val(slot);
+            regs[dest.0 as usize] = Reg::Val(*slot);
             true
         }
     }
@@ -875,18 +905,40 @@ fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]
 /// The 0-based linear position `base(subs...)` names when `subs` are one or two scalar positions inside
 /// a 2-D `base` (None: anything else, including out-of-range and growing subscripts).
 fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<usize> {
-    let dims = match &value_slot(regs, *base)?.value {
+    linear_position(value_slot(regs, *base)?, subs.len(), |k| value_slot(regs, subs[k]).and_then(scalar::position))
+}
+
+/// `element_position` of `count` subscripts, the k-th position given by `at(k)`.
+fn linear_position(base: &Slot, count: usize, at: impl Fn(usize) -> Option<usize>) -> Option<usize> {
+    let dims = match &base.value {
         Value::Double(a) => &a.dims,
         _ => return None,
     };
-    let at = |k: usize| value_slot(regs, subs[k]).and_then(scalar::position);
-    match subs.len() {
+    match count {
         1 => Some(at(0)?).filter(|&k| k < dims.iter().product()),
         2 if dims.len() == 2 => {
             let (i, j) = (at(0)?, at(1)?);
             (i < dims[0] && j < dims[1]).then_some(i + j * dims[0])
         }
         _ => None,
+    }
+}
+
+/// Sets the phis of block `block` (`b`) entered from `pred` that `wanted` selects (by position).
+fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: BlockId, wanted: impl Fn(usize) -> bool) {
+    let position = b.preds.iter().position(|q| *q == pred).expect("edge from a predecessor");
+    let phis = b.phis.iter().enumerate().filter(|(k, _)| wanted(*k));
+    // All inputs are read before any phi is set (a phi may read another phi of this block).
+    let incoming = phis.clone().map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, pred), moves.phi(block, position, k)));
+    frame.incoming.extend(incoming);
+    for ((_, phi), r) in phis.zip(frame.incoming.drain(..)) {
+        let old = std::mem::replace(&mut frame.regs[phi.dest.0 as usize], r);
+        // An input moved out is dead: it gets the phi's old slot as storage, which the loop's next
+        // iteration rewrites in place.
+        let input = &mut frame.regs[phi_input(phi, pred).0 as usize];
+        if matches!(input, Reg::Unset) {
+            *input = old;
+        }
     }
 }
 

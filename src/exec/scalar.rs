@@ -18,13 +18,18 @@ use super::primitives::{self, Kernel, PrimId};
 use super::value::{Array, Value};
 use std::sync::OnceLock;
 
+/// What a fast-path operation did with its result: None, written into the destination's buffers;
+/// else a new slot for the destination (boxed: the in-place case, taken on every loop iteration after
+/// the first, then moves one word instead of a whole slot).
+pub(super) type Written = Option<Box<Slot>>;
+
 /// A real scalar operand: its value and its derivative row (None: zero derivative).
-struct Operand<'a> {
-    x: f64,
-    dx: Option<&'a [f64]>,
+pub(super) struct Operand<'a> {
+    pub x: f64,
+    pub dx: Option<&'a [f64]>,
 }
 
-fn operand(slot: &Slot) -> Option<Operand<'_>> {
+pub(super) fn operand(slot: &Slot) -> Option<Operand<'_>> {
     let Value::Double(a) = &slot.value else { return None };
     if a.data.len() != 1 || a.dims.len() != 2 {
         return None;
@@ -68,6 +73,19 @@ fn elementwise_equivalent(id: PrimId) -> PrimId {
     known().equivalents.iter().find(|(matrix, _)| *matrix == id).map_or(id, |(_, elementwise)| *elementwise)
 }
 
+/// The kernel `id` runs on real scalars (a matrix operation's elementwise equivalent).
+pub(super) fn scalar_kernel(id: PrimId) -> &'static Kernel {
+    &primitives::get(elementwise_equivalent(id)).kernel
+}
+
+/// Whether `id` is the condition primitive `truth` (see `truth`), or a `for` loop's `for_item`.
+pub(super) fn is_truth(id: PrimId) -> bool {
+    Some(id) == known().truth
+}
+pub(super) fn is_for_item(id: PrimId) -> bool {
+    Some(id) == known().for_item
+}
+
 /// A branch condition on a real or logical scalar (NaN: the general path raises the error).
 fn truth(slot: &Slot) -> Option<bool> {
     match &slot.value {
@@ -78,48 +96,50 @@ fn truth(slot: &Slot) -> Option<bool> {
 }
 
 /// A scalar result and the partials of its derivative with respect to each operand.
-enum Outcome {
+pub(super) enum Outcome {
     Number { y: f64, partials: [f64; 2], differentiable: bool },
     Logical(bool),
 }
 
-fn apply(id: PrimId, a: &Operand, b: Option<&Operand>) -> Option<Outcome> {
-    match (&primitives::get(elementwise_equivalent(id)).kernel, b) {
+/// `kernel` (see `scalar_kernel`) on the operand values `a` and `b`; None where its result is not a
+/// real scalar (a complex result, a wrong operand count).
+pub(super) fn apply(kernel: &Kernel, a: f64, b: Option<f64>) -> Option<Outcome> {
+    match (kernel, b) {
         (Kernel::Unary { f, df, domain, .. }, None) => {
-            if domain.is_some_and(|inside| !inside(a.x)) {
+            if domain.is_some_and(|inside| !inside(a)) {
                 return None;
             }
-            let y = f(a.x);
-            Some(Outcome::Number { y, partials: [df.map_or(0.0, |df| df(a.x, y)), 0.0], differentiable: df.is_some() })
+            let y = f(a);
+            Some(Outcome::Number { y, partials: [df.map_or(0.0, |df| df(a, y)), 0.0], differentiable: df.is_some() })
         }
         (Kernel::Binary { f, partials, complex_result, .. }, Some(b)) => {
-            if complex_result.is_some_and(|complex| complex(a.x, b.x)) {
+            if complex_result.is_some_and(|complex| complex(a, b)) {
                 return None;
             }
-            let y = f(a.x, b.x);
-            let (da, db) = partials(a.x, b.x, y);
+            let y = f(a, b);
+            let (da, db) = partials(a, b, y);
             Some(Outcome::Number { y, partials: [da, db], differentiable: true })
         }
-        (Kernel::Predicate(f), Some(b)) => Some(Outcome::Logical(f(a.x, b.x))),
+        (Kernel::Predicate(f), Some(b)) => Some(Outcome::Logical(f(a, b))),
         _ => None,
     }
 }
 
 /// `id(operands...)` when every operand is a real scalar; `None`: take the general path. The result is
-/// written into `dest` (the destination register's old slot) when its buffers fit, else returned in
-/// `Some(Some(slot))`. `active`: whether the result carries a derivative (activity analysis). `tape`:
-/// a gradient tape recording the run.
+/// written into `dest` (the destination register's old slot) when its buffers fit (see `Written`).
+/// `active`: whether the result carries a derivative (activity analysis). `tape`: a gradient tape
+/// recording the run.
 pub(super) fn primitive(
     id: PrimId,
     operands: &[&Slot],
     active: bool,
     mut dest: Option<&mut Slot>,
     tape: Option<&mut Tape>,
-) -> Option<Option<Slot>> {
-    if Some(id) == known().truth {
+) -> Option<Written> {
+    if is_truth(id) {
         return Some(write_logical(dest, truth(operands.first()?)?));
     }
-    if Some(id) == known().for_item {
+    if is_for_item(id) {
         return loop_item(operands, dest, tape);
     }
     let (a, b) = match operands {
@@ -127,49 +147,66 @@ pub(super) fn primitive(
         [a, b] => (operand(a)?, Some(operand(b)?)),
         _ => return None,
     };
-    Some(match apply(id, &a, b.as_ref())? {
+    Some(match apply(scalar_kernel(id), a.x, b.as_ref().map(|b| b.x))? {
         Outcome::Logical(t) => write_logical(dest, t),
         Outcome::Number { y, partials, differentiable } => {
-            let terms = [Some(&a), b.as_ref()].into_iter().flatten().zip(partials).filter_map(|(op, c)| Some((c, op.dx?)));
+            let active = active && differentiable;
+            let terms = [(partials[0], a.dx), (partials[1], b.as_ref().and_then(|b| b.dx))];
             let taped = |k: usize| Some((operands.get(k)?.tape?, partials[k]));
-            let var = tape.filter(|_| active && differentiable).and_then(|tape| tape.record_scalar([taped(0), taped(1)]));
-            let written = store(dest.as_deref_mut(), y, (active && differentiable).then_some(terms));
+            let var = tape.filter(|_| active).and_then(|tape| tape.record_scalar([taped(0), taped(1)]));
+            let written = store(dest.as_deref_mut(), y, if active { terms } else { [(0.0, None); 2] });
             set_tape(written, dest, var)
         }
     })
 }
 
 /// Item `counter` (0-based) of a loop over a real row vector: its element, as `element` writes it.
-fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
+fn loop_item(operands: &[&Slot], dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Written> {
     let [collection, counter] = operands else { return None };
+    element(collection, item_position(collection, operand(counter)?.x)?, dest, tape)
+}
+
+/// The position of item `counter` of a loop over `collection`, when that is a real row vector.
+pub(super) fn item_position(collection: &Slot, counter: f64) -> Option<usize> {
     let Value::Double(a) = &collection.value else { return None };
-    let k = operand(counter)?.x;
     let row = a.dims.len() == 2 && a.dims[0] == 1;
-    (row && k >= 0.0 && k.fract() == 0.0).then_some(())?;
-    element(collection, k as usize, dest, tape)
+    (row && counter >= 0.0 && counter.fract() == 0.0).then_some(counter as usize)
 }
 
 /// `base(k)` for a scalar linear position `k` (0-based) into a real double array, written as by
 /// `primitive`; `None` for anything else (the general path raises the errors).
-pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Option<Slot>> {
-    let Value::Double(a) = &base.value else { return None };
-    let y = *a.data.get(k)?;
-    let written = match &base.deriv {
-        Deriv::Zero => write_value(dest.as_deref_mut(), y, Deriv::Zero),
-        Deriv::Dense(d) => {
+pub(super) fn element(base: &Slot, k: usize, mut dest: Option<&mut Slot>, tape: Option<&mut Tape>) -> Option<Written> {
+    let (y, block) = element_of(base, k)?;
+    let written = match block {
+        None => write_value(dest.as_deref_mut(), y, Deriv::Zero),
+        Some(d) => {
             let mut row = d.data.iter().skip(k).step_by(d.rows);
             write(dest.as_deref_mut(), y, d.nd, |out| out.iter_mut().for_each(|o| *o = *row.next().expect("nd entries")))
         }
-        _ => return None,
     };
     let var = tape.zip(base.tape).map(|(tape, base)| tape.record_element(base, k));
     Some(set_tape(written, dest, var))
 }
 
+/// `base(k)` and the dense derivative block its row is read from (entries `k`, `k + rows`, ...; None:
+/// zero derivative); None where `element` takes the general path.
+pub(super) fn element_of(base: &Slot, k: usize) -> Option<(f64, Option<&DenseDeriv>)> {
+    let Value::Double(a) = &base.value else { return None };
+    let y = *a.data.get(k)?;
+    match &base.deriv {
+        Deriv::Zero => Some((y, None)),
+        Deriv::Dense(d) => Some((y, Some(d))),
+        _ => None,
+    }
+}
+
 /// Gives the result written by `write` and friends (returned, or in `dest` when None) its tape variable.
-fn set_tape(written: Option<Slot>, dest: Option<&mut Slot>, var: Option<TapeVar>) -> Option<Slot> {
+fn set_tape(written: Written, dest: Option<&mut Slot>, var: Option<TapeVar>) -> Written {
     match written {
-        Some(slot) => Some(Slot { tape: var, ..slot }),
+        Some(mut slot) => {
+            slot.tape = var;
+            Some(slot)
+        }
         None => {
             dest.expect("written into dest").tape = var;
             None
@@ -191,7 +228,7 @@ pub(super) fn concatenate<'a>(
     operand_at: impl Fn(usize) -> Option<&'a Slot>,
     active: bool,
     dest: Option<&mut Slot>,
-) -> Option<Option<Slot>> {
+) -> Option<Written> {
     let dims = if Some(id) == known().vertcat { [count, 1] } else { [1, count] };
     let mut nd = None;
     for k in 0..count {
@@ -240,13 +277,18 @@ pub(super) fn concatenate<'a>(
     let mut derivative = nd.map(|nd| DenseDeriv::zeros(count, nd));
     fill(&mut values, derivative.as_mut().map(|d| &mut d.data[..]));
     let deriv = derivative.map_or(Deriv::Zero, Deriv::Dense);
-    Some(Some(Slot::new(Value::Double(Array::new(dims.to_vec(), values)), deriv)))
+    Some(Some(Box::new(Slot::new(Value::Double(Array::new(dims.to_vec(), values)), deriv))))
 }
 
 /// `base(k) = rhs` in place, for a scalar `rhs` and a position inside a real double array; `false`:
 /// take the general path (`base` is untouched then).
 pub(super) fn assign_element(base: &mut Slot, k: usize, rhs: &Slot) -> bool {
-    let (Value::Double(a), Some(r)) = (&mut base.value, operand(rhs)) else { return false };
+    operand(rhs).is_some_and(|r| assign_operand(base, k, &r))
+}
+
+/// `base(k) = r` in place, as `assign_element`.
+pub(super) fn assign_operand(base: &mut Slot, k: usize, r: &Operand) -> bool {
+    let Value::Double(a) = &mut base.value else { return false };
     if k >= a.data.len() || base.tape.is_some() {
         return false;
     }
@@ -272,30 +314,33 @@ pub(super) fn assign_element(base: &mut Slot, k: usize, rhs: &Slot) -> bool {
 /// A scalar subscript's 0-based position: a positive integer-valued real scalar.
 pub(super) fn position(slot: &Slot) -> Option<usize> {
     match &slot.value {
-        Value::Double(a) if a.data.len() == 1 && a.data[0] >= 1.0 && a.data[0].fract() == 0.0 => Some(a.data[0] as usize - 1),
+        Value::Double(a) if a.data.len() == 1 => position_of(a.data[0]),
         _ => None,
     }
 }
 
-/// Stores the value `y` with derivative `sum_t c_t dx_t` (None: zero derivative) in `dest`, or returns a
-/// new slot.
-fn store<'a>(dest: Option<&mut Slot>, y: f64, terms: Option<impl Iterator<Item = (f64, &'a [f64])>>) -> Option<Slot> {
-    let mut terms = terms.into_iter().flatten().peekable();
-    let Some(nd) = terms.peek().map(|(_, dx)| dx.len()) else {
-        return write_value(dest, y, Deriv::Zero);
-    };
-    write(dest, y, nd, |out| {
-        let (c, dx) = terms.next().expect("peeked");
-        out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
-        for (c, dx) in terms {
-            out.iter_mut().zip(dx).for_each(|(o, d)| *o += c * d);
-        }
-    })
+/// The 0-based position a real subscript `x` names, when it is a positive integer.
+pub(super) fn position_of(x: f64) -> Option<usize> {
+    (x >= 1.0 && x.fract() == 0.0).then(|| x as usize - 1)
+}
+
+/// Stores the value `y` with derivative `sum_t c_t dx_t` over the terms `(c_t, dx_t)` whose row is
+/// present (none: zero derivative) in `dest`, or returns a new slot. A fixed pair, not an iterator:
+/// this runs once per scalar operation, and moving an iterator chain around costs more than the sum.
+fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> Written {
+    match terms {
+        [(c, Some(dx)), (e, Some(dy))] => write(dest, y, dx.len(), |out| {
+            out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d);
+            out.iter_mut().zip(dy).for_each(|(o, d)| *o += e * d);
+        }),
+        [(c, Some(dx)), _] | [_, (c, Some(dx))] => write(dest, y, dx.len(), |out| out.iter_mut().zip(dx).for_each(|(o, d)| *o = c * d)),
+        _ => write_value(dest, y, Deriv::Zero),
+    }
 }
 
 /// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
 /// with a row of the same length (None), else into a new slot.
-fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Option<Slot> {
+pub(super) fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Written {
     if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape }) = dest {
         if a.data.len() == 1 && a.dims.len() == 2 && d.rows == 1 && d.nd == nd {
             *tape = None;
@@ -306,10 +351,10 @@ fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64
     }
     let mut row = vec![0.0; nd];
     fill(&mut row);
-    Some(Slot::new(Value::scalar(y), Deriv::Dense(DenseDeriv { rows: 1, nd, data: row })))
+    Some(Box::new(Slot::new(Value::scalar(y), Deriv::Dense(DenseDeriv { rows: 1, nd, data: row }))))
 }
 
-fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
+pub(super) fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Written {
     match dest {
         Some(Slot { value: Value::Double(a), deriv: d, tape }) if a.data.len() == 1 && a.dims.len() == 2 => {
             *tape = None;
@@ -317,17 +362,17 @@ fn write_value(dest: Option<&mut Slot>, y: f64, deriv: Deriv) -> Option<Slot> {
             *d = deriv;
             None
         }
-        _ => Some(Slot::new(Value::scalar(y), deriv)),
+        _ => Some(Box::new(Slot::new(Value::scalar(y), deriv))),
     }
 }
 
-fn write_logical(dest: Option<&mut Slot>, t: bool) -> Option<Slot> {
+pub(super) fn write_logical(dest: Option<&mut Slot>, t: bool) -> Written {
     match dest {
         Some(Slot { value: Value::Logical(l), deriv: Deriv::Zero, tape }) if l.data.len() == 1 && l.dims.len() == 2 => {
             *tape = None;
             l.data[0] = t;
             None
         }
-        _ => Some(Slot::inactive(Value::Logical(Array::scalar(t)))),
+        _ => Some(Box::new(Slot::inactive(Value::Logical(Array::scalar(t))))),
     }
 }
