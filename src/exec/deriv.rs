@@ -121,6 +121,38 @@ impl RowMap {
     }
 }
 
+/// Positions `first + k * step` for k < count (a range subscript, `y(1:2:end)`): selections and
+/// assignments through it run without an index list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stride {
+    pub first: usize,
+    pub step: isize,
+    pub count: usize,
+}
+
+impl Stride {
+    pub fn positions(self) -> impl Iterator<Item = usize> + Clone {
+        (0..self.count).map(move |k| self.first.wrapping_add_signed(self.step.wrapping_mul(k as isize)))
+    }
+    /// The largest position (None when empty).
+    pub fn max(self) -> Option<usize> {
+        let last = self.first.wrapping_add_signed(self.step.wrapping_mul(self.count.checked_sub(1)? as isize));
+        Some(last.max(self.first))
+    }
+    /// Whether positions increase (each row is written in order).
+    fn increasing(self) -> bool {
+        self.step > 0 || self.count <= 1
+    }
+}
+
+/// Appends `src[i]` for the positions i of `stride` (a slice copy for consecutive ones).
+pub fn extend_stride(out: &mut Vec<f64>, src: &[f64], stride: Stride) {
+    match stride.step {
+        1 => out.extend_from_slice(&src[stride.first..stride.first + stride.count]),
+        _ => out.extend(stride.positions().map(|i| src[i])),
+    }
+}
+
 /// The first of `positions` when they are consecutive (`x(a:b)`, `x(:)`): such gathers copy slices.
 pub fn contiguous_start(positions: &[usize]) -> Option<usize> {
     let first = *positions.first()?;
@@ -198,6 +230,21 @@ impl Deriv {
         }
     }
 
+    /// Rows `stride` of `self` (`gather` without an index list); None for sparse and container blocks.
+    pub fn gather_stride(&self, stride: Stride) -> Option<Deriv> {
+        let d = match self {
+            Deriv::Zero => return Some(Deriv::Zero),
+            Deriv::Dense(d) => d,
+            Deriv::Sparse(_) | Deriv::Parts(_) => return None,
+        };
+        let rows = stride.count;
+        let mut data = buffers::take(rows * d.nd);
+        for j in 0..d.nd {
+            extend_stride(&mut data, d.column(j), stride);
+        }
+        Some(Deriv::Dense(DenseDeriv { rows, nd: d.nd, data }))
+    }
+
     /// A block of `rows` rows, zero except row `o` = row `i` of `self` for each pair `(o, i)`.
     pub fn scatter(&self, pairs: &[(usize, usize)], rows: usize) -> Deriv {
         // Dense blocks write the pairs directly; the source of each row is built only for the others.
@@ -213,11 +260,7 @@ impl Deriv {
                 let mut data = buffers::take(rows * d.nd);
                 for j in 0..d.nd {
                     let src = d.column(j);
-                    for &(o, i) in pairs {
-                        data.resize(j * rows + o, 0.0);
-                        data.push(src[i]);
-                    }
-                    data.resize((j + 1) * rows, 0.0);
+                    push_column(&mut data, rows, pairs.iter().map(|&(o, i)| (o, src[i])));
                 }
                 Deriv::Dense(DenseDeriv { rows, nd: d.nd, data })
             }
@@ -302,8 +345,37 @@ impl Deriv {
 
     /// Overwrites rows `targets[k]` with row `source(k)` of `rhs` (indexed assignment), in place.
     pub fn assign_rows(self, rows: usize, targets: &[usize], rhs: &Deriv, source: impl Fn(usize) -> usize) -> Deriv {
+        // Only a base without derivative is written in order.
+        let increasing = self.is_zero() && targets.windows(2).all(|w| w[0] < w[1]);
+        self.assign_at(rows, targets.iter().copied(), increasing, rhs, source)
+    }
+
+    /// `assign_rows` through a range subscript, without an index list.
+    pub fn assign_stride(self, rows: usize, targets: Stride, rhs: &Deriv, source: impl Fn(usize) -> usize) -> Deriv {
+        self.assign_at(rows, targets.positions(), targets.increasing(), rhs, source)
+    }
+
+    /// `assign_rows` over `targets` (`increasing`: each position greater than the one before). A base
+    /// without derivative (`d = zeros(n, 1); d(1:2:end) = ...`) gets a block written once, each
+    /// column in order with zeros between the targets, instead of a zero fill overwritten afterwards.
+    fn assign_at(
+        self,
+        rows: usize,
+        targets: impl Iterator<Item = usize> + Clone,
+        increasing: bool,
+        rhs: &Deriv,
+        source: impl Fn(usize) -> usize,
+    ) -> Deriv {
         let Some(nd) = self.nd().or(rhs.nd()) else { return Deriv::Zero };
         match (self, rhs) {
+            (Deriv::Zero, Deriv::Dense(r)) if increasing => {
+                let mut data = buffers::take(rows * nd);
+                for j in 0..nd {
+                    let src = r.column(j);
+                    push_column(&mut data, rows, targets.clone().enumerate().map(|(k, t)| (t, src[source(k)])));
+                }
+                Deriv::Dense(DenseDeriv { rows, nd, data })
+            }
             (base @ (Deriv::Zero | Deriv::Dense(_)), Deriv::Zero | Deriv::Dense(_)) => {
                 let mut out = match base {
                     Deriv::Dense(d) => d,
@@ -311,18 +383,19 @@ impl Deriv {
                 };
                 for j in 0..nd {
                     let col = out.column_mut(j);
-                    for (k, &t) in targets.iter().enumerate() {
-                        col[t] = match rhs {
-                            Deriv::Dense(r) => r.get(source(k), j),
-                            _ => 0.0,
-                        };
+                    match rhs {
+                        Deriv::Dense(r) => {
+                            let src = r.column(j);
+                            targets.clone().enumerate().for_each(|(k, t)| col[t] = src[source(k)]);
+                        }
+                        _ => targets.clone().for_each(|t| col[t] = 0.0),
                     }
                 }
                 Deriv::Dense(out)
             }
             (base, rhs) => {
                 let mut from_rhs = vec![usize::MAX; rows];
-                targets.iter().enumerate().for_each(|(k, &t)| from_rhs[t] = source(k));
+                targets.enumerate().for_each(|(k, t)| from_rhs[t] = source(k));
                 let base = base.to_sparse(rows, nd);
                 let rhs = (!rhs.is_zero()).then(|| rhs.to_sparse(0, nd));
                 Deriv::Sparse(SparseDeriv::linear(rows, nd, |r, e| {
@@ -372,6 +445,17 @@ impl Deriv {
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
+}
+
+/// Appends a column of `rows` entries: `v` at row `o` for each `(o, v)` of `placed` (rows increasing),
+/// zero elsewhere, each element written once.
+fn push_column(data: &mut Vec<f64>, rows: usize, placed: impl Iterator<Item = (usize, f64)>) {
+    let start = data.len();
+    for (o, v) in placed {
+        data.resize(start + o, 0.0);
+        data.push(v);
+    }
+    data.resize(start + rows, 0.0);
 }
 
 /// Numeric kernels reject structs and cells before any forward rule runs, so their derivatives never
