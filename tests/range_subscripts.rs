@@ -1,7 +1,7 @@
 //! Selections and assignments through a range read only as a subscript (`y(1:2:end)`,
-//! `d(1:2:end) = u`) run without an index list (src/exec/index.rs `stride_within`), and the first
-//! assignment into a base without derivative (`d = zeros(size(y))`) writes its block once, in order,
-//! with zeros between the targets (src/exec/deriv.rs `assign_at`). Each function's f and J must equal,
+//! `d(1:2:end) = u`) or through `(:)` run without an index list (src/exec/index.rs `stride_within`),
+//! and an assignment into a base without derivative (`d = zeros(size(y))`) zeroes each column of its
+//! block just before writing into it (src/exec/deriv.rs `assign_at`). Each function's f and J must equal,
 //! bit for bit, those of the same code with every range also read as a value (so it is built as an
 //! index list and takes the general path), on repeated calls, and J must match central differences.
 //! Errors keep their message and identifier.
@@ -21,7 +21,7 @@ struct Case {
     ranges: &'static str,
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 10] = [
     Case {
         name: "covering_interleaved",
         body: "i = 1:2:numel(x);\nj = 2:2:numel(x);\nu = sin(x(i)) .* x(j);\nv = x(j).^2 - 3 * x(i);\n\
@@ -50,7 +50,7 @@ const CASES: [Case; 9] = [
     },
     Case {
         name: "grows",
-        body: "i = 1:3;\ny = x(i) .* 2;\ny(end+1) = x(4)^2;\nk = 6:7;\ny(k) = x(k);\ny = y';\ny(end+1:end+2) = x(7:8);\ny = y(:);",
+        body: "i = 1:3;\ny = x(i) .* 2;\ny(end+1) = x(4)^2;\nk = 6:7;\ny(k) = x(k);\ny = y';\ny(end+1:end+2) = x(7:8);\ny = y';",
         ranges: "i, k",
     },
     Case {
@@ -61,13 +61,19 @@ const CASES: [Case; 9] = [
     Case {
         name: "row_and_matrix",
         body: "r = x';\ni = 1:2:8;\nh = 2:2:8;\nq = r(i);\nr(i) = q .* r(h);\nm = reshape(x, 2, 4);\nk = 2:3:8;\n\
-               p = m(k);\nm(k) = p .^ 2;\ny = [r'; m(:); p'];",
+               p = m(k);\nm(k) = p .^ 2;\ny = [r'; reshape(m, [], 1); p'];",
         ranges: "i, h, k",
     },
     Case {
         name: "in_a_loop",
         body: "y = zeros(size(x));\nfor t = 1:2\n  i = t:2:8;\n  y(i) = y(i) + x(i) .* t;\nend",
         ranges: "i",
+    },
+    Case {
+        name: "colon",
+        body: "a = sin(x) .* x;\nb = a(:);\nc = b(2:7);\ny = x .^ 2;\ny(:) = b - 3 * x;\nz = y(:) .* c(1);\n\
+               w = zeros(size(x));\nw(:) = c(2) * x;\ny = [z; c; w];",
+        ranges: "every",
     },
 ];
 
@@ -89,13 +95,18 @@ fn scratch(tag: &str, files: &[(String, String)]) -> Scratch {
     Scratch(dir)
 }
 
-/// The case as written, and its list variant: the ranges also read as values (returned in a cell).
+/// The case as written, and its list variant: the ranges also read as values (returned in a cell),
+/// and `(:)` (of column vectors) as `(every)`, `every = 1:numel(x)`.
 fn case_files(case: &Case) -> Vec<(String, String)> {
+    let lists = match case.body.contains("(:)") {
+        true => format!("every = 1:numel(x);\n{}", case.body.replace("(:)", "(every)")),
+        false => case.body.to_string(),
+    };
     vec![
         (case.name.to_string(), format!("function y = {}(x)\n{}\nend\n", case.name, case.body)),
         (
             format!("{}_lists", case.name),
-            format!("function [y, kept] = {}_lists(x)\n{}\nkept = {{{}}};\nend\n", case.name, case.body, case.ranges),
+            format!("function [y, kept] = {}_lists(x)\n{}\nkept = {{{}}};\nend\n", case.name, lists, case.ranges),
         ),
     ]
 }
@@ -183,9 +194,9 @@ fn range_subscripts_raise_the_errors_of_index_lists() {
     }
 }
 
-/// Assignment into a dense base (the zero-filled block of the general path) and into a base without
-/// derivative (written in order, zeros between the targets) give the same bits, through a range and
-/// through the same positions as a list.
+/// Assignment into a dense zero base (a zero fill of the whole block, then the targets) and into a
+/// base without derivative (each column zeroed just before its targets) give the same bits, through
+/// a range and through the same positions as a list; a gather through a range picks the rows back.
 #[test]
 fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
     let (rows, nd) = (11, 3);
@@ -196,7 +207,7 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
         Stride { first: 0, step: 3, count: 4 },  // gaps between, none after
         Stride { first: 1, step: 2, count: 4 },  // gaps at both ends
         Stride { first: 7, step: 1, count: 4 },  // consecutive, at the end
-        Stride { first: 10, step: -3, count: 4 }, // decreasing: zero-filled first
+        Stride { first: 10, step: -3, count: 4 }, // decreasing
         Stride { first: 2, step: 1, count: 1 },   // one row from a scalar
     ];
     let bits = |d: Deriv| match d {

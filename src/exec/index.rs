@@ -174,11 +174,25 @@ fn linear_index_dims(dims: &[usize], idims: &[usize], is_logical: bool, n: usize
     }
 }
 
-/// The range of `a(a:s:b)` or `a(a:s:b) = rhs` on a double array, when it is the only subscript and
-/// within the array and not empty (anything else, errors included, takes the general path).
+/// The positions of `a(a:s:b)`, `a(:)`, or the same assigned to, on a double array, when that is the
+/// only subscript and it selects elements within the array (anything else, errors included, takes
+/// the general path).
 fn stride_within(value: &Value, subs: &[Subscript]) -> Option<Stride> {
-    let (Value::Double(a), [Subscript::Range(s)]) = (value, subs) else { return None };
-    s.max().is_some_and(|m| m < a.data.len()).then_some(*s)
+    let Value::Double(a) = value else { return None };
+    let stride = match subs {
+        [Subscript::Range(s)] => *s,
+        [Subscript::All] => Stride { first: 0, step: 1, count: a.data.len() },
+        _ => return None,
+    };
+    stride.max().is_some_and(|m| m < a.data.len()).then_some(stride)
+}
+
+/// The dims of a selection through `stride_within` from an array of `dims`.
+fn stride_dims(dims: &[usize], subs: &[Subscript], count: usize) -> Vec<usize> {
+    match subs {
+        [Subscript::All] => buffers::dims(&[count, 1]),
+        _ => linear_index_dims(dims, &[1, count], false, count),
+    }
 }
 
 /// `index (_,_,3)`: subscript `position` of `count` shown, the others as `_`, as in Octave's index
@@ -228,7 +242,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
         if let Some(deriv) = deriv.gather_stride(stride) {
             let mut data = buffers::take(stride.count);
             extend_stride(&mut data, &a.data, stride);
-            let dims = linear_index_dims(&a.dims, &[1, stride.count], false, stride.count);
+            let dims = stride_dims(&a.dims, subs, stride.count);
             return Ok((Value::Double(Array::new(dims, data)), deriv));
         }
     }
@@ -252,7 +266,7 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let (dims, first, count) = match stride_within(&value, subs) {
         Some(s) => {
-            let dims = linear_index_dims(&value.shape(), &[1, s.count], false, s.count);
+            let dims = stride_dims(&value.shape(), subs, s.count);
             (dims, (s.count > 0 && (s.step == 1 || s.count == 1)).then_some(s.first), s.count)
         }
         None => {
