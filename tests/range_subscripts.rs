@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use msad::engine::{Engine, Evaluation, Mode, Options, PathHost, Request};
+use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, PathHost, Request};
 use msad::exec::deriv::{DenseDeriv, Deriv, Stride};
 use msad::exec::value::Value;
 use std::path::PathBuf;
@@ -234,4 +234,41 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
         let picked: Vec<f64> = (0..nd).flat_map(|j| (0..stride.count).map(move |k| (j, k))).map(|(j, k)| r.get(source(k), j)).collect();
         assert_eq!(bits(gathered), picked.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "{stride:?}");
     }
+}
+
+/// The compressed runs build selections from the seeded argument (`x(1:2:end)`) from the colouring
+/// (src/exec/deriv.rs `SeedColours`). With many colours split into chunks over two threads, the
+/// argument differentiated being the second, and a subfunction selecting from its own parameter
+/// (which reads the block), f and J equal those of the same code selecting through index lists (a
+/// sparse J asked for, so that the compression runs although every column has its own colour).
+#[test]
+fn selections_from_the_seeded_argument_equal_those_from_its_block() {
+    let body = "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a];";
+    let pick = "function z = pick(t)\nk = 3:3:40;\nz = t(k) .* t(k);\nend\n";
+    let files = vec![
+        ("seeded".to_string(), format!("function y = seeded(a, x)\n{body}\nend\n{pick}")),
+        (
+            "seeded_lists".to_string(),
+            format!("function [y, kept] = seeded_lists(a, x)\nevery = 1:40;\n{}\nkept = {{i, j, every}};\nend\n{pick}", body.replace("(:)", "(every)")),
+        ),
+    ];
+    let dir = scratch("seeded", &files);
+    let mut host = PathHost { dirs: vec![dir.0.clone()] };
+    let x: Vec<f64> = (0..40).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect();
+    let run = |host: &mut PathHost, name: &str, threads: Option<usize>| {
+        let options = Options { wrt: 1, threads, jacobian: JacobianStorage::Sparse, ..Options::default() };
+        let request = Request { function: named(name), args: vec![Value::scalar(0.5), column(x.clone())], options, nargout: 2 };
+        let mut engine = Engine::new();
+        (0..3).map(|_| engine.evaluate(host, &request).unwrap_or_else(|d| panic!("{name}: {d}"))).collect::<Vec<_>>()
+    };
+    for threads in [Some(1), Some(2)] {
+        let references = run(&mut host, "seeded_lists", threads);
+        for (k, (e, reference)) in run(&mut host, "seeded", threads).iter().zip(&references).enumerate() {
+            assert_eq!(bits(&e.value), bits(&reference.value), "f of call {} ({threads:?} threads)", k + 1);
+            let (jacobian, expected) = (e.jacobian.as_ref().expect("J"), reference.jacobian.as_ref().expect("J"));
+            assert_eq!(bits(jacobian), bits(expected), "J of call {} ({threads:?} threads)", k + 1);
+        }
+    }
+    let log = run(&mut host, "seeded", Some(2)).pop().expect("a call").log;
+    assert!(log.iter().any(|l| l.contains("compressed evaluation with 40 directions")), "{log:?}");
 }

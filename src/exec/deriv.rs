@@ -141,6 +141,30 @@ impl Stride {
     }
 }
 
+/// The seed of a compressed run, `S(j, colour(j)) = 1` and zero elsewhere, as its colouring: directions
+/// `first..first + nd` of it (a chunk of the columns). Selections from the seeded argument
+/// (`y(1:2:end)`) build their rows from the colours instead of reading the block.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedColours<'a> {
+    pub colours: &'a [usize],
+    pub first: usize,
+    pub nd: usize,
+}
+
+impl SeedColours<'_> {
+    /// Rows `stride` of the seed: the same entries (ones and zeros) as `gather_stride` of its block.
+    pub fn gather_stride(&self, stride: Stride) -> Deriv {
+        let mut out = DenseDeriv::zeros(stride.count, self.nd);
+        for (k, j) in stride.positions().enumerate() {
+            let direction = self.colours[j].wrapping_sub(self.first);
+            if direction < self.nd {
+                out.data[direction * stride.count + k] = 1.0;
+            }
+        }
+        Deriv::Dense(out)
+    }
+}
+
 /// Appends `src[i]` for the positions i of `stride` (a slice copy for consecutive ones).
 pub fn extend_stride(out: &mut Vec<f64>, src: &[f64], stride: Stride) {
     match stride.step {

@@ -2,7 +2,7 @@
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
 use super::buffers;
-use super::deriv::{Deriv, RowMap, Stride, contiguous_start, extend_stride};
+use super::deriv::{Deriv, RowMap, SeedColours, Stride, contiguous_start, extend_stride};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
 use super::primitives::integers::{as_double, not_differentiable};
@@ -238,12 +238,9 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    if let (Some(stride), Value::Double(a)) = (stride_within(value, subs), value) {
+    if let Some(stride) = stride_within(value, subs) {
         if let Some(deriv) = deriv.gather_stride(stride) {
-            let mut data = buffers::take(stride.count);
-            extend_stride(&mut data, &a.data, stride);
-            let dims = stride_dims(&a.dims, subs, stride.count);
-            return Ok((Value::Double(Array::new(dims, data)), deriv));
+            return Ok((stride_values(value, subs, stride), deriv));
         }
     }
     let (dims, positions) = gather_plan(&value.shape(), subs)?;
@@ -258,6 +255,21 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
         buffers::give(positions);
     }
     Ok((out, deriv))
+}
+
+/// `index` of the seeded argument, its derivative the seed kept as its colouring: None unless the
+/// selection takes the stride path (then `index` reads the seed's block).
+pub fn index_seed(value: &Value, seed: &SeedColours, subs: &[Subscript]) -> Option<(Value, Deriv)> {
+    let stride = stride_within(value, subs)?;
+    Some((stride_values(value, subs, stride), seed.gather_stride(stride)))
+}
+
+/// The elements `stride` (from `stride_within`) of a double array, as `a(subs...)` shapes them.
+fn stride_values(value: &Value, subs: &[Subscript], stride: Stride) -> Value {
+    let Value::Double(a) = value else { unreachable!("stride_within accepts double arrays only") };
+    let mut data = buffers::take(stride.count);
+    extend_stride(&mut data, &a.data, stride);
+    Value::Double(Array::new(stride_dims(&a.dims, subs, stride.count), data))
 }
 
 /// `index` of a value read for the last time. Consecutive elements of a double array (`x(:)`,
