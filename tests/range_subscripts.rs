@@ -9,7 +9,8 @@
 mod common;
 
 use common::*;
-use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, PathHost, Request};
+use msad::ad::pattern::Pattern;
+use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, PathHost, Request, Sparsity};
 use msad::exec::deriv::{DenseDeriv, Deriv, Stride};
 use msad::exec::value::Value;
 use std::path::PathBuf;
@@ -122,11 +123,11 @@ fn bits(v: &Value) -> (Vec<usize>, Vec<u64>) {
     (v.shape().to_vec(), values(v).iter().map(|x| x.to_bits()).collect())
 }
 
-/// Central differences of `name` at `x` (m x n, column-major).
-fn fd_of(host: &mut PathHost, name: &str, x: &[f64]) -> Vec<f64> {
+/// Central differences of `name` at `x` (m x n, column-major), called with `args(x)`.
+fn fd_of(host: &mut PathHost, name: &str, x: &[f64], args: impl Fn(Vec<f64>) -> Vec<Value>) -> Vec<f64> {
     let mut engine = Engine::new();
     let mut value_at = |x: Vec<f64>| {
-        let request = Request { function: named(name), args: vec![column(x)], options: Options::default(), nargout: 1 };
+        let request = Request { function: named(name), args: args(x), options: Options::default(), nargout: 1 };
         values(&engine.evaluate(host, &request).unwrap_or_else(|d| panic!("{d}")).value)
     };
     let mut jacobian = Vec::new();
@@ -161,7 +162,7 @@ fn range_subscripts_give_the_results_of_index_lists_bit_for_bit() {
             }
         }
         let jacobian = evaluations(&mut host, case.name, &X, Mode::Forward, 1).remove(0).jacobian.expect("J");
-        let err = relative_error(&values(&jacobian), &fd_of(&mut host, case.name, &X));
+        let err = relative_error(&values(&jacobian), &fd_of(&mut host, case.name, &X, |x| vec![column(x)]));
         assert!(err < 1e-7, "{}: J differs from central differences by {err:e}", case.name);
     }
 }
@@ -236,39 +237,63 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
     }
 }
 
-/// The compressed runs build selections from the seeded argument (`x(1:2:end)`) from the colouring
-/// (src/exec/deriv.rs `SeedColours`). With many colours split into chunks over two threads, the
-/// argument differentiated being the second, and a subfunction selecting from its own parameter
-/// (which reads the block), f and J equal those of the same code selecting through index lists (a
-/// sparse J asked for, so that the compression runs although every column has its own colour).
+/// The compressed runs build selections from the seeded argument (`x(1:2:end)`, `x(k)`, `x(5)`) from
+/// the colouring (src/exec/deriv.rs `SeedColours`), and when nothing else reads the argument they get
+/// no seed block at all. With many colours split into chunks over two threads, the argument
+/// differentiated being the second, and a subfunction selecting from its own parameter (which reads
+/// its block), f and J equal those of the same code with the argument also read as a value (kept, so
+/// there is a seed block) and those of a run with the detected pattern given as the user's (whose
+/// seed, with its check direction, is always read as a block); a sparse J is asked for, so that the
+/// compression runs although every column has its own colour.
 #[test]
 fn selections_from_the_seeded_argument_equal_those_from_its_block() {
-    let body = "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a];";
     let pick = "function z = pick(t)\nk = 3:3:40;\nz = t(k) .* t(k);\nend\n";
-    let files = vec![
-        ("seeded".to_string(), format!("function y = seeded(a, x)\n{body}\nend\n{pick}")),
-        (
-            "seeded_lists".to_string(),
-            format!("function [y, kept] = seeded_lists(a, x)\nevery = 1:40;\n{}\nkept = {{i, j, every}};\nend\n{pick}", body.replace("(:)", "(every)")),
-        ),
+    let bodies = [
+        // The argument read otherwise too (`x .^ 2`): a seed block, ranges from the colours.
+        ("with_block", "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a];"),
+        // Read only by selections (ranges, `:`, a constant list, scalars, `end`): no seed block.
+        ("selections", "i = 1:2:40;\nj = 2:2:40;\nk = [3 7 11];\n\
+                        y = [x(i) .* x(j); x(k) * a; x(5) * x(end); x(:) .^ 2; x(40:-3:1); sum(x(:)); pick(x(40:-1:1))];"),
     ];
-    let dir = scratch("seeded", &files);
-    let mut host = PathHost { dirs: vec![dir.0.clone()] };
     let x: Vec<f64> = (0..40).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect();
-    let run = |host: &mut PathHost, name: &str, threads: Option<usize>| {
-        let options = Options { wrt: 1, threads, jacobian: JacobianStorage::Sparse, ..Options::default() };
+    let run_with = |host: &mut PathHost, name: &str, threads: Option<usize>, sparsity: Sparsity| {
+        let options = Options { wrt: 1, threads, jacobian: JacobianStorage::Sparse, sparsity, verbose: true, ..Options::default() };
         let request = Request { function: named(name), args: vec![Value::scalar(0.5), column(x.clone())], options, nargout: 2 };
         let mut engine = Engine::new();
         (0..3).map(|_| engine.evaluate(host, &request).unwrap_or_else(|d| panic!("{name}: {d}"))).collect::<Vec<_>>()
     };
-    for threads in [Some(1), Some(2)] {
-        let references = run(&mut host, "seeded_lists", threads);
-        for (k, (e, reference)) in run(&mut host, "seeded", threads).iter().zip(&references).enumerate() {
-            assert_eq!(bits(&e.value), bits(&reference.value), "f of call {} ({threads:?} threads)", k + 1);
-            let (jacobian, expected) = (e.jacobian.as_ref().expect("J"), reference.jacobian.as_ref().expect("J"));
-            assert_eq!(bits(jacobian), bits(expected), "J of call {} ({threads:?} threads)", k + 1);
+    let run = |host: &mut PathHost, name: &str, threads: Option<usize>| run_with(host, name, threads, Sparsity::Auto);
+    for (name, body) in bodies {
+        let files = vec![
+            (name.to_string(), format!("function y = {name}(a, x)\n{body}\nend\n{pick}")),
+            (
+                format!("{name}_block"),
+                format!("function [y, kept] = {name}_block(a, x)\n{body}\nkept = {{x, i, j}};\nend\n{pick}"),
+            ),
+        ];
+        let dir = scratch(name, &files);
+        let mut host = PathHost { dirs: vec![dir.0.clone()] };
+        // A user pattern's runs read the seed block (with one more direction, the check).
+        let detected = run(&mut host, name, Some(1)).pop().expect("a call").jacobian.expect("J");
+        let Value::Sparse(detected) = detected else { panic!("a sparse J") };
+        let user = Sparsity::Pattern(Pattern::from_sparse(&detected));
+        for threads in [Some(1), Some(2)] {
+            let with_block = run(&mut host, &format!("{name}_block"), threads);
+            let from_block = run_with(&mut host, name, threads, user.clone());
+            for (k, e) in run(&mut host, name, threads).iter().enumerate() {
+                for (reference, what) in [(&with_block[k], "kept"), (&from_block[k], "user pattern")] {
+                    let at = format!("{name}: call {} ({threads:?} threads) against the {what} run", k + 1);
+                    assert_eq!(bits(&e.value), bits(&reference.value), "f of {at}");
+                    let (jacobian, expected) = (e.jacobian.as_ref().expect("J"), reference.jacobian.as_ref().expect("J"));
+                    assert_eq!(bits(jacobian), bits(expected), "J of {at}");
+                }
+            }
         }
+        let log = run(&mut host, name, Some(2)).pop().expect("a call").log;
+        assert!(log.iter().any(|l| l.contains("compressed evaluation with 40 directions")), "{name}: {log:?}");
+        let jacobian = run(&mut host, name, Some(1)).pop().expect("a call").jacobian.expect("J");
+        let fd = fd_of(&mut host, name, &x, |x| vec![Value::scalar(0.5), column(x)]);
+        let err = relative_error(&values(&jacobian), &fd);
+        assert!(err < 1e-7, "{name}: J differs from central differences by {err:e}");
     }
-    let log = run(&mut host, "seeded", Some(2)).pop().expect("a call").log;
-    assert!(log.iter().any(|l| l.contains("compressed evaluation with 40 directions")), "{log:?}");
 }

@@ -152,13 +152,14 @@ pub struct SeedColours<'a> {
 }
 
 impl SeedColours<'_> {
-    /// Rows `stride` of the seed: the same entries (ones and zeros) as `gather_stride` of its block.
-    pub fn gather_stride(&self, stride: Stride) -> Deriv {
-        let mut out = DenseDeriv::zeros(stride.count, self.nd);
-        for (k, j) in stride.positions().enumerate() {
+    /// The seed's rows `positions` (`rows` of them): the same entries (ones and zeros) as a gather
+    /// from its block.
+    pub fn gather(&self, positions: impl Iterator<Item = usize>, rows: usize) -> Deriv {
+        let mut out = DenseDeriv::zeros(rows, self.nd);
+        for (k, j) in positions.enumerate() {
             let direction = self.colours[j].wrapping_sub(self.first);
             if direction < self.nd {
-                out.data[direction * stride.count + k] = 1.0;
+                out.data[direction * rows + k] = 1.0;
             }
         }
         Deriv::Dense(out)

@@ -257,11 +257,16 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     Ok((out, deriv))
 }
 
-/// `index` of the seeded argument, its derivative the seed kept as its colouring: None unless the
-/// selection takes the stride path (then `index` reads the seed's block).
-pub fn index_seed(value: &Value, seed: &SeedColours, subs: &[Subscript]) -> Option<(Value, Deriv)> {
-    let stride = stride_within(value, subs)?;
-    Some((stride_values(value, subs, stride), seed.gather_stride(stride)))
+/// `index` of the seeded argument (a double array), its derivative the seed kept as its colouring.
+pub fn index_seed(value: &Value, seed: &SeedColours, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some(stride) = stride_within(value, subs) {
+        return Ok((stride_values(value, subs, stride), seed.gather(stride.positions(), stride.count)));
+    }
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
+    let out = gather_value(value, dims, &positions)?;
+    let deriv = seed.gather(positions.iter().copied(), positions.len());
+    buffers::give(positions);
+    Ok((out, deriv))
 }
 
 /// The elements `stride` (from `stride_within`) of a double array, as `a(subs...)` shapes them.

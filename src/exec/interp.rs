@@ -175,8 +175,9 @@ pub struct Interpreter<'p> {
     /// Identifies the seed of this run, for the derivative cache (None: do not cache).
     seed_key: Option<u64>,
     /// The entry function's seeded parameter and its seed as a colouring, and the value that parameter
-    /// was read into: selections from that value build their rows from the colours (the block is
-    /// intact while the value can be read: rules only take over blocks read for the last time).
+    /// was read into (a double array): selections from that value build their rows from the colours,
+    /// so the run may get no seed block when nothing else reads the value (the block, when there is
+    /// one, is intact while the value can be read: rules only take over blocks read for the last time).
     seed: Option<(usize, SeedColours<'p>)>,
     seeded_value: Option<ValueId>,
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
@@ -507,7 +508,9 @@ impl<'p> Interpreter<'p> {
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
         // their derivative row costs less than looking it up.
-        if self.tape.as_ref().is_none_or(Tape::records_scalars) && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
+        let reads_seed = self.seeded_value.is_some() && self.depth == 1 && inst.args.first() == self.seeded_value.as_ref();
+        let fast = self.tape.as_ref().is_none_or(Tape::records_scalars) && !reads_seed;
+        if fast && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
             return Ok(());
         }
         // A register may still hold the previous call's value (see `Reg::worth_keeping`): its buffers
@@ -516,7 +519,8 @@ impl<'p> Interpreter<'p> {
         match &inst.op {
             Op::Const(v) => set_constant(&mut regs[inst.dests[0].0 as usize], v),
             Op::Param(i) => {
-                if self.depth == 1 && self.seed.is_some_and(|(param, _)| param == *i) {
+                let seeded = args.get(*i).is_some_and(|s| matches!(s, Some(Slot { value: Value::Double(_), .. })));
+                if self.depth == 1 && seeded && self.seed.is_some_and(|(param, _)| param == *i) {
                     self.seeded_value = Some(inst.dests[0]);
                 }
                 let r = match args.get_mut(*i).and_then(Option::take) {
@@ -650,7 +654,7 @@ impl<'p> Interpreter<'p> {
                 let active = activity.is_active(inst.dests[0]);
                 let seed = self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
                 let seeded = match seed {
-                    Some((_, colours)) => index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs),
+                    Some((_, colours)) => Some(index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs)?),
                     None => None,
                 };
                 let result = match (seeded, active, movable(0), &self.tape) {
