@@ -35,8 +35,9 @@ pub fn subscript_ranges(func: &Function) -> Vec<bool> {
 }
 
 /// Whether parameter `param` of `func` is read only as the base of one-result selections `x(...)`
-/// whose subscripts are ranges, `:`, `end`, constants or primitive results (never cs-lists), and by
-/// `end`: then a compressed run serves every read from the seed's colouring and needs no seed block.
+/// whose subscripts are ranges, `:`, `end`, constants or primitive results (never cs-lists), by
+/// `end`, and by primitives without derivative (`numel`, `size`): then a compressed run serves every
+/// read from the seed's colouring and needs no seed block.
 pub fn read_only_by_selections(func: &Function, param: usize) -> bool {
     let insts = || func.blocks.iter().flat_map(|b| &b.insts);
     let params: Vec<ValueId> = insts().filter(|i| matches!(i.op, Op::Param(p) if p == param)).flat_map(|i| i.dests.clone()).collect();
@@ -52,6 +53,8 @@ pub fn read_only_by_selections(func: &Function, param: usize) -> bool {
             !reads_param(&inst.args[1..]) && inst.args[1..].iter().all(|a| plain[a.0 as usize])
         }
         Op::End { .. } => !reads_param(&inst.args[1..]),
+        // `numel(x)`, `size(x)`: results without derivative never read the operands' blocks.
+        Op::Prim(id) => (0..inst.dests.len()).all(|k| !primitives::output_is_differentiable(id, k)) || !reads_param(&inst.args),
         _ => !reads_param(&inst.args),
     });
     let phis = func.blocks.iter().flat_map(|b| &b.phis).flat_map(|p| &p.incoming);
