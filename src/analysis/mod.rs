@@ -29,7 +29,7 @@ pub use linearity::constant_derivatives;
 pub use liveness::{Moves, moves};
 pub use regions::two_sided_joins;
 pub use sccp::{Class, Lattice, fold_constants, propagate};
-pub use subscript_ranges::subscript_ranges;
+pub use subscript_ranges::{read_only_by_selections, subscript_ranges};
 
 /// What is known about one argument at the call: class and dims (values are not constants).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -21,7 +21,7 @@ use crate::ad::coloring::{Coloring, append_seed, color_columns, decompress, deco
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
-use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
+use crate::exec::deriv::{DenseDeriv, Deriv, SeedColours, SparseDeriv};
 use crate::exec::interp::{ControlRecord, Slot};
 use crate::exec::value::{Array, SparseMatrix, Value};
 use crate::ir::FuncId;
@@ -117,7 +117,7 @@ pub(super) fn seeded(
 ) -> Result<(Value, Value)> {
     let p = seed.cols();
     let (value, directions, _) =
-        run_dense(plan, args, wrt, DenseDeriv::from_seed(n, p, seed.data.clone()), user_seed_id(seed), threads)?;
+        run_dense(plan, args, wrt, Seed::Block(DenseDeriv::from_seed(n, p, seed.data.clone())), user_seed_id(seed), None, threads)?;
     let m = value.numel();
     Ok((value, Value::Double(Array::new(vec![m, p], directions.data))))
 }
@@ -144,7 +144,7 @@ fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options
     let mut identity = vec![0.0; n * n];
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
     let seed = DenseDeriv::from_seed(n, n, identity);
-    let (value, directions, _) = run_dense(plan, args, wrt, seed, IDENTITY_SEED, options.threads)?;
+    let (value, directions, _) = run_dense(plan, args, wrt, Seed::Block(seed), IDENTITY_SEED, None, options.threads)?;
     let m = value.numel();
     let full = Array::new(vec![m, n], directions.data);
     let storage = options.jacobian;
@@ -165,7 +165,7 @@ fn detect(
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
     let seed = Deriv::Sparse(SparseDeriv::identity(n));
-    let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None)?;
+    let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None, None)?;
     let m = result.value.numel();
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
@@ -201,18 +201,27 @@ fn compressed(
     let (storage, threads) = (options.jacobian, options.threads);
     let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
     if storage == JacobianStorage::Pattern {
-        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None)?.0.value;
+        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None, None)?.0.value;
         return Ok((value, Value::Sparse(ones(&c.pattern))));
     }
     let p = c.coloring.ncolors;
     // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
     let check = c.from_user.then(|| check_direction(n));
-    let mut seed = buffers::take(n * (p + 1));
-    append_seed(&c.coloring, &mut seed);
-    seed.extend(check.iter().flatten());
     let nd = p + usize::from(check.is_some());
-    let seed = DenseDeriv::from_seed(n, nd, seed);
-    let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, threads)?;
+    // A user pattern's check direction is no colour: its seed is read as a block.
+    let colours = (!c.from_user).then_some(&c.coloring.colors[..]);
+    // Selections serve every read of a double argument from the colours: no seed block then.
+    let colours_only = colours.is_some() && plan.seed_read_by_selections && matches!(args[wrt], Value::Double(_));
+    let seed = match colours_only {
+        true => Seed::Colours { rows: n, nd },
+        false => {
+            let mut seed = buffers::take(n * (p + 1));
+            append_seed(&c.coloring, &mut seed);
+            seed.extend(check.iter().flatten());
+            Seed::Block(DenseDeriv::from_seed(n, nd, seed))
+        }
+    };
+    let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, colours, threads)?;
     if !c.from_user && !c.control.global && control.trace != c.control.trace {
         log.push("msad: the control path changed since the pattern was detected: detecting again".into());
         return detect(plan, args, wrt, n, storage, log);
@@ -275,10 +284,20 @@ pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64])
 }
 
 /// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.
-fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool, seed_key: Option<u64>) -> Result<(Slot, ControlRecord)> {
+/// `colours`: the seeded parameter and its seed as a colouring.
+fn run<'p>(
+    plan: &'p Prepared,
+    args: Vec<Slot>,
+    detect_sparsity: bool,
+    seed_key: Option<u64>,
+    colours: Option<(usize, SeedColours<'p>)>,
+) -> Result<(Slot, ControlRecord)> {
     let mut interp = plan.interpreter(detect_sparsity);
     if let Some(key) = seed_key {
         interp = interp.with_seed_key(key);
+    }
+    if let Some((param, colours)) = colours {
+        interp = interp.with_seed_colours(param, colours);
     }
     let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
     Ok((result, interp.control))
@@ -287,14 +306,17 @@ fn run(plan: &Prepared, args: Vec<Slot>, detect_sparsity: bool, seed_key: Option
 /// Runs dense seed directions, split into contiguous chunks of columns (at least one per thread when
 /// there are enough directions). Every rule treats directions independently, so the chunks' columns
 /// are the same numbers a single run computes. Returns the value and the m x nd derivative block.
+/// `colours`: the seed is that colouring's (see `SeedColours`).
 fn run_dense(
     plan: &Prepared,
     args: &[Value],
     wrt: usize,
-    seed: DenseDeriv,
+    seed: Seed,
     seed_id: u64,
+    colours: Option<&[usize]>,
     threads: Option<usize>,
 ) -> Result<(Value, DenseDeriv, ControlRecord)> {
+    let chunk = |first: usize, nd: usize| colours.map(|colours| (wrt, SeedColours { colours, first, nd }));
     // Chunks of one seed are different seeds for the cache.
     let key = |lo: usize, hi: usize| {
         use std::hash::{Hash, Hasher};
@@ -302,22 +324,33 @@ fn run_dense(
         (seed_id, lo, hi).hash(&mut h);
         h.finish()
     };
-    let (n, nd) = (seed.rows, seed.nd);
+    let (n, nd) = match &seed {
+        Seed::Block(block) => (block.rows, block.nd),
+        Seed::Colours { rows, nd } => (*rows, *nd),
+    };
     let pool = thread_pool(threads);
     let chunks = pool.current_num_threads().max(n * nd / CHUNK_ELEMENTS).min(nd / MIN_DIRECTIONS_PER_CHUNK).max(1);
     if chunks == 1 {
-        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Dense(seed)), false, Some(key(0, nd)))?;
+        let whole = match seed {
+            Seed::Block(block) => Deriv::Dense(block),
+            Seed::Colours { .. } => Deriv::Zero,
+        };
+        let (result, control) = run(plan, seeded_args(args, wrt, whole), false, Some(key(0, nd)), chunk(0, nd))?;
         let m = result.value.numel();
         return Ok((result.value, result.deriv.into_dense(m, nd), control));
     }
+    // The argument's derivative for directions lo..hi.
+    let part = |lo: usize, hi: usize| match &seed {
+        Seed::Block(block) => Deriv::Dense(DenseDeriv::from_seed(n, hi - lo, block.data[lo * n..hi * n].to_vec())),
+        Seed::Colours { .. } => Deriv::Zero,
+    };
     let bounds: Vec<(usize, usize)> = (0..chunks).map(|c| (c * nd / chunks, (c + 1) * nd / chunks)).collect();
     let runs: Vec<Result<(Slot, ControlRecord)>> = pool.install(|| {
         use rayon::prelude::*;
         bounds
             .par_iter()
             .map(|&(lo, hi)| {
-                let part = DenseDeriv::from_seed(n, hi - lo, seed.data[lo * n..hi * n].to_vec());
-                run(plan, seeded_args(args, wrt, Deriv::Dense(part)), false, Some(key(lo, hi)))
+                run(plan, seeded_args(args, wrt, part(lo, hi)), false, Some(key(lo, hi)), chunk(lo, hi - lo))
             })
             .collect()
     });
@@ -332,6 +365,13 @@ fn run_dense(
     let (value, control) = first.expect("at least one chunk");
     let m = value.numel();
     Ok((value, DenseDeriv::from_seed(m, nd, data), control))
+}
+
+/// The seed of a dense run: its block, or only its size when selections serve every read of the
+/// argument from the colouring (see `SeedColours`).
+enum Seed {
+    Block(DenseDeriv),
+    Colours { rows: usize, nd: usize },
 }
 
 /// Below this many directions per chunk, splitting costs more (each chunk repeats the primal) than it

@@ -12,7 +12,7 @@ pub use mode::Mode;
 use crate::ad::pattern::Pattern;
 use crate::analysis::{
     Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
-    moves, propagate, subscript_ranges, two_sided_joins,
+    moves, propagate, read_only_by_selections, subscript_ranges, two_sided_joins,
 };
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
@@ -129,6 +129,8 @@ struct Prepared {
     activity: Vec<Activity>,
     moves: Vec<Moves>,
     subscript_ranges: Vec<Vec<bool>>,
+    /// The differentiated argument is read only by selections (compressed runs need no seed block).
+    seed_read_by_selections: bool,
     joins: Vec<Vec<Option<BlockId>>>,
     constant_derivatives: Vec<bool>,
     derivative_cache: DerivativeCache,
@@ -370,6 +372,7 @@ fn prepare(
     let activity = activity(&program, wrt, !recursive);
     let moves = program.functions.iter().map(moves).collect();
     let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
+    let seed_read_by_selections = read_only_by_selections(&program.functions[0], wrt);
     let joins = program.functions.iter().map(two_sided_joins).collect();
     let constant_derivatives =
         if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
@@ -384,6 +387,7 @@ fn prepare(
         activity,
         moves,
         subscript_ranges,
+        seed_read_by_selections,
         joins,
         constant_derivatives,
         derivative_cache: DerivativeCache::default(),

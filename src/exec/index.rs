@@ -2,7 +2,7 @@
 //! and on their derivative blocks (both are row gathers / scatters by linear index).
 
 use super::buffers;
-use super::deriv::{Deriv, RowMap, contiguous_start};
+use super::deriv::{Deriv, RowMap, SeedColours, Stride, contiguous_start, extend_stride};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
 use super::primitives::integers::{as_double, not_differentiable};
@@ -14,6 +14,8 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 pub enum Subscript {
     All,
     List { positions: Vec<usize>, dims: Dims, is_logical: bool },
+    /// A range `a:s:b` read only as a subscript: a row of positions, never built as a list.
+    Range(Stride),
 }
 
 /// The subscripts of one indexing operation.
@@ -28,9 +30,7 @@ impl Subscript {
 
     /// The range `first + k*step` (zero-based, all valid), k < count, as the row `a:s:b` would give.
     pub fn range(first: usize, step: isize, count: usize) -> Subscript {
-        let mut positions = buffers::take(count);
-        positions.extend((0..count).map(|k| first.wrapping_add_signed(step.wrapping_mul(k as isize))));
-        Subscript::List { positions, dims: [1, count].into_iter().collect(), is_logical: false }
+        Subscript::Range(Stride { first, step, count })
     }
 
     /// Subscript `position` of `count` (for the error message).
@@ -75,6 +75,7 @@ impl Subscript {
         match self {
             Subscript::All => extent,
             Subscript::List { positions, .. } => positions.len(),
+            Subscript::Range(s) => s.count,
         }
     }
 
@@ -82,6 +83,7 @@ impl Subscript {
         match self {
             Subscript::All => k,
             Subscript::List { positions, .. } => positions[k],
+            Subscript::Range(s) => s.first.wrapping_add_signed(s.step.wrapping_mul(k as isize)),
         }
     }
 
@@ -89,6 +91,7 @@ impl Subscript {
         match self {
             Subscript::All => None,
             Subscript::List { positions, .. } => positions.iter().max().copied(),
+            Subscript::Range(s) => s.max(),
         }
     }
 }
@@ -129,28 +132,15 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
         match &subs[0] {
             Subscript::All => positions.extend(0..numel),
             Subscript::List { positions: listed, .. } => positions.extend_from_slice(listed),
+            Subscript::Range(s) => positions.extend(s.positions()),
         }
         if let Some(&bad) = positions.iter().find(|&&p| p >= numel) {
             return Err(out_of_bound(bad + 1, 0, 1, numel, dims));
         }
         let out_dims = match &subs[0] {
             Subscript::All => buffers::dims(&[numel, 1]),
-            Subscript::List { dims: idims, is_logical, .. } => {
-                let n = positions.len();
-                // A scalar source takes the index's shape (`c(ones(2, 1))` is 2x1), as in Octave.
-                let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1) && dims[..] != [1, 1];
-                let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
-                // A scalar `false` selects nothing and gives [], whatever the source.
-                if *is_logical && n == 0 && idims[..] == [1, 1] {
-                    buffers::dims(&[0, 0])
-                } else if source_is_vector && (index_is_vector || *is_logical) {
-                    buffers::dims(&if dims[0] == 1 { [1, n] } else { [n, 1] })
-                } else if *is_logical {
-                    buffers::dims(&if idims[0] == 1 && idims.len() == 2 { [1, n] } else { [n, 1] })
-                } else {
-                    buffers::dims(idims)
-                }
-            }
+            Subscript::List { dims: idims, is_logical, .. } => linear_index_dims(dims, idims, *is_logical, positions.len()),
+            Subscript::Range(s) => linear_index_dims(dims, &[1, s.count], false, s.count),
         };
         // Every shape above is normalised already (subscripts keep their values' dims).
         return Ok((out_dims, positions));
@@ -165,6 +155,44 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
     }
     let counts: Vec<usize> = subs.iter().zip(&view).map(|(s, &e)| s.count(e)).collect();
     Ok((normalize_dims(counts.clone()), linear_positions(&view, subs, &counts)))
+}
+
+/// The dims of `a(i)` for a source of `dims` and an index of `idims` selecting `n` elements.
+fn linear_index_dims(dims: &[usize], idims: &[usize], is_logical: bool, n: usize) -> Vec<usize> {
+    // A scalar source takes the index's shape (`c(ones(2, 1))` is 2x1), as in Octave.
+    let source_is_vector = dims.len() == 2 && (dims[0] == 1 || dims[1] == 1) && dims[..] != [1, 1];
+    let index_is_vector = idims.len() == 2 && (idims[0] == 1 || idims[1] == 1);
+    // A scalar `false` selects nothing and gives [], whatever the source.
+    if is_logical && n == 0 && idims[..] == [1, 1] {
+        buffers::dims(&[0, 0])
+    } else if source_is_vector && (index_is_vector || is_logical) {
+        buffers::dims(&if dims[0] == 1 { [1, n] } else { [n, 1] })
+    } else if is_logical {
+        buffers::dims(&if idims[0] == 1 && idims.len() == 2 { [1, n] } else { [n, 1] })
+    } else {
+        buffers::dims(idims)
+    }
+}
+
+/// The positions of `a(a:s:b)`, `a(:)`, or the same assigned to, on a double array, when that is the
+/// only subscript and it selects elements within the array (anything else, errors included, takes
+/// the general path).
+fn stride_within(value: &Value, subs: &[Subscript]) -> Option<Stride> {
+    let Value::Double(a) = value else { return None };
+    let stride = match subs {
+        [Subscript::Range(s)] => *s,
+        [Subscript::All] => Stride { first: 0, step: 1, count: a.data.len() },
+        _ => return None,
+    };
+    stride.max().is_some_and(|m| m < a.data.len()).then_some(stride)
+}
+
+/// The dims of a selection through `stride_within` from an array of `dims`.
+fn stride_dims(dims: &[usize], subs: &[Subscript], count: usize) -> Vec<usize> {
+    match subs {
+        [Subscript::All] => buffers::dims(&[count, 1]),
+        _ => linear_index_dims(dims, &[1, count], false, count),
+    }
 }
 
 /// `index (_,_,3)`: subscript `position` of `count` shown, the others as `_`, as in Octave's index
@@ -210,6 +238,11 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some(stride) = stride_within(value, subs) {
+        if let Some(deriv) = deriv.gather_stride(stride) {
+            return Ok((stride_values(value, subs, stride), deriv));
+        }
+    }
     let (dims, positions) = gather_plan(&value.shape(), subs)?;
     if let Value::Struct(s) = value {
         return Ok(gather_struct(s, deriv, dims, &positions));
@@ -224,13 +257,42 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     Ok((out, deriv))
 }
 
+/// `index` of the seeded argument (a double array), its derivative the seed kept as its colouring.
+pub fn index_seed(value: &Value, seed: &SeedColours, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some(stride) = stride_within(value, subs) {
+        return Ok((stride_values(value, subs, stride), seed.gather(stride.positions(), stride.count)));
+    }
+    let (dims, positions) = gather_plan(&value.shape(), subs)?;
+    let out = gather_value(value, dims, &positions)?;
+    let deriv = seed.gather(positions.iter().copied(), positions.len());
+    buffers::give(positions);
+    Ok((out, deriv))
+}
+
+/// The elements `stride` (from `stride_within`) of a double array, as `a(subs...)` shapes them.
+fn stride_values(value: &Value, subs: &[Subscript], stride: Stride) -> Value {
+    let Value::Double(a) = value else { unreachable!("stride_within accepts double arrays only") };
+    let mut data = buffers::take(stride.count);
+    extend_stride(&mut data, &a.data, stride);
+    Value::Double(Array::new(stride_dims(&a.dims, subs, stride.count), data))
+}
+
 /// `index` of a value read for the last time. Consecutive elements of a double array (`x(:)`,
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    let (dims, positions) = gather_plan(&value.shape(), subs)?;
-    let (first, count) = (contiguous_start(&positions), positions.len());
-    buffers::give(positions);
+    let (dims, first, count) = match stride_within(&value, subs) {
+        Some(s) => {
+            let dims = stride_dims(&value.shape(), subs, s.count);
+            (dims, (s.count > 0 && (s.step == 1 || s.count == 1)).then_some(s.first), s.count)
+        }
+        None => {
+            let (dims, positions) = gather_plan(&value.shape(), subs)?;
+            let (first, count) = (contiguous_start(&positions), positions.len());
+            buffers::give(positions);
+            (dims, first, count)
+        }
+    };
     match (value, deriv, first) {
         (Value::Double(mut a), deriv @ (Deriv::Zero | Deriv::Dense(_)), Some(first)) => {
             let rows = a.data.len();
@@ -334,17 +396,13 @@ pub fn assign(
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);
     }
+    if let (Some(targets), Value::Double(r)) = (stride_within(&base, subs), rhs) {
+        return assign_stride(base, base_deriv, r, rhs_deriv, targets);
+    }
     let old_dims = base.shape();
     let (new_dims, targets) = assign_plan(&old_dims, subs)?;
     let rhs_n = rhs.numel();
-    if rhs_n != 1 && rhs_n != targets.len() {
-        return Err(runtime(format!(
-            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
-            targets.len(),
-            rhs_n
-        ))
-        .with_identifier("Octave:nonconformant-args"));
-    }
+    check_conformant(targets.len(), rhs_n)?;
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
@@ -356,6 +414,26 @@ pub fn assign(
     let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
     buffers::give(targets);
     Ok((value, deriv))
+}
+
+/// `assign` of doubles through a range within the base: no index list, the base's buffers kept.
+fn assign_stride(base: Value, base_deriv: Deriv, rhs: &Array<f64>, rhs_deriv: &Deriv, targets: Stride) -> Result<(Value, Deriv)> {
+    let Value::Double(mut a) = base else { unreachable!("stride_within accepts double arrays only") };
+    check_conformant(targets.count, rhs.data.len())?;
+    let scalar = rhs.data.len() == 1;
+    let rhs_source = |k: usize| if scalar { 0 } else { k };
+    targets.positions().enumerate().for_each(|(k, t)| a.data[t] = rhs.data[rhs_source(k)]);
+    let rows = a.data.len();
+    Ok((Value::Double(a), base_deriv.assign_stride(rows, targets, rhs_deriv, rhs_source)))
+}
+
+/// `a(i) = rhs` needs one rhs element per target, or a scalar rhs.
+fn check_conformant(targets: usize, rhs_n: usize) -> Result<()> {
+    if rhs_n != 1 && rhs_n != targets {
+        return Err(runtime(format!("=: nonconformant arguments (op1 is {targets} elements, op2 is {rhs_n} elements)"))
+            .with_identifier("Octave:nonconformant-args"));
+    }
+    Ok(())
 }
 
 /// The dims after `a(subs...) = rhs` on an array of `old_dims`, and the linear index of every assigned element.

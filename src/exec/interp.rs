@@ -8,8 +8,8 @@ mod warn;
 
 use super::buffers;
 use super::containers;
-use super::deriv::Deriv;
-use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned};
+use super::deriv::{Deriv, SeedColours};
+use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned, index_seed};
 use super::scalar;
 use super::small_list::{Few, Operands};
 use super::primitives::{self, Forward, PrimId, Reused};
@@ -197,6 +197,12 @@ pub struct Interpreter<'p> {
     depth: usize,
     /// Identifies the seed of this run, for the derivative cache (None: do not cache).
     seed_key: Option<u64>,
+    /// The entry function's seeded parameter and its seed as a colouring, and the value that parameter
+    /// was read into (a double array): selections from that value build their rows from the colours,
+    /// so the run may get no seed block when nothing else reads the value (the block, when there is
+    /// one, is intact while the value can be read: rules only take over blocks read for the last time).
+    seed: Option<(usize, SeedColours<'p>)>,
+    seeded_value: Option<ValueId>,
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
     detect_sparsity: bool,
     pub control: ControlRecord,
@@ -224,7 +230,13 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
+        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
+    }
+
+    /// Tells this run that parameter `param` of the entry function carries the seed `colours`.
+    pub fn with_seed_colours(mut self, param: usize, colours: SeedColours<'p>) -> Interpreter<'p> {
+        self.seed = Some((param, colours));
+        self
     }
 
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
@@ -525,7 +537,9 @@ impl<'p> Interpreter<'p> {
         let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
         // their derivative row costs less than looking it up.
-        if self.tape.as_ref().is_none_or(Tape::records_scalars) && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
+        let reads_seed = self.seeded_value.is_some() && self.depth == 1 && inst.args.first() == self.seeded_value.as_ref();
+        let fast = self.tape.as_ref().is_none_or(Tape::records_scalars) && !reads_seed;
+        if fast && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
             return Ok(());
         }
         // A register may still hold the previous call's value (see `Reg::worth_keeping`): its buffers
@@ -534,6 +548,10 @@ impl<'p> Interpreter<'p> {
         match &inst.op {
             Op::Const(v) => set_constant(&mut regs[inst.dests[0].0 as usize], v),
             Op::Param(i) => {
+                let seeded = args.get(*i).is_some_and(|s| matches!(s, Some(Slot { value: Value::Double(_), .. })));
+                if self.depth == 1 && seeded && self.seed.is_some_and(|(param, _)| param == *i) {
+                    self.seeded_value = Some(inst.dests[0]);
+                }
                 let r = match args.get_mut(*i).and_then(Option::take) {
                     Some(s) => Reg::Val(s),
                     None => Reg::Undefined(func.params[*i].clone()),
@@ -662,14 +680,21 @@ impl<'p> Interpreter<'p> {
             }
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
-                let result = match (activity.is_active(inst.dests[0]), movable(0), &self.tape) {
-                    (false, _, _) => Slot::inactive(index(&slot(regs, inst.args[0])?.value, &Deriv::Zero, &subs)?.0),
-                    (true, true, None) => {
+                let active = activity.is_active(inst.dests[0]);
+                let seed = self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
+                let seeded = match seed {
+                    Some((_, colours)) => Some(index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs)?),
+                    None => None,
+                };
+                let result = match (seeded, active, movable(0), &self.tape) {
+                    (Some((value, deriv)), ..) => Slot::new(value, deriv),
+                    (None, false, _, _) => Slot::inactive(index(&slot(regs, inst.args[0])?.value, &Deriv::Zero, &subs)?.0),
+                    (None, true, true, None) => {
                         let base = into_slot(take_or_clone(regs, inst.args[0], true))?;
                         let (value, deriv) = index_owned(base.value, base.deriv, &subs)?;
                         Slot::new(value, deriv)
                     }
-                    (true, _, _) => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
+                    (None, true, _, _) => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
                 };
                 set(regs, inst.dests[0], Reg::Val(result));
             }
