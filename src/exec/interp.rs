@@ -239,6 +239,16 @@ impl<'p> Interpreter<'p> {
         self
     }
 
+    /// Gives the seeded value the seed block its selections did without, for code that reads the block
+    /// itself (a loop's register program); later selections read the block too.
+    fn write_seed_block(&mut self, regs: &mut [Reg]) {
+        let (Some(v), Some((_, colours))) = (self.seeded_value.take(), self.seed.take()) else { return };
+        if let Reg::Val(slot) = &mut regs[v.0 as usize] {
+            let n = slot.value.numel();
+            slot.deriv = colours.gather(0..n, n);
+        }
+    }
+
     /// Lets this run reuse (and fill) cached constant derivatives for the seed named `key`.
     pub fn with_seed_key(mut self, key: u64) -> Interpreter<'p> {
         self.seed_key = Some(key);
@@ -322,6 +332,9 @@ impl<'p> Interpreter<'p> {
             let records_scalars = self.tape.as_ref().is_none_or(Tape::records_scalars);
             let eligible = first == 0 && stop.is_none() && records_scalars && !self.detect_sparsity;
             if let Some(program) = pred.filter(|_| eligible).and_then(|p| frames.scalar_loop(id, block, p, compile)) {
+                if self.depth == 1 && self.seeded_value.is_some_and(|v| program.reads_array(v)) {
+                    self.write_seed_block(&mut frame.regs);
+                }
                 match self.run_scalar_loop(program, func, moves, frame) {
                     LoopExit::Left { from, to } => {
                         (pred, block) = (Some(from), to);

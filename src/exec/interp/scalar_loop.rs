@@ -115,6 +115,11 @@ impl ScalarLoop {
     pub(super) fn contains(&self, block: BlockId) -> bool {
         self.position[block.0 as usize].is_some()
     }
+
+    /// Whether the program reads array `v` from the interpreter's registers.
+    pub(super) fn reads_array(&self, v: ValueId) -> bool {
+        self.arrays.contains(&v)
+    }
 }
 
 /// The programs of the function's loops, by header block (None: not a header, or not scalar code).
