@@ -126,22 +126,10 @@ fn bits(v: &Value) -> (Vec<usize>, Vec<u64>) {
 /// Central differences of `name` at `x` (m x n, column-major), called with `args(x)`.
 fn fd_of(host: &mut PathHost, name: &str, x: &[f64], args: impl Fn(Vec<f64>) -> Vec<Value>) -> Vec<f64> {
     let mut engine = Engine::new();
-    let mut value_at = |x: Vec<f64>| {
+    central_differences(x, |x| {
         let request = Request { function: named(name), args: args(x), options: Options::default(), nargout: 1 };
         values(&engine.evaluate(host, &request).unwrap_or_else(|d| panic!("{d}")).value)
-    };
-    let mut jacobian = Vec::new();
-    for j in 0..x.len() {
-        let h = 1e-6 * x[j].abs().max(1.0);
-        let mut shifted = |delta: f64| {
-            let mut moved = x.to_vec();
-            moved[j] += delta;
-            value_at(moved)
-        };
-        let (plus, minus) = (shifted(h), shifted(-h));
-        jacobian.extend(plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * h)));
-    }
-    jacobian
+    })
 }
 
 const X: [f64; 8] = [0.3, -0.7, 1.1, 0.45, -1.3, 0.9, 0.2, -0.55];

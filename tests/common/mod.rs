@@ -35,17 +35,24 @@ pub fn values(v: &Value) -> Vec<f64> {
 
 /// Central differences of the first argument, column by column (m x n, column-major).
 pub fn fd_jacobian(engine: &mut Engine, function: &FunctionHandle, x: &[f64], extra: &[Value]) -> Vec<f64> {
+    central_differences(x, |xp| {
+        let mut args = vec![column(xp)];
+        args.extend(extra.iter().cloned());
+        values(&evaluate(engine, function, args, 1).expect("evaluation").value)
+    })
+}
+
+/// Central differences of `value_at` at `x` (m x n, column-major), step `1e-6 max(1, |x_j|)`.
+pub fn central_differences(x: &[f64], mut value_at: impl FnMut(Vec<f64>) -> Vec<f64>) -> Vec<f64> {
     let mut jac = Vec::new();
     for j in 0..x.len() {
         let h = 1e-6 * x[j].abs().max(1.0);
-        let at = |delta: f64, engine: &mut Engine| {
+        let mut shifted = |delta: f64| {
             let mut xp = x.to_vec();
             xp[j] += delta;
-            let mut args = vec![column(xp)];
-            args.extend(extra.iter().cloned());
-            values(&evaluate(engine, function, args, 1).expect("evaluation").value)
+            value_at(xp)
         };
-        let (plus, minus) = (at(h, engine), at(-h, engine));
+        let (plus, minus) = (shifted(h), shifted(-h));
         jac.extend(plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * h)));
     }
     jac
