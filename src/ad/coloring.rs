@@ -127,18 +127,24 @@ pub(super) fn gather_nonzeros(
     let (col_start, row_index) = pattern.csc();
     let mut colptr = buffers::take(ncols + 1);
     let (mut rowind, mut values) = (buffers::take(row_index.len()), buffers::take(row_index.len()));
+    rowind.resize(row_index.len(), 0);
+    values.resize(row_index.len(), 0.0);
+    // Every entry is written and the end moves past the non-zero ones only: no branch and no length
+    // update per entry (pushing kept both in memory and was most of the time).
+    let mut kept = 0;
     colptr.push(0);
     for j in 0..ncols {
         for k in col_start[j]..col_start[j + 1] {
             let i = row_index[k];
             let v = compressed[source(k, i, j)];
-            if v != 0.0 {
-                rowind.push(i);
-                values.push(v);
-            }
+            rowind[kept] = i;
+            values[kept] = v;
+            kept += usize::from(v != 0.0);
         }
-        colptr.push(rowind.len());
+        colptr.push(kept);
     }
+    rowind.truncate(kept);
+    values.truncate(kept);
     SparseMatrix { nrows, ncols, colptr, rowind, values }
 }
 
