@@ -187,3 +187,26 @@ fn compressed_jacobian_drops_value_dependent_zeros_like_detection() {
     let fd = fd_jacobian(&mut engine, &f, &x, &[]);
     assert!(relative_error(&b.to_dense().data, &fd) < 1e-8);
 }
+
+/// `numel(y)`, `size(y)` and the shape predicates are constants of code specialised for y's size, so
+/// a loop `for i = 1:numel(y)/2` and its `if i == 1` tests do not depend on x: the Brusselator loops
+/// get a global pattern (each such test used to run both sides, cloning the frame: quadratic time),
+/// and a call at another size is specialised anew.
+#[test]
+fn size_queries_are_constants_of_the_specialised_code() {
+    let f = named("brusselator_rhs");
+    let mut engine = Engine::new();
+    for (n, detects) in [(40, true), (60, true), (40, false)] {
+        let x: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 + 0.1 * (i as f64).sin() } else { 3.0 }).collect();
+        let result = run(&mut engine, &f, &x, Options::default()).unwrap();
+        let line = result.log.iter().find(|l| l.contains("pattern"));
+        assert_eq!(line.is_some(), detects, "n = {n}: {:?}", result.log);
+        assert!(line.is_none_or(|l| l.contains("global")), "{line:?}");
+        let fd = fd_jacobian(&mut engine, &f, &x, &[]);
+        assert!(relative_error(&sparse(result.jacobian.as_ref().unwrap()).to_dense().data, &fd) < 1e-6, "n = {n}");
+    }
+    let shapes = anonymous("@(x) x * (isvector(x) + 2 * isscalar(x) + 4 * isrow(x) + 8 * columns(x) + 16 * ndims(x))", vec![]);
+    let x = [0.5, -1.0, 2.0];
+    let result = run(&mut engine, &shapes, &x, Options::default()).unwrap();
+    assert_eq!(values(&result.value), x.iter().map(|v| v * (1.0 + 8.0 + 32.0)).collect::<Vec<_>>());
+}

@@ -4,7 +4,7 @@
 use super::ArgSignature;
 use crate::exec::index::{Subscript, gather_plan};
 use crate::exec::primitives::{self, Kernel};
-use crate::exec::value::{IntClass, Value};
+use crate::exec::value::{Array, IntClass, Value};
 use crate::ir::{BlockId, Function, Inst, Op, Terminator};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -196,6 +196,8 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
                     _ => None,
                 })
                 .collect();
+            let size_query = size_query_operands(*id, inst, values);
+            let constants = constants.or_else(|| size_query.as_ref().map(|operands| operands.iter().collect()));
             if let Some(constants) = constants.filter(|_| primitives::is_pure(*id)) {
                 if let Ok(results) = primitives::eval(*id, &constants, n) {
                     if results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS) {
@@ -206,6 +208,26 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             prim_transfer(*id, inst, values, n)
         }
     }
+}
+
+/// A size query's operands when the first one's dims and the others are known: the first is a stand-in
+/// of those dims (the query never reads its elements; zeros of a large size cost untouched pages only).
+/// Folding them makes `N = numel(y)` and the loops and tests built on it independent of x.
+fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) -> Option<Vec<Value>> {
+    let (first, rest) = inst.args.split_first()?;
+    let dims = match &values[first.0 as usize] {
+        Lattice::Varying { class: Some(Class::Double | Class::Logical | Class::Char | Class::Int(_)), dims: Some(dims) } => dims,
+        _ => return None,
+    };
+    if !primitives::get(id).size_query {
+        return None;
+    }
+    let stand_in = Value::Double(Array::new(dims.clone(), vec![0.0; dims.iter().product()]));
+    let rest = rest.iter().map(|a| match &values[a.0 as usize] {
+        Lattice::Const(v) => Some(v.clone()),
+        _ => None,
+    });
+    std::iter::once(Some(stand_in)).chain(rest).collect()
 }
 
 fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {

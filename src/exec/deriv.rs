@@ -76,6 +76,17 @@ impl SparseDeriv {
         (&self.cols[range.clone()], &self.vals[range])
     }
 
+    /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them).
+    fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
+        let (start, end) = (self.ptr[r], self.ptr[r + 1]);
+        self.cols.splice(start..end, cols.iter().copied());
+        self.vals.splice(start..end, vals.iter().copied());
+        if cols.len() != end - start {
+            let grown = cols.len().wrapping_sub(end - start);
+            self.ptr[r + 1..].iter_mut().for_each(|p| *p = p.wrapping_add(grown));
+        }
+    }
+
     /// Builds `rows` rows, row r being `sum coef * self.row(src)` over `terms(r)`; entries that meet add.
     fn linear(rows: usize, nd: usize, mut terms: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> SparseDeriv {
         let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![] };
@@ -410,6 +421,16 @@ impl Deriv {
                 }
                 Deriv::Dense(out)
             }
+            // A few rows (`d(k) = ...` in a loop, during sparsity detection): replaced in place, where
+            // rebuilding the block would make a loop over the rows quadratic.
+            (Deriv::Sparse(mut base), rhs) if targets.clone().nth(FEW_ROWS).is_none() => {
+                let rhs = (!rhs.is_zero()).then(|| rhs.to_sparse(0, nd));
+                for (k, t) in targets.enumerate() {
+                    let (c, v) = rhs.as_ref().map_or((&[][..], &[][..]), |r| r.row(source(k)));
+                    base.replace_row(t, c, v);
+                }
+                Deriv::Sparse(base)
+            }
             (base, rhs) => {
                 let mut from_rhs = vec![usize::MAX; rows];
                 targets.enumerate().for_each(|(k, t)| from_rhs[t] = source(k));
@@ -463,6 +484,9 @@ impl Deriv {
         }
     }
 }
+
+/// At most this many rows are assigned into a sparse block in place (see `Deriv::assign_at`).
+const FEW_ROWS: usize = 8;
 
 /// Numeric kernels reject structs and cells before any forward rule runs, so their derivatives never
 /// reach one.

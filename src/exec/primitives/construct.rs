@@ -33,16 +33,16 @@ pub(super) fn entries() -> Vec<Primitive> {
         zero_derivative("flintmax", |a, _| filled("flintmax", a, 2f64.powi(53))),
         zero_derivative("true", |a, _| logical_constant("true", a, true)),
         zero_derivative("false", |a, _| logical_constant("false", a, false)),
-        zero_derivative("size", eval_size).integers(IntegerArgs::ClassFree),
-        zero_derivative("numel", eval_numel).integers(IntegerArgs::ClassFree),
+        zero_derivative("size", eval_size).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative("numel", eval_numel).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("length", |a, _| {
             count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) })
-        }).integers(IntegerArgs::ClassFree),
-        zero_derivative("ndims", |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree),
+        }).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative("ndims", |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("isempty", |a, _| {
             check_arity("isempty", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(a[0].numel() == 0))])
-        }).integers(IntegerArgs::ClassFree),
+        }).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("colon", eval_colon).integers(IntegerArgs::KeepClass),
         zero_derivative("not", eval_not).integers(IntegerArgs::ClassFree),
         zero_derivative("truth", eval_truth).integers(IntegerArgs::ClassFree),

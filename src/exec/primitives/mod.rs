@@ -110,12 +110,22 @@ pub struct Primitive {
     pub reads: RuleReads,
     /// How it takes integer-class arguments.
     pub integer_args: IntegerArgs,
+    /// Its results depend only on the first operand's dims (and the other operands' values), so they
+    /// are constants of code specialised for the arguments' sizes (`numel(y)`, `size(y, 1)`).
+    pub size_query: bool,
 }
 
 impl Primitive {
     /// A nonlinear primitive whose rules may read every value.
     fn new(name: &'static str, kernel: Kernel) -> Primitive {
-        Primitive { name, kernel, linearity: Linearity::Nonlinear, reads: RuleReads::ALL, integer_args: IntegerArgs::Unsupported }
+        Primitive {
+            name,
+            kernel,
+            linearity: Linearity::Nonlinear,
+            reads: RuleReads::ALL,
+            integer_args: IntegerArgs::Unsupported,
+            size_query: false,
+        }
     }
 
     /// Sets the linearity, and what follows from it for the rules: an additive map's Jacobian is
@@ -135,6 +145,10 @@ impl Primitive {
 
     fn integers(self, integer_args: IntegerArgs) -> Primitive {
         Primitive { integer_args, ..self }
+    }
+
+    fn size_query(self) -> Primitive {
+        Primitive { size_query: true, ..self }
     }
 }
 

@@ -45,12 +45,12 @@ pub(super) fn entries() -> Vec<Primitive> {
                 _ => Err(runtime("func2str: FCN_HANDLE argument must be a valid function handle")),
             }
         }),
-        is!("isscalar", |v| v.numel() == 1),
-        is!("isvector", |v| is_2d(v, |r, c| r == 1 || c == 1)),
-        is!("isrow", |v| is_2d(v, |r, _| r == 1)),
-        is!("iscolumn", |v| is_2d(v, |_, c| c == 1)),
-        is!("ismatrix", |v| is_2d(v, |_, _| true)),
-        is!("issquare", |v| is_2d(v, |r, c| r == c)),
+        is!("isscalar", |v| v.numel() == 1).size_query(),
+        is!("isvector", |v| is_2d(v, |r, c| r == 1 || c == 1)).size_query(),
+        is!("isrow", |v| is_2d(v, |r, _| r == 1)).size_query(),
+        is!("iscolumn", |v| is_2d(v, |_, c| c == 1)).size_query(),
+        is!("ismatrix", |v| is_2d(v, |_, _| true)).size_query(),
+        is!("issquare", |v| is_2d(v, |r, c| r == c)).size_query(),
         query("isnan", |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
         query("isinf", |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
         query("isfinite", |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
@@ -61,8 +61,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         query("isa", eval_isa).integers(IntegerArgs::Own),
         query("isequal", eval_isequal).integers(IntegerArgs::ClassFree),
         query("size_equal", eval_size_equal).integers(IntegerArgs::ClassFree),
-        query("columns", |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree),
-        query("rows", |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree),
+        query("columns", |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree).size_query(),
+        query("rows", |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree).size_query(),
         query("logical", |a, _| {
             check_arity("logical", a, 1, 1)?;
             Ok(vec![Value::Logical(logical("logical", a[0])?)])
