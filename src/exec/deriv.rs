@@ -142,13 +142,17 @@ pub struct Stride {
 }
 
 impl Stride {
+    /// Position `k` (k < count).
+    #[inline]
+    pub fn at(self, k: usize) -> usize {
+        self.first.wrapping_add_signed(self.step.wrapping_mul(k as isize))
+    }
     pub fn positions(self) -> impl Iterator<Item = usize> + Clone {
-        (0..self.count).map(move |k| self.first.wrapping_add_signed(self.step.wrapping_mul(k as isize)))
+        (0..self.count).map(move |k| self.at(k))
     }
     /// The largest position (None when empty).
     pub fn max(self) -> Option<usize> {
-        let last = self.first.wrapping_add_signed(self.step.wrapping_mul(self.count.checked_sub(1)? as isize));
-        Some(last.max(self.first))
+        Some(self.at(self.count.checked_sub(1)?).max(self.first))
     }
 }
 

@@ -83,7 +83,7 @@ impl Subscript {
         match self {
             Subscript::All => k,
             Subscript::List { positions, .. } => positions[k],
-            Subscript::Range(s) => s.first.wrapping_add_signed(s.step.wrapping_mul(k as isize)),
+            Subscript::Range(s) => s.at(k),
         }
     }
 
