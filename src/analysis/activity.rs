@@ -4,6 +4,7 @@
 //! active when some call site passes an active argument, and a call's results are active when the callee
 //! can return an active value; likewise for dependence.
 
+use super::two_sided_joins;
 use crate::exec::primitives;
 use crate::ir::{Callee, Function, Op, Program, Terminator, ValueId};
 
@@ -11,6 +12,7 @@ use crate::ir::{Callee, Function, Op, Program, Terminator, ValueId};
 pub struct Activity {
     active: Vec<bool>,
     depends: Vec<bool>,
+    varies: Vec<bool>,
 }
 
 impl Activity {
@@ -20,6 +22,12 @@ impl Activity {
     /// Whether the value may vary with x (branch conditions that do make the control path x-dependent).
     pub fn depends_on_x(&self, v: ValueId) -> bool {
         self.depends[v.0 as usize]
+    }
+    /// Whether the value may differ between calls of a prepared plan: it depends on any argument (x or
+    /// another), through operations or through the side taken at a branch that does. A sparsity
+    /// pattern decided by such a value (a subscript, a mask, a size) holds only while it is the same.
+    pub fn varies(&self, v: ValueId) -> bool {
+        self.varies[v.0 as usize]
     }
     pub fn count(&self) -> usize {
         self.active.iter().filter(|a| **a).count()
@@ -31,13 +39,46 @@ impl Activity {
 /// itself, and a call may need another output's derivative): an entry's value that output cannot be
 /// computed from is not active (no derivative, nothing recorded on a tape).
 pub fn activity(program: &Program, wrt: usize, first_output_only: bool) -> Vec<Activity> {
-    let mut active = propagate(program, wrt, true);
-    let depends = propagate(program, wrt, false);
+    let unforced = no_forced_phis(program);
+    let mut active = propagate(program, &[wrt], &unforced, Reach::Derivatives);
+    let depends = propagate(program, &[wrt], &unforced, Reach::Values);
+    let varies = varying(program);
     if first_output_only {
         let needed = first_output_inputs(&program.functions[0]);
         active[0].iter_mut().zip(needed).for_each(|(a, needed)| *a &= needed);
     }
-    active.into_iter().zip(depends).map(|(active, depends)| Activity { active, depends }).collect()
+    let per_function = active.into_iter().zip(depends).zip(varies);
+    per_function.map(|((active, depends), varies)| Activity { active, depends, varies }).collect()
+}
+
+fn no_forced_phis(program: &Program) -> Vec<Vec<bool>> {
+    program.functions.iter().map(|f| vec![false; f.value_count as usize]).collect()
+}
+
+/// Values depending on any argument of the entry, also through control: the phis at the join of a
+/// branch whose condition varies vary.
+fn varying(program: &Program) -> Vec<Vec<bool>> {
+    let every_argument: Vec<usize> = (0..program.functions[0].params.len()).collect();
+    let joins: Vec<_> = program.functions.iter().map(two_sided_joins).collect();
+    let mut forced = no_forced_phis(program);
+    loop {
+        let varies = propagate(program, &every_argument, &forced, Reach::Selections);
+        let mut changed = false;
+        for (fi, func) in program.functions.iter().enumerate() {
+            for (b, block) in func.blocks.iter().enumerate() {
+                let (Terminator::Branch { cond, .. }, Some(join)) = (&block.term, joins[fi][b]) else { continue };
+                if !varies[fi][cond.0 as usize] {
+                    continue;
+                }
+                for phi in &func.block(join).phis {
+                    changed |= !std::mem::replace(&mut forced[fi][phi.dest.0 as usize], true);
+                }
+            }
+        }
+        if !changed {
+            return varies;
+        }
+    }
 }
 
 /// The values a function's first output is computed from, through any instruction (an over-estimate
@@ -83,13 +124,28 @@ fn handle_targets(program: &Program) -> Vec<usize> {
         .collect()
 }
 
-/// Forward closure from argument `wrt`; `through_derivatives` stops at operations whose result has a
-/// zero derivative.
-fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Vec<bool>> {
+/// What a closure follows.
+#[derive(Clone, Copy, PartialEq)]
+enum Reach {
+    /// Non-zero derivatives: it stops at operations whose result has a zero derivative.
+    Derivatives,
+    /// Values.
+    Values,
+    /// Values that may change between calls of a plan with a given control record: as `Values`, but
+    /// not through `end`, which reads only a shape (fixed by the plan's signature, or decided by a
+    /// subscript or control decision the record holds).
+    Selections,
+}
+
+/// Forward closure from the entry's arguments `from` and the `forced` phis, as far as `reach` says.
+fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Reach) -> Vec<Vec<bool>> {
+    let through_derivatives = reach == Reach::Derivatives;
     let mut acts: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.value_count as usize]).collect();
     let mut active_params: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
-    if let Some(p) = active_params[0].get_mut(wrt) {
-        *p = true;
+    for &argument in from {
+        if let Some(p) = active_params[0].get_mut(argument) {
+            *p = true;
+        }
     }
     for target in handle_targets(program) {
         active_params[target].iter_mut().for_each(|p| *p = true);
@@ -110,7 +166,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
             };
             for block in &func.blocks {
                 for phi in &block.phis {
-                    let on = phi.incoming.iter().any(|(_, v)| act[v.0 as usize]);
+                    let on = forced[fi][phi.dest.0 as usize] || phi.incoming.iter().any(|(_, v)| act[v.0 as usize]);
                     changed |= mark(phi.dest, on, act);
                 }
                 for inst in &block.insts {
@@ -172,7 +228,7 @@ fn propagate(program: &Program, wrt: usize, through_derivatives: bool) -> Vec<Ve
                             }
                             active_results[callee.0 as usize]
                         }
-                        Op::End { .. } => !through_derivatives && any_arg,
+                        Op::End { .. } => reach == Reach::Values && any_arg,
                         Op::Const(_) | Op::Undefined(_) | Op::MagicColon => false,
                     };
                     // A primitive's results are active one by one: find's indices never are, its values are.

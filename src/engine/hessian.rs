@@ -51,7 +51,7 @@ pub(super) fn evaluate(
     seed.extend(&check);
     let run = reverse::hessian_products(plan.interpreter(false), args, wrt, DenseDeriv::from_seed(n, p + 1, seed))?;
     let Some((gradient, products)) = run.result else { return Err(not_scalar(&run.value)) };
-    if !h.control.global && run.control.trace != h.control.trace {
+    if !h.control.same_path(&run.control) {
         log.push("msad: the control path changed since the Hessian pattern was detected: detecting again".into());
         plan.hessian = None;
         return evaluate(plan, args, wrt, n, options, log);
@@ -77,7 +77,7 @@ pub(super) fn evaluate(
 
 fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &Options, log: &mut Vec<String>) -> Result<()> {
     let (pattern, control) = if options.sparsity == Sparsity::None {
-        (Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n]), ControlRecord { global: true, trace: vec![] })
+        (Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n]), ControlRecord::default())
     } else {
         let run = reverse::hessian_pattern(plan.interpreter(false), args, wrt)?;
         let Some(pattern) = run.result else { return Err(not_scalar(&run.value)) };

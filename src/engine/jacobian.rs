@@ -4,9 +4,11 @@
 //!   does not pay.
 //! - Detection: one forward pass with a sparse identity seed. Every derivative block is sparse and keeps
 //!   structural zeros, so the result is both J at x and its pattern; both sides of `if`s whose
-//!   condition depends on x are run, so the pattern holds for every x unless an x-dependent loop test
-//!   was met (then the pattern is local: the loop decisions are recorded and a later call that takes
-//!   another path detects again).
+//!   condition depends on x are run, so the pattern holds for every x unless something that may change
+//!   between calls decided it: a subscript, mask, size or sort order computed from x or from another
+//!   argument, a loop test or a branch on such values (see `exec::interp::selection`). Then the
+//!   pattern is local: the run's control record holds those decisions and fingerprints, a later call
+//!   whose record differs detects again, and every call checks J r for a fixed r as well.
 //! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
 //!   with a guard against entries outside a user pattern (`msad:badPattern`); a detected pattern holds
 //!   by construction on its control path.
@@ -64,7 +66,7 @@ impl Compression {
             match (self.from_user, self.control.global) {
                 (true, _) => "given by the user",
                 (false, true) => "global (valid for every x)",
-                (false, false) => "local to this x (an x-dependent loop test or failing branch side was met)",
+                (false, false) => "local to this x (a selection, loop test or failing branch side that may change between calls was met: checked on every call)",
             }
         ));
     }
@@ -91,8 +93,7 @@ pub(super) fn evaluate(
             ));
         }
         if !plan.compression.as_ref().is_some_and(|c| c.from_user && c.pattern == *user) {
-            let control = ControlRecord { global: true, trace: vec![] };
-            plan.compression = Some(Compression::new(user.clone(), control, true));
+            plan.compression = Some(Compression::new(user.clone(), ControlRecord::default(), true));
         }
         return compressed(plan, args, wrt, n, options, log);
     }
@@ -205,11 +206,14 @@ fn compressed(
         return Ok((value, Value::Sparse(ones(&c.pattern))));
     }
     let p = c.coloring.ncolors;
-    // A user pattern is checked with one more direction: J r, compared with the decompressed J times r.
-    let check = c.from_user.then(|| check_direction(n));
-    let nd = p + usize::from(check.is_some());
-    // A user pattern's check direction is no colour: its seed is read as a block.
-    let colours = (!c.from_user).then_some(&c.coloring.colors[..]);
+    // A user pattern, and a detected one that is not global, is checked with one more direction: J r,
+    // compared with the decompressed J times r. The fingerprints of the control record decide when a
+    // local pattern is detected again; the check guards what they cannot see.
+    let checked = c.from_user || !c.control.global;
+    let check = checked.then(|| check_direction(n));
+    let nd = p + usize::from(checked);
+    // The check direction is no colour: a checked seed is read as a block.
+    let colours = (!checked).then_some(&c.coloring.colors[..]);
     // Selections serve every read of a double argument from the colours: no seed block then.
     let colours_only = colours.is_some() && plan.seed_read_by_selections && matches!(args[wrt], Value::Double(_));
     let seed = match colours_only {
@@ -222,11 +226,15 @@ fn compressed(
         }
     };
     let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, colours, threads)?;
-    if !c.from_user && !c.control.global && control.trace != c.control.trace {
+    if !c.from_user && !c.control.same_path(&control) {
         log.push("msad: the control path changed since the pattern was detected: detecting again".into());
         return detect(plan, args, wrt, n, storage, log);
     }
     let m = value.numel();
+    if m != c.pattern.nrows() && !c.from_user {
+        log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
+        return detect(plan, args, wrt, n, storage, log);
+    }
     if m != c.pattern.nrows() {
         return Err(Diagnostic::new(
             ErrorKind::BadPattern,
@@ -234,13 +242,20 @@ fn compressed(
         ));
     }
     let compressed_product = &directions.data[..m * p];
-    // A detected pattern holds on the path it was detected on (checked above): nothing to guard.
+    // A detected pattern holds on the path it was detected on (checked above and by the check
+    // direction): the guard is for user patterns.
     let jacobian = match c.from_user {
         true => decompress(&c.pattern, &c.coloring, compressed_product)?,
         false => decompress_exact(&c.pattern, &c.coloring, compressed_product),
     };
     if let Some(r) = &check {
-        verify_product(&jacobian, r, &directions.data[m * p..])?;
+        if c.from_user {
+            verify_product(&jacobian, r, &directions.data[m * p..])?;
+        } else if first_mismatch(&jacobian, r, &directions.data[m * p..]).is_some() {
+            log.push("msad: J has entries outside the local pattern at this x: detecting again".into());
+            buffers::give(directions.data);
+            return detect(plan, args, wrt, n, storage, log);
+        }
     }
     buffers::give(directions.data);
     log.push(format!("msad: compressed evaluation with {p} directions"));

@@ -2,7 +2,9 @@
 //! so every value carries its derivative block alongside.
 
 mod apply;
+mod control;
 mod scalar_loop;
+mod selection;
 mod spread;
 mod warn;
 
@@ -18,6 +20,7 @@ use super::warnings::WarningState;
 use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
+pub use control::ControlRecord;
 use scalar_loop::LoopExit;
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
@@ -157,23 +160,6 @@ impl Frames {
 /// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
 pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 
-/// What the control path of a run tells about the sparsity pattern it found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ControlRecord {
-    /// No branch that depends on x was left unexplored: the pattern holds for every x.
-    pub global: bool,
-    /// Decisions at x-dependent branches that cannot be explored both ways (loop tests) and the
-    /// errors caught, in order.
-    pub trace: Vec<Decision>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Decision {
-    Branch(bool),
-    /// An error raised in this block of this function was caught.
-    Caught(FuncId, BlockId),
-}
-
 #[derive(Clone)]
 struct Frame {
     regs: Vec<Reg>,
@@ -230,7 +216,7 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord { global: true, trace: vec![] }, tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
+        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord::default(), tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
     }
 
     /// Tells this run that parameter `param` of the entry function carries the seed `colours`.
@@ -357,6 +343,7 @@ impl<'p> Interpreter<'p> {
                     frame.regs[inst.dests[0].0 as usize] = range;
                     continue;
                 }
+                self.note_selection(inst, activity, &frame.regs);
                 let cache_key = self.cache_key(id, inst);
                 if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
                     failed = Some(passed_through(error, func, inst));
@@ -366,7 +353,7 @@ impl<'p> Interpreter<'p> {
             if let Some(error) = failed {
                 match b.handler {
                     Some(landing) if error.catchable() => {
-                        self.control.trace.push(Decision::Caught(id, block));
+                        self.control.decided(caught_at(id, block));
                         let args = vec![error.message.clone(), error.caught_identifier().to_string()];
                         self.host_calls.push(HostCall { function: "lasterr", args });
                         frame.caught = Some(error);
@@ -384,20 +371,20 @@ impl<'p> Interpreter<'p> {
                         _ => unreachable!("branch conditions are logical scalars from 'truth'"),
                     };
                     let (next, other) = if taken { (*then_block, *else_block) } else { (*else_block, *then_block) };
-                    if activity.depends_on_x(*cond) {
-                        let join = self.plan.joins[id.0 as usize][block.0 as usize];
+                    if activity.varies(*cond) {
+                        let join = self.plan.joins[id.0 as usize][block.0 as usize].filter(|_| activity.depends_on_x(*cond));
                         match join {
+                            // Detection explores both sides of an x-dependent `if`: its pattern holds
+                            // on either, unless a side fails (see `ControlRecord::same_path`).
                             Some(join) if self.detect_sparsity => {
+                                self.control.side(taken);
                                 let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
                                 (pred, block, phis_done) = (Some(arrived_from), join, true);
                                 continue;
                             }
-                            // A tape is a trace of one control path: a taped run reports every decision.
-                            Some(_) if self.tape.is_none() => {}
-                            _ => {
-                                self.control.global = false;
-                                self.control.trace.push(Decision::Branch(taken));
-                            }
+                            // A tape is a trace of one control path.
+                            Some(_) if self.tape.is_none() => self.control.side(taken),
+                            _ => self.control.branch(taken),
                         }
                     }
                     (pred, block) = (Some(block), next);
@@ -445,15 +432,15 @@ impl<'p> Interpreter<'p> {
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
-        let (trace_len, calls_len) = (self.control.trace.len(), self.host_calls.len());
+        let (trace_mark, calls_len) = (self.control.mark(), self.host_calls.len());
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
-        self.control.trace.truncate(trace_len);
+        self.control.rewind(trace_mark);
         self.host_calls.truncate(calls_len);
         let from_other = match other_side {
             Ok(Exit::Reached(p)) => Some(p),
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
             _ => {
-                self.control.global = false;
+                self.control.unexplored_side();
                 None
             }
         };
@@ -468,7 +455,7 @@ impl<'p> Interpreter<'p> {
                 if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
                     match slot.deriv.with_structure_of(&alt.deriv) {
                         Some(d) => slot.deriv = d,
-                        None => self.control.global = false,
+                        None => self.control.unexplored_side(),
                     }
                 }
             }
@@ -981,6 +968,11 @@ fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: B
 }
 
 /// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
+/// A caught error's place in the control record.
+fn caught_at(id: FuncId, block: BlockId) -> u64 {
+    (u64::from(id.0) << 32 | u64::from(block.0)) ^ 0xCA06_4700_0000_0000
+}
+
 fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
     let cond = match &b.term {
         Terminator::Branch { cond, .. } => Some(*cond),

@@ -12,7 +12,7 @@
 //! registers it holds are written back and the interpreter resumes at that instruction, so errors,
 //! their locations and the general semantics are the interpreter's own.
 
-use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
+use super::{Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
@@ -54,9 +54,10 @@ struct Subscripts {
 
 enum Next {
     Jump(BlockId),
-    /// `record`: the decision goes into the control record (an x-dependent loop test), and with a tape
-    /// `record_taped` (any x-dependent test: a tape is a trace of one path).
-    Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool, record_taped: bool },
+    /// `record`: the decision goes into the control record (the condition varies between calls);
+    /// `local`: it also makes the pattern local (not a two-sided `if` on x), as always with a tape
+    /// (a tape is a trace of one path).
+    Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool, local: bool },
 }
 
 /// The phis of a block set along one edge into it.
@@ -283,6 +284,10 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
         let mut steps = Vec::new();
         for (k, inst) in block.insts.iter().enumerate() {
             let [dest] = inst.dests[..] else { return None };
+            // The interpreter records what decides its pattern.
+            if super::selection::decides_pattern(inst, activity) {
+                return None;
+            }
             // A scalar read as an array would need writing back first.
             let array_result = matches!(inst.op, Op::IndexAssign);
             if subscript_ranges[dest.0 as usize] || arrays.contains(&dest) != array_result {
@@ -349,12 +354,13 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
         let next = match &block.term {
             Terminator::Jump(to) => Next::Jump(*to),
             Terminator::Branch { cond, then_block, else_block } => {
-                // Without sparsity detection, the interpreter records a decision where the condition
-                // depends on x and, without a tape, the branch is not a two-sided `if`.
-                let record_taped = activity.depends_on_x(*cond);
-                let record = record_taped && joins[b.0 as usize].is_none();
+                // As the interpreter without sparsity detection: every decision where the condition
+                // varies is recorded, and makes the pattern local unless the branch is a two-sided
+                // `if` on x and no tape records.
+                let record = activity.varies(*cond);
+                let local = !(activity.depends_on_x(*cond) && joins[b.0 as usize].is_some());
                 let cond = scalar(*cond, &mut registers)?;
-                Next::Branch { cond, then_block: *then_block, else_block: *else_block, record, record_taped }
+                Next::Branch { cond, then_block: *then_block, else_block: *else_block, record, local }
             }
             Terminator::Return(_) => return None,
         };
@@ -634,14 +640,15 @@ impl Interpreter<'_> {
             }
             let to = match compiled.next {
                 Next::Jump(to) => to,
-                Next::Branch { cond, then_block, else_block, record, record_taped } => {
+                Next::Branch { cond, then_block, else_block, record, local } => {
                     let Scalar::Logical(taken) = file.cells[cond] else {
                         file.leave(program, &mut frame.regs);
                         return LoopExit::Stopped { block, inst: func.block(block).insts.len() };
                     };
-                    if record || (record_taped && self.tape.is_some()) {
-                        self.control.global = false;
-                        self.control.trace.push(Decision::Branch(taken));
+                    match (record, local || self.tape.is_some()) {
+                        (true, true) => self.control.branch(taken),
+                        (true, false) => self.control.side(taken),
+                        (false, _) => {}
                     }
                     if taken { then_block } else { else_block }
                 }

@@ -3,7 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, PatternRule, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
@@ -58,10 +58,10 @@ pub(super) fn entries() -> Vec<Primitive> {
             .integers(IntegerArgs::KeepClass),
         with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
         with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
         with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone()))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),

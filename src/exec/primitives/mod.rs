@@ -113,14 +113,35 @@ pub struct Primitive {
     /// Its results depend only on the first operand's dims (and the other operands' values), so they
     /// are constants of code specialised for the arguments' sizes (`numel(y)`, `size(y, 1)`).
     pub size_query: bool,
+    /// What decides the sparsity pattern of its derivative besides the operands' patterns.
+    pub pattern: PatternRule,
+}
+
+/// What decides the sparsity pattern of a primitive's derivative besides its operands' patterns: a
+/// pattern cached across calls holds only while these stay the same (see `Interpreter::note_selection`).
+#[derive(Clone, Copy)]
+pub enum PatternRule {
+    /// The shapes of the operands and the structure of sparse ones: a structural entry is kept
+    /// whatever its value (elementwise kernels, products, concatenation).
+    Structural,
+    /// Also the values of the operands without derivative (sizes, dimensions, shifts, masks).
+    Parameters,
+    /// Also the positions a selection picks by the values of the differentiated operands (`sort`'s
+    /// permutation, `find`'s hits), given by this function of the operands.
+    Selection(fn(&[&Value]) -> Result<Vec<usize>>),
 }
 
 impl Primitive {
     /// A nonlinear primitive whose rules may read every value.
     fn new(name: &'static str, kernel: Kernel) -> Primitive {
+        let pattern = match kernel {
+            Kernel::General { .. } => PatternRule::Parameters,
+            _ => PatternRule::Structural,
+        };
         Primitive {
             name,
             kernel,
+            pattern,
             linearity: Linearity::Nonlinear,
             reads: RuleReads::ALL,
             integer_args: IntegerArgs::Unsupported,
@@ -136,7 +157,16 @@ impl Primitive {
             Linearity::Bilinear => RuleReads::uniform(Reads::OtherOperands),
             _ => self.reads,
         };
-        Primitive { linearity, reads, ..self }
+        // A product's constant operands are data: their values never drop a structural entry.
+        let pattern = match linearity {
+            Linearity::Bilinear | Linearity::Numerator | Linearity::Denominator => PatternRule::Structural,
+            _ => self.pattern,
+        };
+        Primitive { linearity, reads, pattern, ..self }
+    }
+
+    fn pattern(self, pattern: PatternRule) -> Primitive {
+        Primitive { pattern, ..self }
     }
 
     fn reads(self, reads: RuleReads) -> Primitive {

@@ -5,7 +5,7 @@
 //! d/dy = -floor(x/y) for `mod`, -fix(x/y) for `rem`; with y = 0, `mod(x, 0) = x` gives (1, 0).
 
 use super::elementwise::{eval_binary, forward_binary};
-use super::{IntegerArgs, Derivative, Kernel, Linearity, Primitive, runtime};
+use super::{IntegerArgs, Derivative, Kernel, Linearity, PatternRule, Primitive, runtime};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
@@ -19,7 +19,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             },
         )
         .linear(Linearity::PiecewiseLinear)
-        .integers(IntegerArgs::KeepClass),
+        .integers(IntegerArgs::KeepClass)
+        .pattern(PatternRule::Structural),
         Primitive::new(
             "rem",
             Kernel::General {
@@ -28,7 +29,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             },
         )
         .linear(Linearity::PiecewiseLinear)
-        .integers(IntegerArgs::KeepClass),
+        .integers(IntegerArgs::KeepClass)
+        .pattern(PatternRule::Structural),
     ]
 }
 

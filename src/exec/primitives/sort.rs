@@ -5,14 +5,17 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, PatternRule, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap};
 use crate::exec::value::{Array, Value};
 use std::cmp::Ordering;
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("sort", eval_sort, forward_sort).linear(Linearity::PiecewiseLinear).integers(IntegerArgs::KeepClass)]
+    vec![general("sort", eval_sort, forward_sort)
+        .linear(Linearity::PiecewiseLinear)
+        .integers(IntegerArgs::KeepClass)
+        .pattern(PatternRule::Selection(sorting_permutation))]
 }
 
 /// Slices and direction from `sort(x)`, `sort(x, dim)`, `sort(x, mode)`, `sort(x, dim, mode)`.
@@ -74,6 +77,12 @@ fn eval_sort(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let sorted = source.iter().map(|&i| x.data[i]).collect();
     let positions = source.iter().map(|&i| slices.locate(i).1 as f64 + 1.0).collect();
     Ok(vec![Value::Double(Array::new(x.dims.clone(), sorted)), Value::Double(Array::new(x.dims.clone(), positions))])
+}
+
+/// The element each sorted position takes: what decides the derivative's pattern.
+fn sorting_permutation(args: &[&Value]) -> Result<Vec<usize>> {
+    let (slices, descending) = options(args)?;
+    Ok(permutation(&slices, &numeric("sort", args[0])?.data, descending))
 }
 
 fn forward_sort(fw: &Forward) -> Result<Deriv> {
