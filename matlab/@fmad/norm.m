@@ -14,7 +14,7 @@ function y = norm(x, p)
   elseif p == Inf
     y = max(sum(abs(x), 2));
   else
-    error('fmad:unsupported', 'fmad: only the matrix norms ''fro'', 1 and Inf are supported');
+    unsupported('norm', 'of the matrix norms only ''fro'', 1 and Inf are supported');
   end
 end
 
