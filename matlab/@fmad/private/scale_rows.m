@@ -20,10 +20,10 @@ function d = scale_rows(s, d)
     d = s * d;
   elseif nested || isa(d, 'fmad')
     d = reshape(s, [], 1) .* d;
-  elseif issparse(d)
+  elseif issparse(d) || issparse(s)
     % Octave does not broadcast with sparse operands.
     m = numel(s);
-    d = sparse(1:m, 1:m, s(:), m, m) * d;
+    d = sparse(1:m, 1:m, full(s(:)), m, m) * d;
   else
     d = s(:) .* d;
   end
