@@ -5,6 +5,8 @@ function cases = fmadtest_builtin_cases()
 % from the kinks of the piecewise functions.
 %   'derivative'  spec(x) gives the value of spec(x0) and, on an fmad, the
 %                 derivatives of central differences (a double result: 0);
+%   'first derivative'  as 'derivative', but nested fmad objects (second
+%                 derivatives) raise msad:fmad:unsupported;
 %   'value'       spec(x) on an fmad equals spec(x0), class included, and is
 %                 no fmad object (predicates, text, integers);
 %   'error'       spec = {identifier, handle}: the call raises that error;
@@ -56,13 +58,19 @@ function cases = fmadtest_builtin_cases()
     'ctranspose', 'derivative', @ctranspose
     'cumprod', 'derivative', @cumprod
     'cumprod', 'derivative', @(x) cumprod(M(x), 2)
+    'cumprod', 'derivative', @(x) cumprod(x .* [1; 0; 1; 1])
+    'cumprod', 'derivative', @(x) cumprod(reshape([x; x(1:3)], 7, 1))
     'cumsum', 'derivative', @cumsum
+    'cumsum', 'derivative', @(x) cumsum(M(x), 2)
     'deal', 'derivative', @deal
     'deblank', 'other', text
     'det', 'derivative', @(x) det(M(x))
     'diag', 'derivative', @diag
     'diff', 'derivative', @diff
+    'diff', 'derivative', @(x) diff(M(x), 1, 2)
+    'diff', 'derivative', @(x) diff(x, 2)
     'dot', 'derivative', @(x) dot(x, flipud(x))
+    'dot', 'derivative', @(x) dot(M(x), M(x) + 1, 2)
     'double', 'error', {'fmad:double', @double}
     'e', 'other', constant
     'eps', 'derivative', @eps
@@ -150,11 +158,16 @@ function cases = fmadtest_builtin_cases()
     'mat2str', 'value', @mat2str
     'max', 'derivative', @max
     'max', 'derivative', @(x) max(x, 0.5)
+    'max', 'derivative', @(x) max(M(x), [], 2)
+    'max', 'derivative', @(x) output(2, @max, x)
     'mean', 'derivative', @mean
+    'mean', 'derivative', @(x) mean(M(x), 2)
     'merge', 'derivative', @(x) merge(x > 0, x, 2 * x)
     'meshgrid', 'derivative', @(x) output(1, @meshgrid, x(1:2), x(3:4))
     'meshgrid', 'derivative', @(x) output(2, @meshgrid, x(1:2), x(3:4))
     'min', 'derivative', @min
+    'min', 'derivative', @(x) min(M(x), [], 2)
+    'min', 'derivative', @(x) min(x, 0.5)
     'minus', 'derivative', @(x) 1 - x
     'mldivide', 'derivative', @(x) M(x) \ [1; 2]
     'mldivide', 'derivative', @(x) [4 1; 2 3] \ x(1:2)
@@ -174,7 +187,13 @@ function cases = fmadtest_builtin_cases()
     'norm', 'derivative', @norm
     'norm', 'derivative', @(x) norm(x, 1)
     'norm', 'derivative', @(x) norm(M(x), 'fro')
-    'norm', 'error', {unsupported, @(x) norm(M(x))}
+    'norm', 'first derivative', @(x) norm(M(x))
+    'norm', 'derivative', @(x) norm(M(x), 1)
+    'norm', 'derivative', @(x) norm(M(x), Inf)
+    'norm', 'derivative', @(x) norm(x, Inf)
+    'norm', 'derivative', @(x) norm(x, -Inf)
+    'norm', 'derivative', @(x) norm(x, 3)
+    'norm', 'error', {unsupported, @(x) norm([x(1), 0; 0, x(1)])}
     'not', 'value', @(x) ~(x - 0.3)
     'num2cell', 'derivative', @(x) pick(num2cell(x), 3)
     'num2str', 'value', @num2str
@@ -193,6 +212,8 @@ function cases = fmadtest_builtin_cases()
     'power', 'derivative', @(x) (x + 1) .^ (x + 2)
     'print_usage', 'other', raising
     'prod', 'derivative', @prod
+    'prod', 'derivative', @(x) prod(M(x), 2)
+    'prod', 'derivative', @(x) prod(x .* [1; 0; 1; 1])
     'rdivide', 'derivative', @(x) 1 ./ (x + 2)
     'real', 'derivative', @real
     'rem', 'derivative', @(x) rem(x, 0.33)
@@ -210,6 +231,7 @@ function cases = fmadtest_builtin_cases()
     'size_equal', 'value', @(x) size_equal(x, ones(4, 1))
     'size_equal', 'value', @(x) size_equal(x, ones(2))
     'sort', 'derivative', @sort
+    'sort', 'derivative', @(x) sort(M(x), 2, 'descend')
     'sparse', 'derivative', @sparse
     'sparse', 'derivative', @(x) sparse([1 2 1 3], [1 1 2 2], x)
     'spdiags', 'error', {unsupported, @(x) spdiags(x, 0, 4, 4)}
@@ -225,6 +247,7 @@ function cases = fmadtest_builtin_cases()
     'strtrim', 'other', text
     'struct', 'derivative', @(x) getfield(struct('a', x), 'a')
     'sum', 'derivative', @sum
+    'sum', 'derivative', @(x) sum(M(x), 2)
     'tan', 'derivative', @tan
     'tanh', 'derivative', @tanh
     'throw', 'other', raising

@@ -5,7 +5,7 @@ function problem = fmadtest_check_builtin_case(name, kind, spec, x0)
   problem = '';
   try
     switch kind
-      case 'derivative'
+      case {'derivative', 'first derivative'}
         check_derivative(spec, x, x0);
       case 'value'
         result = spec(x);

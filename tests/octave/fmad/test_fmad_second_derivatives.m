@@ -95,10 +95,22 @@ end
 
 function every_builtin_case_nested()
   x0 = [0.3; -0.45; 0.7; 1.2];
+  n = numel(x0);
   cases = fmadtest_builtin_cases();
   for k = find(strcmp(cases(:, 2), 'derivative'))'
     f = cases{k, 3};
     check_nested(f, x0, sprintf('%s: %s', cases{k, 1}, func2str(f)));
+  end
+  for k = find(strcmp(cases(:, 2), 'first derivative'))'
+    f = cases{k, 3};
+    try
+      f(fmad(fmad(x0, eye(n)), eye(n)));
+      error('fmadtest:noError', '%s: no error for nested objects', func2str(f));
+    catch err
+      if ~strcmp(err.identifier, 'msad:fmad:unsupported')
+        rethrow(err);
+      end
+    end
   end
 end
 
