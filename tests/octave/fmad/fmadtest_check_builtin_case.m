@@ -44,7 +44,7 @@ end
 
 function check_error(call, x, identifier, name)
   try
-    call(x);
+    result = call(x);  %#ok<NASGU> (one output, as in y = f(x))
   catch err
     if ~strcmp(err.identifier, identifier)
       rethrow(err);
