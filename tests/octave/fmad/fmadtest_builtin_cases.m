@@ -23,7 +23,10 @@ function cases = fmadtest_builtin_cases()
     'abs', 'derivative', @abs
     'accumarray', 'derivative', @(x) accumarray([1; 2; 1; 3], x)
     'accumarray', 'derivative', @(x) accumarray([1 1; 2 2; 1 1; 1 2], x, [2 3])
-    'accumarray', 'error', {unsupported, @(x) accumarray([1; 2; 1; 3], x, [], @max)}
+    'accumarray', 'derivative', @(x) accumarray([1; 2; 1; 3], x, [], @max)
+    'accumarray', 'derivative', @(x) accumarray([1; 2; 1; 4], x, [5 1], @(v) prod(v), -1)
+    'accumarray', 'derivative', @(x) accumarray([1; 2; 1; 4], x, [], [], 2)
+    'accumarray', 'error', {unsupported, @(x) accumarray([1; 2; 1; 3], x, [], [], 0, true)}
     'acos', 'derivative', @(x) acos(x / 2)
     'acosh', 'derivative', @(x) acosh(x + 2)
     'all', 'value', @all
@@ -106,6 +109,10 @@ function cases = fmadtest_builtin_cases()
     'int8', 'value', @(x) int8(10 * x)
     'interp1', 'derivative', @(x) interp1([0 1 2 3], x, [0.5 2.25])
     'interp1', 'derivative', @(x) interp1([-1 0 1 2], [1 3 2 5], x)
+    'interp1', 'derivative', @(x) interp1([0 1 2 3], x, [0.5 2.25], 'spline')
+    'interp1', 'derivative', @(x) interp1([0 1 2 3], x, [0.5 2.25], 'nearest')
+    'interp1', 'derivative', @(x) interp1([-1 0 1 2], [1 3 2 5], x, 'pchip', 'extrap')
+    'interp1', 'error', {unsupported, @(x) interp1([0 1 2 3], x, [0.5 2.25], 'pchip')}
     'intmax', 'other', constant
     'intmin', 'other', constant
     'inv', 'derivative', @(x) inv(M(x))
