@@ -8,9 +8,10 @@ function r = colon(base, increment, limit)
     increment = 1;
   end
   range = base_value(base):base_value(increment):base_value(limit);
-  if isa(base, 'fmad') || isa(increment, 'fmad')
-    r = base + increment .* (0:numel(range) - 1);
-  else
+  if isempty(range) || ~(isa(base, 'fmad') || isa(increment, 'fmad'))
     r = range;
+  else
+    % Octave uses the first element of an array operand (with a warning).
+    r = take(base, 1) + take(increment, 1) .* (0:numel(range) - 1);
   end
 end
