@@ -22,13 +22,13 @@ function d = scale_rows(s, d)
     else
       d = reshape(s, [], 1) .* d;
     end
-  elseif issparse(d) || issparse(s)
+  elseif issparse(d)
     % Octave does not broadcast with sparse operands; the product skips
     % structural zeros by itself.
     m = numel(s);
     d = sparse(1:m, 1:m, full(s(:)), m, m) * d;
   elseif all(isfinite(s))            % (for a matrix, if tests every column)
-    d = s(:) .* d;
+    d = full(s(:)) .* d;             % (a sparse S would not broadcast)
   else
     d = scale_keeping_zeros(s, d);
   end
@@ -36,6 +36,6 @@ end
 
 function d = scale_keeping_zeros(s, d)
   independent = (base_value(d) == 0) & reshape(~isfinite(s), [], 1);
-  d = reshape(s, [], 1) .* d;
+  d = reshape(full(s), [], 1) .* d;
   d = put(d, 0, independent);
 end
