@@ -260,6 +260,7 @@ function cases = fmadtest_builtin_cases()
     'tanh', 'derivative', @tanh
     'throw', 'other', raising
     'times', 'derivative', @(x) x .* flipud(x)
+    'times', 'derivative', @(x) x .* sparse([1; 0; 2; 3])
     'tolower', 'other', text
     'toupper', 'other', text
     'trace', 'derivative', @(x) trace(M(x))

@@ -3,7 +3,7 @@ function test_fmad_power_at_zero()
 % fmad's derivatives agree with msad_eval's Jacobian, including the
 % conventions at 0: d(x.^0)/dx = 0 (x.^0 is the constant 1, as 0^0 = 1),
 % d(0.^b)/db = 0 (0.^b is piecewise constant), an infinite partial (x.^0.5,
-% x.^-1 at 0) only in the directions the element depends on.
+% x.^-1 at 0, sqrt at 0) only in the directions the element depends on.
   fmadtest_setup;
   M = @(x) reshape(x, 2, 2);
   forms = {
@@ -12,7 +12,8 @@ function test_fmad_power_at_zero()
     @(x) x(1) ^ 0, @(x) x(1) ^ 1, @(x) x(1) ^ 2, @(x) x(1) ^ 0.5, @(x) x(1) ^ -1, ...
     @(x) 0 .^ x, @(x) 2 .^ x, @(x) [0; 2; 0.5; 1] .^ x, @(x) 0 ^ x(1), @(x) 2 ^ x(1), ...
     @(x) x .^ x, @(x) x .^ flipud(x), @(x) x(1) ^ x(2), @(x) (x + 1) .^ x, ...
-    @(x) M(x) ^ 0, @(x) M(x) ^ 1, @(x) M(x) ^ 2, @(x) M(x + [1; 0; 0; 1]) ^ -1
+    @(x) M(x) ^ 0, @(x) M(x) ^ 1, @(x) M(x) ^ 2, @(x) M(x + [1; 0; 0; 1]) ^ -1, ...
+    @sqrt, @(x) sqrt(x) .* sparse([1; 0; 2; 3])
   };
   points = {zeros(4, 1), [0; 1; 2; 0]};
   for p = 1:numel(points)
