@@ -87,6 +87,8 @@ function cases = fmadtest_builtin_cases()
     'fieldnames', 'other', text
     'find', 'value', @(x) find(x .* [1; 0; 1; 1])
     'find', 'derivative', @(x) output(3, @find, x .* [1; 0; 1; 1])
+    'find', 'derivative', @(x) output(3, @find, x' .* [1, 0, 1, 1], 1, 'last')
+    'find', 'value', @(x) output(2, @find, M(x .* [1; 0; 1; 1]))
     'fix', 'derivative', @(x) fix(10 * x + 0.25)
     'flintmax', 'other', constant
     'flip', 'derivative', @flip
@@ -153,6 +155,7 @@ function cases = fmadtest_builtin_cases()
     'length', 'value', @length
     'linspace', 'derivative', @(x) linspace(x(1), x(2), 5)
     'linspace', 'derivative', @(x) linspace(x(1:2), 3, 4)
+    'linspace', 'derivative', @(x) linspace(x(1), x(2), 1)
     'log', 'derivative', @(x) log(x + 1)
     'log10', 'derivative', @(x) log10(x + 1)
     'log1p', 'derivative', @log1p
@@ -171,6 +174,8 @@ function cases = fmadtest_builtin_cases()
     'mean', 'derivative', @mean
     'mean', 'derivative', @(x) mean(M(x), 2)
     'merge', 'derivative', @(x) merge(x > 0, x, 2 * x)
+    'merge', 'derivative', @(x) merge(true, x, 2 * x)
+    'merge', 'derivative', @(x) merge(x > 0, 1, x)
     'meshgrid', 'derivative', @(x) output(1, @meshgrid, x(1:2), x(3:4))
     'meshgrid', 'derivative', @(x) output(2, @meshgrid, x(1:2), x(3:4))
     'min', 'derivative', @min
@@ -281,6 +286,8 @@ function cases = fmadtest_builtin_cases()
     'feval', 'derivative', @(x) feval(@sin, x)
     'cellfun', 'derivative', @(x) pick(cellfun(@(t) t .^ 2, {x}, 'UniformOutput', false), 1)
     'arrayfun', 'derivative', @(x) arrayfun(@(t) t ^ 2 + 1, x)
+    'arrayfun', 'derivative', @(x) output(2, @arrayfun, @(t) deal(t, t ^ 3), M(x))
+    'arrayfun', 'error', {unsupported, @(x) arrayfun(@(t) t, x, 'ErrorHandler', @(e, t) 0)}
     'arrayfun', 'derivative', @(x) pick(arrayfun(@(t) [t; t ^ 3], x, 'UniformOutput', false), 2)
     'trapz', 'derivative', @trapz
     'trapz', 'derivative', @(x) trapz([0 1 3 4], x)
