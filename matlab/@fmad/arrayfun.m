@@ -10,7 +10,7 @@ function varargout = arrayfun(fn, varargin)
   sz = size(args{1});
   for k = 2:numel(args)
     if ~isequal(size(args{k}), sz)
-      error('Octave:invalid-input-arg', 'arrayfun: all the input arguments must have the same size');
+      error('fmad:badInput', 'arrayfun: all the input arguments must have the same size');
     end
   end
   count = prod(sz);
@@ -28,7 +28,7 @@ function varargout = arrayfun(fn, varargin)
     elseif all(cellfun(@numel, results(j, :)) == 1)
       varargout{j} = reshape([results{j, :}], sz);
     else
-      error('Octave:invalid-fun-call', ['arrayfun: all values must be scalars when ' ...
+      error('fmad:badInput', ['arrayfun: all values must be scalars when ' ...
             'UniformOutput = true; use the ''UniformOutput'', false options']);
     end
   end
