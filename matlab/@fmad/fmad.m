@@ -22,6 +22,11 @@ function x = fmad(value, derivs)
 %     getinternalderivs(getvalue(Y))          gradient (1 x n)
 %     getinternalderivs(getinternalderivs(Y)) Hessian (n x n)
 %
+%   fmad runs the builtins msad_eval supports (docs/builtins.md); those it
+%   has no rule for (complex, spdiags, the matrix 2-norm under nesting, ...)
+%   raise msad:fmad:unsupported; [f, J] = msad_eval(@fun, x) differentiates
+%   such code.
+%
 %   Arrays filled in a loop: Y = zeros(m,1); Y(i) = X(i)^2 makes Y an fmad
 %   object, as in MATLAB. Octave needs a small compiled glue for this, built
 %   with mkoctfile on the first call of fmad (see fmad_octave_assign.cc);

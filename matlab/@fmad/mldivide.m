@@ -22,7 +22,7 @@ function x = mldivide(a, b)
     return
   end
   if size(av, 1) ~= size(av, 2)
-    error('fmad:unsupported', 'fmad: a \\ b with an active non-square a (least squares) is not supported');
+    unsupported('mldivide (a \ b)', 'least squares: a is active and not square');
   end
   xv = av \ bv;
   % A x = b  =>  A dx = db - dA x

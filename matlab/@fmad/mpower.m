@@ -6,7 +6,7 @@ function z = mpower(a, p)
     return
   end
   if isa(p, 'fmad') || numel(p) ~= 1 || p ~= fix(p)
-    error('fmad:unsupported', 'fmad: matrix ^ p needs a constant integer p');
+    unsupported('mpower (a ^ p)', 'a matrix power needs a constant integer p');
   end
   if p < 0
     a = inv(a);

@@ -1,6 +1,7 @@
 function y = norm(x, p)
 %NORM  Vector p-norms (p = 2 default, 1, Inf, -Inf, any p > 0) and the
-%   matrix norms 'fro', 1 and Inf of fmad objects.
+%   matrix norms 2 (default), 'fro', 1 and Inf of fmad objects. The matrix
+%   2-norm has first derivatives only (not under nesting).
   if nargin < 2
     p = 2;
   end
@@ -13,9 +14,28 @@ function y = norm(x, p)
     y = max(sum(abs(x), 1));
   elseif p == Inf
     y = max(sum(abs(x), 2));
+  elseif p == 2
+    y = matrix_two_norm(x);
   else
-    error('fmad:unsupported', 'fmad: only the matrix norms ''fro'', 1 and Inf are supported');
+    unsupported('norm', 'of the matrix norms only 2, ''fro'', 1 and Inf are supported');
   end
+end
+
+function y = matrix_two_norm(x)
+  % The largest singular value s = u' A v, whose derivative is u' dA v
+  % = kron(v, u)' vec(dA) while s is simple. Second derivatives would need
+  % the derivatives of u and v too.
+  if isa(x.value, 'fmad')
+    unsupported('norm', 'second derivatives of the matrix 2-norm; its first derivatives are supported');
+  end
+  [u, s, v] = svd(full(x.value));
+  singular_values = diag(s);
+  if numel(singular_values) > 1 && singular_values(2) == singular_values(1)
+    unsupported('norm', 'the matrix 2-norm where the largest singular value is repeated (not differentiable)');
+  end
+  y = x;
+  y.value = singular_values(1);
+  y.derivs = reshape(u(:, 1) * v(:, 1)', 1, []) * x.derivs;
 end
 
 function y = vector_norm(x, p)

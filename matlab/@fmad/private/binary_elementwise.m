@@ -36,7 +36,7 @@ function z = binary_elementwise(a, b, op)
       case 'power'
         zv = av .^ bv;
         if a_active, pa = power_base_partial(av, bv); end
-        if b_active, pb = power_exponent_partial(zv, av, bv); end
+        if b_active, pb = power_exponent_partial(zv, av); end
       case 'atan2'
         zv = atan2(av, bv);
         r2 = av .^ 2 + bv .^ 2;
@@ -46,6 +46,12 @@ function z = binary_elementwise(a, b, op)
         zv = hypot(av, bv);
         pa = av ./ zv;
         pb = bv ./ zv;
+      case 'mod'
+        zv = mod(av, bv);
+        if b_active, pb = -whole_quotient(@floor, av, bv); end
+      case 'rem'
+        zv = rem(av, bv);
+        if b_active, pb = -whole_quotient(@fix, av, bv); end
       otherwise
         error('fmad:internal', 'binary_elementwise: unknown operation %s', op);
     end
@@ -100,21 +106,32 @@ function d = tangent(partial, d, operand, zv, m)
   d = scale_rows(partial, d);
 end
 
+function q = whole_quotient(round_to_integer, av, bv)
+  % The integer quotient q in mod and rem (a - q .* b): piecewise constant.
+  % Where b == 0, mod(a, 0) = a, so b does not enter.
+  q = round_to_integer(base_value(av) ./ base_value(bv));
+  q(~isfinite(q)) = 0;
+end
+
 function p = power_base_partial(av, bv)
-  % d(a.^b)/da = b .* a.^(b-1); the common square avoids a pow call.
-  if numel(bv) == 1 && bv == 2
+  % d(a.^b)/da = b .* a.^(b-1). Where b == 0, a.^0 is the constant 1 (also
+  % 0^0 in Octave): the partial is 0 * a.^0 = 0, not 0 * 0^-1 = NaN. The
+  % common constant square avoids a pow call; an active (fmad) exponent
+  % always takes the general formula, which keeps its derivatives.
+  if numel(bv) == 1 && ~isa(bv, 'fmad') && bv == 2
     p = 2 * av;
   else
-    p = bv .* av .^ (bv - 1);
+    p = bv .* av .^ (bv - (bv ~= 0));
   end
 end
 
-function p = power_exponent_partial(zv, av, bv)
-  % d(a.^b)/db = a.^b .* log(a); where a == 0 and b > 0 the limit is 0
-  % (log(0) would give NaN).
+function p = power_exponent_partial(zv, av)
+  % d(a.^b)/db = a.^b .* log(a). Where a == 0, 0.^b is piecewise constant in
+  % b (0 for b > 0, Inf for b < 0, 1 at b = 0): its derivative is taken as 0,
+  % as msad_eval does, instead of the NaN or -Inf of log(0).
   p = zv .* log(av);
-  if ~isa(p, 'fmad')
-    zero_base = (av == 0) & (real(bv) > 0);
-    p(zero_base) = 0;
+  zero_base = (base_value(av) == 0) & true(size(base_value(zv)));
+  if any(zero_base(:))
+    p = put(p, 0, zero_base);
   end
 end

@@ -1,0 +1,4 @@
+function z = ifelse(mask, tval, fval)
+%IFELSE  As merge.
+  z = merge(mask, tval, fval);
+end
