@@ -1,5 +1,7 @@
 //! Shared helpers of the Rust integration tests: an engine over the repository's test problems and
 //! central finite differences as the oracle.
+// Each test binary compiles this module and uses only some of its helpers.
+#![allow(dead_code, unused_imports)]
 
 mod expressions;
 
