@@ -967,12 +967,12 @@ fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: B
     }
 }
 
-/// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
 /// A caught error's place in the control record.
 fn caught_at(id: FuncId, block: BlockId) -> u64 {
     (u64::from(id.0) << 32 | u64::from(block.0)) ^ 0xCA06_4700_0000_0000
 }
 
+/// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
 fn may_fail_with_x(b: &Block, activity: &Activity) -> bool {
     let cond = match &b.term {
         Terminator::Branch { cond, .. } => Some(*cond),
