@@ -190,6 +190,20 @@ fn a_local_pattern_is_detected_again_only_when_its_selections_change() {
     assert!(detected(&other_mask), "{other_mask:?}");
 }
 
+/// `jacobian = 'pattern'` (what `msad_pattern` asks for) follows the mask of each call.
+#[test]
+fn patterns_asked_for_follow_the_selections_of_each_call() {
+    let f = family("switch_mask", &[]);
+    let options = Options { jacobian: JacobianStorage::Pattern, ..Options::default() };
+    let mut engine = Engine::new();
+    for x in [[1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [-1.0, 1.0, -1.0, 1.0]] {
+        let result = engine.evaluate(&mut host(), &request(&f, &x, &[], options.clone(), 2)).unwrap();
+        let Some(Value::Sparse(pattern)) = result.jacobian else { panic!("a sparse pattern") };
+        let expected: Vec<f64> = switch_mask_jacobian(&x).iter().map(|v| f64::from(u8::from(*v != 0.0))).collect();
+        assert_eq!(pattern.to_dense().data, expected, "pattern at {x:?}");
+    }
+}
+
 /// Hessians (forward over reverse with a detected pattern) at points whose active set differs.
 #[test]
 fn hessians_follow_the_pattern_of_every_call() {

@@ -202,8 +202,11 @@ fn compressed(
     let (storage, threads) = (options.jacobian, options.threads);
     let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
     if storage == JacobianStorage::Pattern {
-        let value = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None, None)?.0.value;
-        return Ok((value, Value::Sparse(ones(&c.pattern))));
+        let (result, control) = run(plan, seeded_args(args, wrt, Deriv::Zero), false, None, None)?;
+        if !c.from_user && !c.control.same_path(&control) {
+            return detect(plan, args, wrt, n, storage, log);
+        }
+        return Ok((result.value, Value::Sparse(ones(&c.pattern))));
     }
     let p = c.coloring.ncolors;
     // A user pattern, and a detected one that is not global, is checked with one more direction: J r,
