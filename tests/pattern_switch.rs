@@ -21,13 +21,16 @@ fn modes() -> Vec<(&'static str, Options)> {
     ]
 }
 
+/// An exact Jacobian (m x n, column-major) of x.
+type JacobianOf = fn(&[f64]) -> Vec<f64>;
+
 /// A family: a function and the calls made in turn, each x with its extra arguments; `exact`: the
 /// Jacobian (m x n, column-major) where central differences are wrong (at a kink such as a mask's
 /// edge at x = 0).
 struct Family {
     name: &'static str,
     calls: Vec<(Vec<f64>, Vec<Value>)>,
-    exact: Option<fn(&[f64]) -> Vec<f64>>,
+    exact: Option<JacobianOf>,
 }
 
 fn family(name: &'static str, points: &[&[f64]]) -> Family {

@@ -61,10 +61,10 @@ fn deciding_operands(inst: &Inst, activity: &Activity) -> Vec<(usize, Decides)> 
     };
     let inactive = |k: &usize| !activity.is_active(inst.args[*k]);
     let mut deciding: Vec<_> = (0..inst.args.len()).filter(varying).filter(inactive).map(|k| (k, parameter)).collect();
-    if let PatternRule::Selection(select) = rule {
-        if inst.args.iter().any(|a| activity.is_active(*a)) {
-            deciding.push((0, Decides::Selection(select)));
-        }
+    if let PatternRule::Selection(select) = rule
+        && inst.args.iter().any(|a| activity.is_active(*a))
+    {
+        deciding.push((0, Decides::Selection(select)));
     }
     deciding
 }
