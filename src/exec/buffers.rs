@@ -6,6 +6,7 @@
 //! with fixed sizes takes every value, derivative block and index list it needs from here.
 
 use super::deriv::Deriv;
+use super::memory;
 use super::value::Value;
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -75,7 +76,17 @@ pub fn take<T: Recycled>(len: usize) -> Vec<T> {
         let best = free.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.capacity())?.0;
         Some(free.swap_remove(best))
     });
-    found.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len))
+    found.ok().flatten().unwrap_or_else(|| fresh(len))
+}
+
+/// A new buffer with room for `len` elements. There is no error to return here: a size memory cannot
+/// hold stops the run with a panic the gateway reports as Octave's out-of-memory error.
+fn fresh<T>(len: usize) -> Vec<T> {
+    let mut buffer = Vec::new();
+    if !memory::fits(len, size_of::<T>()) || buffer.try_reserve_exact(len).is_err() {
+        std::panic::panic_any(memory::OutOfMemory);
+    }
+    buffer
 }
 
 /// A value's dimension vector holding `extents`, from the kept index lists: every result of a

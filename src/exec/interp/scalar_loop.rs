@@ -16,6 +16,7 @@ use super::{Decision, Frame, Interpreter, Reg, Slot, linear_position, phi_input,
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
+use crate::exec::interrupt;
 use crate::exec::primitives::Kernel;
 use crate::exec::scalar::{self, Operand, Outcome};
 use crate::exec::value::Value;
@@ -628,7 +629,13 @@ impl Interpreter<'_> {
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }
-            if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut())) {
+            // An interrupt stops the program as its first step failing would; the general path reports it.
+            let stop = if interrupt::due() {
+                compiled.steps.first()
+            } else {
+                compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut()))
+            };
+            if let Some((k, _)) = stop {
                 file.leave(program, &mut frame.regs);
                 return LoopExit::Stopped { block, inst: *k };
             }

@@ -1,0 +1,50 @@
+//! What reaches the boundary with the host must not take Octave down: user recursion stops at Octave's
+//! limit with Octave's identifier, sizes beyond memory are Octave's out-of-memory error (interrupts:
+//! tests/interrupt.rs, alone in its process as the interrupt state is the process's).
+
+mod common;
+
+use common::*;
+use msad::engine::Engine;
+use msad::exec::memory::OutOfMemory;
+use msad::exec::value::{FunctionHandle, Value};
+use std::panic::{self, AssertUnwindSafe};
+
+fn anonymous(text: &str) -> FunctionHandle {
+    FunctionHandle::Anonymous { text: text.to_string(), captured: Vec::new() }
+}
+
+fn scalar(x: f64) -> Value {
+    column(vec![x])
+}
+
+#[test]
+fn recursion_beyond_octaves_limit_has_octaves_identifier() {
+    let error = evaluate(&mut Engine::new(), &named("endless"), vec![scalar(1.0)], 2).err().expect("an error");
+    assert_eq!(error.identifier(), "Octave:recursion-depth");
+    assert!(error.message.contains("max_recursion_depth exceeded"), "{}", error.message);
+}
+
+#[test]
+fn arrays_larger_than_memory_are_octaves_out_of_memory_error() {
+    let mut engine = Engine::new();
+    for text in ["@(x) x + numel(ones(1e13, 1))", "@(x) x + numel(zeros(1e10, 1e10))", "@(x) x + sum(sum(eye(1e7)))"] {
+        let error = evaluate(&mut engine, &anonymous(text), vec![column(vec![1.0, 2.0])], 2).err().expect(text);
+        assert_eq!(error.identifier(), "Octave:out-of-memory", "{text}: {}", error.message);
+        assert_eq!(error.message, "out of memory or dimension too large for Octave's index type");
+    }
+}
+
+#[test]
+fn a_dense_jacobian_larger_than_memory_stops_the_run_as_out_of_memory() {
+    // x * x' for x of 1e6 elements: 8 TB for the value alone. The buffer that cannot be made stops
+    // the run with the panic the MEX gateway turns into Octave's error.
+    let x = column(vec![1.0; 1_000_000]);
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        evaluate(&mut Engine::new(), &anonymous("@(x) x * x'"), vec![x], 2).map(|_| ())
+    }));
+    match outcome {
+        Ok(result) => assert_eq!(result.err().expect("an error").identifier(), "Octave:out-of-memory"),
+        Err(payload) => assert!(payload.is::<OutOfMemory>(), "a panic other than OutOfMemory"),
+    }
+}
