@@ -36,15 +36,18 @@ fn arrays_larger_than_memory_are_octaves_out_of_memory_error() {
 }
 
 #[test]
-fn a_dense_jacobian_larger_than_memory_stops_the_run_as_out_of_memory() {
-    // x * x' for x of 1e6 elements: 8 TB for the value alone. The buffer that cannot be made stops
-    // the run with the panic the MEX gateway turns into Octave's error.
-    let x = column(vec![1.0; 1_000_000]);
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        evaluate(&mut Engine::new(), &anonymous("@(x) x * x'"), vec![x], 2).map(|_| ())
-    }));
-    match outcome {
-        Ok(result) => assert_eq!(result.err().expect("an error").identifier(), "Octave:out-of-memory"),
-        Err(payload) => assert!(payload.is::<OutOfMemory>(), "a panic other than OutOfMemory"),
+fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
+    // For x of 1e6 elements: x * x' is 8 TB, the sparsity pattern of x * sum(x) (found on the first
+    // call) 1e12 entries. Where no error can be returned, the OutOfMemory panic stops the run; the MEX
+    // gateway turns it into Octave's error.
+    for text in ["@(x) x * x'", "@(x) x * sum(x)"] {
+        let x = column(vec![1.0; 1_000_000]);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            evaluate(&mut Engine::new(), &anonymous(text), vec![x], 2).map(|_| ())
+        }));
+        match outcome {
+            Ok(result) => assert_eq!(result.err().expect(text).identifier(), "Octave:out-of-memory", "{text}"),
+            Err(payload) => assert!(payload.is::<OutOfMemory>(), "{text}: a panic other than OutOfMemory"),
+        }
     }
 }

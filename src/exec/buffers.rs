@@ -79,13 +79,10 @@ pub fn take<T: Recycled>(len: usize) -> Vec<T> {
     found.ok().flatten().unwrap_or_else(|| fresh(len))
 }
 
-/// A new buffer with room for `len` elements. There is no error to return here: a size memory cannot
-/// hold stops the run with a panic the gateway reports as Octave's out-of-memory error.
+/// A new buffer with room for `len` elements; a size memory cannot hold stops the run (`memory::reserve`).
 fn fresh<T>(len: usize) -> Vec<T> {
     let mut buffer = Vec::new();
-    if !memory::fits(len, size_of::<T>()) || buffer.try_reserve_exact(len).is_err() {
-        std::panic::panic_any(memory::OutOfMemory);
-    }
+    memory::reserve(&mut buffer, len);
     buffer
 }
 
@@ -186,13 +183,15 @@ mod tests {
         assert_eq!(first.capacity(), 64, "rounded up to its class");
         let address = first.as_ptr();
         give(first);
-        assert_ne!(take::<f64>(65).as_ptr(), address, "a larger class");
+        let larger = take::<f64>(65);
+        assert_ne!(larger.as_ptr(), address, "a larger class");
         let again = take::<f64>(33);
         assert_eq!((again.as_ptr(), again.len()), (address, 0));
         let odd = Vec::<f64>::with_capacity(100);
         let address = odd.as_ptr();
         give(odd);
-        assert_ne!(take::<f64>(100).as_ptr(), address, "capacity 100 serves requests up to 64 only");
+        let too_large = take::<f64>(100);
+        assert_ne!(too_large.as_ptr(), address, "capacity 100 serves requests up to 64 only");
         assert_eq!(take::<f64>(64).as_ptr(), address);
     }
 }

@@ -1,8 +1,10 @@
 //! Out of memory as Octave reports it, never an abort: Octave raises a catchable error for a size it
 //! cannot allocate, where a failed allocation in Rust aborts the process (Octave with it). Sizes that
 //! come from the user (arrays built from size arguments, J, derivative blocks) are checked before
-//! the buffer is made against what the system can still give: `MemAvailable` plus free swap.
-//! Requests below `CHECKED_BYTES` are not checked (reading /proc costs more than they do).
+//! the buffer is made against half of what the system can still give (`MemAvailable` plus free swap):
+//! a buffer rarely lives alone (the one it replaces as it grows, indices beside values, J beside its
+//! compressed form), and a machine filled to the last page kills processes instead of failing
+//! allocations. Requests below `CHECKED_BYTES` are not checked (reading /proc costs more than they do).
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
@@ -34,8 +36,29 @@ pub fn check_dims(dims: &[usize], element_bytes: usize) -> Result<()> {
 pub fn fits(count: usize, element_bytes: usize) -> bool {
     match count.checked_mul(element_bytes) {
         Some(bytes) if bytes < CHECKED_BYTES => true,
-        Some(bytes) => bytes <= isize::MAX as usize && available_bytes().is_none_or(|available| bytes <= available),
+        Some(bytes) => bytes <= isize::MAX as usize && available_bytes().is_none_or(|available| bytes <= available / 2),
         None => false,
+    }
+}
+
+/// Stops the run with the `OutOfMemory` panic unless `count` elements of `element_bytes` each fit:
+/// for code that has no error to return.
+pub fn ensure(count: usize, element_bytes: usize) {
+    if !fits(count, element_bytes) {
+        std::panic::panic_any(OutOfMemory);
+    }
+}
+
+/// Room for `additional` more elements in `buffer`, which grows as `Vec` grows by itself. There is no
+/// error to return where buffers grow element by element: a size memory cannot hold stops the run with
+/// the `OutOfMemory` panic.
+pub fn reserve<T>(buffer: &mut Vec<T>, additional: usize) {
+    if buffer.capacity() - buffer.len() >= additional {
+        return;
+    }
+    ensure(buffer.len().saturating_add(additional), size_of::<T>());
+    if buffer.try_reserve(additional).is_err() {
+        std::panic::panic_any(OutOfMemory);
     }
 }
 
