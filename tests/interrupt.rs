@@ -31,6 +31,16 @@ fn an_interrupt_stops_an_endless_loop_and_the_next_call_works() {
     let error = endless.err().expect("the endless loop ends with an error");
     assert_eq!(error.identifier(), "Octave:interrupt", "{}", error.message);
     assert!(started.elapsed() < Duration::from_secs(20), "stopped after {:?}", started.elapsed());
+    CTRL_C.store(false, Ordering::Relaxed);
+    interrupt::clear();
+    // A loop with an empty body (run as a register program when only f is asked for) stops too.
+    let press = std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(300));
+        CTRL_C.store(true, Ordering::Relaxed);
+    });
+    let empty = evaluate(&mut engine, &named("spin_forever"), vec![column(vec![1.0, 2.0])], 1);
+    press.join().expect("the presser thread");
+    assert_eq!(empty.err().expect("the empty loop ends with an error").identifier(), "Octave:interrupt");
 
     CTRL_C.store(false, Ordering::Relaxed);
     interrupt::clear();

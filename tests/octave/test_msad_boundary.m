@@ -93,9 +93,3 @@ function expect_error(call, identifier, message_part)
   end
   error('test:noError', 'expected an error %s from %s', identifier, func2str(call));
 end
-
-function remove_scratch(dir)
-  rmpath(dir);
-  confirm_recursive_rmdir(false, 'local');
-  rmdir(dir, 's');
-end

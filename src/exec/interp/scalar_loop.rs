@@ -629,13 +629,13 @@ impl Interpreter<'_> {
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }
-            // An interrupt stops the program as its first step failing would; the general path reports it.
-            let stop = if interrupt::due() {
-                compiled.steps.first()
-            } else {
-                compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut()))
-            };
-            if let Some((k, _)) = stop {
+            if interrupt::due() {
+                // Stopped as if its first step could not run: the general path reports the interrupt.
+                file.leave(program, &mut frame.regs);
+                let first = compiled.steps.first().map_or(func.block(block).insts.len(), |(k, _)| *k);
+                return LoopExit::Stopped { block, inst: first };
+            }
+            if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut())) {
                 file.leave(program, &mut frame.regs);
                 return LoopExit::Stopped { block, inst: *k };
             }
