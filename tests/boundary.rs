@@ -7,20 +7,11 @@ mod common;
 use common::*;
 use msad::engine::Engine;
 use msad::exec::memory::OutOfMemory;
-use msad::exec::value::{FunctionHandle, Value};
 use std::panic::{self, AssertUnwindSafe};
-
-fn anonymous(text: &str) -> FunctionHandle {
-    FunctionHandle::Anonymous { text: text.to_string(), captured: Vec::new() }
-}
-
-fn scalar(x: f64) -> Value {
-    column(vec![x])
-}
 
 #[test]
 fn recursion_beyond_octaves_limit_has_octaves_identifier() {
-    let error = evaluate(&mut Engine::new(), &named("endless"), vec![scalar(1.0)], 2).err().expect("an error");
+    let error = evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).err().expect("an error");
     assert_eq!(error.identifier(), "Octave:recursion-depth");
     assert!(error.message.contains("max_recursion_depth exceeded"), "{}", error.message);
 }
@@ -29,7 +20,7 @@ fn recursion_beyond_octaves_limit_has_octaves_identifier() {
 fn arrays_larger_than_memory_are_octaves_out_of_memory_error() {
     let mut engine = Engine::new();
     for text in ["@(x) x + numel(ones(1e13, 1))", "@(x) x + numel(zeros(1e10, 1e10))", "@(x) x + sum(sum(eye(1e7)))"] {
-        let error = evaluate(&mut engine, &anonymous(text), vec![column(vec![1.0, 2.0])], 2).err().expect(text);
+        let error = evaluate(&mut engine, &anonymous(text, Vec::new()), vec![column(vec![1.0, 2.0])], 2).err().expect(text);
         assert_eq!(error.identifier(), "Octave:out-of-memory", "{text}: {}", error.message);
         assert_eq!(error.message, "out of memory or dimension too large for Octave's index type");
     }
@@ -43,7 +34,7 @@ fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
     for text in ["@(x) x * x'", "@(x) x * sum(x)"] {
         let x = column(vec![1.0; 1_000_000]);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            evaluate(&mut Engine::new(), &anonymous(text), vec![x], 2).map(|_| ())
+            evaluate(&mut Engine::new(), &anonymous(text, Vec::new()), vec![x], 2).map(|_| ())
         }));
         match outcome {
             Ok(result) => assert_eq!(result.err().expect(text).identifier(), "Octave:out-of-memory", "{text}"),
