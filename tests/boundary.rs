@@ -11,7 +11,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 #[test]
 fn recursion_beyond_octaves_limit_has_octaves_identifier() {
-    let error = evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).err().expect("an error");
+    let error = evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).expect_err("an error");
     assert_eq!(error.identifier(), "Octave:recursion-depth");
     assert!(error.message.contains("max_recursion_depth exceeded"), "{}", error.message);
 }
@@ -20,7 +20,7 @@ fn recursion_beyond_octaves_limit_has_octaves_identifier() {
 fn arrays_larger_than_memory_are_octaves_out_of_memory_error() {
     let mut engine = Engine::new();
     for text in ["@(x) x + numel(ones(1e13, 1))", "@(x) x + numel(zeros(1e10, 1e10))", "@(x) x + sum(sum(eye(1e7)))"] {
-        let error = evaluate(&mut engine, &anonymous(text, Vec::new()), vec![column(vec![1.0, 2.0])], 2).err().expect(text);
+        let error = evaluate(&mut engine, &anonymous(text, Vec::new()), vec![column(vec![1.0, 2.0])], 2).expect_err(text);
         assert_eq!(error.identifier(), "Octave:out-of-memory", "{text}: {}", error.message);
         assert_eq!(error.message, "out of memory or dimension too large for Octave's index type");
     }
@@ -37,7 +37,7 @@ fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
             evaluate(&mut Engine::new(), &anonymous(text, Vec::new()), vec![x], 2).map(|_| ())
         }));
         match outcome {
-            Ok(result) => assert_eq!(result.err().expect(text).identifier(), "Octave:out-of-memory", "{text}"),
+            Ok(result) => assert_eq!(result.expect_err(text).identifier(), "Octave:out-of-memory", "{text}"),
             Err(payload) => assert!(payload.is::<OutOfMemory>(), "{text}: a panic other than OutOfMemory"),
         }
     }

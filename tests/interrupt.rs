@@ -28,7 +28,7 @@ fn an_interrupt_stops_an_endless_loop_and_the_next_call_works() {
     let started = Instant::now();
     let endless = evaluate(&mut engine, &named("spin"), vec![column(vec![1.0, 2.0]), column(vec![f64::INFINITY])], 2);
     press.join().expect("the presser thread");
-    let error = endless.err().expect("the endless loop ends with an error");
+    let error = endless.expect_err("the endless loop ends with an error");
     assert_eq!(error.identifier(), "Octave:interrupt", "{}", error.message);
     assert!(started.elapsed() < Duration::from_secs(20), "stopped after {:?}", started.elapsed());
     CTRL_C.store(false, Ordering::Relaxed);
@@ -40,7 +40,7 @@ fn an_interrupt_stops_an_endless_loop_and_the_next_call_works() {
     });
     let empty = evaluate(&mut engine, &named("spin_forever"), vec![column(vec![1.0, 2.0])], 1);
     press.join().expect("the presser thread");
-    assert_eq!(empty.err().expect("the empty loop ends with an error").identifier(), "Octave:interrupt");
+    assert_eq!(empty.expect_err("the empty loop ends with an error").identifier(), "Octave:interrupt");
 
     CTRL_C.store(false, Ordering::Relaxed);
     interrupt::clear();
