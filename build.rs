@@ -79,7 +79,7 @@ fn generate_bindings(include_dirs: &[PathBuf]) {
         .allowlist_function("msad_.*")
         .rustified_enum("msad_kind")
         // Raising an Octave error unwinds (C++ exception) through the Rust caller.
-        .override_abi(bindgen::Abi::CUnwind, "msad_end_call")
+        .override_abi(bindgen::Abi::CUnwind, "msad_end_call|msad_raise_pending_interrupt")
         .layout_tests(false)
         .generate()
         .expect("generating bindings for mex/msad_mex.h");

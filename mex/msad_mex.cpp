@@ -21,6 +21,17 @@ std::vector<mwSize> host_dims(size_t ndims, const size_t *dims) {
     return std::vector<mwSize>(dims, dims + ndims);
 }
 
+// Runs a constructor; null when it throws (std::bad_alloc, or the host's out-of-memory error), which
+// must not reach a noexcept boundary: that would terminate the host.
+template <typename Construct>
+mxArray *constructed(Construct construct) noexcept {
+    try {
+        return construct();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -97,33 +108,40 @@ const mxArray *msad_field(const mxArray *array, size_t index, int field) noexcep
 }
 
 mxArray *msad_new_doubles(size_t ndims, const size_t *dims, const double *data) noexcept {
-    std::vector<mwSize> size = host_dims(ndims, dims);
-    mxArray *array = mxCreateNumericArray(ndims, size.data(), mxDOUBLE_CLASS, mxREAL);
-    size_t count = mxGetNumberOfElements(array);
-    if (count > 0) std::memcpy(mxGetPr(array), data, count * sizeof(double));
-    return array;
+    return constructed([&] {
+        std::vector<mwSize> size = host_dims(ndims, dims);
+        mxArray *array = mxCreateNumericArray(ndims, size.data(), mxDOUBLE_CLASS, mxREAL);
+        size_t count = mxGetNumberOfElements(array);
+        if (count > 0) std::memcpy(mxGetPr(array), data, count * sizeof(double));
+        return array;
+    });
 }
 
 mxArray *msad_new_logicals(size_t ndims, const size_t *dims, const uint8_t *data) noexcept {
-    std::vector<mwSize> size = host_dims(ndims, dims);
-    mxArray *array = mxCreateLogicalArray(ndims, size.data());
-    mxLogical *target = mxGetLogicals(array);
-    for (size_t k = 0; k < mxGetNumberOfElements(array); ++k) target[k] = data[k] != 0;
-    return array;
+    return constructed([&] {
+        std::vector<mwSize> size = host_dims(ndims, dims);
+        mxArray *array = mxCreateLogicalArray(ndims, size.data());
+        mxLogical *target = mxGetLogicals(array);
+        for (size_t k = 0; k < mxGetNumberOfElements(array); ++k) target[k] = data[k] != 0;
+        return array;
+    });
 }
 
 mxArray *msad_new_chars(size_t ndims, const size_t *dims, const uint16_t *data) noexcept {
-    std::vector<mwSize> size = host_dims(ndims, dims);
-    mxArray *array = mxCreateCharArray(ndims, size.data());
-    mxChar *target = mxGetChars(array);
-    for (size_t k = 0; k < mxGetNumberOfElements(array); ++k) target[k] = static_cast<mxChar>(data[k]);
-    return array;
+    return constructed([&] {
+        std::vector<mwSize> size = host_dims(ndims, dims);
+        mxArray *array = mxCreateCharArray(ndims, size.data());
+        mxChar *target = mxGetChars(array);
+        for (size_t k = 0; k < mxGetNumberOfElements(array); ++k) target[k] = static_cast<mxChar>(data[k]);
+        return array;
+    });
 }
 
 mxArray *msad_new_sparse(size_t rows, size_t columns, size_t nnz, const size_t *column_starts,
                          const size_t *row_indices, const double *values) noexcept {
     // Room for one entry even when empty: some hosts reject nzmax == 0.
-    mxArray *array = mxCreateSparse(rows, columns, nnz > 0 ? nnz : 1, mxREAL);
+    mxArray *array = constructed([&] { return mxCreateSparse(rows, columns, nnz > 0 ? nnz : 1, mxREAL); });
+    if (array == nullptr) return nullptr;
     mwIndex *starts = mxGetJc(array);
     mwIndex *row_targets = mxGetIr(array);
     double *value_targets = mxGetPr(array);
@@ -150,8 +168,10 @@ void msad_release_outputs(void) noexcept {}
 #endif
 
 mxArray *msad_new_cell(size_t ndims, const size_t *dims) noexcept {
-    std::vector<mwSize> size = host_dims(ndims, dims);
-    return mxCreateCellArray(ndims, size.data());
+    return constructed([&] {
+        std::vector<mwSize> size = host_dims(ndims, dims);
+        return mxCreateCellArray(ndims, size.data());
+    });
 }
 
 void msad_set_cell(mxArray *cell, size_t index, mxArray *value) noexcept {
@@ -160,8 +180,10 @@ void msad_set_cell(mxArray *cell, size_t index, mxArray *value) noexcept {
 
 mxArray *msad_new_struct(size_t ndims, const size_t *dims, int field_count,
                          const char **field_names) noexcept {
-    std::vector<mwSize> size = host_dims(ndims, dims);
-    return mxCreateStructArray(ndims, size.data(), field_count, field_names);
+    return constructed([&] {
+        std::vector<mwSize> size = host_dims(ndims, dims);
+        return mxCreateStructArray(ndims, size.data(), field_count, field_names);
+    });
 }
 
 void msad_set_field(mxArray *array, size_t index, int field, mxArray *value) noexcept {
@@ -199,17 +221,23 @@ void msad_fail(const char *identifier, const char *message) noexcept {
     error_message = message;
 }
 
+#if !defined(MSAD_OCTAVE_HANDLES)
+// Hosts without msad_octave.cpp: Ctrl-C is seen in host callbacks only.
+int msad_interrupt_pending(void) noexcept { return 0; }
+
+void msad_raise_pending_interrupt(void) {}
+#endif
+
 void msad_end_call(void) {
-    if (held_interrupt) {
-        std::exception_ptr interrupt = held_interrupt;
-        held_interrupt = nullptr;
-        error_pending = false;
-        std::rethrow_exception(interrupt);
-    }
-    if (error_pending) {
-        error_pending = false;
-        mexErrMsgIdAndTxt(error_identifier.c_str(), "%s", error_message.c_str());
-    }
+    std::exception_ptr interrupt = held_interrupt;
+    bool failed = error_pending;
+    held_interrupt = nullptr;
+    error_pending = false;
+    if (interrupt) std::rethrow_exception(interrupt);
+    // Ctrl-C during the call, whether the engine stopped for it or finished first: the host's own
+    // interrupt, which no try/catch in the user's code catches, as for the host's own functions.
+    msad_raise_pending_interrupt();
+    if (failed) mexErrMsgIdAndTxt(error_identifier.c_str(), "%s", error_message.c_str());
 }
 
 }  // extern "C"

@@ -6,7 +6,8 @@
  * MATLAB; mwSize is signed in Octave). These wrappers have stable names and plain C types, so the
  * Rust side (bindings generated from this file) is the same for every host.
  *
- * Every function but msad_end_call is noexcept: no C++ exception from the host crosses into Rust.
+ * Every function but msad_end_call and msad_raise_pending_interrupt is noexcept: no C++ exception
+ * from the host crosses into Rust.
  */
 #ifndef MSAD_MEX_H
 #define MSAD_MEX_H
@@ -59,7 +60,8 @@ int msad_field_count(const mxArray *array) MSAD_NOEXCEPT;
 const char *msad_field_name(const mxArray *array, int field) MSAD_NOEXCEPT;
 const mxArray *msad_field(const mxArray *array, size_t index, int field) MSAD_NOEXCEPT;
 
-/* Constructors copy their data. Setters take ownership of value. */
+/* Constructors copy their data; NULL when the host is out of memory. Setters take ownership of
+   value. */
 mxArray *msad_new_doubles(size_t ndims, const size_t *dims, const double *data) MSAD_NOEXCEPT;
 mxArray *msad_new_logicals(size_t ndims, const size_t *dims, const uint8_t *data) MSAD_NOEXCEPT;
 mxArray *msad_new_chars(size_t ndims, const size_t *dims, const uint16_t *data) MSAD_NOEXCEPT;
@@ -90,12 +92,20 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
    valid until the next call. */
 const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
 
+/* Whether the user has pressed Ctrl-C since the host last handled it; any thread may ask. Always 0
+   where the host offers no such check. */
+int msad_interrupt_pending(void) MSAD_NOEXCEPT;
+/* Raises the host's pending interrupt as the host itself would (C++ exception); returns when none is
+   pending. For msad_end_call only. */
+void msad_raise_pending_interrupt(void);
+
 void msad_print(const char *text) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
 
 /* Records the error msad_end_call will raise (copies both strings). */
 void msad_fail(const char *identifier, const char *message) MSAD_NOEXCEPT;
-/* Ends a mexFunction call: re-raises a held interrupt, else raises the recorded error, else returns.
+/* Ends a mexFunction call: re-raises a held or pending interrupt, else raises the recorded error,
+   else returns.
    Raising unwinds (C++ exception) or jumps: call it with no live Rust destructors. */
 void msad_end_call(void);
 

@@ -7,6 +7,7 @@
 #include <octave/oct.h>
 #include <octave/ov-fcn-handle.h>
 #include <octave/mxarray.h>
+#include <octave/quit.h>
 
 #include <algorithm>
 #include <memory>
@@ -26,6 +27,12 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
         return nullptr;
     }
 }
+
+// Octave's SIGINT handler counts presses in octave_interrupt_state (> 0: one is pending), a plain
+// read from any thread; octave_quit() handles pending signals and throws Octave's interrupt.
+extern "C" int msad_interrupt_pending(void) noexcept { return octave_interrupt_state > 0; }
+
+extern "C" void msad_raise_pending_interrupt(void) { octave_quit(); }
 
 // Outputs as arrays wrapping Octave values: Octave reads such an array's value as it is, where it
 // copies an ordinary mxArray's data into a new value (for J, after the shim had copied it in once

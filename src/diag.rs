@@ -64,6 +64,8 @@ pub enum ErrorKind {
     Runtime,
     Undefined,
     Internal,
+    /// The user interrupted the run (Ctrl-C).
+    Interrupted,
 }
 
 impl ErrorKind {
@@ -77,6 +79,7 @@ impl ErrorKind {
             ErrorKind::Runtime => "msad:runtime",
             ErrorKind::Undefined => "msad:undefined",
             ErrorKind::Internal => "msad:internal",
+            ErrorKind::Interrupted => "Octave:interrupt",
         }
     }
 }

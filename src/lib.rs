@@ -5,6 +5,8 @@
 //! (values, the primitive table with kernels and forward rules, the evaluator) -> `mex` (the Octave/MATLAB
 //! gateway, the only unsafe code). `engine` ties the stages together behind one call.
 
+#![deny(unsafe_code)]
+
 pub mod diag;
 pub mod syntax;
 pub mod ir;
@@ -12,4 +14,5 @@ pub mod analysis;
 pub mod ad;
 pub mod exec;
 pub mod engine;
+#[allow(unsafe_code)]
 pub mod mex;

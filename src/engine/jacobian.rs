@@ -142,6 +142,7 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
 }
 
 fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options) -> Result<(Value, Value)> {
+    crate::exec::memory::check_dims(&[n, n], size_of::<f64>())?;
     let mut identity = vec![0.0; n * n];
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
     let seed = DenseDeriv::from_seed(n, n, identity);

@@ -6,6 +6,7 @@
 //! with fixed sizes takes every value, derivative block and index list it needs from here.
 
 use super::deriv::Deriv;
+use super::memory;
 use super::value::Value;
 use std::cell::RefCell;
 use std::thread::LocalKey;
@@ -75,7 +76,14 @@ pub fn take<T: Recycled>(len: usize) -> Vec<T> {
         let best = free.iter().enumerate().filter(|(_, b)| fits(b)).min_by_key(|(_, b)| b.capacity())?.0;
         Some(free.swap_remove(best))
     });
-    found.ok().flatten().unwrap_or_else(|| Vec::with_capacity(len))
+    found.ok().flatten().unwrap_or_else(|| fresh(len))
+}
+
+/// A new buffer with room for `len` elements; a size memory cannot hold stops the run (`memory::reserve`).
+fn fresh<T>(len: usize) -> Vec<T> {
+    let mut buffer = Vec::new();
+    memory::reserve(&mut buffer, len);
+    buffer
 }
 
 /// A value's dimension vector holding `extents`, from the kept index lists: every result of a
@@ -175,13 +183,16 @@ mod tests {
         assert_eq!(first.capacity(), 64, "rounded up to its class");
         let address = first.as_ptr();
         give(first);
-        assert_ne!(take::<f64>(65).as_ptr(), address, "a larger class");
+        let larger = take::<f64>(65);
+        assert_ne!(larger.as_ptr(), address, "a larger class");
         let again = take::<f64>(33);
         assert_eq!((again.as_ptr(), again.len()), (address, 0));
         let odd = Vec::<f64>::with_capacity(100);
         let address = odd.as_ptr();
         give(odd);
-        assert_ne!(take::<f64>(100).as_ptr(), address, "capacity 100 serves requests up to 64 only");
-        assert_eq!(take::<f64>(64).as_ptr(), address);
+        let too_large = take::<f64>(100);
+        assert_ne!(too_large.as_ptr(), address, "capacity 100 serves requests up to 64 only");
+        let fitting = take::<f64>(64);
+        assert_eq!(fitting.as_ptr(), address);
     }
 }

@@ -7,6 +7,7 @@
 //! every structural entry, even when its value is zero, so the pattern they carry is never too small.
 
 use super::buffers;
+use super::memory;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Deriv {
@@ -96,6 +97,9 @@ impl SparseDeriv {
             entries.clear();
             terms(r, &mut entries);
             entries.sort_unstable_by_key(|e| e.0);
+            // Rows of x-dependent sums can make a block of m x n entries (a dense J being detected).
+            memory::reserve(&mut out.cols, entries.len());
+            memory::reserve(&mut out.vals, entries.len());
             for &(c, v) in entries.iter() {
                 if out.cols.len() > out.ptr[r] && *out.cols.last().expect("non-empty") == c {
                     *out.vals.last_mut().expect("non-empty") += v;
@@ -528,6 +532,7 @@ pub fn combine(terms: &[(&[f64], &Deriv, &RowMap)], rows: usize) -> Deriv {
 pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
     if terms.iter().any(|(_, d, _)| matches!(d, Deriv::Sparse(_))) {
         let nd = terms.iter().find_map(|(_, d, _)| d.nd()).expect("a sparse term");
+        memory::ensure(sparse_entries_bound(terms, rows, nd), size_of::<usize>() + size_of::<f64>());
         return Deriv::Sparse(SparseDeriv::linear(rows, nd, |r, e| {
             for (coef, deriv, map) in terms {
                 let c = coef.at(r);
@@ -578,6 +583,19 @@ pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
         }
     }
     out.map_or(Deriv::Zero, Deriv::Dense)
+}
+
+/// At least as many entries as `combine_terms` makes of sparse or dense `terms` (a scalar's derivative
+/// spread over every element can make m x n of them): a size beyond memory stops the run at once.
+fn sparse_entries_bound(terms: &[(Coef, &Deriv, &RowMap)], rows: usize, nd: usize) -> usize {
+    let row_entries = |r: usize| -> usize {
+        terms.iter().map(|(_, deriv, map)| match deriv {
+            Deriv::Sparse(s) => s.row(map.source(r)).0.len(),
+            Deriv::Dense(_) => nd,
+            Deriv::Zero | Deriv::Parts(_) => 0,
+        }).sum()
+    };
+    (0..rows).fold(0usize, |total, r| total.saturating_add(row_entries(r)))
 }
 
 /// `combine_terms` of two terms written into the block of the first, `own` (identity map, one row per

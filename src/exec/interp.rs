@@ -22,6 +22,7 @@ use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
 pub use control::ControlRecord;
 use scalar_loop::LoopExit;
+use super::interrupt;
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 use std::collections::HashMap;
@@ -255,7 +256,8 @@ impl<'p> Interpreter<'p> {
                 .at(&func.file, func.span));
         }
         if self.depth >= MAX_CALL_DEPTH {
-            return Err(Diagnostic::new(ErrorKind::Runtime, "max_recursion_depth exceeded").at(&func.file, func.span));
+            let error = Diagnostic::new(ErrorKind::Runtime, "max_recursion_depth exceeded");
+            return Err(error.with_identifier("Octave:recursion-depth").at(&func.file, func.span));
         }
         self.depth += 1;
         let result = self.run(id, func, args, nargin, nargout);
@@ -302,6 +304,7 @@ impl<'p> Interpreter<'p> {
         // Where a scalar loop's program stopped inside a block: the general path resumes there.
         let mut first_inst = 0;
         loop {
+            interrupt::check()?;
             if Some(block) == stop {
                 return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
             }

@@ -5,6 +5,8 @@ pub mod containers;
 pub mod deriv;
 pub mod index;
 pub mod interp;
+pub mod interrupt;
+pub mod memory;
 pub mod primitives;
 mod scalar;
 pub mod small_list;

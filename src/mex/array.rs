@@ -5,9 +5,11 @@
 use super::ffi;
 pub use super::ffi::msad_kind as Kind;
 use crate::exec::buffers;
+use crate::exec::memory::OutOfMemory;
 use crate::exec::value::SparseMatrix;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::marker::PhantomData;
+use std::panic::panic_any;
 use std::ptr::NonNull;
 
 /// An array the host owns, valid during the current MEX call.
@@ -29,20 +31,25 @@ impl<'a> ArrayRef<'a> {
     }
 
     pub fn kind(self) -> Kind {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
         unsafe { ffi::msad_kind_of(self.raw()) }
     }
 
     pub fn class_name(self) -> String {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); the shim returns the host's NUL-terminated class name.
         unsafe { c_text(ffi::msad_class_name(self.raw())) }
     }
 
     pub fn dims(self) -> Vec<usize> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
         let mut dims = vec![0; unsafe { ffi::msad_ndims(self.raw()) }];
+        // SAFETY: as above; `dims` has room for the msad_ndims sizes the shim writes.
         unsafe { ffi::msad_dims(self.raw(), dims.as_mut_ptr()) };
         dims
     }
 
     pub fn numel(self) -> usize {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
         unsafe { ffi::msad_numel(self.raw()) }
     }
 
@@ -50,9 +57,10 @@ impl<'a> ArrayRef<'a> {
     pub fn doubles(self) -> Vec<f64> {
         let count = self.numel();
         let mut data = buffers::take(count);
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); the buffer has room for `count` elements, all written
+        // by the shim before set_len.
         unsafe {
             ffi::msad_read_doubles(self.raw(), data.as_mut_ptr());
-            // SAFETY: the shim wrote `count` elements into the buffer's room for at least `count`.
             data.set_len(count);
         }
         data
@@ -60,6 +68,7 @@ impl<'a> ArrayRef<'a> {
 
     pub fn logicals(self) -> Vec<bool> {
         let mut data = vec![0u8; self.numel()];
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); `data` has room for its numel elements.
         unsafe { ffi::msad_read_logicals(self.raw(), data.as_mut_ptr()) };
         data.into_iter().map(|b| b != 0).collect()
     }
@@ -67,6 +76,7 @@ impl<'a> ArrayRef<'a> {
     /// Character code units as the host stores them (see `host_text`).
     pub fn char_units(self) -> Vec<u16> {
         let mut data = vec![0u16; self.numel()];
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); `data` has room for its numel code units.
         unsafe { ffi::msad_read_chars(self.raw(), data.as_mut_ptr()) };
         data
     }
@@ -74,10 +84,13 @@ impl<'a> ArrayRef<'a> {
     /// A real double sparse matrix.
     pub fn sparse(self) -> SparseMatrix {
         let dims = self.dims();
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant) (a sparse one: the caller checked its kind).
         let nnz = unsafe { ffi::msad_sparse_nnz(self.raw()) };
         let mut colptr = vec![0; dims[1] + 1];
         let mut rowind = vec![0; nnz];
         let mut values = vec![0.0; nnz];
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); the three buffers have room for columns + 1 starts and
+        // nnz entries.
         unsafe { ffi::msad_read_sparse(self.raw(), colptr.as_mut_ptr(), rowind.as_mut_ptr(), values.as_mut_ptr()) };
         SparseMatrix { nrows: dims[0], ncols: dims[1], colptr, rowind, values }
     }
@@ -85,22 +98,30 @@ impl<'a> ArrayRef<'a> {
     /// The function name of a simple handle (`@name`) where the host lets us read it directly; `None`
     /// otherwise (see `msad_simple_handle_name`).
     pub fn simple_handle_name(self) -> Option<String> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
         let name = unsafe { ffi::msad_simple_handle_name(self.raw()) };
+        // SAFETY: a name that is not null is NUL-terminated and valid until the next host call.
         (!name.is_null()).then(|| unsafe { c_text(name) })
     }
 
     /// Element `index` of a cell array; `None` for an unset element.
     pub fn cell(self, index: usize) -> Option<ArrayRef<'a>> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant) (a cell: the caller checked its kind); the element
+        // lives as long as the cell.
         unsafe { ArrayRef::from_raw(ffi::msad_cell(self.raw(), index)) }
     }
 
     pub fn field_names(self) -> Vec<String> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant) (a struct).
         let count = unsafe { ffi::msad_field_count(self.raw()) };
+        // SAFETY: as above, for a field number below the count; the names are NUL-terminated.
         (0..count).map(|field| unsafe { c_text(ffi::msad_field_name(self.raw(), field)) }).collect()
     }
 
     /// Field number `field` of struct element `index`; `None` for an unset value.
     pub fn field(self, index: usize, field: usize) -> Option<ArrayRef<'a>> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant) (a struct); the field's value lives as long as the
+        // struct.
         unsafe { ArrayRef::from_raw(ffi::msad_field(self.raw(), index, field as c_int)) }
     }
 }
@@ -115,21 +136,25 @@ impl OwnedArray {
         NonNull::new(ptr).map(OwnedArray)
     }
 
-    /// The shim's constructors never return null: the host raises on allocation failure.
+    /// A null array from the shim's constructors: the host is out of memory (see `memory::OutOfMemory`).
     fn created(ptr: *mut ffi::mxArray) -> OwnedArray {
-        unsafe { OwnedArray::from_raw(ptr) }.expect("the host returned a null array")
+        // SAFETY: the shim's constructors return a new array that nothing else owns, or null.
+        unsafe { OwnedArray::from_raw(ptr) }.unwrap_or_else(|| panic_any(OutOfMemory))
     }
 
     pub fn doubles(dims: &[usize], data: &[f64]) -> OwnedArray {
+        // SAFETY: the slices outlive the call and hold the numel elements the dims describe.
         OwnedArray::created(unsafe { ffi::msad_new_doubles(dims.len(), dims.as_ptr(), data.as_ptr()) })
     }
 
     pub fn logicals(dims: &[usize], data: &[bool]) -> OwnedArray {
         let bytes: Vec<u8> = data.iter().map(|&b| b as u8).collect();
+        // SAFETY: the slices outlive the call and hold the numel elements the dims describe.
         OwnedArray::created(unsafe { ffi::msad_new_logicals(dims.len(), dims.as_ptr(), bytes.as_ptr()) })
     }
 
     pub fn chars(dims: &[usize], units: &[u16]) -> OwnedArray {
+        // SAFETY: the slices outlive the call and hold the numel elements the dims describe.
         OwnedArray::created(unsafe { ffi::msad_new_chars(dims.len(), dims.as_ptr(), units.as_ptr()) })
     }
 
@@ -140,6 +165,7 @@ impl OwnedArray {
 
     pub fn sparse(matrix: &SparseMatrix) -> OwnedArray {
         let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        // SAFETY: a valid compressed-column matrix: ncols + 1 starts, nnz rows and values.
         OwnedArray::created(unsafe {
             ffi::msad_new_sparse(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
         })
@@ -147,8 +173,10 @@ impl OwnedArray {
 
     /// A cell array holding `elements` (column-major).
     pub fn cell(dims: &[usize], elements: Vec<OwnedArray>) -> OwnedArray {
+        // SAFETY: `dims` outlives the call.
         let cell = OwnedArray::created(unsafe { ffi::msad_new_cell(dims.len(), dims.as_ptr()) });
         for (index, element) in elements.into_iter().enumerate() {
+            // SAFETY: `cell` is a cell we own with room for every element; the cell takes the element over.
             unsafe { ffi::msad_set_cell(cell.0.as_ptr(), index, element.into_raw()) };
         }
         cell
@@ -158,11 +186,13 @@ impl OwnedArray {
     pub fn structure(dims: &[usize], fields: &[String], elements: Vec<Vec<OwnedArray>>) -> OwnedArray {
         let names: Vec<CString> = fields.iter().map(|name| c_string(name)).collect();
         let name_ptrs: Vec<*const c_char> = names.iter().map(|name| name.as_ptr()).collect();
+        // SAFETY: the name pointers point into `names`, alive for the call; the host copies the names.
         let array = OwnedArray::created(unsafe {
             ffi::msad_new_struct(dims.len(), dims.as_ptr(), name_ptrs.len() as c_int, name_ptrs.as_ptr().cast_mut())
         });
         for (index, values) in elements.into_iter().enumerate() {
             for (field, value) in values.into_iter().enumerate() {
+                // SAFETY: `array` is a struct we own with these fields and elements; it takes the value over.
                 unsafe { ffi::msad_set_field(array.0.as_ptr(), index, field as c_int, value.into_raw()) };
             }
         }
@@ -183,6 +213,7 @@ impl OwnedArray {
 
 impl Drop for OwnedArray {
     fn drop(&mut self) {
+        // SAFETY: we own the array and nothing else refers to it.
         unsafe { ffi::msad_destroy(self.0.as_ptr()) }
     }
 }
@@ -194,15 +225,17 @@ pub struct CallOutput(NonNull<ffi::mxArray>);
 
 impl CallOutput {
     fn created(ptr: *mut ffi::mxArray) -> CallOutput {
-        CallOutput(NonNull::new(ptr).expect("the host could not allocate an output"))
+        CallOutput(NonNull::new(ptr).unwrap_or_else(|| panic_any(OutOfMemory)))
     }
 
     pub fn doubles(dims: &[usize], data: &[f64]) -> CallOutput {
+        // SAFETY: the slices outlive the call and hold the numel elements the dims describe.
         CallOutput::created(unsafe { ffi::msad_new_doubles_output(dims.len(), dims.as_ptr(), data.as_ptr()) })
     }
 
     pub fn sparse(matrix: &SparseMatrix) -> CallOutput {
         let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        // SAFETY: a valid compressed-column matrix: ncols + 1 starts, nnz rows and values.
         CallOutput::created(unsafe {
             ffi::msad_new_sparse_output(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
         })
@@ -220,6 +253,7 @@ impl CallOutput {
 
 /// Frees the outputs of earlier calls, which the host has read by now.
 pub fn release_outputs() {
+    // SAFETY: no Rust value refers to the outputs of earlier calls.
     unsafe { ffi::msad_release_outputs() }
 }
 
@@ -230,6 +264,7 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
     // The host takes non-const pointers but does not modify its inputs.
     let mut input_ptrs: Vec<*mut ffi::mxArray> = inputs.iter().map(|input| input.raw().cast_mut()).collect();
     let mut output_ptrs = vec![std::ptr::null_mut(); output_count];
+    // SAFETY: the name is NUL-terminated; the pointer arrays have the lengths passed and outlive the call.
     let status = unsafe {
         ffi::msad_call(
             name.as_ptr(),
@@ -240,24 +275,34 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
         )
     };
     let outputs: Vec<OwnedArray> =
+        // SAFETY: the outputs of a call are new arrays we own (or null).
         output_ptrs.into_iter().filter_map(|ptr| unsafe { OwnedArray::from_raw(ptr) }).collect();
     (status == 0 && outputs.len() == output_count).then_some(outputs)
+}
+
+/// Whether the user has pressed Ctrl-C: the engine's interrupt poll (any thread).
+pub fn interrupt_pending() -> bool {
+    // SAFETY: reads a flag of the host's signal handler; no precondition.
+    unsafe { ffi::msad_interrupt_pending() != 0 }
 }
 
 /// Prints `text` in the host's command window.
 pub fn print(text: &str) {
     let text = c_string(text);
+    // SAFETY: `text` is NUL-terminated.
     unsafe { ffi::msad_print(text.as_ptr()) }
 }
 
 /// Records the error to raise once the MEX call ends.
 pub fn fail(identifier: &str, message: &str) {
     let (identifier, message) = (c_string(identifier), c_string(message));
+    // SAFETY: both strings are NUL-terminated; the shim copies them.
     unsafe { ffi::msad_fail(identifier.as_ptr(), message.as_ptr()) }
 }
 
 /// Registers the function the host calls before it unloads the MEX file (`clear msad_eval`).
 pub fn at_exit(release: unsafe extern "C" fn()) {
+    // SAFETY: `release` is a function the host may call at any time (it catches its own panics).
     unsafe { ffi::msad_at_exit(Some(release)) }
 }
 
@@ -267,10 +312,12 @@ pub fn at_exit(release: unsafe extern "C" fn()) {
 /// Raising unwinds (a C++ exception) through the caller's frames: no value with a destructor may
 /// be live in any Rust frame up to the host.
 pub unsafe fn end_call() {
+    // SAFETY: the caller guarantees no live destructors up to the host (this function's contract).
     unsafe { ffi::msad_end_call() }
 }
 
 fn chars_are_utf8() -> bool {
+    // SAFETY: no precondition.
     unsafe { ffi::msad_chars_are_utf8() != 0 }
 }
 
@@ -297,5 +344,6 @@ fn c_string(text: &str) -> CString {
 /// # Safety
 /// `text` is null or a NUL-terminated string.
 unsafe fn c_text(text: *const c_char) -> String {
+    // SAFETY: the caller passes a NUL-terminated string (this function's contract).
     if text.is_null() { String::new() } else { unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned() }
 }

@@ -28,7 +28,36 @@ impl fmt::Display for Place<'_> {
     }
 }
 
+impl Place<'_> {
+    /// The argument this place lies in.
+    fn argument(&self) -> &str {
+        let mut place = self;
+        loop {
+            match place {
+                Place::Argument(name) => return name,
+                Place::Cell(outer, _) | Place::Element(outer, _) | Place::Field(outer, _) => place = outer,
+            }
+        }
+    }
+}
+
+/// Deepest nesting of cells, structs and handles' captured variables converted; deeper input is an
+/// error, not a stack overflow (the large stack, see `stack`, holds many times this).
+pub const MAX_NESTING: usize = 10_000;
+
 pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
+    value_at(array, place, 0)
+}
+
+/// The value of `array`, `depth` levels inside its argument.
+fn value_at(array: ArrayRef, place: &Place, depth: usize) -> Result<Value> {
+    if depth > MAX_NESTING {
+        return Err(Diagnostic::new(
+            ErrorKind::BadInput,
+            format!("{} nests cells, structs or captured variables more than {MAX_NESTING} levels deep", place.argument()),
+        )
+        .with_hint("pass flatter data: msad reads nested values recursively"));
+    }
     let dims = array.dims();
     Ok(match array.kind() {
         Kind::MSAD_DOUBLE => Value::Double(Array::new(dims, array.doubles())),
@@ -37,7 +66,7 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
         Kind::MSAD_CHAR => Value::Char(Array::new(dims, array.char_units())),
         Kind::MSAD_CELL => {
             let elements = (0..array.numel())
-                .map(|index| element_value(array.cell(index), &Place::Cell(place, index)))
+                .map(|index| element_value(array.cell(index), &Place::Cell(place, index), depth + 1))
                 .collect::<Result<_>>()?;
             Value::Cell(Array::new(dims, elements))
         }
@@ -48,14 +77,15 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
                     let element_place = if array.numel() == 1 { *place } else { Place::Element(place, index) };
                     (0..fields.len())
                         .map(|field| {
-                            element_value(array.field(index, field), &Place::Field(&element_place, &fields[field]))
+                            let field_place = Place::Field(&element_place, &fields[field]);
+                            element_value(array.field(index, field), &field_place, depth + 1)
                         })
                         .collect::<Result<_>>()
                 })
                 .collect::<Result<_>>()?;
             Value::Struct(StructArray { dims, fields, elements })
         }
-        Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place)?)),
+        Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place, depth)?)),
         Kind::MSAD_COMPLEX => complex_value(array, &dims, place)?,
         Kind::MSAD_SPARSE_LOGICAL => {
             return bad_input(place, "is a sparse logical array: pass full(...) or double(...)");
@@ -68,9 +98,9 @@ pub fn to_value(array: ArrayRef, place: &Place) -> Result<Value> {
 }
 
 /// An unset cell element or field reads as `[]`, as in the host.
-fn element_value(array: Option<ArrayRef>, place: &Place) -> Result<Value> {
+fn element_value(array: Option<ArrayRef>, place: &Place, depth: usize) -> Result<Value> {
     match array {
-        Some(array) => to_value(array, place),
+        Some(array) => value_at(array, place, depth),
         None => Ok(request::empty_matrix()),
     }
 }
@@ -80,14 +110,17 @@ fn bad_input<T>(place: &Place, problem: &str) -> Result<T> {
 }
 
 /// Decodes a handle: a named function (read directly where the host allows), or with the host's
-/// `functions`, an anonymous function's text and captured variables.
-fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
+/// `functions`, an anonymous function's text and captured variables. Only what the handle's type
+/// needs is read: a nested function's workspace holds the handle itself.
+fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<FunctionHandle> {
     if let Some(name) = handle.simple_handle_name() {
         return Ok(FunctionHandle::Named(name));
     }
-    let description = describe_handle(handle, place)?;
-    let text_field = |name: &str| match struct_field(&description, name) {
-        Some(Value::Char(units)) => Ok(array::host_text(&units.data)),
+    let description = array::call("functions", &[handle], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("functions() failed on {place}")))?;
+    let description = description[0].as_ref();
+    let text_field = |name: &str| match scalar_field(description, name) {
+        Some(text) if text.kind() == Kind::MSAD_CHAR => Ok(array::host_text(&text.char_units())),
         _ => err(ErrorKind::Internal, format!("functions() of {place} has no text field '{name}'")),
     };
     match text_field("type")?.as_str() {
@@ -96,39 +129,36 @@ fn function_handle(handle: ArrayRef, place: &Place) -> Result<FunctionHandle> {
             // Octave 7 writes a literal `{}` in an anonymous function's text as the constant it folded it
             // to, `{}(0x0)` and a line break.
             let text = text_field("function")?.replace("{}(0x0)\n", "{}");
-            Ok(FunctionHandle::Anonymous { text, captured: captured_variables(&description) })
+            Ok(FunctionHandle::Anonymous { text, captured: captured_variables(description, place, depth)? })
         }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
     }
 }
 
-fn describe_handle(handle: ArrayRef, place: &Place) -> Result<Value> {
-    let outputs = array::call("functions", &[handle], 1)
-        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("functions() failed on {place}")))?;
-    to_value(outputs[0].as_ref(), &Place::Field(place, "functions"))
+/// Field `name` of a scalar struct.
+fn scalar_field<'a>(array: ArrayRef<'a>, name: &str) -> Option<ArrayRef<'a>> {
+    if array.kind() != Kind::MSAD_STRUCT || array.numel() != 1 {
+        return None;
+    }
+    array.field(0, array.field_names().iter().position(|field| field == name)?)
 }
 
-fn struct_field(value: &Value, name: &str) -> Option<Value> {
-    match value {
-        Value::Struct(s) if s.elements.len() == 1 => {
-            s.fields.iter().position(|field| field == name).map(|field| s.elements[0][field].clone())
-        }
-        _ => None,
-    }
-}
-
-/// The variables an anonymous function captured: the fields of `workspace{1}`.
-fn captured_variables(description: &Value) -> Vec<(String, Value)> {
-    match struct_field(description, "workspace") {
-        Some(Value::Cell(cell)) => match cell.data.first() {
-            Some(Value::Struct(workspace)) if workspace.elements.len() == 1 => {
-                workspace.fields.iter().cloned().zip(workspace.elements[0].iter().cloned()).collect()
-            }
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
+/// The variables an anonymous function captured: the fields of its description's `workspace{1}`,
+/// one level deeper than the handle.
+fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Result<Vec<(String, Value)>> {
+    let workspace = scalar_field(description, "workspace")
+        .filter(|cell| cell.kind() == Kind::MSAD_CELL && cell.numel() > 0)
+        .and_then(|cell| cell.cell(0))
+        .filter(|workspace| workspace.kind() == Kind::MSAD_STRUCT && workspace.numel() == 1);
+    let Some(workspace) = workspace else { return Ok(Vec::new()) };
+    let names = workspace.field_names();
+    (0..names.len())
+        .map(|field| {
+            let value = element_value(workspace.field(0, field), &Place::Field(place, &names[field]), depth + 1)?;
+            Ok((names[field].clone(), value))
+        })
+        .collect()
 }
 
 /// An output of the call: doubles and sparse matrices go to the host without a copy of its own.

@@ -6,10 +6,12 @@ use super::array::{self, ArrayRef};
 use super::convert::{self, Place};
 use super::ffi::mxArray;
 use super::host::MexHost;
+use super::stack;
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{Engine, Host, Request};
-use crate::exec::buffers;
+use crate::exec::memory::{self, OutOfMemory};
+use crate::exec::{buffers, interrupt};
 use crate::exec::value::{FunctionHandle, Value};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
@@ -19,7 +21,8 @@ use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
 static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
 /// What the last panic said and where, recorded by our panic hook (on whichever thread panicked).
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-static PANIC_HOOK: Once = Once::new();
+/// Installs what lasts for the process: the panic hook and the engine's interrupt poll.
+static SETUP: Once = Once::new();
 /// Names the test hook to run instead of the engine (see `test_hook`).
 const TEST_HOOK: &str = "MSAD_TEST_HOOK";
 
@@ -37,28 +40,38 @@ pub unsafe extern "C-unwind" fn mexFunction(
     // On every call: `clear msad_eval` makes the host forget it, though this library stays loaded.
     array::at_exit(release_engine);
     array::release_outputs();
-    unsafe { respond(nlhs, plhs, nrhs, prhs) };
+    // SAFETY: the host's pointers, as mexFunction received them.
+    stack::on_large_stack(|| unsafe { respond(nlhs, plhs, nrhs, prhs) });
     // No Rust value is live in this frame: raising an error unwinds through it into the host.
+    // SAFETY: no Rust value is live in this frame (the call's values were dropped in `respond`).
     unsafe { array::end_call() }
 }
 
 unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) {
-    PANIC_HOOK.call_once(|| panic::set_hook(Box::new(record_panic)));
+    SETUP.call_once(|| {
+        panic::set_hook(Box::new(record_panic));
+        interrupt::install(Some(array::interrupt_pending));
+    });
+    interrupt::clear();
+    // SAFETY: the host's pointers, as mexFunction received them.
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| unsafe { answer(nlhs, plhs, nrhs, prhs) }));
     let failure = match outcome {
         Ok(Ok(())) => return,
         Ok(Err(diagnostic)) => diagnostic,
+        Err(payload) if payload.is::<OutOfMemory>() => memory::out_of_memory(),
         Err(_) => internal_error(),
     };
     array::fail(failure.identifier(), &failure.to_string());
 }
 
 unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) -> Result<()> {
+    // SAFETY: the host passes `nrhs` valid input pointers at `prhs`.
     let inputs = if nrhs > 0 { unsafe { std::slice::from_raw_parts(prhs, nrhs as usize) } } else { &[] };
     let values = inputs
         .iter()
         .enumerate()
         .map(|(index, &input)| {
+            // SAFETY: an input array, valid for the whole call.
             let input = unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs");
             convert::to_value(input, &Place::Argument(&request::argument_name(index)))
         })
@@ -71,6 +84,7 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
     // fault every page of its J in again).
     results.into_iter().chain(request.args).for_each(buffers::recycle_value);
     for (index, output) in outputs.into_iter().enumerate() {
+        // SAFETY: `plhs` has room for max(nlhs, 1) outputs and the request asked for at most that many.
         unsafe { *plhs.add(index) = output.into_raw() };
     }
     Ok(())
@@ -141,7 +155,7 @@ fn lock_engine() -> Result<MutexGuard<'static, Option<Engine>>> {
 /// Called by the host before it unloads the MEX file: frees the engine, its cache and the last outputs.
 unsafe extern "C" fn release_engine() {
     // Called from the host, outside any Rust frame: a panic must stop here.
-    let _ = panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None));
+    let _ = stack::on_large_stack(|| panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None)));
     array::release_outputs();
 }
 

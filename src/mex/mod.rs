@@ -2,6 +2,8 @@
 //! the call and parsing options) is host-independent; the rest needs a `mex.h` at build time
 //! (`cfg(msad_mex)`, set by build.rs) and runs inside Octave or MATLAB.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod request;
 
 #[cfg(msad_mex)]
@@ -14,5 +16,7 @@ mod ffi;
 mod gateway;
 #[cfg(msad_mex)]
 mod host;
+#[cfg(msad_mex)]
+mod stack;
 #[cfg(msad_mex)]
 mod watch;

@@ -44,6 +44,7 @@ mod platform {
         static QUEUE: OnceLock<Option<Mutex<Queue>>> = OnceLock::new();
         QUEUE
             .get_or_init(|| {
+                // SAFETY: no precondition; the result is checked.
                 let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
                 // SAFETY: a new descriptor that nothing else owns.
                 (fd >= 0).then(|| Mutex::new(Queue { fd: unsafe { OwnedFd::from_raw_fd(fd) }, edits: 0 }))
@@ -56,6 +57,7 @@ mod platform {
         let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
         [Some(path), path.parent()].into_iter().all(|watched| {
             let Some(name) = watched.and_then(|p| CString::new(p.as_os_str().as_bytes()).ok()) else { return false };
+            // SAFETY: an open inotify descriptor and a NUL-terminated path.
             unsafe { libc::inotify_add_watch(queue.fd.as_raw_fd(), name.as_ptr(), EDITS) >= 0 }
         })
     }
@@ -64,6 +66,7 @@ mod platform {
         let mut queue = queue()?.lock().unwrap_or_else(PoisonError::into_inner);
         let mut events = [0u8; 4096];
         loop {
+            // SAFETY: reads at most `events.len()` bytes into `events`.
             let read = unsafe { libc::read(queue.fd.as_raw_fd(), events.as_mut_ptr().cast(), events.len()) };
             if read < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock {
                 return Some(queue.edits);

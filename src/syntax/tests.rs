@@ -283,6 +283,8 @@ fn deep_nesting_is_a_parse_error_not_a_crash() {
         format!("{}x = 1", "if 1\n".repeat(100_000)),
         format!("x = {}", "@() ".repeat(100_000)),
         format!("x = 2{}", "^-2".repeat(100_000)),
+        format!("x = a.^1{}", ".'".repeat(100_000)),
+        format!("x = a.^1{}", ".'".repeat(12_500)),
     ] {
         let error = parse(&SourceFile::new("deep.m", text)).expect_err("too deep");
         assert!(error.message.contains("nested more than"), "{}", error.message);

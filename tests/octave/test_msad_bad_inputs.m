@@ -10,7 +10,7 @@ function test_msad_bad_inputs()
   expect_error(@() msad_eval(@raises_error, [1; 2]), 'model:negative', 'raises_error.m:4:5');
   expect_error(@() msad_eval(@uses_undefined, 1), 'msad:unsupported', 'not_defined_anywhere');
   expect_error(@() msad_eval(@(x) x + no_such_name(x), 1), 'msad:unsupported', 'no_such_name');
-  expect_error(@() msad_eval(@(x) endless(x), 1), 'msad:runtime', 'max_recursion_depth exceeded');
+  expect_error(@() msad_eval(@(x) endless(x), 1), 'Octave:recursion-depth', 'max_recursion_depth exceeded');
 
   % The guard's error is on the side not taken: value and J as without it.
   [f, J] = msad_eval(@raises_error, [-1; 2]);

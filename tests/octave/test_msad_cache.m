@@ -50,9 +50,3 @@ function write_file(dir, name, text)
   fprintf(fid, text);
   fclose(fid);
 end
-
-function remove_scratch(dir)
-  rmpath(dir);
-  confirm_recursive_rmdir(false, 'local');
-  rmdir(dir, 's');
-end

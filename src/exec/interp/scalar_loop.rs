@@ -16,6 +16,7 @@ use super::{Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis,
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::deriv::Deriv;
+use crate::exec::interrupt;
 use crate::exec::primitives::Kernel;
 use crate::exec::scalar::{self, Operand, Outcome};
 use crate::exec::value::Value;
@@ -633,6 +634,12 @@ impl Interpreter<'_> {
                     Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(dest.0 as usize, input.0 as usize)),
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
+            }
+            if interrupt::due() {
+                // Stopped as if its first step could not run: the general path reports the interrupt.
+                file.leave(program, &mut frame.regs);
+                let first = compiled.steps.first().map_or(func.block(block).insts.len(), |(k, _)| *k);
+                return LoopExit::Stopped { block, inst: first };
             }
             if let Some((k, _)) = compiled.steps.iter().find(|(_, step)| !file.run(step, &mut frame.regs, self.tape.as_mut())) {
                 file.leave(program, &mut frame.regs);

@@ -8,6 +8,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
+use crate::exec::memory;
 use crate::exec::value::{Array, IntClass, Value, normalize_dims};
 
 fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
@@ -125,6 +126,7 @@ fn of_class(class: Option<IntClass>, a: Array<f64>) -> Value {
 fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
     let (sizes, class) = size_args(name, args)?;
     let dims = dims_from_args(name, sizes)?;
+    memory::check_dims(&dims, size_of::<f64>())?;
     let n = dims.iter().product();
     let mut data = buffers::take(n);
     data.resize(n, x);
@@ -132,7 +134,9 @@ fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
 }
 
 fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> {
-    Ok(vec![Value::Logical(Array::filled(dims_from_args(name, args)?, x))])
+    let dims = dims_from_args(name, args)?;
+    memory::check_dims(&dims, size_of::<bool>())?;
+    Ok(vec![Value::Logical(Array::filled(dims, x))])
 }
 
 fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
@@ -141,6 +145,7 @@ fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if dims.len() > 2 {
         return Err(runtime("eye: dimensions must be 2-D"));
     }
+    memory::check_dims(&dims, size_of::<f64>())?;
     let mut a = Array::filled(dims.clone(), 0.0);
     (0..dims[0].min(dims[1])).for_each(|i| a.data[i * dims[0] + i] = 1.0);
     Ok(vec![of_class(class, a)])

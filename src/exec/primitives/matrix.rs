@@ -5,6 +5,7 @@ use super::elementwise::{nonconformant, numeric};
 use super::{IntegerArgs, Linearity, Forward, Primitive, general, lookup, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
+use crate::exec::memory;
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -79,6 +80,7 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if b.dims[0] != k {
         return Err(nonconformant("operator *", &a.dims, &b.dims));
     }
+    memory::check_dims(&[m, n], size_of::<f64>())?;
     let mut c = vec![0.0; m * n];
     gemm(&mut c, &a.data, &b.data, m, k, n, false);
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])

@@ -160,6 +160,7 @@ impl<'a> Parser<'a> {
             let exponent = self.exponent()?;
             base = self.binary_expr(op, base, exponent);
             while let Some(op) = transpose_operator(self.peek()) {
+                self.link()?;
                 self.bump();
                 let span = Span { lo: base.span.lo, hi: self.prev_end().hi };
                 base = Expr { kind: ExprKind::Postfix { op, operand: Box::new(base) }, span };

@@ -1,0 +1,68 @@
+//! Ctrl-C during a run. The evaluator cannot see the host: the host's gateway installs a poll (the
+//! MEX reads Octave's interrupt state), which loops ask through `due` or `check` at every block they
+//! run. The poll itself runs once per `CHECKS_PER_POLL` checks per thread, so a hot loop pays for a
+//! countdown; an interrupt seen once stays seen (`INTERRUPTED`) until the next call `clear`s it.
+
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use std::cell::Cell;
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Checks between two polls of the host: a few microseconds of the fastest loops.
+const CHECKS_PER_POLL: u32 = 1 << 12;
+
+static POLL: RwLock<Option<fn() -> bool>> = RwLock::new(None);
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    static COUNTDOWN: Cell<u32> = const { Cell::new(CHECKS_PER_POLL) };
+}
+
+/// Makes `poll` (true: the user asked to stop) the host's answer from now on; `None` removes it.
+pub fn install(poll: Option<fn() -> bool>) {
+    *POLL.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = poll;
+}
+
+/// Forgets an interrupt seen by an earlier call.
+pub fn clear() {
+    INTERRUPTED.store(false, Ordering::Relaxed);
+}
+
+/// Whether the run should stop now.
+#[inline]
+pub fn due() -> bool {
+    if INTERRUPTED.load(Ordering::Relaxed) {
+        return true;
+    }
+    COUNTDOWN.with(|countdown| match countdown.get() {
+        0 => {
+            countdown.set(CHECKS_PER_POLL);
+            poll_host()
+        }
+        left => {
+            countdown.set(left - 1);
+            false
+        }
+    })
+}
+
+/// `Err(interrupted())` when the run should stop now.
+#[inline]
+pub fn check() -> Result<()> {
+    if due() { Err(interrupted()) } else { Ok(()) }
+}
+
+#[cold]
+fn poll_host() -> bool {
+    let poll = *POLL.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let interrupted = poll.is_some_and(|poll| poll());
+    if interrupted {
+        INTERRUPTED.store(true, Ordering::Relaxed);
+    }
+    interrupted
+}
+
+/// The error a stopped run ends with: Octave's identifier, and no `try` in the user's code catches it.
+pub fn interrupted() -> Diagnostic {
+    Diagnostic::new(ErrorKind::Interrupted, "interrupted (Ctrl-C)")
+}

@@ -1,0 +1,44 @@
+//! What reaches the boundary with the host must not take Octave down: user recursion stops at Octave's
+//! limit with Octave's identifier, sizes beyond memory are Octave's out-of-memory error (interrupts:
+//! tests/interrupt.rs, alone in its process as the interrupt state is the process's).
+
+mod common;
+
+use common::*;
+use msad::engine::Engine;
+use msad::exec::memory::OutOfMemory;
+use std::panic::{self, AssertUnwindSafe};
+
+#[test]
+fn recursion_beyond_octaves_limit_has_octaves_identifier() {
+    let error = evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).expect_err("an error");
+    assert_eq!(error.identifier(), "Octave:recursion-depth");
+    assert!(error.message.contains("max_recursion_depth exceeded"), "{}", error.message);
+}
+
+#[test]
+fn arrays_larger_than_memory_are_octaves_out_of_memory_error() {
+    let mut engine = Engine::new();
+    for text in ["@(x) x + numel(ones(1e13, 1))", "@(x) x + numel(zeros(1e10, 1e10))", "@(x) x + sum(sum(eye(1e7)))"] {
+        let error = evaluate(&mut engine, &anonymous(text, Vec::new()), vec![column(vec![1.0, 2.0])], 2).expect_err(text);
+        assert_eq!(error.identifier(), "Octave:out-of-memory", "{text}: {}", error.message);
+        assert_eq!(error.message, "out of memory or dimension too large for Octave's index type");
+    }
+}
+
+#[test]
+fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
+    // For x of 1e6 elements: x * x' is 8 TB, the sparsity pattern of x * sum(x) (found on the first
+    // call) 1e12 entries. Where no error can be returned, the OutOfMemory panic stops the run; the MEX
+    // gateway turns it into Octave's error.
+    for text in ["@(x) x * x'", "@(x) x * sum(x)"] {
+        let x = column(vec![1.0; 1_000_000]);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            evaluate(&mut Engine::new(), &anonymous(text, Vec::new()), vec![x], 2).map(|_| ())
+        }));
+        match outcome {
+            Ok(result) => assert_eq!(result.expect_err(text).identifier(), "Octave:out-of-memory", "{text}"),
+            Err(payload) => assert!(payload.is::<OutOfMemory>(), "{text}: a panic other than OutOfMemory"),
+        }
+    }
+}
