@@ -27,6 +27,24 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
     }
 }
 
+// Octave 7's mxGetDimensions (and mxGetNumberOfDimensions) on an array wrapping an Octave value
+// (mexCallMATLAB's outputs, such as the struct "functions" describes an anonymous function with)
+// caches the dims in a buffer that is never freed: ~50 bytes lost per array read, on every call. Such
+// an array's dims are read from its value; 0 for any other array.
+extern "C" int msad_octave_value_dims(const mxArray *array, size_t *ndims, size_t *dims) noexcept {
+    try {
+        if (!array->is_octave_value()) return 0;
+        const dim_vector size = array->as_octave_value().dims();
+        *ndims = size.ndims();
+        if (dims != nullptr) {
+            for (int k = 0; k < size.ndims(); ++k) dims[k] = size(k);
+        }
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
 // Outputs as arrays wrapping Octave values: Octave reads such an array's value as it is, where it
 // copies an ordinary mxArray's data into a new value (for J, after the shim had copied it in once
 // already). Octave does not free these arrays (its MEX context frees only those mxCreate* made), so
