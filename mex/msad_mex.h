@@ -90,6 +90,10 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
    valid until the next call. */
 const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
 
+/* Writes a hash of the host's search path (its `path`) read without calling into the interpreter and
+   returns 1; 0 where the host offers no such access (then call "path"). */
+int msad_load_path_hash(uint64_t *hash) MSAD_NOEXCEPT;
+
 void msad_print(const char *text) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
 

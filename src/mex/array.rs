@@ -244,6 +244,13 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
     (status == 0 && outputs.len() == output_count).then_some(outputs)
 }
 
+/// A hash of the host's search path, read without calling into its interpreter where it allows.
+pub fn load_path_hash() -> Option<u64> {
+    let mut hash = 0;
+    // SAFETY: the shim writes one u64 through a pointer valid for the call.
+    (unsafe { ffi::msad_load_path_hash(&mut hash) } != 0).then_some(hash)
+}
+
 /// Prints `text` in the host's command window.
 pub fn print(text: &str) {
     let text = c_string(text);

@@ -65,9 +65,11 @@ impl Host for MexHost {
     /// The host's `path` and the process's current folder (which `cd` changes; Octave's path starts
     /// with it).
     fn resolution_state(&mut self) -> Option<u64> {
-        let path = array::call("path", &[], 1)?;
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        path[0].as_ref().char_units().hash(&mut h);
+        match array::load_path_hash() {
+            Some(path) => path.hash(&mut h),
+            None => array::call("path", &[], 1)?[0].as_ref().char_units().hash(&mut h),
+        }
         std::env::current_dir().ok().hash(&mut h);
         Some(h.finish())
     }
