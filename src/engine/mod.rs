@@ -258,7 +258,8 @@ impl Prepared {
             return;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.pattern_inputs.iter().for_each(|&k| args[k].hash_content(&mut h));
+        // An argument not passed is so on every call of the plan (its key counts them).
+        self.pattern_inputs.iter().filter_map(|&k| args.get(k)).for_each(|v| v.hash_content(&mut h));
         let seen = Some(h.finish());
         if self.pattern_inputs_seen == seen {
             return;
@@ -648,7 +649,12 @@ fn prepare(
     let frames = Frames::new(program.functions.len(), optimize);
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
-    let pattern_inputs = pattern_inputs::pattern_inputs(&program.functions[0], &activity[0], wrt, &entry_scalars);
+    let mut pattern_inputs = pattern_inputs::pattern_inputs(&program.functions[0], &activity[0], wrt, &entry_scalars);
+    // `varargin` stands for every argument from its position on.
+    let entry_params = &program.functions[0].params;
+    if let Some(varargin) = entry_params.iter().position(|p| p == "varargin").filter(|k| pattern_inputs.contains(k)) {
+        pattern_inputs.extend(varargin + 1..args.len());
+    }
     Ok(Prepared {
         program,
         activity,
