@@ -28,8 +28,8 @@ function varargout = msad_eval(varargin)
 %               (numel(F) x p, full) from p forward directions, MAD's compressed mode; leave
 %               mode, jacobian and sparsity unset
 %     wrt       the argument to differentiate: 1 = X (default), 2 = P1, 3 = P2, ...
-%     threads   number of threads (default: all cores)
-%     verbose   true: print what msad did (sparsity pattern, colours, cache hits, timings)
+%     threads   number of threads, at most 256 (default: all cores)
+%     verbose   true: print what msad did (sparsity pattern, colours, cache hits, plans cached)
 %
 %   Errors carry an identifier:
 %     msad:parse              syntax error in FUN's source (file:line:col and a caret line)
@@ -38,10 +38,15 @@ function varargout = msad_eval(varargin)
 %     msad:badInput           wrong arguments or options (H for a non-scalar F)
 %     msad:runtime            FUN raised an error (an identifier of its own, or Octave's such as
 %                             Octave:index-out-of-bounds, is kept)
+%     Octave:undefined-function  FUN, or a function it calls, is not on the path
 %     msad:internal           a bug in msad: please report it
 %
 %   msad keeps what it learned about FUN (parsed code, sparsity, colouring) between calls, and
-%   notices an edit of any file it read on the next call; "clear msad_eval" frees it.
+%   notices an edit of any file it read, and a change of the path or the current folder that
+%   makes a name resolve to another file, on the next call; "clear msad_eval" frees it. It keeps
+%   at most 64 such plans (about 256 MB of prepared code), dropping the least recently used. A
+%   value an anonymous FUN captured that changes between calls (t in @(y) rhs(t, y)) is passed
+%   to its plan like an extra argument instead of preparing FUN again.
 %
 %   Examples:
 %     f = @(x) [x(1)^2 + sin(x(2)); exp(x(1) * x(2))];

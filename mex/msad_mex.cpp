@@ -51,11 +51,26 @@ msad_kind msad_kind_of(const mxArray *array) noexcept {
 
 const char *msad_class_name(const mxArray *array) noexcept { return mxGetClassName(array); }
 
-size_t msad_ndims(const mxArray *array) noexcept { return mxGetNumberOfDimensions(array); }
+#if defined(MSAD_OCTAVE_HANDLES)
+extern "C" int msad_octave_value_dims(const mxArray *array, size_t *ndims, size_t *dims) noexcept;
+#endif
+
+size_t msad_ndims(const mxArray *array) noexcept {
+#if defined(MSAD_OCTAVE_HANDLES)
+    size_t ndims = 0;
+    if (msad_octave_value_dims(array, &ndims, nullptr)) return ndims;
+#endif
+    return mxGetNumberOfDimensions(array);
+}
 
 void msad_dims(const mxArray *array, size_t *dims) noexcept {
+#if defined(MSAD_OCTAVE_HANDLES)
+    size_t ndims = 0;
+    if (msad_octave_value_dims(array, &ndims, dims)) return;
+#endif
     const mwSize *host = mxGetDimensions(array);
-    for (size_t k = 0; k < msad_ndims(array); ++k) dims[k] = host[k];
+    size_t count = mxGetNumberOfDimensions(array);
+    for (size_t k = 0; k < count; ++k) dims[k] = host[k];
 }
 
 size_t msad_numel(const mxArray *array) noexcept { return mxGetNumberOfElements(array); }
@@ -73,7 +88,8 @@ void msad_read_logicals(const mxArray *array, uint8_t *out) noexcept {
 void msad_read_chars(const mxArray *array, uint16_t *out) noexcept {
     using unit = std::make_unsigned<mxChar>::type;
     const mxChar *data = mxGetChars(array);
-    for (size_t k = 0; k < mxGetNumberOfElements(array); ++k) out[k] = static_cast<unit>(data[k]);
+    size_t count = mxGetNumberOfElements(array);
+    for (size_t k = 0; k < count; ++k) out[k] = static_cast<unit>(data[k]);
 }
 
 int msad_chars_are_utf8(void) noexcept { return sizeof(mxChar) == 1; }
@@ -209,6 +225,7 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
 #if !defined(MSAD_OCTAVE_HANDLES)
 // Hosts without msad_octave.cpp: the caller falls back to "functions".
 const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; }
+int msad_load_path_hash(uint64_t *) noexcept { return 0; }
 #endif
 
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }

@@ -99,6 +99,10 @@ int msad_interrupt_pending(void) MSAD_NOEXCEPT;
    pending. For msad_end_call only. */
 void msad_raise_pending_interrupt(void);
 
+/* Writes a hash of the host's search path (its `path`) read without calling into the interpreter and
+   returns 1; 0 where the host offers no such access (then call "path"). */
+int msad_load_path_hash(uint64_t *hash) MSAD_NOEXCEPT;
+
 void msad_print(const char *text) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
 

@@ -1,4 +1,5 @@
-// Octave only: reads a function handle and builds the call's outputs through Octave's C++ classes.
+// Octave only: reads a function handle and the load path, and builds the call's outputs through
+// Octave's C++ classes.
 // Calling "functions" from the MEX costs a symbol-table lookup and a struct built and converted on
 // every msad_eval(@f, x) call, several times the rest of a small call. A separate file because
 // Octave's mex.h declares mxArray as void, while here it is Octave's own class (the object the host
@@ -8,8 +9,12 @@
 #include <octave/ov-fcn-handle.h>
 #include <octave/mxarray.h>
 #include <octave/quit.h>
+#include <octave/interpreter.h>
+#include <octave/load-path.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +38,36 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
 extern "C" int msad_interrupt_pending(void) noexcept { return octave_interrupt_state > 0; }
 
 extern "C" void msad_raise_pending_interrupt(void) { octave_quit(); }
+
+// Calling "path" from the MEX costs ~40 us, twice a small call, where reading it here costs little.
+extern "C" int msad_load_path_hash(uint64_t *hash) noexcept {
+    try {
+        octave::interpreter *interpreter = octave::interpreter::the_interpreter();
+        if (interpreter == nullptr) return 0;
+        *hash = std::hash<std::string>{}(interpreter->get_load_path().path());
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
+// Octave 7's mxGetDimensions (and mxGetNumberOfDimensions) on an array wrapping an Octave value
+// (mexCallMATLAB's outputs, such as the struct "functions" describes an anonymous function with)
+// caches the dims in a buffer that is never freed: ~50 bytes lost per array read, on every call. Such
+// an array's dims are read from its value; 0 for any other array.
+extern "C" int msad_octave_value_dims(const mxArray *array, size_t *ndims, size_t *dims) noexcept {
+    try {
+        if (!array->is_octave_value()) return 0;
+        const dim_vector size = array->as_octave_value().dims();
+        *ndims = size.ndims();
+        if (dims != nullptr) {
+            for (int k = 0; k < size.ndims(); ++k) dims[k] = size(k);
+        }
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
 
 // Outputs as arrays wrapping Octave values: Octave reads such an array's value as it is, where it
 // copies an ordinary mxArray's data into a new value (for J, after the shim had copied it in once

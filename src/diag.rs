@@ -77,7 +77,7 @@ impl ErrorKind {
             ErrorKind::BadInput => "msad:badInput",
             ErrorKind::BadPattern => "msad:badPattern",
             ErrorKind::Runtime => "msad:runtime",
-            ErrorKind::Undefined => "msad:undefined",
+            ErrorKind::Undefined => "Octave:undefined-function",
             ErrorKind::Internal => "msad:internal",
             ErrorKind::Interrupted => "Octave:interrupt",
         }
@@ -141,7 +141,7 @@ impl Diagnostic {
     pub fn caught_identifier(&self) -> &str {
         match (&self.user_identifier, self.kind) {
             (Some(id), _) => id,
-            (None, ErrorKind::Undefined) => "Octave:undefined-function",
+            (None, ErrorKind::Undefined) => self.kind.identifier(),
             (None, _) => "",
         }
     }

@@ -115,3 +115,107 @@ fn cached_linear_derivatives_and_merged_subexpressions_give_the_same_jacobian() 
         assert!(relative_error(&on, &fd_jacobian(&mut engine, &f, &x, &[])) < 1e-7, "call {call}");
     }
 }
+
+fn evaluate_in(engine: &mut Engine, dirs: &[&Path], f: &FunctionHandle, x: Vec<f64>, nargout: usize) -> msad::engine::Evaluation {
+    let mut host = PathHost { dirs: dirs.iter().map(|d| d.to_path_buf()).collect() };
+    let options = Options { verbose: true, ..Options::default() };
+    let request = Request { function: f.clone(), args: vec![column(x)], options, nargout };
+    engine.evaluate(&mut host, &request).unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn plans_cached(log: &[String]) -> usize {
+    let line = log.iter().find(|l| l.contains("plans cached")).expect("verbose output counts the plans");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("msad: N plans cached")
+}
+
+#[test]
+fn a_captured_value_that_changes_every_call_is_an_input_of_one_plan() {
+    let dir = Scratch::new("changing");
+    let mut engine = Engine::new();
+    let with_t = |t: f64| anonymous("@(x) t * x.^2 + sin(t) * x", vec![("t", Value::scalar(t))]);
+    let mut logs = vec![];
+    for call in 0..200 {
+        let t = 0.5 + call as f64;
+        let result = evaluate_in(&mut engine, &[dir.path()], &with_t(t), vec![2.0, -1.0], 2);
+        assert_eq!(values(&result.value), vec![4.0 * t + 2.0 * t.sin(), t - t.sin()], "call {call}");
+        let jacobian = values(&result.jacobian.unwrap());
+        assert_eq!(jacobian, vec![4.0 * t + t.sin(), 0.0, 0.0, -2.0 * t + t.sin()], "call {call}");
+        logs.push(result.log);
+    }
+    // The first value is folded in; once it changed, one plan takes it as an input.
+    assert!(logs[2..].iter().all(|log| was_cached(log)), "{:?}", &logs[..3]);
+    assert_eq!(plans_cached(&logs[199]), 2);
+}
+
+#[test]
+fn a_captured_value_that_decides_a_branch_gives_the_pattern_of_its_side() {
+    let dir = Scratch::new("captured-branch");
+    dir.write("by_sign.m", "function y = by_sign(x, s)\n  if s > 0\n    y = x.^2;\n  else\n    y = x(end:-1:1).^2;\n  end\nend\n", 0);
+    let mut engine = Engine::new();
+    let with_s = |s: f64| anonymous("@(x) by_sign(x, s)", vec![("s", Value::scalar(s))]);
+    let x = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    for s in [1.0, -1.0, 1.0, -1.0, -1.0, 1.0] {
+        let result = evaluate_in(&mut engine, &[dir.path()], &with_s(s), x.clone(), 2);
+        let jacobian = values(&result.jacobian.unwrap());
+        let n = x.len();
+        let expected: Vec<f64> = (0..n * n)
+            .map(|k| {
+                let (row, col) = (k % n, k / n);
+                match (s > 0.0, row == col, row + col == n - 1) {
+                    (true, true, _) | (false, _, true) => 2.0 * x[col],
+                    _ => 0.0,
+                }
+            })
+            .collect();
+        assert_eq!(jacobian, expected, "s = {s}: {:?}", result.log);
+    }
+}
+
+#[test]
+fn an_extra_argument_that_decides_a_branch_gives_the_pattern_of_its_side() {
+    let dir = Scratch::new("extra-branch");
+    dir.write("by_sign.m", "function y = by_sign(x, s)\n  if s > 0\n    y = 2 * x;\n  else\n    y = x(end:-1:1);\n  end\nend\n", 0);
+    let mut engine = Engine::new();
+    let mut host = PathHost { dirs: vec![dir.path().to_path_buf()] };
+    for s in [1.0, 1.0, -1.0, 1.0] {
+        let request = Request { function: named("by_sign"), args: vec![column(vec![1.0, 2.0, 3.0, 4.0, 5.0]), Value::scalar(s)], options: Options::default(), nargout: 2 };
+        let jacobian = values(&engine.evaluate(&mut host, &request).unwrap().jacobian.unwrap());
+        let expected: Vec<f64> = (0..25).map(|k| match (s > 0.0, k % 5, k / 5) {
+            (true, row, col) if row == col => 2.0,
+            (false, row, col) if row + col == 4 => 1.0,
+            _ => 0.0,
+        }).collect();
+        assert_eq!(jacobian, expected, "s = {s}");
+    }
+}
+
+#[test]
+fn the_cache_keeps_at_most_max_plans() {
+    let dir = Scratch::new("bounded");
+    let mut engine = Engine::new();
+    let mut last = 0;
+    for k in 0..80 {
+        let f = anonymous(&format!("@(x) x + {k}"), vec![]);
+        let result = evaluate_in(&mut engine, &[dir.path()], &f, vec![1.0], 1);
+        assert_eq!(values(&result.value), vec![1.0 + k as f64]);
+        last = plans_cached(&result.log);
+    }
+    assert_eq!(last, 64);
+}
+
+#[test]
+fn a_changed_search_path_resolves_names_again() {
+    let (first, second) = (Scratch::new("path-first"), Scratch::new("path-second"));
+    first.write("callee.m", "function y = callee(x)\n  y = 2 * x;\nend\n", 0);
+    second.write("callee.m", "function y = callee(x)\n  y = 3 * x;\nend\n", 0);
+    let mut engine = Engine::new();
+    let f = anonymous("@(x) callee(x) + 1", vec![]);
+    let value = |engine: &mut Engine, dirs: &[&Path]| values(&evaluate_in(engine, dirs, &f, vec![5.0], 1).value);
+    assert_eq!(value(&mut engine, &[first.path()]), vec![11.0]);
+    assert_eq!(value(&mut engine, &[first.path()]), vec![11.0]);
+    assert_eq!(value(&mut engine, &[second.path(), first.path()]), vec![16.0], "a folder put first");
+    // Another path where every name resolves as before keeps the plan.
+    let log = evaluate_in(&mut engine, &[second.path()], &f, vec![5.0], 1).log;
+    assert!(was_cached(&log), "{log:?}");
+    assert_eq!(value(&mut engine, &[first.path()]), vec![11.0], "the folder removed");
+}

@@ -34,7 +34,7 @@ pub(super) struct Compression {
     coloring: Coloring,
     /// The control path the pattern was detected on; `global` patterns hold on every path.
     control: ControlRecord,
-    from_user: bool,
+    pub(super) from_user: bool,
     /// Names this seed in the derivative cache.
     seed_id: u64,
 }
@@ -347,7 +347,7 @@ fn run_dense(
         Seed::Block(block) => (block.rows, block.nd),
         Seed::Colours { rows, nd } => (*rows, *nd),
     };
-    let pool = thread_pool(threads);
+    let pool = thread_pool(threads)?;
     let chunks = pool.current_num_threads().max(n * nd / CHUNK_ELEMENTS).min(nd / MIN_DIRECTIONS_PER_CHUNK).max(1);
     if chunks == 1 {
         let whole = match seed {
@@ -403,20 +403,29 @@ const MIN_DIRECTIONS_PER_CHUNK: usize = 16;
 /// n = 4000, all directions: 1 << 20 ran 1.2-2x faster than 1 << 18 or 1 << 23).
 const CHUNK_ELEMENTS: usize = 1 << 20;
 
-/// One rayon pool per requested thread count, built on first use.
-fn thread_pool(threads: Option<usize>) -> std::sync::Arc<rayon::ThreadPool> {
-    use std::collections::HashMap;
+/// Pools kept for the last few thread counts asked for (each holds its threads while kept).
+const MAX_POOLS: usize = 4;
+
+/// A rayon pool of the requested size (at most `MAX_THREADS`), built on first use and kept while it
+/// is among the `MAX_POOLS` most recently used.
+fn thread_pool(threads: Option<usize>) -> Result<std::sync::Arc<rayon::ThreadPool>> {
     use std::sync::{Arc, Mutex, OnceLock};
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
     // available_parallelism reads cgroup files: once per process, not once per call.
     static CORES: OnceLock<usize> = OnceLock::new();
-    let threads =
-        threads.unwrap_or_else(|| *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())));
-    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    pools
-        .entry(threads)
-        .or_insert_with(|| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool")))
-        .clone()
+    let threads = threads
+        .unwrap_or_else(|| *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())))
+        .min(super::MAX_THREADS);
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let pool = match pools.iter().position(|(count, _)| *count == threads) {
+        Some(index) => pools.remove(index).1,
+        None => Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| {
+            Diagnostic::new(ErrorKind::Runtime, format!("cannot start {threads} threads: {e}")).with_hint("set opts.threads lower")
+        })?),
+    };
+    pools.insert(0, (threads, pool.clone()));
+    pools.truncate(MAX_POOLS);
+    Ok(pool)
 }
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.

@@ -6,12 +6,13 @@
 mod hessian;
 mod jacobian;
 mod mode;
+mod pattern_inputs;
 
 pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
 use crate::analysis::{
-    Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
+    Activity, ArgSignature, Class, Lattice, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
     moves, propagate, read_only_by_selections, subscript_ranges, two_sided_joins,
 };
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
@@ -48,6 +49,11 @@ pub trait Host {
     fn edits(&mut self) -> Option<u64> {
         None
     }
+    /// A hash of what decides where `which` finds a name (the search path and the current folder), read
+    /// once per call of a plan that looked names up; `None`: it cannot change.
+    fn resolution_state(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 /// Looks functions up as `<dir>/<name>.m` in a list of directories.
@@ -58,6 +64,43 @@ pub struct PathHost {
 impl Host for PathHost {
     fn which(&mut self, name: &str) -> Option<PathBuf> {
         self.dirs.iter().map(|d| d.join(format!("{name}.m"))).find(|p| p.is_file())
+    }
+
+    fn resolution_state(&mut self) -> Option<u64> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.dirs.hash(&mut h);
+        Some(h.finish())
+    }
+}
+
+/// A host that records the names looked up through it and what they resolved to.
+struct Recording<'h> {
+    host: &'h mut dyn Host,
+    lookups: Vec<(String, Option<PathBuf>)>,
+}
+
+impl Host for Recording<'_> {
+    fn which(&mut self, name: &str) -> Option<PathBuf> {
+        let found = self.host.which(name);
+        if !self.lookups.iter().any(|(seen, _)| seen == name) {
+            self.lookups.push((name.to_string(), found.clone()));
+        }
+        found
+    }
+    fn call(&mut self, call: &HostCall) {
+        self.host.call(call)
+    }
+    fn warnings(&mut self) -> WarningState {
+        self.host.warnings()
+    }
+    fn watch(&mut self, path: &Path) -> bool {
+        self.host.watch(path)
+    }
+    fn edits(&mut self) -> Option<u64> {
+        self.host.edits()
+    }
+    fn resolution_state(&mut self) -> Option<u64> {
+        self.host.resolution_state()
     }
 }
 
@@ -95,12 +138,17 @@ pub struct Options {
     pub seed: Option<Array<f64>>,
     /// Index (0-based) of the argument to differentiate with respect to.
     pub wrt: usize,
+    /// Threads for the derivative directions, at most `MAX_THREADS` (larger counts are reduced to it);
+    /// `None`: one per core.
     pub threads: Option<usize>,
     pub verbose: bool,
     /// Prepare without common-subexpression elimination, derivative caching and compiled scalar loops
     /// (to measure them).
     pub unoptimized: bool,
 }
+
+/// The most threads msad runs directions on.
+pub const MAX_THREADS: usize = 256;
 
 pub struct Request {
     pub function: FunctionHandle,
@@ -151,14 +199,47 @@ struct Prepared {
     /// the code calls `warning` or `lastwarn` (`reads_warnings`).
     warnings: WarningState,
     reads_warnings: bool,
+    /// Inputs besides x whose values may decide the detected patterns (`pattern_inputs`), and the hash
+    /// of their contents when `compression` and `hessian` were detected.
+    pattern_inputs: Vec<usize>,
+    pattern_inputs_seen: Option<u64>,
+    /// Every name looked up on the host's path and what it resolved to, and the host's
+    /// `resolution_state` when they were last found to resolve so.
+    lookups: Vec<(String, Option<PathBuf>)>,
+    resolved_in: Option<u64>,
+    /// Whether the entry's captured values can be passed as inputs (it reads neither `nargin` nor
+    /// `varargin`, which would count them).
+    captured_as_inputs: bool,
 }
 
 impl Prepared {
+    /// Whether the plan still serves: its names resolve to the same files, which were not edited.
+    fn is_current(&mut self, host: &mut dyn Host) -> bool {
+        self.resolves_alike(host) && self.sources_unchanged(host)
+    }
+
+    /// Whether every name resolves to the same file as when prepared: asked again of the host only
+    /// when the path or the current folder changed since they were last found to.
+    fn resolves_alike(&mut self, host: &mut dyn Host) -> bool {
+        if self.lookups.is_empty() {
+            return true;
+        }
+        let state = host.resolution_state();
+        if state == self.resolved_in {
+            return true;
+        }
+        let alike = self.lookups.iter().all(|(name, found)| host.which(name) == *found);
+        if alike {
+            self.resolved_in = state;
+        }
+        alike
+    }
+
     /// Whether no source file changed since preparation. Known without looking at the files when the
     /// host watches them all and saw no edit since they were last compared, less than `RECHECK` ago
     /// (which bounds how long an edit the host cannot see goes unnoticed, e.g. one made on a network
     /// file system from another machine).
-    fn is_current(&mut self, host: &mut dyn Host) -> bool {
+    fn sources_unchanged(&mut self, host: &mut dyn Host) -> bool {
         let edits = if self.watched { host.edits() } else { None };
         if let (Some(edits), Some((seen, at))) = (edits, self.checked)
             && edits == seen
@@ -169,6 +250,40 @@ impl Prepared {
         let current = self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp);
         self.checked = edits.filter(|_| current).map(|edits| (edits, Instant::now()));
         current
+    }
+
+    /// Forgets the patterns detected for other contents of the inputs that may decide them.
+    fn check_pattern_inputs(&mut self, args: &[Value], log: &mut Vec<String>) {
+        if self.pattern_inputs.is_empty() {
+            return;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        // An argument not passed is so on every call of the plan (its key counts them).
+        self.pattern_inputs.iter().filter_map(|&k| args.get(k)).for_each(|v| v.hash_content(&mut h));
+        let seen = Some(h.finish());
+        if self.pattern_inputs_seen == seen {
+            return;
+        }
+        if self.pattern_inputs_seen.is_some() && (self.hessian.is_some() || self.compression.as_ref().is_some_and(|c| !c.from_user)) {
+            log.push("msad: an input that decides the sparsity pattern changed: detecting again".into());
+            self.compression = self.compression.take().filter(|c| c.from_user);
+            self.hessian = None;
+        }
+        self.pattern_inputs_seen = seen;
+    }
+
+    /// Estimated bytes of the prepared code: its instructions and constants.
+    fn bytes(&self) -> usize {
+        let insts = self.program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
+        insts
+            .map(|i| {
+                std::mem::size_of_val(i)
+                    + match &i.op {
+                        Op::Const(v) => value_bytes(v),
+                        _ => 0,
+                    }
+            })
+            .sum()
     }
 
     fn interpreter(&self, detect_sparsity: bool) -> Interpreter<'_> {
@@ -195,8 +310,9 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// Identity of a prepared plan: the function (with a hash of its captured values, which are folded in
-/// as constants), every argument's signature and which one is active.
+/// Identity of a prepared plan: the function (with a hash of its captured values: the contents of
+/// those folded in as constants, the class and size of those passed as inputs), every argument's
+/// signature and which one is active.
 #[derive(Clone, PartialEq, Eq)]
 struct PlanKey {
     function: String,
@@ -238,11 +354,28 @@ fn plan_hash(request: &Request, captured: u64) -> u64 {
     h.finish()
 }
 
+/// At most this many plans are cached; beyond it, or beyond `MAX_CACHED_BYTES` of prepared code
+/// (`Prepared::bytes`), the least recently used are dropped.
+const MAX_PLANS: usize = 64;
+const MAX_CACHED_BYTES: usize = 256 << 20;
+
+struct Cached {
+    key: PlanKey,
+    prepared: Prepared,
+    /// `Engine::clock` at the plan's last use.
+    used: u64,
+    bytes: usize,
+}
+
 /// Holds the cache of prepared functions across calls.
 #[derive(Default)]
 pub struct Engine {
     /// Plans by `plan_hash`, each with its key.
-    plans: HashMap<u64, Vec<(PlanKey, Prepared)>>,
+    plans: HashMap<u64, Vec<Cached>>,
+    /// Counts calls, to find the least recently used plan.
+    clock: u64,
+    /// Which captured values of each anonymous function (by its text) changed between calls.
+    captured: HashMap<String, CapturedHistory>,
 }
 
 impl Engine {
@@ -266,57 +399,181 @@ impl Engine {
             ));
         }
         let mut log = Vec::new();
-        let captured = captured_hash(&request.function);
-        let plans = self.plans.entry(plan_hash(request, captured)).or_default();
-        let found = plans.iter().position(|(key, _)| key.matches(request, captured));
-        let index = match found {
-            Some(index) if plans[index].1.is_current(host) => {
-                log.push(format!("msad: cache hit for {}", plans[index].0.function));
-                index
-            }
-            _ => {
-                let key = PlanKey::of(request, captured);
-                let prepared = prepare(host, &request.function, &key.args, wrt, !key.unoptimized)?;
-                log.push(format!("msad: prepared {} ({} functions)", key.function, prepared.program.functions.len()));
-                match found {
-                    Some(index) => {
-                        plans[index] = (key, prepared);
-                        index
-                    }
-                    None => {
-                        plans.push((key, prepared));
-                        plans.len() - 1
-                    }
-                }
-            }
+        let captured = self.captured_now(&request.function);
+        let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
+        let args = match captured.inputs.is_empty() {
+            true => std::borrow::Cow::Borrowed(&request.args[..]),
+            false => std::borrow::Cow::Owned(request.args.iter().chain(&captured.inputs).cloned().collect()),
         };
-        let plan = &mut plans[index].1;
+        plan.check_pattern_inputs(&args, &mut log);
         if plan.reads_warnings {
             plan.warnings = host.warnings();
         }
-        let outcome = run_plan(plan, request, x_array.numel(), &mut log);
+        let outcome = run_plan(plan, request, &args, x_array.numel(), &mut log);
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
             host.call(&call);
+        }
+        if request.options.verbose {
+            let (count, bytes) = self.cached_plans();
+            log.push(format!("msad: {count} plans cached (about {} kB of prepared code)", bytes.div_ceil(1024)));
         }
         let (value, jacobian, hessian) = outcome?;
         check_result(&value)?;
         Ok(Evaluation { value, jacobian, hessian, log })
     }
+
+    /// How many plans the cache holds, and their estimated bytes.
+    fn cached_plans(&self) -> (usize, usize) {
+        self.plans.values().flatten().fold((0, 0), |(count, bytes), c| (count + 1, bytes + c.bytes))
+    }
+
+    /// The plan for `request`, from the cache when it is current, else prepared (and cached).
+    fn plan(&mut self, host: &mut dyn Host, request: &Request, captured: &CapturedNow, log: &mut Vec<String>) -> Result<&mut Cached> {
+        self.clock += 1;
+        let hash = plan_hash(request, captured.key);
+        let plans = self.plans.entry(hash).or_default();
+        let found = plans.iter().position(|c| c.key.matches(request, captured.key));
+        if let Some(index) = found.filter(|&index| plans[index].prepared.is_current(host)) {
+            log.push(format!("msad: cache hit for {}", plans[index].key.function));
+            plans[index].used = self.clock;
+            return Ok(&mut self.plans.get_mut(&hash).expect("looked up above")[index]);
+        }
+        if let Some(index) = found {
+            plans.swap_remove(index);
+        }
+        let key = PlanKey::of(request, captured.key);
+        let signatures: Vec<_> = key.args.iter().cloned().chain(captured.inputs.iter().map(signature)).collect();
+        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, &captured.as_inputs)?;
+        log.push(format!("msad: prepared {} ({} functions)", key.function, prepared.program.functions.len()));
+        if let Some(history) = self.captured.get_mut(request.function.text()) {
+            history.as_inputs_possible = Some(prepared.captured_as_inputs);
+        }
+        let bytes = prepared.bytes();
+        self.evict(bytes);
+        let plans = self.plans.entry(hash).or_default();
+        plans.push(Cached { key, prepared, used: self.clock, bytes });
+        Ok(plans.last_mut().expect("pushed above"))
+    }
+
+    /// Drops the least recently used plans until one more of `bytes` fits the limits.
+    fn evict(&mut self, bytes: usize) {
+        loop {
+            let (count, cached_bytes) = self.cached_plans();
+            if count == 0 || (count < MAX_PLANS && cached_bytes + bytes <= MAX_CACHED_BYTES) {
+                return;
+            }
+            let oldest = self.plans.iter().flat_map(|(hash, plans)| plans.iter().enumerate().map(move |(i, c)| (c.used, *hash, i))).min();
+            let Some((_, hash, index)) = oldest else { return };
+            let plans = self.plans.get_mut(&hash).expect("found above");
+            plans.swap_remove(index);
+            if plans.is_empty() {
+                self.plans.remove(&hash);
+            }
+        }
+    }
+
+    /// This call's captured values: which are passed as inputs (those that changed since the function
+    /// was first seen, where its plans can take them), and the plan key's part for them.
+    fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
+        let FunctionHandle::Anonymous { text, captured } = function else {
+            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![] };
+        };
+        let hashes: Vec<u64> = captured.iter().map(|(name, value)| content_hash(name, value)).collect();
+        if self.captured.len() >= MAX_CAPTURED_HISTORIES && !self.captured.contains_key(text) {
+            self.captured.clear();
+        }
+        let history = self.captured.entry(text.clone()).or_insert_with(|| CapturedHistory::new(&hashes));
+        history.record(&hashes);
+        let as_inputs: Vec<bool> = captured
+            .iter()
+            .zip(&history.changed)
+            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !matches!(value, Value::Handle(_)))
+            .collect();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for ((name, value), (&input, content)) in captured.iter().zip(as_inputs.iter().zip(&hashes)) {
+            match input {
+                true => (name, signature(value)).hash(&mut h),
+                false => content.hash(&mut h),
+            }
+        }
+        let inputs = captured.iter().zip(&as_inputs).filter(|(_, input)| **input).map(|((_, v), _)| v.clone()).collect();
+        CapturedNow { key: h.finish(), as_inputs, inputs }
+    }
+}
+
+/// The captured values of one anonymous function as first seen, and which have changed since.
+struct CapturedHistory {
+    first: Vec<u64>,
+    changed: Vec<bool>,
+    /// Whether its plans can take captured values as inputs, once a plan was prepared.
+    as_inputs_possible: Option<bool>,
+}
+
+impl CapturedHistory {
+    fn new(hashes: &[u64]) -> CapturedHistory {
+        CapturedHistory { first: hashes.to_vec(), changed: vec![false; hashes.len()], as_inputs_possible: None }
+    }
+
+    fn record(&mut self, hashes: &[u64]) {
+        if hashes.len() != self.first.len() {
+            *self = CapturedHistory::new(hashes);
+            return;
+        }
+        self.changed.iter_mut().zip(self.first.iter().zip(hashes)).for_each(|(changed, (a, b))| *changed |= a != b);
+    }
+}
+
+/// Histories kept at most (they are small); beyond, they are forgotten and learnt again.
+const MAX_CAPTURED_HISTORIES: usize = 4 * MAX_PLANS;
+
+struct CapturedNow {
+    key: u64,
+    as_inputs: Vec<bool>,
+    /// The values passed as inputs, after the arguments.
+    inputs: Vec<Value>,
+}
+
+/// Hash of a captured variable: its name, class, size and contents.
+fn content_hash(name: &str, value: &Value) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut h);
+    value.hash_content(&mut h);
+    h.finish()
+}
+
+fn is_scalar(value: &Lattice) -> bool {
+    match value {
+        Lattice::Const(v) => v.numel() == 1,
+        Lattice::Varying { dims: Some(dims), .. } => dims.iter().all(|&d| d == 1),
+        _ => false,
+    }
+}
+
+/// Estimated heap bytes of a value.
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::Cell(a) => a.data.iter().map(value_bytes).sum(),
+        Value::Struct(s) => s.elements.iter().flatten().map(value_bytes).sum(),
+        Value::Sparse(s) => 16 * s.values.len() + 8 * s.colptr.len(),
+        Value::Complex(_) => 16 * value.numel(),
+        _ => 8 * value.numel(),
+    }
 }
 
 /// The value, and the derivatives the request's outputs ask for: J (or g), and H.
-fn run_plan(plan: &mut Prepared, request: &Request, n: usize, log: &mut Vec<String>) -> Result<(Value, Option<Value>, Option<Value>)> {
+/// `args`: the request's, then the captured values passed as inputs.
+fn run_plan(plan: &mut Prepared, request: &Request, args: &[Value], n: usize, log: &mut Vec<String>) -> Result<(Value, Option<Value>, Option<Value>)> {
     let wrt = request.options.wrt;
     if request.nargout > 2 {
-        let (value, gradient, hessian) = hessian::evaluate(plan, &request.args, wrt, n, &request.options, log)?;
+        let (value, gradient, hessian) = hessian::evaluate(plan, args, wrt, n, &request.options, log)?;
         return Ok((value, Some(gradient), Some(hessian)));
     }
     if request.nargout > 1 {
-        let (value, j) = mode::evaluate(plan, &request.args, wrt, n, &request.options, log)?;
+        let (value, j) = mode::evaluate(plan, args, wrt, n, &request.options, log)?;
         return Ok((value, Some(j), None));
     }
-    let args = request.args.iter().cloned().map(Slot::inactive).collect();
+    let args = args.iter().cloned().map(Slot::inactive).collect();
     Ok((plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None, None))
 }
 
@@ -337,16 +594,19 @@ fn prepare(
     args: &[Option<ArgSignature>],
     wrt: usize,
     optimize: bool,
+    captured_as_inputs: &[bool],
 ) -> Result<Prepared> {
+    let resolved_in = host.resolution_state();
+    let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
         // A handle to a builtin (`@sin`) has no source: call the primitive through a wrapper.
         FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::lookup(name).is_some() => {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
-            Loader::new(host).load_anonymous(&text, &[])?
+            Loader::new(host).load_anonymous(&text, &[], &[])?
         }
         FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
-        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured)?,
+        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured, captured_as_inputs)?,
         FunctionHandle::Compiled { text, .. } => {
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
         }
@@ -359,11 +619,18 @@ fn prepare(
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
         .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
+    let entry = &program.functions[0];
+    let counts_inputs = entry.params.last().is_some_and(|p| p == "varargin")
+        || entry.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Nargin));
     if optimize {
         inline_calls(&mut program);
     }
+    let mut entry_scalars = vec![];
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
+        if i == 0 {
+            entry_scalars = lattice.iter().map(is_scalar).collect();
+        }
         fold_constants(func, &lattice);
         if optimize {
             eliminate_common_subexpressions(func);
@@ -382,6 +649,12 @@ fn prepare(
     let frames = Frames::new(program.functions.len(), optimize);
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
+    let mut pattern_inputs = pattern_inputs::pattern_inputs(&program.functions[0], &activity[0], wrt, &entry_scalars);
+    // `varargin` stands for every argument from its position on.
+    let entry_params = &program.functions[0].params;
+    if let Some(varargin) = entry_params.iter().position(|p| p == "varargin").filter(|k| pattern_inputs.contains(k)) {
+        pattern_inputs.extend(varargin + 1..args.len());
+    }
     Ok(Prepared {
         program,
         activity,
@@ -401,17 +674,10 @@ fn prepare(
         host_calls: Default::default(),
         warnings: WarningState::default(),
         reads_warnings,
+        pattern_inputs,
+        pattern_inputs_seen: None,
+        lookups: std::mem::take(&mut host.lookups),
+        resolved_in,
+        captured_as_inputs: !counts_inputs,
     })
-}
-
-/// Hash of an anonymous function's captured values (their classes, sizes and bits).
-fn captured_hash(f: &FunctionHandle) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    if let FunctionHandle::Anonymous { captured, .. } = f {
-        for (name, value) in captured {
-            name.hash(&mut h);
-            value.hash_content(&mut h);
-        }
-    }
-    h.finish()
 }

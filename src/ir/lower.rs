@@ -48,8 +48,10 @@ pub fn lower_function(
 
 /// What an anonymous function captured from the workspace it was made in.
 pub enum Captures<'v> {
-    /// Known values (a handle the host passed): they become constants of the body.
-    Values(&'v [(String, Value)]),
+    /// Known values (a handle the host passed): they become constants of the body, except those marked
+    /// in `as_inputs` (values that change between calls), which are passed as inputs after the
+    /// function's own.
+    Values { values: &'v [(String, Value)], as_inputs: &'v [bool] },
     /// Variables of the enclosing code, passed as the leading inputs on every call.
     Inputs(&'v [String]),
 }
@@ -65,18 +67,21 @@ pub fn lower_anonymous(
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
     let own_params = param_names(params, file)?;
-    let leading: Vec<String> = match captures {
-        Captures::Values(_) => vec![],
-        Captures::Inputs(names) => names.to_vec(),
+    let is_input = |index: usize| matches!(captures, Captures::Values { as_inputs, .. } if as_inputs.get(index) == Some(&true));
+    let (leading, trailing): (Vec<String>, Vec<String>) = match captures {
+        Captures::Values { values, .. } => {
+            (vec![], values.iter().enumerate().filter(|(i, _)| is_input(*i)).map(|(_, (n, _))| n.clone()).collect())
+        }
+        Captures::Inputs(names) => (names.to_vec(), vec![]),
     };
-    let params: Vec<String> = leading.into_iter().chain(own_params).collect();
+    let params: Vec<String> = leading.into_iter().chain(own_params).chain(trailing).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
-    if let Captures::Values(values) = captures {
+    if let Captures::Values { values, .. } = captures {
         variables.extend(values.iter().map(|(n, _)| n.clone()));
     }
     let mut lw = Lowerer::new(file, resolver, variables);
-    if let Captures::Values(values) = captures {
-        for (name, value) in values {
+    if let Captures::Values { values, .. } = captures {
+        for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
             let v = match value {
                 Value::Handle(h) => lw.host_handle(h, body.span)?,
                 _ => lw.emit(Op::Const(value.clone()), vec![], body.span),
@@ -1061,7 +1066,7 @@ impl<'a> Lowerer<'a> {
             FunctionHandle::Anonymous { text, captured } => {
                 let source = SourceFile::new("<anonymous>", text.as_str());
                 let (params, body) = parse_anonymous(&source)?;
-                let func = lower_anonymous(&params, &body, Captures::Values(captured), false, &source, &mut *self.resolver)?;
+                let func = lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs: &[] }, false, &source, &mut *self.resolver)?;
                 let id = self.resolver.add_function(func);
                 Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: text.clone() }, vec![], span))
             }

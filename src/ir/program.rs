@@ -56,13 +56,14 @@ impl<'h> Loader<'h> {
         self.finish()
     }
 
-    /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`.
-    pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)]) -> Result<Program> {
+    /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`; the
+    /// captured values marked in `as_inputs` become inputs after the function's own.
+    pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)], as_inputs: &[bool]) -> Result<Program> {
         let source = SourceFile::new("<anonymous>", text);
         let (params, body) = lower::parse_anonymous(&source)?;
         self.sources.push(source.clone());
         self.functions.push(None);
-        let func = lower::lower_anonymous(&params, &body, Captures::Values(captured), true, &source, &mut self)?;
+        let func = lower::lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs }, true, &source, &mut self)?;
         self.functions[0] = Some(func);
         self.finish()
     }

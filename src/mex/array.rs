@@ -286,6 +286,13 @@ pub fn interrupt_pending() -> bool {
     unsafe { ffi::msad_interrupt_pending() != 0 }
 }
 
+/// A hash of the host's search path, read without calling into its interpreter where it allows.
+pub fn load_path_hash() -> Option<u64> {
+    let mut hash = 0;
+    // SAFETY: the shim writes one u64 through a pointer valid for the call.
+    (unsafe { ffi::msad_load_path_hash(&mut hash) } != 0).then_some(hash)
+}
+
 /// Prints `text` in the host's command window.
 pub fn print(text: &str) {
     let text = c_string(text);

@@ -1,11 +1,12 @@
-//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which`, edits of
-//! source files through `watch`.
+//! The engine's `Host` inside Octave/MATLAB: function lookup through the host's `which` (again when
+//! its path or current folder changed), edits of source files through `watch`.
 
 use super::array::{self, Kind, OwnedArray};
 use super::watch;
 use crate::engine::{Host, WarningState};
 use super::convert::{Place, to_value};
 use crate::exec::interp::HostCall;
+use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
@@ -59,5 +60,17 @@ impl Host for MexHost {
 
     fn edits(&mut self) -> Option<u64> {
         watch::edits()
+    }
+
+    /// The host's `path` and the process's current folder (which `cd` changes; Octave's path starts
+    /// with it).
+    fn resolution_state(&mut self) -> Option<u64> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        match array::load_path_hash() {
+            Some(path) => path.hash(&mut h),
+            None => array::call("path", &[], 1)?[0].as_ref().char_units().hash(&mut h),
+        }
+        std::env::current_dir().ok().hash(&mut h);
+        Some(h.finish())
     }
 }

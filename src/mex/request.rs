@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ad::pattern::Pattern;
-use crate::engine::{JacobianStorage, Mode, Options, Request, Sparsity};
+use crate::engine::{JacobianStorage, MAX_THREADS, Mode, Options, Request, Sparsity};
 use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
@@ -105,7 +105,7 @@ fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
                 }
                 options.wrt = wrt - 1;
             }
-            "threads" => options.threads = Some(positive_integer(value, "threads")?),
+            "threads" => options.threads = Some(thread_count(value)?),
             "verbose" => options.verbose = flag(value, "verbose")?,
             unknown => {
                 return bad_input(format!("unknown option '{unknown}'; valid options: {}", OPTION_NAMES.join(", ")));
@@ -187,6 +187,14 @@ fn positive_integer(value: &Value, option: &str) -> Result<usize> {
     match scalar(value) {
         Some(x) if x >= 1.0 && x.fract() == 0.0 && x.is_finite() => Ok(x as usize),
         _ => bad_input(format!("opts.{option} must be a positive integer")),
+    }
+}
+
+/// `opts.threads`: at most `MAX_THREADS` (more than any machine msad runs on has cores).
+fn thread_count(value: &Value) -> Result<usize> {
+    match positive_integer(value, "threads")? {
+        threads if threads <= MAX_THREADS => Ok(threads),
+        threads => bad_input(format!("opts.threads = {threads} is more than msad uses: give at most {MAX_THREADS} (or [] for one per core)")),
     }
 }
 

@@ -1,8 +1,5 @@
 //! Shared helpers of the Rust integration tests: an engine over the repository's test problems and
 //! central finite differences as the oracle.
-// Each test binary compiles this module and uses only some of its helpers.
-#![allow(dead_code, unused_imports)]
-
 // Each test binary uses some of these helpers: the rest are not dead code.
 #![allow(dead_code, unused_imports)]
 
