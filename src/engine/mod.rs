@@ -6,13 +6,12 @@
 mod hessian;
 mod jacobian;
 mod mode;
-mod pattern_inputs;
 
 pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
 use crate::analysis::{
-    Activity, ArgSignature, Class, Lattice, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
+    Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
     moves, propagate, read_only_by_selections, subscript_ranges, two_sided_joins,
 };
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
@@ -199,10 +198,6 @@ struct Prepared {
     /// the code calls `warning` or `lastwarn` (`reads_warnings`).
     warnings: WarningState,
     reads_warnings: bool,
-    /// Inputs besides x whose values may decide the detected patterns (`pattern_inputs`), and the hash
-    /// of their contents when `compression` and `hessian` were detected.
-    pattern_inputs: Vec<usize>,
-    pattern_inputs_seen: Option<u64>,
     /// Every name looked up on the host's path and what it resolved to, and the host's
     /// `resolution_state` when they were last found to resolve so.
     lookups: Vec<(String, Option<PathBuf>)>,
@@ -250,26 +245,6 @@ impl Prepared {
         let current = self.stamps.iter().all(|(path, stamp)| modified(path) == *stamp);
         self.checked = edits.filter(|_| current).map(|edits| (edits, Instant::now()));
         current
-    }
-
-    /// Forgets the patterns detected for other contents of the inputs that may decide them.
-    fn check_pattern_inputs(&mut self, args: &[Value], log: &mut Vec<String>) {
-        if self.pattern_inputs.is_empty() {
-            return;
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        // An argument not passed is so on every call of the plan (its key counts them).
-        self.pattern_inputs.iter().filter_map(|&k| args.get(k)).for_each(|v| v.hash_content(&mut h));
-        let seen = Some(h.finish());
-        if self.pattern_inputs_seen == seen {
-            return;
-        }
-        if self.pattern_inputs_seen.is_some() && (self.hessian.is_some() || self.compression.as_ref().is_some_and(|c| !c.from_user)) {
-            log.push("msad: an input that decides the sparsity pattern changed: detecting again".into());
-            self.compression = self.compression.take().filter(|c| c.from_user);
-            self.hessian = None;
-        }
-        self.pattern_inputs_seen = seen;
     }
 
     /// Estimated bytes of the prepared code: its instructions and constants.
@@ -405,7 +380,6 @@ impl Engine {
             true => std::borrow::Cow::Borrowed(&request.args[..]),
             false => std::borrow::Cow::Owned(request.args.iter().chain(&captured.inputs).cloned().collect()),
         };
-        plan.check_pattern_inputs(&args, &mut log);
         if plan.reads_warnings {
             plan.warnings = host.warnings();
         }
@@ -542,14 +516,6 @@ fn content_hash(name: &str, value: &Value) -> u64 {
     h.finish()
 }
 
-fn is_scalar(value: &Lattice) -> bool {
-    match value {
-        Lattice::Const(v) => v.numel() == 1,
-        Lattice::Varying { dims: Some(dims), .. } => dims.iter().all(|&d| d == 1),
-        _ => false,
-    }
-}
-
 /// Estimated heap bytes of a value.
 fn value_bytes(value: &Value) -> usize {
     match value {
@@ -625,12 +591,8 @@ fn prepare(
     if optimize {
         inline_calls(&mut program);
     }
-    let mut entry_scalars = vec![];
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
-        if i == 0 {
-            entry_scalars = lattice.iter().map(is_scalar).collect();
-        }
         fold_constants(func, &lattice);
         if optimize {
             eliminate_common_subexpressions(func);
@@ -649,12 +611,6 @@ fn prepare(
     let frames = Frames::new(program.functions.len(), optimize);
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
-    let mut pattern_inputs = pattern_inputs::pattern_inputs(&program.functions[0], &activity[0], wrt, &entry_scalars);
-    // `varargin` stands for every argument from its position on.
-    let entry_params = &program.functions[0].params;
-    if let Some(varargin) = entry_params.iter().position(|p| p == "varargin").filter(|k| pattern_inputs.contains(k)) {
-        pattern_inputs.extend(varargin + 1..args.len());
-    }
     Ok(Prepared {
         program,
         activity,
@@ -674,8 +630,6 @@ fn prepare(
         host_calls: Default::default(),
         warnings: WarningState::default(),
         reads_warnings,
-        pattern_inputs,
-        pattern_inputs_seen: None,
         lookups: std::mem::take(&mut host.lookups),
         resolved_in,
         captured_as_inputs: !counts_inputs,
