@@ -294,13 +294,13 @@ impl Engine {
         if plan.reads_warnings {
             plan.warnings = host.warnings();
         }
-        let outcome = run_plan(plan, request, x_array.numel(), &mut log);
+        let outcome = run_plan(plan, request, x_array.numel(), &mut log).map_err(|e| container_result(plan, request, e));
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
             host.call(&call);
         }
         let (value, jacobian, hessian) = outcome?;
-        check_result(&value)?;
+        value.check_function_result()?;
         Ok(Evaluation { value, jacobian, hessian, log })
     }
 }
@@ -316,14 +316,23 @@ fn run_plan(plan: &mut Prepared, request: &Request, n: usize, log: &mut Vec<Stri
         let (value, j) = mode::evaluate(plan, &request.args, wrt, n, &request.options, log)?;
         return Ok((value, Some(j), None));
     }
-    let args = request.args.iter().cloned().map(Slot::inactive).collect();
-    Ok((plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None, None))
+    Ok((value_only(plan, request)?, None, None))
 }
 
-fn check_result(value: &Value) -> Result<()> {
-    match value {
-        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
-        other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
+fn value_only(plan: &Prepared, request: &Request) -> Result<Value> {
+    let args = request.args.iter().cloned().map(Slot::inactive).collect();
+    Ok(plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value)
+}
+
+/// msad's refusal of a struct or cell on the derivative path (reverse mode, Hessians) hides the
+/// user's error when the function returns one: then that is the error.
+fn container_result(plan: &Prepared, request: &Request, error: Diagnostic) -> Diagnostic {
+    if request.nargout < 2 || !matches!(error.kind, ErrorKind::Unsupported | ErrorKind::NotDifferentiable) {
+        return error;
+    }
+    match value_only(plan, request) {
+        Ok(value) => value.check_function_result().err().unwrap_or(error),
+        Err(_) => error,
     }
 }
 
