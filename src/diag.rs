@@ -75,7 +75,7 @@ impl ErrorKind {
             ErrorKind::BadInput => "msad:badInput",
             ErrorKind::BadPattern => "msad:badPattern",
             ErrorKind::Runtime => "msad:runtime",
-            ErrorKind::Undefined => "msad:undefined",
+            ErrorKind::Undefined => "Octave:undefined-function",
             ErrorKind::Internal => "msad:internal",
         }
     }
@@ -138,7 +138,7 @@ impl Diagnostic {
     pub fn caught_identifier(&self) -> &str {
         match (&self.user_identifier, self.kind) {
             (Some(id), _) => id,
-            (None, ErrorKind::Undefined) => "Octave:undefined-function",
+            (None, ErrorKind::Undefined) => self.kind.identifier(),
             (None, _) => "",
         }
     }

@@ -29,6 +29,10 @@ use std::time::{Duration, Instant, SystemTime};
 pub trait Host {
     /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
     fn which(&mut self, name: &str) -> Option<PathBuf>;
+    /// Whether the host has a function `name` that `which` gives no `.m` source for (a built-in).
+    fn defines(&mut self, _name: &str) -> bool {
+        false
+    }
     /// Calls a host function for its effect (`warning`, `lasterr`: see `HostCall`), so that warnings,
     /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
     fn call(&mut self, call: &HostCall) {
