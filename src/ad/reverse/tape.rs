@@ -262,7 +262,7 @@ impl Tape {
             return Ok(None);
         }
         let old_dims = base.map_or(vec![0, 0], |s| s.value.dims());
-        let (new_dims, targets) = assign_plan(&old_dims, subs)?;
+        let (new_dims, targets) = assign_plan(&old_dims, subs, &rhs.value.dims())?;
         let relocation = (old_dims != new_dims).then(|| resize_map(&old_dims, &new_dims));
         let out = self.input(new_dims.iter().product());
         self.steps.push(Step::Assign(Box::new(AssignStep {
