@@ -46,6 +46,7 @@ const NOTES: &[(&str, &str)] = &[
     ("num2str", "Octave's default formats, precision and format arguments"),
     ("xor", "implicit expansion; more than two arguments fold"),
     ("logical", "NaN is an error"),
+    ("log2", "`[f, e] = log2(x)`: mantissa and exponent as Octave; f's derivative is 2^-e, e has none"),
     ("mtimes", "N-D operands fold into columns"),
     ("sparse", "values that depend on x are not supported"),
     ("accumarray", "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported"),
@@ -86,14 +87,17 @@ fn derivative(kernel: &Kernel) -> &'static str {
 }
 
 fn render() -> String {
-    let mut names: Vec<&str> = primitives::names().filter(|n| !INTERNAL.contains(n)).collect();
+    // Entries for a builtin's further outputs are listed under the builtin.
+    let further: Vec<&str> = primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs).collect();
+    let mut names: Vec<&str> = primitives::names().filter(|n| !INTERNAL.contains(n) && !further.contains(n)).collect();
     names.sort_unstable();
     let mut out = String::from(
         "# Builtins\n\n\
          Generated from the primitive table by `tests/builtins_doc.rs` (regenerate with\n\
          `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported;\n\
          any other name is looked up as a `.m` file on the path (Octave's own library included) and\n\
-         differentiated as user code; a name found nowhere is an msad:unsupported error when its call runs.\n\n\
+         differentiated as user code; a name found nowhere is Octave's error `Octave:undefined-function` when its\n\
+         call runs.\n\n\
          Later outputs carry derivatives where the table says so (`[i, j, v] = find(x)`: v; every grid of\n\
          `meshgrid` and `ndgrid`); reverse mode records first outputs only, so 'auto' switches to forward\n\
          mode for code that differentiates a later output. Values are checked against Octave by the conformance\n\

@@ -48,10 +48,13 @@ fn anonymous_function_with_captured_variable() {
 }
 
 #[test]
-fn unsupported_builtin_reports_its_position() {
+fn unknown_function_reports_its_position() {
+    // The tests' host has no built-ins: eig is undefined there, as in Octave for a name found nowhere.
     let mut engine = Engine::new();
     let err = evaluate(&mut engine, &named("calls_eig_on_input"), vec![column(vec![1.0, 2.0])], 2).unwrap_err();
-    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    assert_eq!((err.kind, err.identifier()), (ErrorKind::Undefined, "Octave:undefined-function"), "{err}");
+    // Octave's message, with its position as Octave words it.
+    assert_eq!(err.message, "'eig' undefined near line 4, column 12", "{err}");
     let (file, line, col) = err.position().expect("position");
     assert!(file.ends_with("calls_eig_on_input.m"), "{file}");
     let text = std::fs::read_to_string(repo_path("tests/octave/fixtures/calls_eig_on_input.m")).unwrap();
@@ -61,6 +64,15 @@ fn unsupported_builtin_reports_its_position() {
         .find_map(|(i, l)| l.find("eig(shifted)").map(|c| (i + 1, c + 1)))
         .unwrap();
     assert_eq!((line, col), (eline, ecol), "{err}");
+}
+
+#[test]
+fn a_syntax_error_in_a_called_file_is_reported_there() {
+    let err = evaluate(&mut Engine::new(), &named("calls_broken"), vec![column(vec![1.0])], 2).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Parse, "{err}");
+    let (file, line, col) = err.position().expect("position");
+    assert!(file.ends_with("broken_syntax.m") && (line, col) == (3, 11), "{err}");
+    assert!(err.to_string().contains("  y = x + * 2;\n            ^"), "{err}");
 }
 
 #[test]

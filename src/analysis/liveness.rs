@@ -79,6 +79,14 @@ fn live_out(func: &Function, live_in: &[HashSet<ValueId>], b: BlockId) -> HashSe
 
 /// Constants are never moved out: their registers keep them from one call to the next, and the
 /// evaluator sets a constant already in its register without copying it again.
+/// Per operand, whether the instruction reads it only once (sorted: a concatenation of a long literal
+/// has thousands of operands).
+fn read_once(args: &[ValueId]) -> Vec<bool> {
+    let mut sorted = args.to_vec();
+    sorted.sort_unstable();
+    args.iter().map(|a| sorted.get(sorted.partition_point(|x| x < a) + 1) != Some(a)).collect()
+}
+
 pub fn moves(func: &Function) -> Moves {
     let live_in = live_in(func);
     let constants: HashSet<ValueId> =
@@ -94,7 +102,8 @@ pub fn moves(func: &Function) -> Moves {
             per_inst[ii] = inst
                 .args
                 .iter()
-                .map(|a| !live.contains(a) && !constants.contains(a) && inst.args.iter().filter(|x| *x == a).count() == 1)
+                .zip(read_once(&inst.args))
+                .map(|(a, once)| once && !live.contains(a) && !constants.contains(a))
                 .collect();
             inst.dests.iter().for_each(|d| {
                 live.remove(d);

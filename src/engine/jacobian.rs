@@ -319,6 +319,7 @@ fn run<'p>(
         interp = interp.with_seed_colours(param, colours);
     }
     let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
+    result.value.check_function_result()?;
     Ok((result, interp.control))
 }
 

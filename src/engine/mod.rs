@@ -29,6 +29,10 @@ use std::time::{Duration, Instant, SystemTime};
 pub trait Host {
     /// The `.m` file that defines `name` on the host's path (MATLAB's `which`), if any.
     fn which(&mut self, name: &str) -> Option<PathBuf>;
+    /// Whether the host has a function `name` that `which` gives no `.m` source for (a built-in).
+    fn defines(&mut self, _name: &str) -> bool {
+        false
+    }
     /// Calls a host function for its effect (`warning`, `lasterr`: see `HostCall`), so that warnings,
     /// `lastwarn`, `lasterr` and warning states behave as when the host runs the user's code.
     fn call(&mut self, call: &HostCall) {
@@ -383,7 +387,7 @@ impl Engine {
         if plan.reads_warnings {
             plan.warnings = host.warnings();
         }
-        let outcome = run_plan(plan, request, &args, x_array.numel(), &mut log);
+        let outcome = run_plan(plan, request, &args, x_array.numel(), &mut log).map_err(|e| container_result(plan, request, &args, e));
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
             host.call(&call);
@@ -393,7 +397,7 @@ impl Engine {
             log.push(format!("msad: {count} plans cached (about {} kB of prepared code)", bytes.div_ceil(1024)));
         }
         let (value, jacobian, hessian) = outcome?;
-        check_result(&value)?;
+        value.check_function_result()?;
         Ok(Evaluation { value, jacobian, hessian, log })
     }
 
@@ -539,14 +543,23 @@ fn run_plan(plan: &mut Prepared, request: &Request, args: &[Value], n: usize, lo
         let (value, j) = mode::evaluate(plan, args, wrt, n, &request.options, log)?;
         return Ok((value, Some(j), None));
     }
-    let args = args.iter().cloned().map(Slot::inactive).collect();
-    Ok((plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value, None, None))
+    Ok((value_only(plan, args)?, None, None))
 }
 
-fn check_result(value: &Value) -> Result<()> {
-    match value {
-        Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
-        other => err(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name())),
+fn value_only(plan: &Prepared, args: &[Value]) -> Result<Value> {
+    let args = args.iter().cloned().map(Slot::inactive).collect();
+    Ok(plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value)
+}
+
+/// msad's refusal of a struct or cell on the derivative path (reverse mode, Hessians) hides the
+/// user's error when the function returns one: then that is the error.
+fn container_result(plan: &Prepared, request: &Request, args: &[Value], error: Diagnostic) -> Diagnostic {
+    if request.nargout < 2 || !matches!(error.kind, ErrorKind::Unsupported | ErrorKind::NotDifferentiable) {
+        return error;
+    }
+    match value_only(plan, args) {
+        Ok(value) => value.check_function_result().err().unwrap_or(error),
+        Err(_) => error,
     }
 }
 

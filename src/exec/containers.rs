@@ -75,7 +75,7 @@ pub fn element(base: Option<&Slot>, subs: &[Subscript]) -> Result<Option<Slot>> 
         let (value, deriv) = gather_struct(s, deriv, dims, &positions);
         return Ok(Some(Slot::new(value, deriv)));
     }
-    let count = assign_plan(&s.dims, subs)?.1.len();
+    let count = assign_plan(&s.dims, subs, &[1, 1])?.1.len();
     let elements = vec![vec![empty_value(); s.fields.len()]; count];
     Ok(Some(Slot::inactive(Value::Struct(StructArray { dims: vec![1, count], fields: s.fields.clone(), elements }))))
 }
@@ -102,7 +102,7 @@ pub fn assign_elements(base: Option<Slot>, subs: &[Subscript], rhs: Slot, merge:
     let mut fields = s.fields.clone();
     fields.extend(r.fields.iter().filter(|f| !s.fields.contains(f)).cloned());
     let (old_width, width) = (s.fields.len(), fields.len());
-    let (dims, targets) = assign_plan(&s.dims, subs)?;
+    let (dims, targets) = assign_plan(&s.dims, subs, &r.dims)?;
     if r.elements.len() != 1 && r.elements.len() != targets.len() {
         return Err(runtime(format!(
             "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
@@ -157,7 +157,7 @@ pub fn cell_elements(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<
 
 /// `c{subs} = rhs`: grows the cell with empty elements like an array grows with zeros.
 pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
-    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &[1, 1])?;
     if targets.len() != 1 {
         return Err(unsupported("brace assignment to several elements").with_hint("write [c{subs}] = deal(...)"));
     }
@@ -166,7 +166,7 @@ pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<
 
 /// `[c{subs}] = ...`: the values of `rhs`, a cell, go to the elements `subs` names, in order.
 pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
-    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &NO_EXTENT)?;
     let values = elements_of(rhs);
     if values.len() != targets.len() {
         return Err(runtime("some elements undefined in index list"));
@@ -177,7 +177,11 @@ pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result
 /// `c(subs) = rhs`: the elements of a cell `rhs` in order, or its one element everywhere (a value
 /// that is not a cell is that one element, as in Octave's `c(2) = 5`).
 pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
-    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs)?;
+    let rhs_dims = match &rhs.value {
+        Value::Cell(c) => c.dims.clone(),
+        _ => vec![1, 1],
+    };
+    let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &rhs_dims)?;
     let mut values = elements_of(rhs);
     if values.len() == 1 {
         values = vec![values[0].clone(); targets.len()];
@@ -195,8 +199,12 @@ pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> R
 
 /// How many values the target `c{subs}` of a multiple assignment takes (`base` None: undefined).
 pub fn cell_target_count(base: Option<&Slot>, subs: &[Subscript]) -> Result<usize> {
-    Ok(assign_plan(&cell_dims(base)?, subs)?.1.len())
+    Ok(assign_plan(&cell_dims(base)?, subs, &NO_EXTENT)?.1.len())
 }
+
+/// The rhs dims of a multiple assignment `[c{subs}] = ...`, whose count its targets decide: colons on
+/// an empty cell name no elements.
+const NO_EXTENT: [usize; 2] = [0, 0];
 
 /// How many values the target `s.f` of a multiple assignment takes: one per element of a struct.
 pub fn field_target_count(base: Option<&Slot>) -> usize {

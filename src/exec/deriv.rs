@@ -331,6 +331,46 @@ impl Deriv {
         }
     }
 
+    /// A block of `rows` rows whose row `t` is row `i` of block `k` where `targets[k][i] = t`, the other
+    /// rows zero: the blocks of the operands of a concatenation placed in the result (their targets
+    /// are disjoint). One pass over the result's rows; a scattered block per operand, summed, would
+    /// cost operands x rows.
+    pub fn placed(blocks: &[(&Deriv, &[usize])], rows: usize) -> Deriv {
+        let active: Vec<(&Deriv, &[usize])> = blocks.iter().copied().filter(|(d, _)| !d.is_zero()).collect();
+        let Some(nd) = active.iter().find_map(|(d, _)| d.nd()) else { return Deriv::Zero };
+        if active.iter().any(|(d, _)| matches!(d, Deriv::Parts(_))) {
+            let parts = active.iter().map(|(d, targets)| {
+                let pairs: Vec<(usize, usize)> = targets.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+                d.scatter(&pairs, rows)
+            });
+            return sum(parts.collect(), rows);
+        }
+        let mut sources = vec![None; rows];
+        for (d, targets) in &active {
+            targets.iter().enumerate().for_each(|(i, &t)| sources[t] = Some((*d, i)));
+        }
+        if active.iter().all(|(d, _)| matches!(d, Deriv::Dense(_))) {
+            let mut out = DenseDeriv::zeros(rows, nd);
+            for j in 0..nd {
+                let column = out.column_mut(j);
+                for (t, source) in sources.iter().enumerate() {
+                    if let Some((Deriv::Dense(b), i)) = source {
+                        column[t] = b.get(*i, j);
+                    }
+                }
+            }
+            return Deriv::Dense(out);
+        }
+        Deriv::Sparse(SparseDeriv::linear(rows, nd, |t, e| match sources[t] {
+            Some((Deriv::Sparse(s), i)) => {
+                let (c, v) = s.row(i);
+                e.extend(c.iter().copied().zip(v.iter().copied()));
+            }
+            Some((Deriv::Dense(b), i)) => e.extend((0..nd).map(|j| (j, b.get(i, j)))),
+            _ => {}
+        }))
+    }
+
     /// `op * self`.
     pub fn apply(&self, op: &RowOperator) -> Deriv {
         let rows = op.rows();

@@ -11,6 +11,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
 /// shape of a linear-indexing result).
+#[derive(Clone)]
 pub enum Subscript {
     All,
     List { positions: Vec<usize>, dims: Dims, is_logical: bool },
@@ -400,7 +401,7 @@ pub fn assign(
         return assign_stride(base, base_deriv, r, rhs_deriv, targets);
     }
     let old_dims = base.shape();
-    let (new_dims, targets) = assign_plan(&old_dims, subs)?;
+    let (new_dims, targets) = assign_plan(&old_dims, subs, &rhs.dims())?;
     let rhs_n = rhs.numel();
     check_conformant(targets.len(), rhs_n)?;
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
@@ -437,10 +438,42 @@ fn check_conformant(targets: usize, rhs_n: usize) -> Result<()> {
 }
 
 /// The dims after `a(subs...) = rhs` on an array of `old_dims`, and the linear index of every assigned element.
-pub fn assign_plan(old_dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Vec<usize>)> {
+pub fn assign_plan(old_dims: &[usize], subs: &[Subscript], rhs_dims: &[usize]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let inquired = (subs.len() > 1 && old_dims.iter().all(|&d| d == 0) && subs.iter().any(|s| matches!(s, Subscript::All)))
+        .then(|| colons_from_rhs(subs, rhs_dims));
+    let subs = inquired.as_deref().unwrap_or(subs);
     let new_dims = grown_dims(old_dims, subs)?;
     let (_, targets) = gather_plan(&new_dims, subs)?;
     Ok((new_dims, targets))
+}
+
+/// Assigning into an array with no elements along any dim (undefined, `[]`), colons take their extents
+/// from rhs's dims, by Octave's rules (`zero_dims_inquire`): `Y(:, 1) = 5` is 1x1, `Y(2, :) = [1 2 3]`
+/// 2x3, `Y(:, :, 2) = M` size(M) x 2. The subscripts with each colon replaced by its range.
+fn colons_from_rhs(subs: &[Subscript], rhs_dims: &[usize]) -> Vec<Subscript> {
+    let colon: Vec<bool> = subs.iter().map(|s| matches!(s, Subscript::All)).collect();
+    let scalar: Vec<bool> = subs.iter().zip(&colon).map(|(s, &c)| !c && s.count(0) == 1).collect();
+    let two = subs.len() == 2;
+    // Exact: the subscripts that are not scalars stand for rhs's dims one by one, singletons included.
+    let exact = if two {
+        rhs_dims.len() == 2 && ((colon[0] && colon[1]) || !(scalar[0] || scalar[1]))
+    } else {
+        colon.iter().all(|&c| c) || scalar.iter().filter(|&&s| !s).count() == rhs_dims.len()
+    };
+    // Otherwise the colons take rhs's other dims in turn (in two dims a vector subscript uses one up).
+    let mut chopped: Vec<usize> = rhs_dims.iter().copied().filter(|&d| d != 1).collect();
+    chopped.resize(chopped.len().max(2), 1);
+    let source = if exact { rhs_dims } else { &chopped[..] };
+    let mut next = 0;
+    subs.iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let takes = colon[k] || (!scalar[k] && (exact || two));
+            let extent = source.get(next).copied().unwrap_or(1);
+            next += takes as usize;
+            if colon[k] { Subscript::range(0, 1, extent) } else { s.clone() }
+        })
+        .collect()
 }
 
 /// Dims after assigning through `subs`: MATLAB grows the array to hold the largest subscript.

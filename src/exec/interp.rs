@@ -509,11 +509,10 @@ impl<'p> Interpreter<'p> {
     /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
     /// stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
-        if self.tape.is_some() && slot.tape.is_some() {
-            return Err(Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
-                .with_hint("use opts.mode = 'forward'"));
+        match &self.tape {
+            Some(tape) if slot.tape.is_some() => Err(tape.container_refused()),
+            _ => Ok(slot),
         }
-        Ok(slot)
     }
 
     /// The derivative-cache key of an instruction's first result, when it has a constant derivative.

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::Callee;
 use super::buffers;
 use super::small_list::Dims;
@@ -359,6 +360,18 @@ impl Value {
         }
     }
 
+    /// The differentiated function's result must be an array of numbers (numeric, logical or char):
+    /// J, g and H are derivatives of its elements.
+    pub fn check_function_result(&self) -> Result<()> {
+        match self {
+            Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
+            other => Err(Diagnostic::new(
+                ErrorKind::BadInput,
+                format!("the function must return a numeric array, not a {}", other.class_name()),
+            )
+            .with_hint("return the numbers to differentiate (e.g. c{1} or s.field), or [c{:}] for a cell of arrays")),
+        }
+    }
     /// The value as a real double array (logical and char convert, sparse densifies); None for containers
     /// and complex values (their kernels are in `primitives::complex`).
     pub fn numeric(&self) -> Option<Cow<'_, Array<f64>>> {

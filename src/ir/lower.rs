@@ -16,6 +16,8 @@ use std::sync::Arc;
 pub trait Resolver {
     /// Resolves a function name called from `file`; `None` when nothing defines it.
     fn resolve(&mut self, name: &str, file: &Arc<SourceFile>) -> Result<Option<Callee>>;
+    /// Whether the host has a function `name` that `resolve` cannot lower (an Octave built-in).
+    fn host_defines(&mut self, name: &str) -> bool;
     /// Adds a function lowered on the way (an anonymous function's body) to the program.
     fn add_function(&mut self, func: Function) -> FuncId;
 }
@@ -950,13 +952,15 @@ impl<'a> Lowerer<'a> {
         }
         let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
         let Some(callee) = callee else {
-            // Octave's compiled builtins have no source to read, so an unknown name is either one of
-            // them or undefined: the message covers both.
-            let error = Diagnostic::new(
-                ErrorKind::Unsupported,
-                format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
-            )
-            .with_hint("if it is a variable, assign it before this use; otherwise write it with supported functions");
+            let error = if self.resolver.host_defines(name) {
+                Diagnostic::new(
+                    ErrorKind::Unsupported,
+                    format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
+                )
+                .with_hint("write it with supported functions, or compute it outside the differentiated function")
+            } else {
+                Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
+            };
             let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
             self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
             return Ok(dests);
@@ -977,7 +981,7 @@ impl<'a> Lowerer<'a> {
         }
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
         let op = match callee {
-            Callee::Prim(id) => Op::Prim(id),
+            Callee::Prim(id) => Op::Prim(primitives::for_outputs(id, nargout)),
             Callee::User(id) => Op::Call(id),
             Callee::HigherOrder(h) => Op::Apply(h),
         };

@@ -44,7 +44,7 @@ impl<'h> Loader<'h> {
     /// Program whose entry is the primary function of the file defining `name`.
     pub fn load_named(mut self, name: &str) -> Result<Program> {
         let path = self.host.which(name).ok_or_else(|| {
-            Diagnostic::new(ErrorKind::Undefined, format!("function '{name}' not found"))
+            Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
                 .with_hint("check the name and that its .m file is on the Octave path")
         })?;
         let file = self.parsed(&path, read_source)?;
@@ -139,6 +139,10 @@ impl Resolver for Loader<'_> {
         };
         let primary = file.ast.functions.first().map(|f| f.name.name.clone());
         Ok(primary.and_then(|p| self.function_id(&file, &p)).map(Callee::User))
+    }
+
+    fn host_defines(&mut self, name: &str) -> bool {
+        self.host.defines(name)
     }
 
     fn add_function(&mut self, func: Function) -> FuncId {

@@ -20,14 +20,23 @@ pub struct MexHost {
 impl Host for MexHost {
     /// Only `.m` files count: built-ins and MEX files are not source the engine can read.
     fn which(&mut self, name: &str) -> Option<PathBuf> {
-        let name = OwnedArray::text(name);
-        let outputs = array::call("which", &[name.as_ref()], 1)?;
+        let text = OwnedArray::text(name);
+        // Octave's `which` parses the file it finds and fails on a syntax error: the path alone is
+        // then enough for msad's parser to report the error where it is.
+        let outputs = array::call("which", &[text.as_ref()], 1)
+            .or_else(|| array::call("file_in_loadpath", &[OwnedArray::text(&format!("{name}.m")).as_ref()], 1))?;
         let found = outputs[0].as_ref();
         if found.kind() != Kind::MSAD_CHAR {
             return None;
         }
         let path = PathBuf::from(array::host_text(&found.char_units()));
         (path.extension().is_some_and(|ext| ext == "m") && path.is_file()).then_some(path)
+    }
+
+    /// Whether `exist` knows the name (a built-in or compiled function msad has no source for).
+    fn defines(&mut self, name: &str) -> bool {
+        let outputs = array::call("exist", &[OwnedArray::text(name).as_ref()], 1);
+        outputs.is_some_and(|out| out[0].as_ref().kind() == Kind::MSAD_DOUBLE && out[0].as_ref().doubles().first().is_some_and(|&k| k >= 2.0))
     }
 
     fn call(&mut self, call: &HostCall) {

@@ -39,6 +39,7 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
         .collect();
     interpreter.tape = Some(tape);
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
+    result.value.check_function_result()?;
     let tape = interpreter.tape.take().expect("set above");
     let tape_bytes = tape.bytes();
     let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
@@ -94,6 +95,7 @@ fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, mut 
         .collect();
     interpreter.tape = Some(tape);
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
+    result.value.check_function_result()?;
     let tape = interpreter.tape.take().expect("set above");
     let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));
     Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control })

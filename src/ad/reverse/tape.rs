@@ -5,7 +5,7 @@
 //! Gradient tapes record scalar code compactly (`Scalar`, `Element`): loop code runs one scalar
 //! operation per step, and a general step's cloned values would cost more than the arithmetic.
 
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::deriv::Deriv;
@@ -225,6 +225,17 @@ impl Tape {
         (operands, rules.iter().any(|(_, reads)| reads.result()))
     }
 
+    /// Structs and cells are not recorded: the error for an x-dependent value entering one, with what
+    /// works instead (a gradient runs forward; a Hessian needs the values outside containers).
+    pub fn container_refused(&self) -> Diagnostic {
+        if self.second_order {
+            return Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in a Hessian")
+                .with_hint("keep the values that depend on x in variables or arrays, not in cells or structs (c{1} = x becomes c1 = x); J and g work as they are (two outputs)");
+        }
+        Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
+            .with_hint("use opts.mode = 'forward'")
+    }
+
     /// Whether scalar code may be recorded compactly (`record_scalar`, `record_element`): gradient
     /// tapes, whose sweeps need no second-order terms.
     pub fn records_scalars(&self) -> bool {
@@ -262,7 +273,7 @@ impl Tape {
             return Ok(None);
         }
         let old_dims = base.map_or(vec![0, 0], |s| s.value.dims());
-        let (new_dims, targets) = assign_plan(&old_dims, subs)?;
+        let (new_dims, targets) = assign_plan(&old_dims, subs, &rhs.value.dims())?;
         let relocation = (old_dims != new_dims).then(|| resize_map(&old_dims, &new_dims));
         let out = self.input(new_dims.iter().product());
         self.steps.push(Step::Assign(Box::new(AssignStep {

@@ -6,7 +6,7 @@ use super::elementwise::{dims_text, numeric};
 use super::{IntegerArgs, RuleReads, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::buffers;
-use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap};
+use crate::exec::deriv::{DenseDeriv, Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, SparseMatrix, Value, normalize_dims};
 
@@ -520,15 +520,8 @@ pub(super) fn forward_concatenate(args: &[&Value], derivs: &[&Deriv], dim: usize
     let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
     let (out_dims, maps) = placement(&dims, dim, joining)?;
     let rows: usize = out_dims.iter().product();
-    let parts = derivs
-        .iter()
-        .zip(&maps)
-        .filter_map(|(d, map)| {
-            let pairs: Vec<(usize, usize)> = map.as_ref()?.iter().enumerate().map(|(k, &t)| (t, k)).collect();
-            Some(d.scatter(&pairs, rows))
-        })
-        .collect();
-    Ok(deriv::sum(parts, rows))
+    let blocks: Vec<(&Deriv, &[usize])> = derivs.iter().zip(&maps).filter_map(|(d, map)| Some((*d, map.as_deref()?))).collect();
+    Ok(Deriv::placed(&blocks, rows))
 }
 
 /// The common width of the operands' derivative blocks when each is dense (one row per element) or

@@ -9,7 +9,7 @@ use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, index};
 use crate::exec::memory;
-use crate::exec::value::{Array, IntClass, Value, normalize_dims};
+use crate::exec::value::{Array, IntClass, SparseMatrix, Value, normalize_dims};
 
 fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
     Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
@@ -21,19 +21,19 @@ fn with_rule(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        zero_derivative("zeros", |a, _| filled("zeros", a, 0.0)).integers(IntegerArgs::ClassFree),
-        zero_derivative("ones", |a, _| filled("ones", a, 1.0)).integers(IntegerArgs::ClassFree),
-        zero_derivative("eye", eval_eye).integers(IntegerArgs::ClassFree),
-        zero_derivative("pi", |a, _| filled("pi", a, std::f64::consts::PI)),
-        zero_derivative("e", |a, _| filled("e", a, std::f64::consts::E)),
-        zero_derivative("Inf", |a, _| filled("Inf", a, f64::INFINITY)),
-        zero_derivative("inf", |a, _| filled("inf", a, f64::INFINITY)),
-        zero_derivative("NaN", |a, _| filled("NaN", a, f64::NAN)),
-        zero_derivative("nan", |a, _| filled("nan", a, f64::NAN)),
-        zero_derivative("eps", |a, _| filled("eps", a, f64::EPSILON)),
-        zero_derivative("flintmax", |a, _| filled("flintmax", a, 2f64.powi(53))),
-        zero_derivative("true", |a, _| logical_constant("true", a, true)),
-        zero_derivative("false", |a, _| logical_constant("false", a, false)),
+        constructor("zeros", |a, _| filled("zeros", Classes::NUMERIC, a, 0.0)),
+        constructor("ones", |a, _| filled("ones", Classes::NUMERIC, a, 1.0)),
+        constructor("eye", eval_eye),
+        constructor("pi", |a, _| filled("pi", Classes::FLOAT_NAMED, a, std::f64::consts::PI)),
+        constructor("e", |a, _| filled("e", Classes::FLOAT_NAMED, a, std::f64::consts::E)),
+        constructor("Inf", |a, _| filled("Inf", Classes::FLOAT, a, f64::INFINITY)),
+        constructor("inf", |a, _| filled("inf", Classes::FLOAT, a, f64::INFINITY)),
+        constructor("NaN", |a, _| filled("NaN", Classes::FLOAT, a, f64::NAN)),
+        constructor("nan", |a, _| filled("nan", Classes::FLOAT, a, f64::NAN)),
+        zero_derivative("eps", eval_eps),
+        zero_derivative("flintmax", |a, _| filled("flintmax", Classes::FLOAT_NAMED, a, 2f64.powi(53))),
+        constructor("true", |a, _| filled("true", Classes::LOGICAL, a, 1.0)),
+        constructor("false", |a, _| filled("false", Classes::LOGICAL, a, 0.0)),
         zero_derivative("size", eval_size).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("numel", eval_numel).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("length", |a, _| {
@@ -102,45 +102,130 @@ fn dims_from_args(name: &str, args: &[&Value]) -> Result<Vec<usize>> {
     Ok(normalize_dims(dims))
 }
 
-/// Size arguments, without a trailing class name (`'double'` or an integer class, returned).
-fn size_args<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<(&'a [&'v Value], Option<IntClass>)> {
-    let sizes = &args[..args.len().saturating_sub(1)];
-    match args.last().and_then(|v| v.as_string()) {
-        Some(class) if class == "double" => Ok((sizes, None)),
-        Some(class) => match IntClass::from_name(&class) {
-            Some(int) => Ok((sizes, Some(int))),
-            None => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{name}: class '{class}' (msad has double and integer classes)"))),
-        },
-        None => Ok((args, None)),
+/// A constructor: its result depends on no argument's value in a differentiable way, and it reads
+/// integer-class size arguments and prototypes itself (a prototype's class is the result's).
+fn constructor(name: &'static str, eval: EvalFn) -> Primitive {
+    zero_derivative(name, eval).integers(IntegerArgs::Own)
+}
+
+/// The kinds of array a constructor makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// double, an integer class or logical (`zeros`, `ones`, `eye`).
+    Numeric,
+    /// double (`Inf`, `NaN`, `pi`, ...).
+    Float,
+    /// logical (`true`, `false`).
+    Logical,
+}
+
+/// What a constructor's trailing class arguments may say, as in Octave 7: a class name of its family,
+/// and, where `like` is set, `'like', prototype`.
+#[derive(Clone, Copy)]
+struct Classes {
+    family: Family,
+    like: bool,
+}
+
+impl Classes {
+    const NUMERIC: Classes = Classes { family: Family::Numeric, like: true };
+    const NUMERIC_NAMED: Classes = Classes { family: Family::Numeric, like: false };
+    const FLOAT: Classes = Classes { family: Family::Float, like: true };
+    const FLOAT_NAMED: Classes = Classes { family: Family::Float, like: false };
+    const LOGICAL: Classes = Classes { family: Family::Logical, like: true };
+
+    /// The class made when no class is given.
+    fn default(self) -> Made {
+        if self.family == Family::Logical { Made::Logical } else { Made::Double }
+    }
+
+    /// The class named by `class` (any letter case, as Octave reads it).
+    fn named(self, name: &str, class: &str) -> Result<Made> {
+        let class = class.to_lowercase();
+        let made = match (self.family, class.as_str()) {
+            (Family::Numeric | Family::Float, "double") => Made::Double,
+            (Family::Numeric | Family::Logical, "logical") => Made::Logical,
+            (Family::Numeric | Family::Float, "single") => {
+                return Err(Diagnostic::new(ErrorKind::Unsupported, format!("{name}: class 'single' (msad has double, integer and logical classes)"))
+                    .with_hint("make the array in double and convert it outside the differentiated function"));
+            }
+            (Family::Logical, _) => return Err(runtime(format!("{name}: invalid data type '{class}'"))),
+            (family, _) => match IntClass::from_name(&class).filter(|_| family == Family::Numeric) {
+                Some(int) => Made::Int(int),
+                None => return Err(runtime(format!("{name}: invalid class name"))),
+            },
+        };
+        Ok(made)
+    }
+
+    /// The class of `prototype` (Octave 7 makes a real array for a complex prototype).
+    fn like(self, name: &str, prototype: &Value) -> Result<Made> {
+        let made = match (self.family, prototype) {
+            (Family::Numeric | Family::Float, Value::Double(_) | Value::Complex(_)) => Made::Double,
+            (Family::Numeric | Family::Float, Value::Sparse(_)) => Made::Sparse,
+            (Family::Numeric | Family::Logical, Value::Logical(_)) => Made::Logical,
+            (Family::Numeric, Value::Int(int, _)) => Made::Int(*int),
+            (Family::Numeric, _) => return Err(runtime("invalid data type specified")),
+            (Family::Float, _) => return Err(runtime(format!("{name}: input followed by 'like' must be floating point"))),
+            (Family::Logical, _) => return Err(runtime(format!("{name}: input followed by \"like\" must be logical"))),
+        };
+        Ok(made)
     }
 }
 
-/// A double array, or an integer one when a class was named.
-fn of_class(class: Option<IntClass>, a: Array<f64>) -> Value {
-    match class {
-        Some(c) => Value::Int(c, a),
-        None => Value::Double(a),
+/// The class of a constructor's result.
+#[derive(Clone, Copy)]
+enum Made {
+    Double,
+    Sparse,
+    Logical,
+    Int(IntClass),
+}
+
+impl Made {
+    /// `a` as an array of this class.
+    fn array(self, name: &str, a: Array<f64>) -> Result<Value> {
+        Ok(match self {
+            Made::Double => Value::Double(a),
+            Made::Int(c) => Value::Int(c, a.map(|&x| c.convert(x))),
+            Made::Logical => Value::Logical(a.map(|&x| x != 0.0)),
+            Made::Sparse if a.dims.len() > 2 => return Err(runtime(format!("{name}: sparse ND arrays not supported."))),
+            Made::Sparse => Value::Sparse(SparseMatrix::from_dense(&a)),
+        })
     }
 }
 
-fn filled(name: &str, args: &[&Value], x: f64) -> Result<Vec<Value>> {
-    let (sizes, class) = size_args(name, args)?;
+/// The size arguments and the result's class: a trailing `'like', prototype` or class name is not a
+/// size (a letter's code would be read as one).
+fn size_args<'a, 'v>(name: &str, classes: Classes, args: &'a [&'v Value]) -> Result<(&'a [&'v Value], Made)> {
+    let (sizes, made) = match args {
+        [sizes @ .., like, prototype] if classes.like && like.as_string().as_deref() == Some("like") => {
+            (sizes, classes.like(name, prototype)?)
+        }
+        [sizes @ .., class] if matches!(class, Value::Char(_)) => {
+            (sizes, classes.named(name, &class.as_string().unwrap_or_default())?)
+        }
+        sizes => (sizes, classes.default()),
+    };
+    if sizes.iter().any(|v| matches!(v, Value::Char(_))) {
+        return Err(runtime(format!("Invalid call to {name}")));
+    }
+    Ok((sizes, made))
+}
+
+/// `name(sizes..., class)` filled with `x`.
+fn filled(name: &str, classes: Classes, args: &[&Value], x: f64) -> Result<Vec<Value>> {
+    let (sizes, made) = size_args(name, classes, args)?;
     let dims = dims_from_args(name, sizes)?;
     memory::check_dims(&dims, size_of::<f64>())?;
     let n = dims.iter().product();
     let mut data = buffers::take(n);
     data.resize(n, x);
-    Ok(vec![of_class(class, Array::new(dims, data))])
-}
-
-fn logical_constant(name: &str, args: &[&Value], x: bool) -> Result<Vec<Value>> {
-    let dims = dims_from_args(name, args)?;
-    memory::check_dims(&dims, size_of::<bool>())?;
-    Ok(vec![Value::Logical(Array::filled(dims, x))])
+    Ok(vec![made.array(name, Array::new(dims, data))?])
 }
 
 fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let (sizes, class) = size_args("eye", args)?;
+    let (sizes, made) = size_args("eye", Classes::NUMERIC_NAMED, args)?;
     let dims = dims_from_args("eye", sizes)?;
     if dims.len() > 2 {
         return Err(runtime("eye: dimensions must be 2-D"));
@@ -148,7 +233,28 @@ fn eval_eye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     memory::check_dims(&dims, size_of::<f64>())?;
     let mut a = Array::filled(dims.clone(), 0.0);
     (0..dims[0].min(dims[1])).for_each(|i| a.data[i * dims[0] + i] = 1.0);
-    Ok(vec![of_class(class, a)])
+    Ok(vec![made.array("eye", a)?])
+}
+
+/// `eps(x)`: the spacing of doubles at each element of x; otherwise, like `pi`, a constant array.
+fn eval_eps(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    match args {
+        [Value::Double(x)] => Ok(vec![Value::Double(x.map(|&x| spacing(x)))]),
+        _ => filled("eps", Classes::FLOAT_NAMED, args, f64::EPSILON),
+    }
+}
+
+/// The distance from |x| to the next larger double (the smallest subnormal below the normal range,
+/// NaN for Inf and NaN): 2^(e - 52) for |x| in [2^e, 2^(e+1)).
+fn spacing(x: f64) -> f64 {
+    let x = x.abs();
+    if !x.is_finite() {
+        f64::NAN
+    } else if x < f64::MIN_POSITIVE {
+        f64::from_bits(1)
+    } else {
+        f64::from_bits(x.to_bits() & 0x7ff0_0000_0000_0000) * f64::EPSILON
+    }
 }
 
 fn count(name: &str, args: &[&Value], f: impl Fn(&[usize]) -> usize) -> Result<Vec<Value>> {

@@ -143,7 +143,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+            .more_outputs(super::mantissa::LOG2_PARTS),
         unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())

@@ -16,6 +16,7 @@ pub(crate) mod integers;
 mod interpolate;
 mod linalg;
 mod linsolve;
+mod mantissa;
 mod matrix;
 mod matrix_second_order;
 mod minmax;
@@ -110,6 +111,9 @@ pub struct Primitive {
     pub reads: RuleReads,
     /// How it takes integer-class arguments.
     pub integer_args: IntegerArgs,
+    /// The entry that computes its results after the first (`[f, e] = log2(x)`), where its own kernel
+    /// gives one result.
+    pub more_outputs: Option<&'static str>,
     /// Its results depend only on the first operand's dims (and the other operands' values), so they
     /// are constants of code specialised for the arguments' sizes (`numel(y)`, `size(y, 1)`).
     pub size_query: bool,
@@ -145,6 +149,7 @@ impl Primitive {
             linearity: Linearity::Nonlinear,
             reads: RuleReads::ALL,
             integer_args: IntegerArgs::Unsupported,
+            more_outputs: None,
             size_query: false,
         }
     }
@@ -175,6 +180,10 @@ impl Primitive {
 
     fn integers(self, integer_args: IntegerArgs) -> Primitive {
         Primitive { integer_args, ..self }
+    }
+
+    fn more_outputs(self, entry: &'static str) -> Primitive {
+        Primitive { more_outputs: Some(entry), ..self }
     }
 
     fn size_query(self) -> Primitive {
@@ -280,6 +289,7 @@ fn table() -> &'static Table {
         entries.extend(errors::entries());
         entries.extend(integers::entries());
         entries.extend(complex::entries());
+        entries.extend(mantissa::entries());
         let mut by_name = HashMap::new();
         for (i, p) in entries.iter().enumerate() {
             let previous = by_name.insert(p.name, PrimId(i as u16));
@@ -297,6 +307,14 @@ pub fn get(id: PrimId) -> &'static Primitive {
     &table().entries[id.0 as usize]
 }
 
+/// The entry a call of `id` with `nargout` outputs runs: its own, or the one for its further outputs.
+pub fn for_outputs(id: PrimId, nargout: usize) -> PrimId {
+    match get(id).more_outputs {
+        Some(entry) if nargout > 1 => lookup(entry).expect("more_outputs names an entry"),
+        _ => id,
+    }
+}
+
 /// All primitive names, for documentation and coverage counts.
 pub fn names() -> impl Iterator<Item = &'static str> {
     table().entries.iter().map(|p| p.name)
@@ -307,9 +325,23 @@ pub fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     eval_results(id, args, nargout).map(Few::into_vec)
 }
 
+/// Fails when a kernel gave fewer results than the call asks for: msad computes only those.
+fn check_outputs(id: PrimId, results: Few<Value>, nargout: usize) -> Result<Few<Value>> {
+    if results.len() >= nargout {
+        return Ok(results);
+    }
+    let name = get(id).name;
+    Err(Diagnostic::new(ErrorKind::Unsupported, format!("'{name}' called with {nargout} outputs: msad computes {} of it", results.len()))
+        .with_hint("ask for fewer outputs, or compute the others outside the differentiated function"))
+}
+
 /// `eval` without a list on the heap for the single result of an elementwise kernel (the
 /// evaluator's hot path).
 pub fn eval_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Value>> {
+    check_outputs(id, kernel_results(id, args, nargout)?, nargout)
+}
+
+fn kernel_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Value>> {
     let p = get(id);
     if complex::has_complex(args) {
         return complex::eval(id, p.name, args, nargout).map(Few::from);

@@ -117,9 +117,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Expects the closing bracket `close` of the `open` bracket at `open_span`.
+    /// The message is built only on failure: the opening bracket's position costs a scan of its line.
     fn expect_close(&mut self, close: &Tok, open: &Tok, open_span: Span) -> Result<Span> {
-        let what = format!("{close} to close {open} opened at {}", self.position(open_span));
-        self.expect(close, &what)
+        if self.peek() == close {
+            return Ok(self.bump());
+        }
+        Err(self.expected(&format!("{close} to close {open} opened at {}", self.position(open_span))))
     }
 
     /// Runs `inner` one nesting level deeper, refusing to go beyond `MAX_DEPTH`.

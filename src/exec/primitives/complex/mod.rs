@@ -39,13 +39,13 @@ pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
         .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
 }
 
-/// Builtins whose real kernels take complex arguments as they are: those that read only class and size,
-/// and `isequal` (which compares complex values itself).
+/// Builtins whose real kernels take complex arguments as they are: those that read only class and size
+/// (constructors read a `'like'` prototype's class), and `isequal` (which compares complex values itself).
 const KERNEL_AS_IS: &[&str] = &[
     "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
     "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
     "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
-    "isequal",
+    "isequal", "zeros", "ones", "Inf", "inf", "NaN", "nan", "true", "false",
 ];
 
 /// Primitive `id` (`name`) on arguments of which at least one is complex.
