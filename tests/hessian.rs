@@ -360,3 +360,11 @@ fn dense_hessian_of_a_thousand_unknowns() {
     let s: f64 = x.iter().sum();
     assert!(values(result.jacobian.as_ref().expect("gradient")).iter().all(|&g| (g - 2.0 * s).abs() <= 1e-12 * s.abs().max(1.0)));
 }
+
+/// Values that depend on x inside cells and struct fields (varargin, varargout, nested cells, c(i:j),
+/// spread lists) stay on the tape: the Hessian and gradient match differences.
+#[test]
+fn hessian_through_cells_and_struct_fields() {
+    check(&named("reverse_containers"), &x0(), 1e-6);
+    check(&anonymous("@(x) cutest_arrowhead('objf', x)", vec![]), &x0(), 1e-6);
+}
