@@ -260,7 +260,8 @@ fn reverse_mode_agrees_with_forward_mode_on_every_scalar_test_function() {
         }
     }
     eprintln!("reverse vs forward: {} scalar functions {compared:?} ({} refused in reverse mode: {refused:?})", compared.len(), refused.len());
-    for expected in ["cutest_dispatch", "cutest_rosenbrock", "cutest_broyden", "cutest_wood", "cutest_arrowhead", "ext_rosenbrock", "brown_fun", "gl2_energy", "loop_objective", "reverse_containers"] {
+    let expected = ["cutest_dispatch", "cutest_rosenbrock", "cutest_broyden", "cutest_wood", "cutest_arrowhead", "reverse_containers"];
+    for expected in expected.into_iter().chain(["ext_rosenbrock", "brown_fun", "gl2_energy", "loop_objective"]) {
         assert!(compared.iter().any(|c| c == expected), "{expected} was not compared: {compared:?}");
     }
     assert!(compared.len() >= 36, "only {} scalar test functions were compared: {compared:?}", compared.len());

@@ -45,7 +45,7 @@ impl SymmetricCompression {
 /// colouring's walks (O(n^3) on a dense H) where they cannot beat the column colouring.
 fn clique_bound(pattern: &Pattern) -> usize {
     let n = pattern.ncols();
-    let adjacent_to_all = (0..n).filter(|&i| pattern.row(i).len() == n).count();
+    let adjacent_to_all = (0..n).filter(|&i| pattern.row(i).iter().filter(|&&j| j != i).count() + 1 == n).count();
     let off_diagonal = (0..n).any(|i| pattern.row(i).iter().any(|&j| j != i));
     match adjacent_to_all {
         0 => 1 + usize::from(off_diagonal),

@@ -530,7 +530,8 @@ impl<'p> Interpreter<'p> {
     /// x-dependent value entering one stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
         if self.tape.is_some() && slot.tape.is_some() {
-            return Err(Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
+            let what = "struct arrays, cellfun cells or function handles holding values that depend on x, in reverse mode";
+            return Err(Diagnostic::new(ErrorKind::Unsupported, what)
                 .with_hint("use opts.mode = 'forward'"));
         }
         Ok(slot)
