@@ -344,3 +344,28 @@ fn polyval_hessian_matches_differences_of_the_gradient() {
         check(&anonymous(text, vec![]), &x, 1e-6);
     }
 }
+
+/// The dense Hessian of `sum(x)^2` at n = 1000 (every entry 2): pattern detection and colouring cost
+/// in proportion to nnz(H), so the first call finishes in about a second (it grew like n^4).
+#[test]
+fn dense_hessian_of_a_thousand_unknowns() {
+    let n = 1000;
+    let x: Vec<f64> = (0..n).map(|k| (k as f64 * 0.37).sin()).collect();
+    let f = anonymous("@(x) sum(x)^2", vec![]);
+    let start = std::time::Instant::now();
+    let result = hessian(&mut Engine::new(), &f, &x, Options { verbose: true, ..Options::default() }).unwrap_or_else(|d| panic!("{d}"));
+    eprintln!("dense Hessian, n = {n}: first call {:.3} s", start.elapsed().as_secs_f64());
+    let h = values(result.hessian.as_ref().expect("Hessian"));
+    assert_eq!(h.len(), n * n);
+    assert!(h.iter().all(|&v| v == 2.0), "{:?}", result.log);
+    let s: f64 = x.iter().sum();
+    assert!(values(result.jacobian.as_ref().expect("gradient")).iter().all(|&g| (g - 2.0 * s).abs() <= 1e-12 * s.abs().max(1.0)));
+}
+
+/// Values that depend on x inside cells and struct fields (varargin, varargout, nested cells, c(i:j),
+/// spread lists) stay on the tape: the Hessian and gradient match differences.
+#[test]
+fn hessian_through_cells_and_struct_fields() {
+    check(&named("reverse_containers"), &x0(), 1e-6);
+    check(&anonymous("@(x) cutest_arrowhead('objf', x)", vec![]), &x0(), 1e-6);
+}

@@ -210,3 +210,95 @@ fn mantissa_and_exponent_in_reverse_mode() {
     assert!(relative_error(&reverse, &forward) < 1e-14, "{reverse:?} {forward:?}");
     assert!(relative_error(&reverse, &fd) < 1e-7, "{reverse:?} {fd:?}");
 }
+
+/// Two points for a function of n unknowns, away from zero (logs, roots and quotients stay defined).
+fn two_points(n: usize) -> [Vec<f64>; 2] {
+    [(0..n).map(|k| 0.6 + 0.3 * (1.3 * k as f64 + 0.2).sin()).collect(), (0..n).map(|k| 1.1 + 0.4 * (0.7 * k as f64).cos()).collect()]
+}
+
+/// Forward- and reverse-mode gradients of `function` at `x`; None when the function does not take x
+/// alone or its value is not scalar (not a scalar test function). Reverse mode may refuse with a clear
+/// error (Some(Err)), never give another gradient.
+fn both_gradients(function: &FunctionHandle, x: &[f64]) -> Option<msad::diag::Result<(Vec<f64>, Vec<f64>)>> {
+    let request = |mode| Request { function: function.clone(), args: vec![column(x.to_vec())], options: options(mode), nargout: 2 };
+    let forward = Engine::new().evaluate(&mut host(), &request(Mode::Forward)).ok().filter(|r| r.value.numel() == 1)?;
+    let reverse = Engine::new().evaluate(&mut host(), &request(Mode::Reverse));
+    Some(reverse.map(|r| (values(&forward.jacobian.expect("gradient")), values(&r.jacobian.expect("gradient")))))
+}
+
+/// The meta-test of issue #20: every scalar test function the repository has (the problems and
+/// fixtures of tests/octave, the CUTEst-style objectives through their 'objf' action, and the scalar
+/// expressions of the Rust tests) has the same gradient in reverse mode as in forward mode at two
+/// points, or reverse mode refuses it with a clear error: never a silent zero or a wrong gradient.
+#[test]
+fn reverse_mode_agrees_with_forward_mode_on_every_scalar_test_function() {
+    let mut functions: Vec<(String, FunctionHandle)> = Vec::new();
+    for dir in ["tests/octave/problems", "tests/octave/fixtures"] {
+        let mut names: Vec<String> = std::fs::read_dir(repo_path(dir))
+            .expect("test folder")
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".m").map(str::to_string))
+            .collect();
+        names.sort();
+        for name in names {
+            let function = match name.strip_prefix("cutest_") {
+                Some(_) => anonymous(&format!("@(x) {name}('objf', x)"), vec![]),
+                None => named(&name),
+            };
+            functions.push((name, function));
+        }
+    }
+    functions.extend(EXPRESSIONS.iter().map(|e| (e.to_string(), anonymous(&format!("@(x) {e}"), matrices()))));
+    let (mut compared, mut refused) = (Vec::new(), Vec::new());
+    for (name, function) in &functions {
+        // n = 16: even, a multiple of 4 and a square, as the problems' layouts need; else fewer.
+        let Some(n) = [16, 6, 4, 3, 2].into_iter().find(|&n| both_gradients(function, &two_points(n)[0]).is_some()) else { continue };
+        let mut nonzero = false;
+        for x in two_points(n) {
+            match both_gradients(function, &x).expect("scalar at the first point") {
+                Ok((forward, reverse)) => {
+                    let error = relative_error(&reverse, &forward);
+                    assert!(error <= 1e-12, "{name} at {x:?}: reverse {reverse:?} differs from forward {forward:?} ({error:e})");
+                    nonzero |= forward.iter().any(|&g| g != 0.0);
+                }
+                Err(e) => {
+                    let clear = e.kind == msad::diag::ErrorKind::Unsupported || e.kind == msad::diag::ErrorKind::NotDifferentiable;
+                    assert!(clear && e.message.contains("reverse mode"), "{name}: reverse mode fails unclearly: {e}");
+                    if !refused.contains(name) {
+                        refused.push(name.clone());
+                    }
+                }
+            }
+        }
+        // A function whose gradient is zero at both points (one given x in a place it ignores) checks nothing.
+        if nonzero || refused.contains(name) {
+            compared.push(name.clone());
+        }
+    }
+    eprintln!("reverse vs forward: {} scalar functions {compared:?} ({} refused in reverse mode: {refused:?})", compared.len(), refused.len());
+    let expected = ["cutest_dispatch", "cutest_rosenbrock", "cutest_broyden", "cutest_wood", "cutest_arrowhead", "reverse_containers"];
+    for expected in expected.into_iter().chain(["ext_rosenbrock", "brown_fun", "gl2_energy", "loop_objective"]) {
+        assert!(compared.iter().any(|c| c == expected), "{expected} was not compared: {compared:?}");
+    }
+    assert!(compared.len() >= 36, "only {} scalar test functions were compared: {compared:?}", compared.len());
+}
+
+/// What still keeps no tape variables (cellfun over a cell of x-dependent values, a struct array
+/// from `struct`, handles capturing them) is refused in reverse mode with an error naming reverse mode, never a
+/// zero gradient; 'auto' answers in forward mode.
+#[test]
+fn containers_off_the_tape_are_refused_in_reverse_mode() {
+    let x: Vec<f64> = (0..10).map(|i| 0.1 * i as f64 + 0.3).collect();
+    for text in [
+        "@(x) sum(cellfun(@(c) c ^ 2, {x(1), x(2)}))",
+        "@(x) sum([struct('a', {x(1), x(2)}).a] .^ 2)",
+        "@(x) feval(@(t) t * x(1), x(2))",
+    ] {
+        let request = |mode| Request { function: anonymous(text, vec![]), args: vec![column(x.clone())], options: options(mode), nargout: 2 };
+        let refused = Engine::new().evaluate(&mut host(), &request(Mode::Reverse)).expect_err(text);
+        assert!(refused.message.contains("reverse mode"), "{text}: {refused}");
+        let forward = Engine::new().evaluate(&mut host(), &request(Mode::Forward)).unwrap_or_else(|d| panic!("{text}: {d}"));
+        let auto = Engine::new().evaluate(&mut host(), &request(Mode::Auto)).unwrap_or_else(|d| panic!("{text}: {d}"));
+        assert_eq!(auto.jacobian, forward.jacobian, "{text}");
+        assert!(values(&forward.jacobian.expect("gradient")).iter().any(|&g| g != 0.0), "{text}");
+    }
+}

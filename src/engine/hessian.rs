@@ -51,6 +51,9 @@ pub(super) fn evaluate(
     seed.extend(&check);
     let run = reverse::hessian_products(plan.interpreter(false), args, wrt, DenseDeriv::from_seed(n, p + 1, seed))?;
     let Some((gradient, products)) = run.result else { return Err(not_scalar(&run.value)) };
+    if !run.on_tape {
+        mode::check_off_tape(plan, args, wrt, n)?;
+    }
     if !h.control.same_path(&run.control) {
         log.push("msad: the control path changed since the Hessian pattern was detected: detecting again".into());
         plan.hessian = None;

@@ -11,7 +11,7 @@
 
 use super::{JacobianStorage, Options, Prepared, jacobian};
 use crate::ad::reverse;
-use crate::diag::{ErrorKind, Result};
+use crate::diag::{ErrorKind, Result, err};
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -50,6 +50,9 @@ pub(super) fn evaluate(
         };
         plan.scalar_output = Some(run.gradient.is_some());
         if let Some(gradient) = run.gradient {
+            if !run.on_tape {
+                check_off_tape(plan, args, wrt, n)?;
+            }
             log.push(format!("msad: reverse mode gradient (scalar output, n = {n}, tape {} bytes)", run.tape_bytes));
             return Ok((run.value, gradient_column(gradient, options.jacobian)));
         }
@@ -62,6 +65,22 @@ pub(super) fn evaluate(
         _ => jacobian,
     };
     Ok((value, derivative))
+}
+
+/// A scalar output off the tape has a zero gradient: one forward direction must agree, else reverse
+/// mode lost a dependence on x on the way (an internal error, never a silent zero).
+pub(super) fn check_off_tape(plan: &Prepared, args: &[Value], wrt: usize, n: usize) -> Result<()> {
+    let direction = Array::column((0..n).map(|k| 1.0 + (k as f64 * 0.618_034).fract()).collect());
+    let (_, product) = jacobian::seeded(plan, args, wrt, n, &direction, None)?;
+    if product.numeric().is_some_and(|d| d.data.iter().any(|v| *v != 0.0 && v.is_finite())) {
+        return err(
+            ErrorKind::Internal,
+            "reverse mode lost the output's dependence on x: the output is not on the tape, but forward mode \
+             gives it a nonzero derivative (use opts.mode = 'forward', and report this)"
+                .to_string(),
+        );
+    }
+    Ok(())
 }
 
 fn uses_reverse(plan: &Prepared, n: usize, options: &Options) -> bool {

@@ -1,12 +1,35 @@
 //! Structs and cells with their derivatives: a scalar struct's derivative has one part per field, a
 //! cell's one part per element (`Deriv::Parts`), so active values keep their derivatives inside them.
+//! On a reverse-mode tape a container's variable names its parts' variables in the same order (see
+//! `Tape::container`), so values that depend on x stay on the tape through cells and struct fields.
 
 use super::deriv::Deriv;
 use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
 use super::interp::Slot;
 use super::primitives::runtime;
 use super::value::{Array, StructArray, Value};
+use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::diag::{Diagnostic, ErrorKind, Result};
+
+/// The tape variable of part `k` of a container slot's variable (None without a tape).
+pub fn part_var(tape: &Option<Tape>, container: Option<TapeVar>, k: usize) -> Option<TapeVar> {
+    tape.as_ref().and_then(|t| t.part(container, k))
+}
+
+/// The tape variable of a container with these parts' variables (None without a tape).
+pub fn container_var(tape: &mut Option<Tape>, parts: Vec<Option<TapeVar>>) -> Option<TapeVar> {
+    tape.as_mut().and_then(|t| t.container(parts))
+}
+
+/// A container slot holding the parts' derivatives and, on a tape, their variables.
+fn container_slot(value: Value, parts: Vec<Deriv>, vars: Vec<Option<TapeVar>>, tape: &mut Option<Tape>) -> Slot {
+    Slot { tape: container_var(tape, vars), ..Slot::new(value, Deriv::from_parts(parts)) }
+}
+
+/// Part `k` of a container slot: its value, derivative and tape variable.
+fn part_slot(value: Value, container: &Slot, k: usize, tape: &Option<Tape>) -> Slot {
+    Slot { tape: part_var(tape, container.tape, k), ..Slot::new(value, container.deriv.part(k)) }
+}
 
 fn unsupported(what: &str) -> Diagnostic {
     Diagnostic::new(ErrorKind::Unsupported, format!("msad does not support {what} yet"))
@@ -25,37 +48,40 @@ fn not_scalar_struct(v: &Value) -> Diagnostic {
 
 /// `s.name`: one value per element of the struct array `s` (a cs-list); None when the field does
 /// not exist. A struct array's derivative has one part per element and field, element by element.
-pub fn field(base: &Slot, name: &str) -> Result<Option<Vec<Slot>>> {
+pub fn field(base: &Slot, name: &str, tape: &Option<Tape>) -> Result<Option<Vec<Slot>>> {
     let s = match &base.value {
         Value::Struct(s) => s,
         other => return Err(runtime(format!("invalid use of a {} value as a struct", other.class_name()))),
     };
     let Some(k) = s.fields.iter().position(|f| f == name) else { return Ok(None) };
     let width = s.fields.len();
-    Ok(Some(s.elements.iter().enumerate().map(|(e, values)| Slot::new(values[k].clone(), base.deriv.part(e * width + k))).collect()))
+    Ok(Some(s.elements.iter().enumerate().map(|(e, values)| part_slot(values[k].clone(), base, e * width + k, tape)).collect()))
 }
 
 /// `s.name = rhs`, creating the struct (`base = None`) or the field as needed.
-pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
-    let (mut s, deriv) = match base {
-        None => (new_struct(), Deriv::Zero),
-        Some(Slot { value: Value::Struct(s), deriv, .. }) if s.elements.len() == 1 => (s, deriv),
-        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero),
+pub fn assign_field(base: Option<Slot>, name: &str, rhs: Slot, tape: &mut Option<Tape>) -> Result<Slot> {
+    let (mut s, deriv, base_var) = match base {
+        None => (new_struct(), Deriv::Zero, None),
+        Some(Slot { value: Value::Struct(s), deriv, tape }) if s.elements.len() == 1 => (s, deriv, tape),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero, None),
         Some(Slot { value, .. }) => return Err(not_scalar_struct(&value)),
     };
     let mut parts: Vec<Deriv> = (0..s.fields.len()).map(|k| deriv.part(k)).collect();
+    let mut vars: Vec<Option<TapeVar>> = (0..s.fields.len()).map(|k| part_var(tape, base_var, k)).collect();
     match s.fields.iter().position(|f| f == name) {
         Some(k) => {
             s.elements[0][k] = rhs.value;
             parts[k] = rhs.deriv;
+            vars[k] = rhs.tape;
         }
         None => {
             s.fields.push(name.to_string());
             s.elements[0].push(rhs.value);
             parts.push(rhs.deriv);
+            vars.push(rhs.tape);
         }
     }
-    Ok(Slot::new(Value::Struct(s), Deriv::from_parts(parts)))
+    Ok(container_slot(Value::Struct(s), parts, vars, tape))
 }
 
 fn empty_value() -> Value {
@@ -145,44 +171,44 @@ fn cell(v: &Value) -> Result<&Array<Value>> {
 
 /// `c{subs}`: the elements it names, in order (a cs-list); None when a subscript is out of range
 /// (for tolerant reads).
-pub fn cell_elements(base: &Slot, subs: &[Subscript], tolerant: bool) -> Result<Option<Vec<Slot>>> {
+pub fn cell_elements(base: &Slot, subs: &[Subscript], tolerant: bool, tape: &Option<Tape>) -> Result<Option<Vec<Slot>>> {
     let c = cell(&base.value)?;
     let positions = match gather_plan(&c.dims, subs) {
         Ok((_, p)) => p,
         Err(_) if tolerant => return Ok(None),
         Err(e) => return Err(e),
     };
-    Ok(Some(positions.iter().map(|&k| Slot::new(c.data[k].clone(), base.deriv.part(k))).collect()))
+    Ok(Some(positions.iter().map(|&k| part_slot(c.data[k].clone(), base, k, tape)).collect()))
 }
 
 /// `c{subs} = rhs`: grows the cell with empty elements like an array grows with zeros.
-pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+pub fn assign_cell(base: Option<Slot>, subs: &[Subscript], rhs: Slot, tape: &mut Option<Tape>) -> Result<Slot> {
     let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &[1, 1])?;
     if targets.len() != 1 {
         return Err(unsupported("brace assignment to several elements").with_hint("write [c{subs}] = deal(...)"));
     }
-    place_in_cell(base, dims, &targets, vec![rhs])
+    place_in_cell(base, dims, &targets, vec![rhs], tape)
 }
 
 /// `[c{subs}] = ...`: the values of `rhs`, a cell, go to the elements `subs` names, in order.
-pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+pub fn assign_cells(base: Option<Slot>, subs: &[Subscript], rhs: Slot, tape: &mut Option<Tape>) -> Result<Slot> {
     let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &NO_EXTENT)?;
-    let values = elements_of(rhs);
+    let values = elements_of(rhs, tape);
     if values.len() != targets.len() {
         return Err(runtime("some elements undefined in index list"));
     }
-    place_in_cell(base, dims, &targets, values)
+    place_in_cell(base, dims, &targets, values, tape)
 }
 
 /// `c(subs) = rhs`: the elements of a cell `rhs` in order, or its one element everywhere (a value
 /// that is not a cell is that one element, as in Octave's `c(2) = 5`).
-pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> Result<Slot> {
+pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot, tape: &mut Option<Tape>) -> Result<Slot> {
     let rhs_dims = match &rhs.value {
         Value::Cell(c) => c.dims.clone(),
         _ => vec![1, 1],
     };
     let (dims, targets) = assign_plan(&cell_dims(base.as_ref())?, subs, &rhs_dims)?;
-    let mut values = elements_of(rhs);
+    let mut values = elements_of(rhs, tape);
     if values.len() == 1 {
         values = vec![values[0].clone(); targets.len()];
     }
@@ -194,7 +220,7 @@ pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot) -> R
         ))
         .with_identifier("Octave:nonconformant-args"));
     }
-    place_in_cell(base, dims, &targets, values)
+    place_in_cell(base, dims, &targets, values, tape)
 }
 
 /// How many values the target `c{subs}` of a multiple assignment takes (`base` None: undefined).
@@ -222,44 +248,47 @@ fn cell_dims(base: Option<&Slot>) -> Result<Vec<usize>> {
     }
 }
 
-/// A cell's elements with their derivatives.
-fn elements_of(c: Slot) -> Vec<Slot> {
-    let Value::Cell(a) = c.value else { return vec![c] };
-    a.data.into_iter().enumerate().map(|(k, v)| Slot::new(v, c.deriv.part(k))).collect()
+/// A cell's elements with their derivatives and tape variables.
+fn elements_of(c: Slot, tape: &Option<Tape>) -> Vec<Slot> {
+    let Value::Cell(a) = &c.value else { return vec![c] };
+    a.data.iter().enumerate().map(|(k, v)| part_slot(v.clone(), &c, k, tape)).collect()
 }
 
 /// The cell `base` resized to `dims` with `values` at positions `targets`.
-fn place_in_cell(base: Option<Slot>, dims: Vec<usize>, targets: &[usize], values: Vec<Slot>) -> Result<Slot> {
+fn place_in_cell(base: Option<Slot>, dims: Vec<usize>, targets: &[usize], values: Vec<Slot>, tape: &mut Option<Tape>) -> Result<Slot> {
     let empty = || Value::Double(Array::new(vec![0, 0], vec![]));
-    let (c, deriv) = match base {
-        Some(Slot { value: Value::Cell(c), deriv, .. }) => (c, deriv),
-        _ => (Array::new(vec![0, 0], vec![]), Deriv::Zero),
+    let (c, deriv, base_var) = match base {
+        Some(Slot { value: Value::Cell(c), deriv, tape }) => (c, deriv, tape),
+        _ => (Array::new(vec![0, 0], vec![]), Deriv::Zero, None),
     };
     let moved = resize_positions(&c.dims, &dims);
     let n: usize = dims.iter().product();
     let mut data: Vec<Value> = vec![empty(); n];
     let mut parts = vec![Deriv::Zero; n];
+    let mut vars = vec![None; n];
     for (k, value) in c.data.into_iter().enumerate() {
         parts[moved[k]] = deriv.part(k);
+        vars[moved[k]] = part_var(tape, base_var, k);
         data[moved[k]] = value;
     }
     for (&target, rhs) in targets.iter().zip(values) {
         data[target] = rhs.value;
         parts[target] = rhs.deriv;
+        vars[target] = rhs.tape;
     }
-    Ok(Slot::new(Value::Cell(Array::new(dims, data)), Deriv::from_parts(parts)))
+    Ok(container_slot(Value::Cell(Array::new(dims, data)), parts, vars, tape))
 }
 
 /// `[s.name] = ...`: element k of the struct (array) `base` gets value k of the cell `rhs`; an
 /// undefined base becomes a 1x1 struct.
-pub fn assign_fields(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> {
-    let (mut s, deriv) = match base {
-        Some(Slot { value: Value::Struct(s), deriv, .. }) => (s, deriv),
-        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero),
-        None => (new_struct(), Deriv::Zero),
+pub fn assign_fields(base: Option<Slot>, name: &str, rhs: Slot, tape: &mut Option<Tape>) -> Result<Slot> {
+    let (mut s, deriv, base_var) = match base {
+        Some(Slot { value: Value::Struct(s), deriv, tape }) => (s, deriv, tape),
+        Some(Slot { value: Value::Double(a), .. }) if a.data.is_empty() => (new_struct(), Deriv::Zero, None),
+        None => (new_struct(), Deriv::Zero, None),
         Some(Slot { value, .. }) => return Err(runtime(format!("invalid use of a {} value as a struct", value.class_name()))),
     };
-    let values = elements_of(rhs);
+    let values = elements_of(rhs, tape);
     if values.len() != s.elements.len() {
         return Err(runtime("some elements undefined in index list"));
     }
@@ -267,16 +296,21 @@ pub fn assign_fields(base: Option<Slot>, name: &str, rhs: Slot) -> Result<Slot> 
     let k = s.fields.iter().position(|f| f == name).unwrap_or(width);
     let new_width = width.max(k + 1);
     let mut parts = vec![Deriv::Zero; s.elements.len() * new_width];
+    let mut vars = vec![None; s.elements.len() * new_width];
     for (e, (element, rhs)) in s.elements.iter_mut().zip(values).enumerate() {
-        (0..width).for_each(|f| parts[e * new_width + f] = deriv.part(e * width + f));
+        for f in 0..width {
+            parts[e * new_width + f] = deriv.part(e * width + f);
+            vars[e * new_width + f] = part_var(tape, base_var, e * width + f);
+        }
         element.resize(new_width, Value::Double(Array::new(vec![0, 0], vec![])));
         element[k] = rhs.value;
         parts[e * new_width + k] = rhs.deriv;
+        vars[e * new_width + k] = rhs.tape;
     }
     if k == width {
         s.fields.push(name.to_string());
     }
-    Ok(Slot::new(Value::Struct(s), Deriv::from_parts(parts)))
+    Ok(container_slot(Value::Struct(s), parts, vars, tape))
 }
 
 fn new_struct() -> StructArray {
@@ -300,7 +334,7 @@ fn resize_positions(old: &[usize], new: &[usize]) -> Vec<usize> {
 }
 
 /// `{a, b; c, d}` from its elements given row by row.
-pub fn literal(elements: Vec<Slot>, rows: usize) -> Result<Slot> {
+pub fn literal(elements: Vec<Slot>, rows: usize, tape: &mut Option<Tape>) -> Result<Slot> {
     if rows == 0 {
         return Ok(Slot::inactive(Value::Cell(Array::new(vec![0, 0], vec![]))));
     }
@@ -309,7 +343,7 @@ pub fn literal(elements: Vec<Slot>, rows: usize) -> Result<Slot> {
     for (k, e) in elements.into_iter().enumerate() {
         by_column[(k % cols) * rows + k / cols] = Some(e);
     }
-    let (values, parts): (Vec<Value>, Vec<Deriv>) =
-        by_column.into_iter().map(|s| s.expect("every element placed")).map(|s| (s.value, s.deriv)).unzip();
-    Ok(Slot::new(Value::Cell(Array::new(vec![rows, cols], values)), Deriv::from_parts(parts)))
+    let (values, (parts, vars)): (Vec<Value>, (Vec<Deriv>, Vec<Option<TapeVar>>)) =
+        by_column.into_iter().map(|s| s.expect("every element placed")).map(|s| (s.value, (s.deriv, s.tape))).unzip();
+    Ok(container_slot(Value::Cell(Array::new(vec![rows, cols], values)), parts, vars, tape))
 }

@@ -205,6 +205,8 @@ pub struct Interpreter<'p> {
     /// returns; the running function's start at `local_warnings_mark`.
     local_warnings: Vec<(String, Value)>,
     local_warnings_mark: usize,
+    /// Sparsity detection: the branches (function, block) whose other side is being run.
+    exploring: Vec<(FuncId, BlockId)>,
 }
 
 /// A host function called for its effect with text arguments: `warning` for the user's warnings and
@@ -217,7 +219,7 @@ pub struct HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord::default(), tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0 }
+        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord::default(), tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0, exploring: vec![] }
     }
 
     /// Tells this run that parameter `param` of the entry function carries the seed `colours`.
@@ -246,7 +248,7 @@ impl<'p> Interpreter<'p> {
     pub fn call(&mut self, id: FuncId, args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
         let func = self.plan.program.function(id);
         let nargin = args.len();
-        let args = pack_varargin(func, args);
+        let args = pack_varargin(func, args, &mut self.tape)?;
         if args.len() > func.params.len() {
             return Err(Diagnostic::new(ErrorKind::Runtime, format!("{}: function called with too many inputs", func.name))
                 .at(&func.file, func.span));
@@ -408,7 +410,7 @@ impl<'p> Interpreter<'p> {
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if nargout > fixed {
-                        results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed)?);
+                        results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed, &self.tape)?);
                     }
                     return Ok(Exit::Returned(results));
                 }
@@ -431,12 +433,20 @@ impl<'p> Interpreter<'p> {
         join: BlockId,
         nargout: usize,
     ) -> Result<BlockId> {
+        // Met again on its own other side, a branch is in a recursion that detection would follow to
+        // the depth limit (a problem that calls itself through feval to dispatch on an action): that
+        // side fails now, as it would there.
+        if self.exploring.contains(&(id, branch)) {
+            return Err(Diagnostic::new(ErrorKind::Internal, "a branch met again while its other side is run"));
+        }
         let mut other_frame = frame.clone();
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
         let (trace_mark, calls_len) = (self.control.mark(), self.host_calls.len());
+        self.exploring.push((id, branch));
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
+        self.exploring.pop();
         self.control.rewind(trace_mark);
         self.host_calls.truncate(calls_len);
         let from_other = match other_side {
@@ -482,11 +492,11 @@ impl<'p> Interpreter<'p> {
     /// `base(subs) = rhs`; an inactive result is neither recorded nor given a derivative.
     fn assign_slot(&mut self, base: Option<Slot>, rhs: &Slot, subs: &[Subscript], active: bool) -> Result<Slot> {
         if matches!(rhs.value, Value::Cell(_)) || matches!(base, Some(Slot { value: Value::Cell(_), .. })) {
-            self.untaped(rhs)?;
-            return containers::assign_cell_array(base, subs, rhs.clone());
+            return containers::assign_cell_array(base, subs, rhs.clone(), &mut self.tape);
         }
         if matches!(rhs.value, Value::Struct(_)) || matches!(base, Some(Slot { value: Value::Struct(_), .. })) {
             self.untaped(rhs)?;
+            base.as_ref().map(|b| self.untaped(b)).transpose()?;
             return containers::assign_elements(base, subs, rhs.clone(), false);
         }
         let tape = match &mut self.tape {
@@ -506,8 +516,8 @@ impl<'p> Interpreter<'p> {
         Ok(Slot { value, deriv, tape })
     }
 
-    /// Structs and cells are not recorded on the reverse-mode tape: an x-dependent value entering one
-    /// stops reverse mode (auto mode then runs forward).
+    /// What keeps no tape variables (struct arrays, handles' captured values, cellfun's cells): an
+    /// x-dependent value entering one stops reverse mode (auto mode then runs forward).
     fn untaped<'s>(&self, slot: &'s Slot) -> Result<&'s Slot> {
         match &self.tape {
             Some(tape) if slot.tape.is_some() => Err(tape.container_refused()),
@@ -747,7 +757,7 @@ impl<'p> Interpreter<'p> {
             Op::Field { name, tolerant, list } => {
                 let found = match (&regs[inst.args[0].0 as usize], tolerant) {
                     (Reg::Undefined(_), true) => None,
-                    _ => containers::field(self.untaped(slot(regs, inst.args[0])?)?, name)?,
+                    _ => containers::field(slot(regs, inst.args[0])?, name, &self.tape)?,
                 };
                 let r = match found {
                     Some(items) => spread::list_register(items, *list)?,
@@ -759,8 +769,7 @@ impl<'p> Interpreter<'p> {
             Op::FieldAssign(name) => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let rhs = slot(regs, inst.args[1])?.clone();
-                self.untaped(&rhs)?;
-                let s = containers::assign_field(base, name, rhs)?;
+                let s = containers::assign_field(base, name, rhs, &mut self.tape)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
             Op::CellIndex { tolerant, list } => {
@@ -768,7 +777,7 @@ impl<'p> Interpreter<'p> {
                     (Reg::Undefined(_), true) => None,
                     _ => {
                         let subs = subscripts(regs, &inst.args[1..])?;
-                        containers::cell_elements(self.untaped(slot(regs, inst.args[0])?)?, &subs, *tolerant)?
+                        containers::cell_elements(slot(regs, inst.args[0])?, &subs, *tolerant, &self.tape)?
                     }
                 };
                 let r = match found {
@@ -780,13 +789,13 @@ impl<'p> Interpreter<'p> {
             Op::CellAssign => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let rhs = slot(regs, inst.args[1])?.clone();
-                self.untaped(&rhs)?;
                 let subs = subscripts(regs, &inst.args[2..])?;
-                let s = containers::assign_cell(base, &subs, rhs)?;
+                let s = containers::assign_cell(base, &subs, rhs, &mut self.tape)?;
                 set(regs, inst.dests[0], Reg::Val(s));
             }
             Op::Element => {
                 let base = defined(regs[inst.args[0].0 as usize].clone());
+                base.as_ref().map(|b| self.untaped(b)).transpose()?;
                 let subs = subscripts(regs, &inst.args[1..])?;
                 let r = match containers::element(base.as_ref(), &subs)? {
                     Some(element) => Reg::Val(element),
@@ -796,6 +805,7 @@ impl<'p> Interpreter<'p> {
             }
             Op::ElementAssign => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                base.as_ref().map(|b| self.untaped(b)).transpose()?;
                 let rhs = slot(regs, inst.args[1])?.clone();
                 self.untaped(&rhs)?;
                 let subs = subscripts(regs, &inst.args[2..])?;
@@ -815,23 +825,21 @@ impl<'p> Interpreter<'p> {
                 let Reg::List(list) = &regs[inst.args[0].0 as usize] else {
                     return Err(not_a_value(&regs[inst.args[0].0 as usize]));
                 };
-                let part = spread::list_part(list, start?, count?, *cell)?;
+                let part = spread::list_part(list, start?, count?, *cell, &mut self.tape)?;
                 set(regs, inst.dests[0], Reg::Val(part));
             }
             Op::ListAssign { field } => {
                 let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
                 let rhs = slot(regs, inst.args[1])?.clone();
-                self.untaped(&rhs)?;
                 let s = match field {
-                    Some(name) => containers::assign_fields(base, name, rhs)?,
-                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs)?,
+                    Some(name) => containers::assign_fields(base, name, rhs, &mut self.tape)?,
+                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs, &mut self.tape)?,
                 };
                 set(regs, inst.dests[0], Reg::Val(s));
             }
             Op::CellLiteral { widths } => {
                 let elements = slots(regs, &inst.args)?.iter().copied().cloned().collect::<Vec<_>>();
-                elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len())?));
+                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len(), &mut self.tape)?));
             }
         }
         Ok(())
@@ -1048,16 +1056,20 @@ fn has_varargout(func: &Function) -> bool {
 }
 
 /// The first `count` values of a function's `varargout` cell, for the outputs after its fixed ones.
-fn varargout_values(func: &Function, varargout: &Reg, count: usize) -> Result<Vec<Slot>> {
+fn varargout_values(func: &Function, varargout: &Reg, count: usize, tape: &Option<Tape>) -> Result<Vec<Slot>> {
     let fixed = func.outputs.len() - 1;
     let missing = |given: usize| {
         Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", fixed + given + 1))
             .at(&func.file, func.span)
     };
     match varargout {
-        Reg::Val(Slot { value: Value::Cell(c), deriv, .. }) if c.data.len() >= count => {
-            Ok(c.data.iter().take(count).enumerate().map(|(k, v)| Slot::new(v.clone(), deriv.part(k))).collect())
-        }
+        Reg::Val(Slot { value: Value::Cell(c), deriv, tape: var }) if c.data.len() >= count => Ok(c
+            .data
+            .iter()
+            .take(count)
+            .enumerate()
+            .map(|(k, v)| Slot { tape: containers::part_var(tape, *var, k), ..Slot::new(v.clone(), deriv.part(k)) })
+            .collect()),
         Reg::Val(Slot { value: Value::Cell(c), .. }) => Err(missing(c.data.len())),
         Reg::Val(_) => Err(Diagnostic::new(ErrorKind::Runtime, "varargout must be a cell array object").at(&func.file, func.span)),
         _ => Err(missing(0)),
@@ -1066,19 +1078,16 @@ fn varargout_values(func: &Function, varargout: &Reg, count: usize) -> Result<Ve
 
 /// The arguments by parameter position (None: not passed). With `varargin` as the last parameter,
 /// the arguments from its position on become one cell.
-fn pack_varargin(func: &Function, args: Vec<Slot>) -> Vec<Option<Slot>> {
+fn pack_varargin(func: &Function, args: Vec<Slot>, tape: &mut Option<Tape>) -> Result<Vec<Option<Slot>>> {
     let mut args: Vec<Option<Slot>> = args.into_iter().map(Some).collect();
     if func.params.last().map(String::as_str) != Some("varargin") {
-        return args;
+        return Ok(args);
     }
     let fixed = func.params.len() - 1;
     let rest = if args.len() > fixed { args.split_off(fixed) } else { vec![] };
-    let count = rest.len();
-    let (values, parts): (Vec<Value>, Vec<Deriv>) = rest.into_iter().flatten().map(|s| (s.value, s.deriv)).unzip();
-    let cell = Value::Cell(crate::exec::value::Array::new(vec![1, count], values));
     args.resize_with(fixed, || None);
-    args.push(Some(Slot::new(cell, Deriv::from_parts(parts))));
-    args
+    args.push(Some(containers::literal(rest.into_iter().flatten().collect(), 1, tape)?));
+    Ok(args)
 }
 
 /// `a:s:b` as `Reg::Range` when the analysis found it read only as a subscript and its elements are

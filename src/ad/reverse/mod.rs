@@ -26,6 +26,9 @@ pub struct Gradient {
     pub gradient: Option<Vec<f64>>,
     /// What the tape held at the end of the primal run (`Tape::bytes`).
     pub tape_bytes: usize,
+    /// Whether the output is on the tape; off it, the gradient is zero, which the caller confirms
+    /// (see `engine::mode::check_off_tape`): a dependence on x lost on the way is never a silent zero.
+    pub on_tape: bool,
 }
 
 /// The first output's value and, when it is a scalar, its gradient.
@@ -43,7 +46,7 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
     let tape = interpreter.tape.take().expect("set above");
     let tape_bytes = tape.bytes();
     let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
-    Ok(Gradient { value: result.value, gradient, tape_bytes })
+    Ok(Gradient { value: result.value, gradient, tape_bytes, on_tape: result.tape.is_some() })
 }
 
 /// A Hessian run's results, for a scalar output.
@@ -54,12 +57,15 @@ pub struct HessianRun<T> {
     /// The x-dependent branch decisions the run took: its tape (and the Hessian pattern) hold for the
     /// same decisions only.
     pub control: ControlRecord,
+    /// Whether the output is on the tape (see `Gradient::on_tape`).
+    pub on_tape: bool,
 }
 
 /// Gradient and `H * S` (`n x p`, column-major) for the seed `S`.
 pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
     let (n, p) = (seed.rows, seed.nd);
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
+    let on_tape = run.on_tape;
     let result = match run.result {
         Some((tape, output, x)) => {
             let mut block = sweep::sweep(tape, output, x, p)?;
@@ -68,7 +74,7 @@ pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, se
         }
         None => None,
     };
-    Ok(HessianRun { value: run.value, result, control: run.control })
+    Ok(HessianRun { value: run.value, result, control: run.control, on_tape })
 }
 
 /// The Hessian's sparsity pattern at `args`.
@@ -76,7 +82,7 @@ pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> 
     let n = args[wrt].numel();
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian_pattern(), Deriv::Zero)?;
     let result = run.result.map(|(tape, _, x)| interactions::hessian_pattern(&tape, x, n)).transpose()?;
-    Ok(HessianRun { value: run.value, result, control: run.control })
+    Ok(HessianRun { value: run.value, result, control: run.control, on_tape: run.on_tape })
 }
 
 type Recorded = (Tape, Option<tape::TapeVar>, tape::TapeVar);
@@ -98,5 +104,5 @@ fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, mut 
     result.value.check_function_result()?;
     let tape = interpreter.tape.take().expect("set above");
     let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));
-    Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control })
+    Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control, on_tape: result.tape.is_some() })
 }

@@ -3,7 +3,7 @@
 //! variable's adjoint block has `1 + p` columns, column 0 the adjoint.
 
 use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
-use crate::diag::Result;
+use crate::diag::{ErrorKind, Result, err};
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::primitives::reverse::{Reverse, Seen, adjoint, elementwise_adjoint};
 use crate::exec::primitives::second_order::{SecondOrder, Tangents, second_order_term};
@@ -107,7 +107,12 @@ pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions:
             }
         }
     }
-    Ok(adjoints.take(x).unwrap_or_else(|| vec![0.0; sizes[x.index()] * columns]))
+    match adjoints.take(x) {
+        Some(block) => Ok(block),
+        None if output.is_none() => Ok(vec![0.0; sizes[x.index()] * columns]),
+        // The output was computed from x on the tape: some step on the way dropped its adjoint.
+        None => err(ErrorKind::Internal, "the reverse sweep from the output did not reach x: a step on the tape dropped its adjoint".to_string()),
+    }
 }
 
 /// An operand's tangents as a dense `rows x directions` block (None: it does not depend on x).

@@ -14,6 +14,7 @@ use crate::exec::primitives::second_order::{SecondOrder, second_order};
 use crate::exec::primitives::{self, Kernel, PrimId, Reads};
 use crate::exec::value::{Array, Value};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// A value on the tape (each is defined by one step, or is the input x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +145,8 @@ pub struct Tape {
     pub(super) keep_tangents: bool,
     /// Keeps every value whole: the Hessian pattern runs forward rules on them.
     pub(super) keep_values: bool,
+    /// The parts' variables of each container variable (see `container`), by its index.
+    containers: HashMap<u32, Vec<Option<TapeVar>>>,
 }
 
 impl Tape {
@@ -170,6 +173,28 @@ impl Tape {
         TapeVar(self.sizes.len() as u32 - 1)
     }
 
+    /// A variable for a cell or struct holding values that depend on x: it names its parts'
+    /// variables (None: a part that does not depend on x), element by element (a struct's fields
+    /// within each element), and has no adjoint of its own: the values inside keep theirs. None when
+    /// no part is taped.
+    pub fn container(&mut self, parts: Vec<Option<TapeVar>>) -> Option<TapeVar> {
+        if parts.iter().all(Option::is_none) {
+            return None;
+        }
+        let var = self.input(0);
+        self.containers.insert(var.0, parts);
+        Some(var)
+    }
+
+    /// The variable of part `k` of a container (see `container`).
+    pub fn part(&self, container: Option<TapeVar>, k: usize) -> Option<TapeVar> {
+        self.containers.get(&container?.0)?.get(k).copied().flatten()
+    }
+
+    fn is_container(&self, var: Option<TapeVar>) -> bool {
+        var.is_some_and(|v| self.containers.contains_key(&v.0))
+    }
+
     /// Records a primitive's first result when an operand is taped; returns its variable.
     pub fn record_prim(&mut self, id: PrimId, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
         if operands.iter().all(|s| s.tape.is_none()) {
@@ -178,6 +203,13 @@ impl Tape {
         primitives::require_derivative_rule(id)?;
         if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
+        }
+        if operands.iter().any(|s| self.is_container(s.tape)) || matches!(output, Value::Cell(_) | Value::Struct(_)) {
+            return Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("'{}' from or into a cell or struct holding values that depend on x, in reverse mode", primitives::get(id).name),
+            )
+            .with_hint("build the container with {...}, c{k} = v or s.f = v, or use opts.mode = 'forward'"));
         }
         let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
         let (second, tangents) = if self.second_order {
@@ -228,12 +260,12 @@ impl Tape {
     /// Structs and cells are not recorded: the error for an x-dependent value entering one, with what
     /// works instead (a gradient runs forward; a Hessian needs the values outside containers).
     pub fn container_refused(&self) -> Diagnostic {
+        let what = "struct arrays, cellfun cells or function handles holding values that depend on x";
         if self.second_order {
-            return Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in a Hessian")
-                .with_hint("keep the values that depend on x in variables or arrays, not in cells or structs (c{1} = x becomes c1 = x); J and g work as they are (two outputs)");
+            return Diagnostic::new(ErrorKind::Unsupported, format!("{what}, in a Hessian"))
+                .with_hint("keep the values that depend on x in variables, arrays, cells or struct fields; J and g work as they are (two outputs)");
         }
-        Diagnostic::new(ErrorKind::Unsupported, "structs and cells holding values that depend on x, in reverse mode")
-            .with_hint("use opts.mode = 'forward'")
+        Diagnostic::new(ErrorKind::Unsupported, format!("{what}, in reverse mode")).with_hint("use opts.mode = 'forward'")
     }
 
     /// Whether scalar code may be recorded compactly (`record_scalar`, `record_element`): gradient
@@ -262,6 +294,15 @@ impl Tape {
     pub fn record_index(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
         let Some(base_var) = base.tape else { return Ok(None) };
         let (_, positions) = gather_plan(&base.value.dims(), subs)?;
+        if self.is_container(base.tape) {
+            // A struct's parts are its elements' fields, element by element.
+            let width = match &base.value {
+                Value::Struct(s) => s.fields.len(),
+                _ => 1,
+            };
+            let parts = positions.iter().flat_map(|&p| p * width..(p + 1) * width).map(|k| self.part(base.tape, k)).collect();
+            return Ok(self.container(parts));
+        }
         let out = self.input(positions.len());
         self.steps.push(Step::Gather { base: base_var, positions, out });
         Ok(Some(out))

@@ -176,7 +176,7 @@ impl Interpreter<'_> {
     fn element(&mut self, kind: HigherOrder, input: &Slot, k: usize) -> Result<Slot> {
         match (&input.value, kind) {
             (Value::Cell(c), HigherOrder::Cellfun) => Ok(Slot::new(c.data[k].clone(), self.untaped(input)?.deriv.part(k))),
-            (Value::Struct(_), _) if !input.deriv.is_zero() => Err(Diagnostic::new(
+            (Value::Struct(_), _) if !input.deriv.is_zero() || input.tape.is_some() => Err(Diagnostic::new(
                 ErrorKind::Unsupported,
                 format!("{} over a struct array holding values that depend on x", kind.name()),
             )),

@@ -3,6 +3,7 @@
 //! literal) runs once on its operands with every list spread in place.
 
 use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
+use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::integers::OPERATORS;
@@ -61,8 +62,7 @@ impl Interpreter<'_> {
                 }
                 let count = if widths.len() == 1 && kept[0].is_empty() { 0 } else { kept.len() };
                 let elements = values(kept.into_iter().flatten().collect())?;
-                elements.iter().try_for_each(|e| self.untaped(e).map(drop))?;
-                vec![containers::literal(elements, count)?]
+                vec![containers::literal(elements, count, &mut self.tape)?]
             }
             op => self.run_call(op, spread(&inst.args), n)?,
         };
@@ -115,7 +115,7 @@ pub(super) fn count_of(v: &Value) -> usize {
 }
 
 /// `Op::ListPart`: `count` values of `list` from `start`; a missing one is Octave's error.
-pub(super) fn list_part(list: &[Slot], start: usize, count: usize, cell: bool) -> Result<Slot> {
+pub(super) fn list_part(list: &[Slot], start: usize, count: usize, cell: bool, tape: &mut Option<Tape>) -> Result<Slot> {
     if list.len() < start + count {
         return Err(Diagnostic::new(ErrorKind::Runtime, format!("element number {} undefined in return list", list.len() + 1)));
     }
@@ -123,8 +123,7 @@ pub(super) fn list_part(list: &[Slot], start: usize, count: usize, cell: bool) -
     if !cell {
         return Ok(items[0].clone());
     }
-    let (values, parts): (Vec<Value>, Vec<crate::exec::deriv::Deriv>) = items.iter().map(|s| (s.value.clone(), s.deriv.clone())).unzip();
-    Ok(Slot::new(Value::Cell(crate::exec::value::Array::new(vec![1, count], values)), crate::exec::deriv::Deriv::from_parts(parts)))
+    containers::literal(items.to_vec(), 1, tape)
 }
 
 fn values(regs: Vec<Reg>) -> Result<Vec<Slot>> {
