@@ -90,6 +90,9 @@ impl Host for Recording<'_> {
         }
         found
     }
+    fn defines(&mut self, name: &str) -> bool {
+        self.host.defines(name)
+    }
     fn call(&mut self, call: &HostCall) {
         self.host.call(call)
     }

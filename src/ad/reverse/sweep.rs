@@ -80,6 +80,11 @@ pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions:
                 let Some(a) = adjoints.take(*out) else { continue };
                 let size = sizes[out.index()];
                 if size == 0 {
+                    // An empty result (`Y(:) = v` on an undefined Y) sends zero adjoints on: the path
+                    // from the output to x is there, the derivative along it is zero.
+                    for &var in base.iter().chain(rhs) {
+                        adjoints.get_mut(var);
+                    }
                     continue;
                 }
                 let (mut to_rhs, mut to_base) = (Vec::new(), Vec::new());
