@@ -49,15 +49,3 @@ end
 function three_outputs(f, opts)
   [~, ~, ~] = msad_eval(f, [1; 2], opts);
 end
-
-function expect_error(call, identifier, message_part)
-  try
-    call();
-  catch err
-    assert(strncmp(err.identifier, identifier, numel(identifier)), 'identifier %s, expected %s (%s)', ...
-           err.identifier, identifier, err.message);
-    assert(~isempty(strfind(err.message, message_part)), 'message "%s" lacks "%s"', err.message, message_part);
-    return;
-  end
-  error('test:noError', 'expected an error %s', identifier);
-end

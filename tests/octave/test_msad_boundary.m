@@ -82,14 +82,3 @@ function c = nest_cells(depth)
     c = {c};
   end
 end
-
-function expect_error(call, identifier, message_part)
-  try
-    call();
-  catch err
-    assert(strcmp(err.identifier, identifier), 'identifier %s, expected %s (%s)', err.identifier, identifier, err.message);
-    assert(~isempty(strfind(err.message, message_part)), 'message "%s" lacks "%s"', err.message, message_part);
-    return;
-  end
-  error('test:noError', 'expected an error %s from %s', identifier, func2str(call));
-end

@@ -72,15 +72,3 @@ function restore(start, dirs)
     rmdir(dirs{k}, 's');
   end
 end
-
-function expect_error(call, identifier, message_part)
-  try
-    call();
-  catch err
-    assert(isempty(identifier) || strcmp(err.identifier, identifier), 'identifier %s, expected %s (%s)', ...
-           err.identifier, identifier, err.message);
-    assert(~isempty(strfind(err.message, message_part)), 'message "%s" lacks "%s"', err.message, message_part);
-    return;
-  end
-  error('test:noError', 'expected an error %s', identifier);
-end
