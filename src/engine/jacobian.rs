@@ -235,11 +235,11 @@ fn compressed(
         return detect(plan, args, wrt, n, storage, log);
     }
     let m = value.numel();
-    if m != c.pattern.nrows() && !c.from_user {
-        log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
-        return detect(plan, args, wrt, n, storage, log);
-    }
     if m != c.pattern.nrows() {
+        if !c.from_user {
+            log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
+            return detect(plan, args, wrt, n, storage, log);
+        }
         return Err(Diagnostic::new(
             ErrorKind::BadPattern,
             format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),

@@ -70,7 +70,7 @@ pub(super) fn evaluate(
 /// A scalar output off the tape has a zero gradient: one forward direction must agree, else reverse
 /// mode lost a dependence on x on the way (an internal error, never a silent zero).
 pub(super) fn check_off_tape(plan: &Prepared, args: &[Value], wrt: usize, n: usize) -> Result<()> {
-    let direction = Array::column((0..n).map(|k| 1.0 + (k as f64 * 0.618_034).fract()).collect());
+    let direction = Array::column(jacobian::check_direction(n));
     let (_, product) = jacobian::seeded(plan, args, wrt, n, &direction, None)?;
     if product.numeric().is_some_and(|d| d.data.iter().any(|v| *v != 0.0 && v.is_finite())) {
         return err(
