@@ -9,9 +9,13 @@ use msad::engine::Engine;
 use msad::exec::memory::OutOfMemory;
 use std::panic::{self, AssertUnwindSafe};
 
+/// The engine runs on the stack the MEX gives it (`mex::stack`, 1 GiB); 256 levels of user recursion
+/// need more than a test thread's default 2 MiB.
 #[test]
 fn recursion_beyond_octaves_limit_has_octaves_identifier() {
-    let error = evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).expect_err("an error");
+    let run = || evaluate(&mut Engine::new(), &named("endless"), vec![column(vec![1.0])], 2).map(|_| ());
+    let outcome = std::thread::Builder::new().stack_size(256 << 20).spawn(run).expect("a thread").join();
+    let error = outcome.expect("no panic").expect_err("an error");
     assert_eq!(error.identifier(), "Octave:recursion-depth");
     assert!(error.message.contains("max_recursion_depth exceeded"), "{}", error.message);
 }

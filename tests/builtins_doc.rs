@@ -5,9 +5,6 @@ use msad::exec::primitives::{self, Derivative, Kernel};
 use msad::ir::{HigherOrder, library};
 use std::path::PathBuf;
 
-/// Primitives the lowering emits for control flow; users never call them.
-const INTERNAL: [&str; 4] = ["truth", "for_count", "for_item", "switch_match"];
-
 /// What the table cannot say about a builtin.
 const NOTES: &[(&str, &str)] = &[
     ("abs", "derivative sign(x): 0 at 0"),
@@ -89,7 +86,7 @@ fn derivative(kernel: &Kernel) -> &'static str {
 fn render() -> String {
     // Entries for a builtin's further outputs are listed under the builtin.
     let further: Vec<&str> = primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs).collect();
-    let mut names: Vec<&str> = primitives::names().filter(|n| !INTERNAL.contains(n) && !further.contains(n)).collect();
+    let mut names: Vec<&str> = primitives::names().filter(|n| primitives::builtin(n).is_some() && !further.contains(n)).collect();
     names.sort_unstable();
     let mut out = String::from(
         "# Builtins\n\n\

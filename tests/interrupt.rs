@@ -7,18 +7,61 @@ mod common;
 use common::*;
 use msad::engine::Engine;
 use msad::exec::interrupt;
+use msad::exec::primitives;
+use msad::exec::value::{Array, Value};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The host's answer to "has the user pressed Ctrl-C?".
 static CTRL_C: AtomicBool = AtomicBool::new(false);
 
+/// The tests take turns: the interrupt state belongs to the process.
+static TURN: Mutex<()> = Mutex::new(());
+
 fn ctrl_c_pressed() -> bool {
     CTRL_C.load(Ordering::Relaxed)
 }
 
+/// Presses Ctrl-C after `delay`, from another thread.
+fn press_after(delay: Duration) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        CTRL_C.store(true, Ordering::Relaxed);
+    })
+}
+
+fn release() {
+    CTRL_C.store(false, Ordering::Relaxed);
+    interrupt::clear();
+}
+
+/// A kernel that takes seconds (a product of two 3000 x 3000 matrices, a polynomial of degree 10^5
+/// at 10^5 points) stops soon after Ctrl-C with the payload the gateway reports as `Octave:interrupt`.
+#[test]
+fn long_kernels_stop_between_chunks() {
+    let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    interrupt::install(Some(ctrl_c_pressed));
+    let matrix = |n: usize| Value::Double(Array::new(vec![n, n], (0..n * n).map(|k| (k % 7) as f64).collect()));
+    let row = |n: usize| Value::Double(Array::row(vec![0.5; n]));
+    let cases = [("mtimes", matrix(3000), matrix(3000)), ("polyval", row(100_000), row(100_000))];
+    for (name, a, b) in cases {
+        let press = press_after(Duration::from_millis(200));
+        let started = Instant::now();
+        let id = primitives::lookup(name).expect("a primitive");
+        let outcome = std::panic::catch_unwind(|| primitives::eval(id, &[&a, &b], 1));
+        press.join().expect("the presser thread");
+        let payload = outcome.expect_err("the kernel stops");
+        assert!(payload.is::<interrupt::Interrupted>(), "{name} stops with the Interrupted payload");
+        assert!(started.elapsed() < Duration::from_secs(3), "{name} stopped after {:?}", started.elapsed());
+        release();
+    }
+    interrupt::install(None);
+}
+
 #[test]
 fn an_interrupt_stops_an_endless_loop_and_the_next_call_works() {
+    let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     interrupt::install(Some(ctrl_c_pressed));
     let mut engine = Engine::new();
     let press = std::thread::spawn(|| {

@@ -582,7 +582,7 @@ fn prepare(
     let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
         // A handle to a builtin (`@sin`) has no source: call the primitive through a wrapper.
-        FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::lookup(name).is_some() => {
+        FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::builtin(name).is_some() => {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
             Loader::new(host).load_anonymous(&text, &[], &[])?

@@ -4,6 +4,7 @@
 //! `Tape::container`), so values that depend on x stay on the tape through cells and struct fields.
 
 use super::deriv::Deriv;
+use super::memory;
 use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
 use super::interp::Slot;
 use super::primitives::runtime;
@@ -137,7 +138,7 @@ pub fn assign_elements(base: Option<Slot>, subs: &[Subscript], rhs: Slot, merge:
         ))
         .with_identifier("Octave:nonconformant-args"));
     }
-    let n: usize = dims.iter().product();
+    let n = grown_count(&dims, width)?;
     let mut elements = vec![vec![empty_value(); width]; n];
     let mut parts = vec![Deriv::Zero; n * width];
     for (k, (values, &e)) in s.elements.into_iter().zip(&resize_positions(&s.dims, &dims)).enumerate() {
@@ -261,8 +262,8 @@ fn place_in_cell(base: Option<Slot>, dims: Vec<usize>, targets: &[usize], values
         Some(Slot { value: Value::Cell(c), deriv, tape }) => (c, deriv, tape),
         _ => (Array::new(vec![0, 0], vec![]), Deriv::Zero, None),
     };
+    let n = grown_count(&dims, 1)?;
     let moved = resize_positions(&c.dims, &dims);
-    let n: usize = dims.iter().product();
     let mut data: Vec<Value> = vec![empty(); n];
     let mut parts = vec![Deriv::Zero; n];
     let mut vars = vec![None; n];
@@ -315,6 +316,13 @@ pub fn assign_fields(base: Option<Slot>, name: &str, rhs: Slot, tape: &mut Optio
 
 fn new_struct() -> StructArray {
     StructArray { dims: vec![1, 1], fields: vec![], elements: vec![vec![]] }
+}
+
+/// The element count of a container grown to `dims`, each element holding `width` values with their
+/// derivatives, when memory can hold it.
+fn grown_count(dims: &[usize], width: usize) -> Result<usize> {
+    memory::check_dims(dims, (size_of::<Value>() + size_of::<Deriv>()) * width.max(1))?;
+    Ok(dims.iter().product())
 }
 
 /// Where each element of an array of `old` dims lands in the grown `new` dims.

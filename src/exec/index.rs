@@ -541,11 +541,10 @@ fn assign_value(
     rhs_source: impl Fn(usize) -> usize,
 ) -> Result<Value> {
     fn place<T: Clone>(old: Vec<T>, zero: T, old_dims: &[usize], new_dims: &[usize]) -> Vec<T> {
-        let n: usize = new_dims.iter().product();
         if old_dims == new_dims {
             return old;
         }
-        let mut out = vec![zero; n];
+        let mut out = Array::filled(new_dims.to_vec(), zero).data;
         for (k, t) in resize_map(old_dims, new_dims).into_iter().enumerate() {
             out[t] = old[k].clone();
         }

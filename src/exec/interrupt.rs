@@ -46,6 +46,26 @@ pub fn due() -> bool {
     })
 }
 
+/// Simple operations of a long kernel between two `stop_if_requested` (a few tens of ms).
+const WORK_PER_POLL: usize = 1 << 26;
+
+/// How many items of `work_per_item` operations each a long kernel does between two asks.
+pub fn items_per_poll(work_per_item: usize) -> usize {
+    (WORK_PER_POLL / work_per_item.max(1)).max(1)
+}
+
+/// The payload of the panic that stops a kernel with no error to return when the user asked to stop
+/// (`stop_if_requested`); the gateway reports it as `interrupted()`.
+pub struct Interrupted;
+
+/// Asks the host now, without the countdown: for long kernels, between chunks of their work. Stops
+/// the run with the `Interrupted` panic when the user asked to stop.
+pub fn stop_if_requested() {
+    if INTERRUPTED.load(Ordering::Relaxed) || poll_host() {
+        std::panic::panic_any(Interrupted);
+    }
+}
+
 /// `Err(interrupted())` when the run should stop now.
 #[inline]
 pub fn check() -> Result<()> {

@@ -22,8 +22,10 @@ impl<T: Clone> Array<T> {
         debug_assert_eq!(dims.iter().product::<usize>(), data.len());
         Array { dims, data }
     }
+    /// Stops the run with `memory::OutOfMemory` when memory cannot hold it.
     pub fn filled(dims: Vec<usize>, x: T) -> Array<T> {
-        let n = dims.iter().product();
+        let n = dims.iter().try_fold(1usize, |n, &extent| n.checked_mul(extent)).unwrap_or(usize::MAX);
+        super::memory::ensure(n, size_of::<T>());
         Array::new(dims, vec![x; n])
     }
     pub fn scalar(x: T) -> Array<T> {
@@ -115,13 +117,13 @@ impl SparseMatrix {
         m
     }
     pub fn to_dense(&self) -> Array<f64> {
-        let mut data = vec![0.0; self.nrows * self.ncols];
+        let mut dense = Array::filled(vec![self.nrows, self.ncols], 0.0);
         for j in 0..self.ncols {
             for k in self.colptr[j]..self.colptr[j + 1] {
-                data[j * self.nrows + self.rowind[k]] = self.values[k];
+                dense.data[j * self.nrows + self.rowind[k]] = self.values[k];
             }
         }
-        Array::new(vec![self.nrows, self.ncols], data)
+        dense
     }
 }
 

@@ -127,7 +127,7 @@ impl Resolver for Loader<'_> {
         if let Some(h) = HigherOrder::named(name) {
             return Ok(Some(Callee::HigherOrder(h)));
         }
-        if let Some(p) = primitives::lookup(name) {
+        if let Some(p) = primitives::builtin(name) {
             return Ok(Some(Callee::Prim(p)));
         }
         let file = match super::library::source(name) {

@@ -59,6 +59,7 @@ unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *cons
         Ok(Ok(())) => return,
         Ok(Err(diagnostic)) => diagnostic,
         Err(payload) if payload.is::<OutOfMemory>() => memory::out_of_memory(),
+        Err(payload) if payload.is::<interrupt::Interrupted>() => interrupt::interrupted(),
         Err(_) => internal_error(),
     };
     array::fail(failure.identifier(), &failure.to_string());

@@ -53,6 +53,24 @@ function test_msad_boundary()
   expect_error(@() msad_eval(@(x) x * x', rand(1e6, 1)), 'Octave:out-of-memory', 'out of memory');
   % The first call detects J's sparsity: 1e12 entries.
   expect_error(@() jacobian_of(@(x) x * sum(x), rand(1e6, 1)), 'Octave:out-of-memory', 'out of memory');
+  % Kernels that build their results from sizes and outer combinations (tests/no_abort.rs probes
+  % every kernel; these go through the whole MEX).
+  huge = {@(y) y + numel(repmat(y, 1e11, 1)), @(y) y + numel(kron(ones(1e6, 1), ones(1e6, 1))), ...
+          @(y) y + numel(linspace(0, 1, 1e12)), @(y) y + sum(ones(1e6, 1) + ones(1, 1e6), 'all'), ...
+          @(y) y + numel(meshgrid(1:1e6, 1:1e6)), @(y) y + numel(full(sparse(1e6, 1e6))), ...
+          @(y) y + numel(accumarray([1e12; 1], [1; 2])), @(y) y + numel(blanks(1e12)), ...
+          @(y) y + numel(diag(ones(1e6, 1))), @(y) y + numel(repmat('ab', 1e6, 1e6)), ...
+          @(y) y + numel(speye(1e12)), @(y) y + numel(cat(1e12, y, y)), @(y) grow_to(y, 1e12, 'array'), ...
+          @(y) grow_to(y, 1e12, 'cell'), @(y) grow_to(y, 1e12, 'struct'), ...
+          @(y) y + numel(sprintf('%1000000000000d', 1))};
+  for k = 1:numel(huge)
+    expect_error(@() msad_eval(huge{k}, x), 'Octave:out-of-memory', 'out of memory');
+  end
+  % Dimensions past the last are singletons, as Octave has them (no walk over 1e12 dims).
+  assert(isequal(msad_eval(@(y) sum(y, 1e12), x), x) && isequal(msad_eval(@(y) cumsum(y, 1e12), x), x), 'sum(x, 1e12)');
+  assert(isequal(msad_eval(@(y) size(diff(y, 1e7)), x), size(diff(x, 1e7))), 'diff(x, 1e7)');
+  assert(strcmp(msad_eval(@(y) num2str(pi, 1e7), x), num2str(pi, 1e7)), 'num2str(pi, 1e7) is exact');
+  expect_error(@() msad_eval(@(y) y + for_item(y, 1), x), 'Octave:undefined-function', 'for_item');
 
   % msad carries on after each.
   [v, J] = msad_eval(@(x) x.^2, x);

@@ -2,7 +2,6 @@
 //! values (a function other than the sum is applied by the evaluator, which groups with
 //! `accumarray_groups` and calls it). `num2cell` and `deal` hand values on whole.
 
-use super::arrays::padded;
 use super::elementwise::numeric;
 use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -50,6 +49,7 @@ pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
         _ => largest,
     };
     let extent = |j: usize| if d == 1 { usize::MAX } else { dims[j] };
+    crate::exec::memory::check_dims(&dims, size_of::<f64>())?;
     let positions = (0..n)
         .map(|k| (0..d).rev().fold(0, |p, j| p * extent(j) + subs.data[j * n + k] as usize - 1))
         .collect();
@@ -76,7 +76,7 @@ fn eval_accumarray(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     }
     let fill = accumarray_fill(args)?;
     let vals = numeric("accumarray", args[1])?;
-    let mut out: Vec<Option<f64>> = vec![None; dims.iter().product()];
+    let mut out: Vec<Option<f64>> = Array::filled(dims.clone(), None).data;
     for (k, &p) in positions.iter().enumerate() {
         let v = vals.data[if vals.numel() == 1 { 0 } else { k }];
         out[p] = Some(out[p].unwrap_or(0.0) + v);
@@ -113,8 +113,10 @@ fn num2cell_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>, Vec<Vec<usi
         }).collect::<Result<_>>()?,
         None => vec![],
     };
-    let dims = padded(&args[0].dims(), collapse.iter().map(|d| d + 1).max().unwrap_or(0));
-    let kept = |j: usize| !collapse.contains(&j);
+    // Dimensions past the last have extent 1 whether collapsed or kept.
+    let dims = args[0].dims();
+    let collapsed: Vec<bool> = (0..dims.len()).map(|j| collapse.contains(&j)).collect();
+    let kept = |j: usize| !collapsed[j];
     let cell_dims: Vec<usize> = dims.iter().enumerate().map(|(j, &d)| if kept(j) { d } else { 1 }).collect();
     let slice_dims: Vec<usize> = dims.iter().enumerate().map(|(j, &d)| if kept(j) { 1 } else { d }).collect();
     let mut slices = vec![Vec::new(); cell_dims.iter().product()];

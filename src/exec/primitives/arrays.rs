@@ -5,7 +5,7 @@
 use super::elementwise::{dims_text, numeric};
 use super::{IntegerArgs, RuleReads, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::buffers;
+use crate::exec::{buffers, memory};
 use crate::exec::deriv::{DenseDeriv, Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, SparseMatrix, Value, normalize_dims};
@@ -95,7 +95,8 @@ fn strides(dims: &[usize]) -> Vec<usize> {
 /// For every element of an array of `out_dims` (column-major), the linear index in an array of
 /// `in_dims` of the element that `source(out_subscripts, in_subscripts)` picks.
 pub(super) fn index_map(out_dims: &[usize], in_dims: &[usize], source: impl Fn(&[usize], &mut [usize])) -> Vec<usize> {
-    let total: usize = out_dims.iter().product();
+    let total = out_dims.iter().try_fold(1usize, |total, &extent| total.checked_mul(extent)).unwrap_or(usize::MAX);
+    memory::ensure(total, size_of::<usize>());
     let in_strides = strides(in_dims);
     let mut sub = vec![0; out_dims.len()];
     let mut src = vec![0; in_dims.len()];
@@ -116,6 +117,7 @@ pub(super) fn index_map(out_dims: &[usize], in_dims: &[usize], source: impl Fn(&
 
 /// `dims` padded with trailing singletons to `n` dims.
 pub(super) fn padded(dims: &[usize], n: usize) -> Vec<usize> {
+    memory::ensure(n, size_of::<usize>());
     let mut d = dims.to_vec();
     d.resize(n.max(dims.len()), 1);
     d
@@ -163,9 +165,12 @@ fn repmat(args: &[&Value]) -> Result<Gather> {
     if args.len() == 2 && counts.len() == 1 {
         counts.push(counts[0]);
     }
-    let n = counts.len().max(args[0].dims().len());
+    // Trailing dimensions repeated once stay singletons: leave them out of the walk.
+    let repeated = counts.iter().rposition(|&c| c != 1).map_or(0, |last| last + 1);
+    let n = repeated.max(args[0].dims().len());
+    counts.truncate(n);
     let (dims, counts) = (padded(&args[0].dims(), n), padded(&counts, n));
-    let out: Vec<usize> = dims.iter().zip(&counts).map(|(d, c)| d * c).collect();
+    let out: Vec<usize> = dims.iter().zip(&counts).map(|(d, c)| d.saturating_mul(*c)).collect();
     let map = index_map(&out, &dims, |s, src| src.iter_mut().zip(s).zip(&dims).for_each(|((t, s), d)| *t = s % d));
     Ok(Gather { dims: normalize_dims(out), map })
 }
@@ -209,6 +214,7 @@ fn squeeze(args: &[&Value]) -> Result<Gather> {
     } else {
         dims
     };
+    memory::ensure(args[0].numel(), size_of::<usize>());
     Ok(Gather { map: (0..args[0].numel()).collect(), dims: out })
 }
 
@@ -465,6 +471,8 @@ pub(super) fn concatenate(args: &[&Value], dim: usize, joining: Joining) -> Resu
         return Ok(Value::Double(Array::new(dims.to_vec(), data)));
     }
     let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
+    // The placement maps have one entry per element of the result.
+    memory::ensure(args.iter().map(|v| v.numel()).fold(0usize, usize::saturating_add), size_of::<usize>());
     let (out_dims, maps) = placement(&dims, dim, joining)?;
     let n: usize = out_dims.iter().product();
     let parts: Vec<(&Value, Vec<usize>)> = args.iter().zip(maps).filter_map(|(v, m)| Some((*v, m?))).collect();

@@ -46,17 +46,18 @@ pub(super) fn entries() -> Vec<Primitive> {
         }).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative("colon", eval_colon).integers(IntegerArgs::KeepClass),
         zero_derivative("not", eval_not).integers(IntegerArgs::ClassFree),
-        zero_derivative("truth", eval_truth).integers(IntegerArgs::ClassFree),
-        zero_derivative("switch_match", eval_switch_match).integers(IntegerArgs::ClassFree),
+        zero_derivative("truth", eval_truth).integers(IntegerArgs::ClassFree).internal(),
+        zero_derivative("switch_match", eval_switch_match).integers(IntegerArgs::ClassFree).internal(),
         zero_derivative("for_count", |a, _| {
             check_arity("for", a, 1, 1)?;
             let dims = a[0].dims();
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
-        }).integers(IntegerArgs::ClassFree),
+        }).integers(IntegerArgs::ClassFree).internal(),
         with_rule("for_item", eval_for_item, forward_for_item)
             .linear(Linearity::PiecewiseLinear)
-            .integers(IntegerArgs::KeepClass),
+            .integers(IntegerArgs::KeepClass)
+            .internal(),
         with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),

@@ -54,6 +54,7 @@ fn spacing(name: &str, args: &[&Value], default_n: f64) -> Result<Spacing> {
     }
     // Octave truncates N; fewer than one point is an empty row.
     let n = if n >= 1.0 { n as usize } else { 0 };
+    crate::exec::memory::check_dims(&[rows, n], size_of::<f64>())?;
     Ok(Spacing { rows, n, base, limit })
 }
 

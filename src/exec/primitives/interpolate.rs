@@ -7,6 +7,7 @@ use super::second_order::{Element, Tangents};
 use super::{Forward, PatternRule, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, Deriv, RowMap, RowOperator, combine};
+use crate::exec::interrupt;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -264,8 +265,16 @@ fn eval_polyval(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     let y = if p.is_empty() {
         vec![0.0; x.numel()]
     } else {
-        // Horner's scheme in Octave's order: y = p(1); y = y .* x + p(i).
-        x.data.iter().map(|&v| p[1..].iter().fold(p[0], |y, &c| y * v + c)).collect()
+        // Horner's scheme in Octave's order: y = p(1); y = y .* x + p(i). Long polynomials at many
+        // points take long: ask about Ctrl-C between chunks.
+        let mut y = Vec::with_capacity(x.numel());
+        for chunk in x.data.chunks(interrupt::items_per_poll(p.len())) {
+            y.extend(chunk.iter().map(|&v| p[1..].iter().fold(p[0], |y, &c| y * v + c)));
+            if y.len() < x.numel() {
+                interrupt::stop_if_requested();
+            }
+        }
+        y
     };
     Ok(vec![Value::Double(Array::new(x.dims, y))])
 }

@@ -5,7 +5,7 @@ use super::elementwise::{nonconformant, numeric};
 use super::{IntegerArgs, Linearity, Forward, Primitive, general, lookup, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
-use crate::exec::memory;
+use crate::exec::{interrupt, memory};
 use crate::exec::value::{Array, Value};
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -54,13 +54,21 @@ fn folded<'v>(v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
     Ok(std::borrow::Cow::Owned(Array::new(vec![rows, columns], a.into_owned().data)))
 }
 
-/// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst.
+/// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst. A long
+/// product runs in blocks of columns, asking between them whether the user asked to stop.
 pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize, n: usize, accumulate: bool) {
     let l = MatRef::from_column_major_slice(lhs, m, k);
-    let r = MatRef::from_column_major_slice(rhs, k, n);
-    let d = MatMut::from_column_major_slice_mut(dst, m, n);
     let accum = if accumulate { Accum::Add } else { Accum::Replace };
-    faer::linalg::matmul::matmul(d, accum, l, r, 1.0, Par::Seq);
+    let block = interrupt::items_per_poll(m * k).min(n.max(1));
+    for first in (0..n).step_by(block) {
+        let columns = block.min(n - first);
+        let r = MatRef::from_column_major_slice(&rhs[k * first..k * (first + columns)], k, columns);
+        let d = MatMut::from_column_major_slice_mut(&mut dst[m * first..m * (first + columns)], m, columns);
+        faer::linalg::matmul::matmul(d, accum, l, r, 1.0, Par::Seq);
+        if columns < n {
+            interrupt::stop_if_requested();
+        }
+    }
 }
 
 fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
@@ -164,6 +172,7 @@ fn product_operator(
 
 pub(super) fn transpose_map(rows: usize, cols: usize) -> Vec<usize> {
     // Output (j, i) at j + i*cols reads input (i, j) at i + j*rows.
+    memory::ensure(rows.saturating_mul(cols), size_of::<usize>());
     let mut map = Vec::with_capacity(rows * cols);
     for i in 0..rows {
         for j in 0..cols {
@@ -179,6 +188,9 @@ fn eval_transpose(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let dims = v.dims();
     if dims.len() > 2 {
         return Err(runtime("transpose not defined for N-D objects"));
+    }
+    if let Value::Sparse(s) = v {
+        return Ok(vec![Value::Sparse(sparse::transposed(s))]);
     }
     let map = transpose_map(dims[0], dims[1]);
     let out_dims = vec![dims[1], dims[0]];

@@ -119,6 +119,9 @@ pub struct Primitive {
     pub size_query: bool,
     /// What decides the sparsity pattern of its derivative besides the operands' patterns.
     pub pattern: PatternRule,
+    /// Emitted by the lowering for control flow (`for`, `switch`, conditions); not a function users
+    /// can call by name.
+    pub internal: bool,
 }
 
 /// What decides the sparsity pattern of a primitive's derivative besides its operands' patterns: a
@@ -151,6 +154,7 @@ impl Primitive {
             integer_args: IntegerArgs::Unsupported,
             more_outputs: None,
             size_query: false,
+            internal: false,
         }
     }
 
@@ -188,6 +192,10 @@ impl Primitive {
 
     fn size_query(self) -> Primitive {
         Primitive { size_query: true, ..self }
+    }
+
+    fn internal(self) -> Primitive {
+        Primitive { internal: true, ..self }
     }
 }
 
@@ -301,6 +309,11 @@ fn table() -> &'static Table {
 
 pub fn lookup(name: &str) -> Option<PrimId> {
     table().by_name.get(name).copied()
+}
+
+/// The builtin a user's code calls as `name`: a primitive the lowering emits for control flow is not one.
+pub fn builtin(name: &str) -> Option<PrimId> {
+    lookup(name).filter(|&id| !get(id).internal)
 }
 
 pub fn get(id: PrimId) -> &'static Primitive {

@@ -274,7 +274,10 @@ fn sign(spec: &Spec, negative: bool) -> String {
 /// An integer's digits with the precision's minimum count of digits.
 fn with_min_digits(spec: &Spec, digits: String) -> String {
     match spec.precision {
-        Some(Some(p)) if digits.len() < p => format!("{}{digits}", "0".repeat(p - digits.len())),
+        Some(Some(p)) if digits.len() < p => {
+            crate::exec::memory::ensure(p, size_of::<u16>());
+            format!("{}{digits}", "0".repeat(p - digits.len()))
+        }
         _ => digits,
     }
 }
@@ -288,6 +291,7 @@ fn pad(spec: &Spec, prefix: String, body: String, numeric: bool) -> String {
         return prefix + &body;
     }
     let fill = width - len;
+    crate::exec::memory::ensure(width, size_of::<u16>());
     let integer_with_precision = "diuoxX".contains(spec.conversion) && spec.precision.is_some();
     if spec.left {
         prefix + &body + &" ".repeat(fill)
@@ -309,14 +313,32 @@ fn float(spec: &Spec, x: f64, conversion: char) -> String {
     pad(spec, sign(spec, x.is_sign_negative()), body, true)
 }
 
+/// More digits than any double's exact decimal expansion has (at most 767 significant, 1074 after the
+/// point): a longer precision only adds zeros, which Rust's formatting (limited to 65535) is not asked
+/// for.
+const EXACT_DIGITS: usize = 1100;
+
+/// `x` formatted with `precision` digits after the point by `format`, exactly as C does it at any
+/// precision: the digits past `EXACT_DIGITS` are zeros.
+fn with_digits(precision: usize, format: impl Fn(usize) -> String) -> String {
+    let s = format(precision.min(EXACT_DIGITS));
+    let zeros = precision.saturating_sub(EXACT_DIGITS);
+    if zeros == 0 {
+        return s;
+    }
+    crate::exec::memory::ensure(s.len().saturating_add(zeros), 1);
+    let end = s.find('e').unwrap_or(s.len());
+    format!("{}{}{}", &s[..end], "0".repeat(zeros), &s[end..])
+}
+
 fn fixed(x: f64, precision: usize, alternate: bool) -> String {
-    let s = format!("{x:.precision$}");
+    let s = with_digits(precision, |p| format!("{x:.p$}"));
     if alternate && precision == 0 { s + "." } else { s }
 }
 
 /// C's `%e`: mantissa, `e`, sign and at least two exponent digits.
 fn scientific(x: f64, precision: usize, alternate: bool) -> String {
-    let s = format!("{x:.precision$e}");
+    let s = with_digits(precision, |p| format!("{x:.p$e}"));
     let (mantissa, exponent) = s.split_once('e').expect("exponent");
     let exponent: i32 = exponent.parse().expect("integer exponent");
     let point = if alternate && precision == 0 { "." } else { "" };
@@ -329,7 +351,7 @@ fn general(x: f64, precision: usize, alternate: bool) -> String {
     let exponent = if x == 0.0 {
         0
     } else {
-        let s = format!("{:.*e}", p - 1, x);
+        let s = format!("{:.*e}", (p - 1).min(EXACT_DIGITS), x);
         s.split_once('e').expect("exponent").1.parse::<i32>().expect("integer exponent")
     };
     let s = if (-4..p as i32).contains(&exponent) {

@@ -18,6 +18,9 @@ pub(super) struct Slices {
 
 impl Slices {
     pub fn new(dims: &[usize], dim: usize) -> Slices {
+        // Every dimension past the last is a singleton: the first of them stands for all (`sum(x, 1e12)`
+        // must not walk or pad a trillion dims).
+        let dim = dim.min(dims.len());
         let size = |i: usize| dims.get(i).copied().unwrap_or(1);
         Slices {
             dims: dims.to_vec(),

@@ -9,6 +9,7 @@ use super::elementwise::numeric;
 use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
+use crate::exec::memory;
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
@@ -40,6 +41,7 @@ pub(super) fn entries() -> Vec<Primitive> {
 
 /// Builds a CSC matrix from (row, col, value) triplets, summing duplicates and dropping zeros.
 pub fn from_triplets(nrows: usize, ncols: usize, mut triplets: Vec<(usize, usize, f64)>) -> SparseMatrix {
+    memory::ensure(ncols.saturating_add(1), size_of::<usize>());
     triplets.sort_unstable_by_key(|&(i, j, _)| (j, i));
     let mut m = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
     let mut last: Option<(usize, usize)> = None;
@@ -57,6 +59,11 @@ pub fn from_triplets(nrows: usize, ncols: usize, mut triplets: Vec<(usize, usize
         m.colptr[j + 1] += m.colptr[j];
     }
     m.without_zeros()
+}
+
+/// `A.'`, sparse as in Octave.
+pub fn transposed(a: &SparseMatrix) -> SparseMatrix {
+    from_triplets(a.ncols, a.nrows, triplets(a).into_iter().map(|(i, j, v)| (j, i, v)).collect())
 }
 
 pub fn triplets(m: &SparseMatrix) -> Vec<(usize, usize, f64)> {
@@ -129,6 +136,7 @@ fn eval_speye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         [m, n] => (count(m, "speye")?, count(n, "speye")?),
         _ => unreachable!("arity checked"),
     };
+    memory::check(m.min(n), size_of::<(usize, usize, f64)>())?;
     Ok(vec![Value::Sparse(from_triplets(m, n, (0..m.min(n)).map(|i| (i, i, 1.0)).collect()))])
 }
 
@@ -183,6 +191,7 @@ fn as_sparse(v: &Value) -> Result<SparseMatrix> {
 pub fn kron(a: &Value, b: &Value) -> Result<SparseMatrix> {
     let (a, b) = (as_sparse(a)?, as_sparse(b)?);
     let b_entries = triplets(&b);
+    memory::check(a.nnz().saturating_mul(b.nnz()), size_of::<(usize, usize, f64)>())?;
     let mut entries = Vec::with_capacity(a.nnz() * b.nnz());
     for (ia, ja, va) in triplets(&a) {
         for &(ib, jb, vb) in &b_entries {

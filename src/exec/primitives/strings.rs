@@ -127,6 +127,7 @@ fn eval_blanks(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         Some([n]) if *n >= 0.0 && n.fract() == 0.0 => *n as usize,
         _ => return Err(runtime("blanks: N must be a non-negative integer")),
     };
+    crate::exec::memory::check(n, size_of::<u16>())?;
     Ok(vec![Value::string(&" ".repeat(n))])
 }
 
@@ -157,11 +158,11 @@ fn text_rows(name: &str, v: &Value) -> Result<Vec<Vec<u16>>> {
 /// Rows as a char matrix, padded with blanks to the longest.
 pub(super) fn padded_rows(rows: &[Vec<u16>]) -> Value {
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut data = vec![b' ' as u16; rows.len() * width];
+    let mut text = Array::filled(vec![rows.len(), width], b' ' as u16);
     for (r, row) in rows.iter().enumerate() {
-        row.iter().enumerate().for_each(|(j, &c)| data[r + j * rows.len()] = c);
+        row.iter().enumerate().for_each(|(j, &c)| text.data[r + j * rows.len()] = c);
     }
-    Value::Char(Array::new(vec![rows.len(), width], data))
+    Value::Char(text)
 }
 
 /// `char(x)`: codes to characters; `char(a, b, ...)` and `char({...})`: one padded row per string.
@@ -188,6 +189,10 @@ fn eval_strcat(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if pieces.iter().any(|p| p.len() != 1 && p.len() != count) {
         return Err(runtime("strcat: arguments must be the same size, or be scalars"));
     }
+    // Each result row holds a piece of every argument: memory for all of them before the first.
+    let widest = |p: &Vec<Vec<u16>>| p.iter().map(Vec::len).max().unwrap_or(0);
+    let width = pieces.iter().map(widest).fold(0usize, usize::saturating_add);
+    crate::exec::memory::check(count.saturating_mul(width), size_of::<u16>())?;
     let trimmed = |row: &[u16]| row[..row.iter().rposition(|&c| !is_blank(c)).map_or(0, |j| j + 1)].to_vec();
     let rows: Vec<Vec<u16>> = (0..count)
         .map(|r| pieces.iter().flat_map(|p| trimmed(&p[if p.len() == 1 { 0 } else { r }])).collect())
@@ -311,13 +316,17 @@ fn eval_mat2str(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         Some(_) => return Err(runtime("mat2str: N must be a scalar")),
     };
     let (rows, cols) = (dims[0], dims[1]);
+    let numbers = match x {
+        Value::Char(_) | Value::Logical(_) => None,
+        _ => numbers_of("mat2str", x)?,
+    };
+    let format = format!("%.{digits}g");
     let row_text = |r: usize| -> Result<String> {
-        match x {
-            Value::Char(a) => Ok(format!("\"{}\"", String::from_utf16_lossy(&(0..cols).map(|j| a.data[r + j * rows]).collect::<Vec<_>>()))),
-            Value::Logical(a) => Ok((0..cols).map(|j| if a.data[r + j * rows] { "true" } else { "false" }).collect::<Vec<_>>().join(" ")),
-            _ => {
-                let numbers = numbers_of("mat2str", x)?.expect("a non-empty array");
-                let format = format!("%.{digits}g");
+        match (x, &numbers) {
+            (Value::Char(a), _) => Ok(format!("\"{}\"", String::from_utf16_lossy(&(0..cols).map(|j| a.data[r + j * rows]).collect::<Vec<_>>()))),
+            (Value::Logical(a), _) => Ok((0..cols).map(|j| if a.data[r + j * rows] { "true" } else { "false" }).collect::<Vec<_>>().join(" ")),
+            (_, None) => Ok(String::new()),
+            (_, Some(numbers)) => {
                 let texts = (0..cols).map(|j| sprintf(&format, &[&Value::scalar(numbers.data[r + j * rows])]));
                 Ok(texts.collect::<Result<Vec<_>>>()?.join(" "))
             }

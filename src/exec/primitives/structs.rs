@@ -98,6 +98,7 @@ fn eval_cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let zeros = super::lookup("zeros").expect("zeros is a primitive");
     let dims = super::eval(zeros, args, 1)?.pop().expect("one result").dims();
     let n = dims.iter().product();
+    crate::exec::memory::check(n, size_of::<Value>())?;
     let empty = Value::Double(Array::new(vec![0, 0], vec![]));
     Ok(vec![Value::Cell(Array::new(dims, vec![empty; n]))])
 }
