@@ -2,7 +2,7 @@
 //! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{nonconformant, numeric};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, lookup, runtime, sparse};
+use super::{IntegerArgs, Linearity, Forward, Prim, Primitive, general, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::memory;
@@ -11,14 +11,14 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("mtimes", eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
-        general("transpose", eval_transpose, forward_transpose)
+        general(Prim::Mtimes, eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
+        general(Prim::Transpose, eval_transpose, forward_transpose)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        general("ctranspose", eval_transpose, forward_transpose)
+        general(Prim::Ctranspose, eval_transpose, forward_transpose)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        general("diag", eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        general(Prim::Diag, eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }
 
@@ -26,13 +26,13 @@ pub(super) fn is_scalar(v: &Value) -> bool {
     v.numel() == 1
 }
 
-/// Runs the elementwise primitive `name` in place of a matrix operator whose operand is scalar.
-pub(super) fn elementwise_eval(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
-    super::eval(lookup(name).expect("elementwise primitive"), args, 1)
+/// Runs the elementwise primitive `prim` in place of a matrix operator whose operand is scalar.
+pub(super) fn elementwise_eval(prim: Prim, args: &[&Value]) -> Result<Vec<Value>> {
+    super::eval(prim, args, 1)
 }
 
-pub(super) fn elementwise_forward(name: &str, fw: &Forward) -> Result<Deriv> {
-    super::forward(lookup(name).expect("elementwise primitive"), fw)
+pub(super) fn elementwise_forward(prim: Prim, fw: &Forward) -> Result<Deriv> {
+    super::forward(prim, fw)
 }
 
 pub(super) fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
@@ -66,7 +66,7 @@ pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize
 fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mtimes", args, 2, 2)?;
     if is_scalar(args[0]) || is_scalar(args[1]) {
-        return elementwise_eval("times", args);
+        return elementwise_eval(Prim::Times, args);
     }
     if let Value::Sparse(a) = args[0] {
         let b = folded(args[1])?;
@@ -90,7 +90,7 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 /// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
-        return elementwise_forward("times", fw);
+        return elementwise_forward(Prim::Times, fw);
     }
     if let Value::Sparse(a) = fw.inputs[0] {
         return sparse::forward_times(a, fw);

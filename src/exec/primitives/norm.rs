@@ -6,13 +6,13 @@
 use super::elementwise::numeric;
 use super::factor::svd;
 use super::matrix::matrix_2d;
-use super::{Forward, Primitive, general, runtime};
+use super::{Forward, Primitive, general, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("norm", eval_norm, forward_norm)]
+    vec![general(Prim::Norm, eval_norm, forward_norm)]
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -13,7 +13,7 @@
 
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use super::elementwise::{numeric, row_maps};
-use super::{Derivative, Forward, Kernel, PrimId, forward, get, matrix, reduce, require_derivative_rule};
+use super::{Derivative, Forward, Kernel, Prim, PrimId, forward, get, matrix, reduce, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
@@ -42,12 +42,12 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(none()),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
         Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
-        Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match p.name {
-            "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => {
+        Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match id {
+            Prim::Mtimes if rv.inputs.iter().all(|v| v.numel() != 1) => {
                 by_column(rv, |adjoint| matrix::mtimes_adjoint(rv.inputs, adjoint, rv.wanted))
             }
-            "sum" | "mean" | "cumsum" => by_column(rv, |adjoint| {
-                let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, adjoint)).transpose()?;
+            Prim::Sum | Prim::Mean | Prim::Cumsum => by_column(rv, |adjoint| {
+                let first = rv.wanted[0].then(|| reduce::adjoint(id, rv.inputs, adjoint)).transpose()?;
                 Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
             }),
             _ => transposed_forward(id, rv),

@@ -22,7 +22,7 @@ use super::elementwise::{numeric, row_maps};
 use super::matrix_second_order::{is_square_matrix_function, matrix_pairs, matrix_second_order};
 use super::norm::{self, Curvature};
 use super::reverse::{Adjoints, Reverse, adjoint};
-use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
+use super::{Kernel, Linearity, Prim, PrimId, Reads, get, linearity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::value::{Array, Value};
@@ -65,14 +65,14 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
     // With a scalar divisor (scalar operands for a power), the matrix operators are their elementwise
     // namesakes.
     let scalar = |k: usize| operands[k].numel() == 1;
-    let twin = match get(id).name {
-        "mpower" if scalar(0) && scalar(1) => Some("power"),
-        "mrdivide" if scalar(1) => Some("rdivide"),
-        "mldivide" if scalar(0) => Some("ldivide"),
+    let twin = match id {
+        Prim::Mpower if scalar(0) && scalar(1) => Some(Prim::Power),
+        Prim::Mrdivide if scalar(1) => Some(Prim::Rdivide),
+        Prim::Mldivide if scalar(0) => Some(Prim::Ldivide),
         _ => None,
     };
     if let Some(twin) = twin {
-        return second_order(super::lookup(twin).expect("elementwise operator"), operands, taped);
+        return second_order(twin, operands, taped);
     }
     let p = get(id);
     let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
@@ -83,22 +83,22 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
         (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
         (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
         (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
-        _ if p.name == "norm" && !matches!(norm::curvature(operands), Curvature::Unknown) => Ok(match norm::curvature(operands) {
+        _ if id == Prim::Norm && !matches!(norm::curvature(operands), Curvature::Unknown) => Ok(match norm::curvature(operands) {
             Curvature::Power(p) => SecondOrder::PowerNorm(p),
             _ => SecondOrder::Zero,
         }),
-        _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
-        _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
-        _ if p.name == "interp1" => Ok(SecondOrder::Interpolation),
-        _ if p.name == "logspace" => Ok(SecondOrder::LogSpacing),
-        _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
+        _ if matches!(id, Prim::Prod | Prim::Cumprod) => Ok(SecondOrder::Product { cumulative: id == Prim::Cumprod }),
+        _ if id == Prim::Polyval => Ok(SecondOrder::Polynomial),
+        _ if id == Prim::Interp1 => Ok(SecondOrder::Interpolation),
+        _ if id == Prim::Logspace => Ok(SecondOrder::LogSpacing),
+        _ if is_square_matrix_function(id, operands) => Ok(SecondOrder::MatrixFunction),
         (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
         (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
         (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
         (_, Linearity::Bilinear) => Ok(SecondOrder::Bilinear),
         _ => Err(Diagnostic::new(
             ErrorKind::NotDifferentiable,
-            format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", p.name),
+            format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", p.name()),
         )
         .with_hint("gradients work (request two outputs); for the Hessian, rewrite this part with elementwise operations, sums and products")),
     }
@@ -124,7 +124,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Bilinear => bilinear(id, t),
         SecondOrder::PowerNorm(p) => power_norm(p, t),
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
-        SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
+        SecondOrder::MatrixFunction => matrix_second_order(id, t),
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
         SecondOrder::Product { cumulative } => {
@@ -241,14 +241,14 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
                 }
             }
         }
-        SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
+        SecondOrder::Bilinear => bilinear_interactions(id, inputs, &mut pair),
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::Interpolation => super::interpolate::interp1_pairs(inputs, &mut pair),
         SecondOrder::LogSpacing => [((0, 0), (0, 0)), ((0, 0), (1, 0)), ((1, 0), (1, 0))].into_iter().for_each(|(u, v)| pair(u, v)),
         SecondOrder::MatrixFunction => {
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
-            matrix_pairs(get(id).name, &numel, &mut pair);
+            matrix_pairs(id, &numel, &mut pair);
         }
         SecondOrder::PowerNorm(_) => {
             let n = inputs[0].numel();
@@ -259,11 +259,11 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
 
 /// The products a bilinear primitive forms: `mtimes` pairs `A(i, k)` with `B(k, j)`, `dot` pairs
 /// elements in the same position, and `kron` (or a scalar factor) pairs every element with every other.
-fn bilinear_interactions(name: &str, inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+fn bilinear_interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
     let (na, nb) = (inputs[0].numel(), inputs[1].numel());
-    match name {
-        "dot" => (0..na.min(nb)).for_each(|e| pair((0, e), (1, e))),
-        "mtimes" if na != 1 && nb != 1 => {
+    match id {
+        Prim::Dot => (0..na.min(nb)).for_each(|e| pair((0, e), (1, e))),
+        Prim::Mtimes if na != 1 && nb != 1 => {
             // N-D operands fold into columns, as the product does.
             let (m, inner) = (inputs[0].dims()[0], inputs[1].dims()[0]);
             for i in 0..m {
