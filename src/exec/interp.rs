@@ -586,8 +586,8 @@ impl<'p> Interpreter<'p> {
                     Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
                     None => primitives::eval_results(*id, &values, inst.dests.len())?,
                 };
-                if primitives::complex::has_complex(&values) && *id == primitives::Prim::Colon {
-                    let [id, message] = primitives::complex::COLON_WARNING.map(Value::string);
+                if let Some(warning) = primitives::warning(*id, &values) {
+                    let [id, message] = warning.map(Value::string);
                     self.warning(&[&id, &Value::string("%s"), &message])?;
                 }
                 reject_complex_derivative(*id, &results, &operands)?;

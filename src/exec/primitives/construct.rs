@@ -44,7 +44,7 @@ pub(super) fn entries() -> Vec<Primitive> {
             check_arity("isempty", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(a[0].numel() == 0))])
         }).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative(Prim::Colon, eval_colon).integers(IntegerArgs::KeepClass),
+        zero_derivative(Prim::Colon, eval_colon).integers(IntegerArgs::KeepClass).warns(|a| super::complex::has_complex(a).then_some(super::complex::COLON_WARNING)),
         zero_derivative(Prim::Not, eval_not).integers(IntegerArgs::ClassFree),
         zero_derivative(Prim::Truth, eval_truth).integers(IntegerArgs::ClassFree),
         zero_derivative(Prim::SwitchMatch, eval_switch_match).integers(IntegerArgs::ClassFree),

@@ -14,9 +14,9 @@ use crate::exec::value::{StructArray, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function(Prim::Error, eval_error).integers(IntegerArgs::ClassFree),
-        text_function(Prim::Rethrow, |args, _| eval_rethrow("rethrow", args)),
-        text_function(Prim::Throw, |args, _| eval_rethrow("throw", args)),
+        text_function(Prim::Error, eval_error).integers(IntegerArgs::ClassFree).raises(),
+        text_function(Prim::Rethrow, |args, _| eval_rethrow("rethrow", args)).raises(),
+        text_function(Prim::Throw, |args, _| eval_rethrow("throw", args)).raises(),
         text_function(Prim::MException, eval_mexception),
     ]
 }

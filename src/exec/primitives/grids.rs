@@ -7,8 +7,8 @@
 use super::arrays::{Gather, gathered, index_map};
 use super::elementwise::numeric;
 use super::reverse::Adjoints;
-use super::second_order::Tangents;
-use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
+use super::second_order::{SecondOrder, Tangents};
+use super::{Hessian, Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value, normalize_dims};
@@ -20,7 +20,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     let grid = |rule: super::OutputsFn| Derivative::Outputs { rule, differentiable: |_| true };
     vec![
         entry(Prim::Linspace, eval_linspace, Derivative::Rule(forward_linspace)).linear(Linearity::PiecewiseLinear),
-        entry(Prim::Logspace, eval_logspace, Derivative::Rule(forward_logspace)),
+        entry(Prim::Logspace, eval_logspace, Derivative::Rule(forward_logspace)).hessian(Hessian::Own(|_, _| Ok(SecondOrder::LogSpacing))),
         entry(Prim::Meshgrid, eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k)))
             .linear(Linearity::PiecewiseLinear),
         entry(Prim::Ndgrid, eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))).linear(Linearity::PiecewiseLinear),

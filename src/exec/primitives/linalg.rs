@@ -6,17 +6,20 @@ use super::factor::{Lu, svd, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product,
 };
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::matrix_second_order::matrix_function;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general(Prim::Inv, eval_inv, forward_inv),
-        general(Prim::Inverse, eval_inv, forward_inv),
-        general(Prim::Det, eval_det, forward_det),
-        general(Prim::Mpower, eval_mpower, forward_mpower).integers(IntegerArgs::KeepClass),
+        general(Prim::Inv, eval_inv, forward_inv).hessian(Hessian::Own(|a, t| matrix_function(Prim::Inv, a, t))),
+        general(Prim::Inverse, eval_inv, forward_inv).hessian(Hessian::Own(|a, t| matrix_function(Prim::Inverse, a, t))),
+        general(Prim::Det, eval_det, forward_det).hessian(Hessian::Own(|a, t| matrix_function(Prim::Det, a, t))),
+        general(Prim::Mpower, eval_mpower, forward_mpower)
+            .integers(IntegerArgs::KeepClass)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mpower, a, t))),
         general(Prim::Trace, eval_trace, forward_trace).linear(Linearity::Additive),
     ]
 }

@@ -10,7 +10,8 @@ use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
 };
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, Prim};
+use super::matrix_second_order::matrix_function;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -18,10 +19,13 @@ use std::rc::Rc;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general(Prim::Mldivide, eval_mldivide, forward_mldivide).linear(Linearity::Denominator),
+        general(Prim::Mldivide, eval_mldivide, forward_mldivide)
+            .linear(Linearity::Denominator)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mldivide, a, t))),
         general(Prim::Mrdivide, eval_mrdivide, forward_mrdivide)
             .linear(Linearity::Numerator)
-            .integers(IntegerArgs::KeepClass),
+            .integers(IntegerArgs::KeepClass)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mrdivide, a, t))),
     ]
 }
 

@@ -8,7 +8,6 @@ use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
 
-
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_mantissa, differentiable: |k| k == 0 };
     // f is x times a constant between the jumps of e.

@@ -2,7 +2,9 @@
 //! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{nonconformant, numeric};
-use super::{IntegerArgs, Linearity, Forward, Prim, Primitive, general, runtime, sparse};
+use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
+use super::second_order::Pairing;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Prim, Primitive, general, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::memory;
@@ -11,7 +13,11 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general(Prim::Mtimes, eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
+        general(Prim::Mtimes, eval_mtimes, forward_mtimes)
+            .linear(Linearity::Bilinear)
+            .integers(IntegerArgs::KeepClass)
+            .vjp(reverse_mtimes)
+            .hessian(Hessian::Bilinear(Pairing::MatrixProduct)),
         general(Prim::Transpose, eval_transpose, forward_transpose)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
@@ -237,9 +243,18 @@ fn forward_diag(fw: &Forward) -> Result<Deriv> {
     Ok(fw.derivs[0].scatter(&pairs, dims.iter().product()))
 }
 
+/// The reverse rule of `mtimes`: matrix products of the adjoint, or the transposed forward rule of a
+/// product with a scalar.
+fn reverse_mtimes(rv: &Reverse) -> Result<Adjoints> {
+    if rv.inputs.iter().any(|v| v.numel() == 1) {
+        return transposed_forward(Prim::Mtimes, rv);
+    }
+    by_column(rv, |adjoint| mtimes_adjoint(rv.inputs, adjoint, rv.wanted))
+}
+
 /// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
 /// `adj B = A' * adj C`, for the operands `wanted`.
-pub(super) fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Vec<Option<Vec<f64>>>> {
+fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Adjoints> {
     let (a, b) = (folded(inputs[0])?, folded(inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);

@@ -12,7 +12,7 @@ use super::elementwise::numeric;
 use super::factor::{Lu, transpose};
 use super::matrix::gemm;
 use super::reverse::Adjoints;
-use super::second_order::{Element, Tangents};
+use super::second_order::{Element, SecondOrder, Tangents, no_second_order, second_order};
 use super::Prim;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::Value;
@@ -22,10 +22,24 @@ fn matrix_operand(prim: Prim) -> usize {
     if prim == Prim::Mrdivide { 1 } else { 0 }
 }
 
-/// Whether `prim` is one of the functions here and its matrix operand is square (2-D).
-pub(super) fn is_square_matrix_function(prim: Prim, operands: &[&Value]) -> bool {
-    matches!(prim, Prim::Mldivide | Prim::Mrdivide | Prim::Inv | Prim::Inverse | Prim::Det | Prim::Mpower)
-        && operands.get(matrix_operand(prim)).is_some_and(|a| matches!(a.dims()[..], [m, n] if m == n))
+/// The second-order kind of the square-matrix function `prim` (`Hessian::Own` of each): with a scalar
+/// divisor (scalar operands for a power) its elementwise namesake's, with a square matrix operand
+/// `MatrixFunction`, else none.
+pub(super) fn matrix_function(prim: Prim, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
+    let scalar = |k: usize| operands[k].numel() == 1;
+    let twin = match prim {
+        Prim::Mpower if scalar(0) && scalar(1) => Some(Prim::Power),
+        Prim::Mrdivide if scalar(1) => Some(Prim::Rdivide),
+        Prim::Mldivide if scalar(0) => Some(Prim::Ldivide),
+        _ => None,
+    };
+    if let Some(twin) = twin {
+        return second_order(twin, operands, taped);
+    }
+    match operands.get(matrix_operand(prim)).map(|a| a.dims()) {
+        Some(dims) if matches!(dims[..], [m, n] if m == n) => Ok(SecondOrder::MatrixFunction),
+        _ => Err(no_second_order(prim)),
+    }
 }
 
 /// `a b` for a m x k, b k x n.

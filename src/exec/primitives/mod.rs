@@ -63,6 +63,11 @@ pub struct Forward<'a> {
 pub type EvalFn = fn(&[&Value], usize) -> Result<Vec<Value>>;
 pub type ForwardFn = fn(&Forward) -> Result<Deriv>;
 pub type OutputsFn = fn(&Forward, usize) -> Result<Deriv>;
+pub type ReverseFn = fn(&reverse::Reverse) -> Result<reverse::Adjoints>;
+/// A primitive's own second-order classification, given its operands and which of them are taped.
+pub type SecondOrderFn = fn(&[&Value], &[bool]) -> Result<second_order::SecondOrder>;
+/// The warning a call raises on these operands: identifier and message.
+pub type WarningFn = fn(&[&Value]) -> Option<[&'static str; 2]>;
 
 #[derive(Clone, Copy)]
 pub enum Kernel {
@@ -120,6 +125,48 @@ pub struct Primitive {
     pub size_query: bool,
     /// What decides the sparsity pattern of its derivative besides the operands' patterns.
     pub pattern: PatternRule,
+    /// The reverse rule of a general kernel with a forward rule (elementwise kernels' follow from
+    /// their partials).
+    pub vjp: Vjp,
+    /// The second-order (Hessian) term.
+    pub hessian: Hessian,
+    /// What a call does besides computing its results.
+    pub effects: Effects,
+}
+
+/// The reverse rule (vector-Jacobian product) of a general primitive.
+#[derive(Clone, Copy)]
+pub enum Vjp {
+    /// The forward rule's local Jacobian, transposed (see `reverse`): exact for every rule.
+    Transposed,
+    /// Its own rule, where the local Jacobian is dense or large (`mtimes` of matrices, `cumsum`).
+    Own(ReverseFn),
+}
+
+/// How a primitive's second-order term is found (see `second_order`).
+#[derive(Clone, Copy)]
+pub enum Hessian {
+    /// None: linear, piecewise linear or piecewise constant.
+    Zero,
+    /// The elementwise kernel's second derivatives.
+    FromKernel,
+    /// A product linear in each operand: the reverse rule with an operand replaced by its tangent;
+    /// the pairing says which elements multiply.
+    Bilinear(second_order::Pairing),
+    /// Its own classification on the operands (norms, products, polynomials, matrix functions).
+    Own(SecondOrderFn),
+    /// msad has none: a Hessian through it is an error.
+    Missing,
+}
+
+/// What a call does besides computing its results.
+#[derive(Clone, Copy)]
+pub struct Effects {
+    /// Equal arguments give equal results and nothing else happens: calls with constant operands
+    /// fold and equal calls merge. False for the builtins that raise the user's errors.
+    pub pure: bool,
+    /// The warning a call raises on some operands (issued by the interpreter).
+    pub warning: Option<WarningFn>,
 }
 
 /// What decides the sparsity pattern of a primitive's derivative besides its operands' patterns: a
@@ -143,10 +190,18 @@ impl Primitive {
             Kernel::General { .. } => PatternRule::Parameters,
             _ => PatternRule::Structural,
         };
+        let hessian = match kernel {
+            Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Hessian::Zero,
+            Kernel::Unary { .. } | Kernel::Binary { .. } => Hessian::FromKernel,
+            Kernel::General { .. } => Hessian::Missing,
+        };
         Primitive {
             prim,
             kernel,
             pattern,
+            hessian,
+            vjp: Vjp::Transposed,
+            effects: Effects { pure: true, warning: None },
             linearity: Linearity::Nonlinear,
             reads: RuleReads::ALL,
             integer_args: IntegerArgs::Unsupported,
@@ -168,7 +223,29 @@ impl Primitive {
             Linearity::Bilinear | Linearity::Numerator | Linearity::Denominator => PatternRule::Structural,
             _ => self.pattern,
         };
-        Primitive { linearity, reads, pattern, ..self }
+        let hessian = match (linearity, self.kernel) {
+            (Linearity::Additive | Linearity::PiecewiseLinear, _) => Hessian::Zero,
+            (Linearity::Bilinear, Kernel::General { .. }) => Hessian::Bilinear(second_order::Pairing::Every),
+            _ => self.hessian,
+        };
+        Primitive { linearity, reads, pattern, hessian, ..self }
+    }
+
+    fn vjp(self, rule: ReverseFn) -> Primitive {
+        Primitive { vjp: Vjp::Own(rule), ..self }
+    }
+
+    fn hessian(self, hessian: Hessian) -> Primitive {
+        Primitive { hessian, ..self }
+    }
+
+    /// A builtin that raises the user's error: never folded or merged.
+    fn raises(self) -> Primitive {
+        Primitive { effects: Effects { pure: false, ..self.effects }, ..self }
+    }
+
+    fn warns(self, warning: WarningFn) -> Primitive {
+        Primitive { effects: Effects { warning: Some(warning), ..self.effects }, ..self }
     }
 
     fn pattern(self, pattern: PatternRule) -> Primitive {
@@ -392,9 +469,9 @@ fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
 pub fn value_into_operand(id: PrimId, values: &[&Value], derivs: &[&Deriv], k: usize, derivative: bool) -> bool {
     let Some(kernel) = elementwise_kernel(id, values) else { return false };
     let Some(own) = full_dims(values[k]) else { return false };
-    let rule_reads_operand = match kernel {
-        Prim::Plus | Prim::Minus => false,
-        Prim::Times => !derivs[1 - k].is_zero(),
+    let rule_reads_operand = match linearity(kernel) {
+        Linearity::Additive => false,
+        Linearity::Bilinear => !derivs[1 - k].is_zero(),
         _ => true,
     };
     let keeps_own = |d: &[usize]| elementwise::broadcast_shape(d, own).is_some_and(|shape| *shape == *own);
@@ -482,12 +559,14 @@ pub fn linearity(id: PrimId) -> Linearity {
     get(id).linearity
 }
 
-/// Builtins whose result is not a function of their arguments: never folded or merged.
-const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
-
-/// Whether equal arguments always give equal results.
+/// Whether equal arguments always give equal results and a call does nothing else (see `Effects`).
 pub fn is_pure(id: PrimId) -> bool {
-    !IMPURE.contains(&id.name())
+    get(id).effects.pure
+}
+
+/// The warning (identifier, message) a call of `id` on these operands raises, if any.
+pub fn warning(id: PrimId, operands: &[&Value]) -> Option<[&'static str; 2]> {
+    get(id).effects.warning.and_then(|warning| warning(operands))
 }
 
 /// Fails with `msad:notDifferentiable` for a primitive without a derivative rule (its input depends on x).

@@ -5,17 +5,21 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::second_order::{Element, Tangents};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::second_order::{Element, Pairing, SecondOrder, Tangents};
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general(Prim::Prod, eval_prod, forward_prod).integers(IntegerArgs::ClassFree),
-        general(Prim::Cumprod, eval_cumprod, forward_cumprod).integers(IntegerArgs::ClassFree),
-        general(Prim::Dot, eval_dot, forward_dot).linear(Linearity::Bilinear),
+        general(Prim::Prod, eval_prod, forward_prod)
+            .integers(IntegerArgs::ClassFree)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Product { cumulative: false }))),
+        general(Prim::Cumprod, eval_cumprod, forward_cumprod)
+            .integers(IntegerArgs::ClassFree)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Product { cumulative: true }))),
+        general(Prim::Dot, eval_dot, forward_dot).linear(Linearity::Bilinear).hessian(Hessian::Bilinear(Pairing::SamePosition)),
         general(Prim::Kron, eval_kron, forward_kron).linear(Linearity::Bilinear),
     ]
 }

@@ -3,6 +3,7 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, working_dim};
+use super::reverse::{Adjoints, Reverse, by_column};
 use super::{IntegerArgs, Linearity, Forward, Primitive, general, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
@@ -29,12 +30,15 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Sum, |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::Sum, rv))
             .integers(IntegerArgs::ClassFree),
         general(Prim::Mean, |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::Mean, rv))
             .integers(IntegerArgs::ClassFree),
         general(Prim::Cumsum, |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::CumSum, rv))
             .integers(IntegerArgs::ClassFree),
     ]
 }
@@ -139,14 +143,16 @@ fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
     Ok(fw.derivs[0].apply(&operator(op, &p)))
 }
 
-/// Reverse rule of `sum`, `mean` and `cumsum` (`prim`): the transposed reduction applied to the
-/// result's adjoint, giving the adjoint of the first input.
-pub(super) fn adjoint(prim: Prim, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
-    let op = match prim {
-        Prim::Sum => Reduction::Sum,
-        Prim::Mean => Reduction::Mean,
-        _ => Reduction::CumSum,
-    };
+/// Reverse rule of `sum`, `mean` and `cumsum`: the first operand's adjoint, the others' none.
+fn reverse(op: Reduction, rv: &Reverse) -> Result<Adjoints> {
+    by_column(rv, |adjoint| {
+        let first = rv.wanted[0].then(|| adjoint_of_first(op, rv.inputs, adjoint)).transpose()?;
+        Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
+    })
+}
+
+/// The transposed reduction applied to the result's adjoint: the adjoint of the first input.
+fn adjoint_of_first(op: Reduction, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
     let p = &plan(op.prim(), inputs, matches!(op, Reduction::CumSum))?.slices;
     let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
     let mut out = vec![0.0; p.before * p.len * p.after];

@@ -27,7 +27,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         text_function(Prim::Char, eval_char),
         text_function(Prim::Strcat, eval_strcat),
         text_function(Prim::Sprintf, eval_sprintf).integers(IntegerArgs::ClassFree),
-        text_function(Prim::PrintUsage, eval_print_usage),
+        text_function(Prim::PrintUsage, eval_print_usage).raises(),
         text_function(Prim::Num2str, eval_num2str).integers(IntegerArgs::ClassFree),
         text_function(Prim::Int2str, eval_int2str).integers(IntegerArgs::ClassFree),
         text_function(Prim::Mat2str, eval_mat2str),
