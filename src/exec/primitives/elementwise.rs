@@ -73,6 +73,11 @@ fn asinh(x: f64) -> f64 {
     if x.abs() > 2f64.powi(28) { (x.abs().ln() + std::f64::consts::LN_2).copysign(x) } else { x.asinh() }
 }
 
+/// The derivative of `erf`: 2/sqrt(pi) exp(-x^2).
+fn erf_slope(x: f64) -> f64 {
+    std::f64::consts::FRAC_2_SQRT_PI * (-x * x).exp()
+}
+
 /// MATLAB's `round`: halves away from zero.
 fn round_half_away(x: f64) -> f64 {
     x.round()
@@ -138,6 +143,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary(Prim::Tan, f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
         unary(Prim::Exp, f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        // erf' = 2/sqrt(pi) exp(-x^2), erf'' = -2x erf'.
+        unary(Prim::Erf, libm::erf, |x, _| erf_slope(x), |x, _| -2.0 * x * erf_slope(x))
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary(Prim::Expm1, f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Log, f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())

@@ -54,6 +54,7 @@ prims! {
     Asinh = "asinh",
     Acosh = "acosh",
     Atanh = "atanh",
+    Erf = "erf",
     Floor = "floor",
     Ceil = "ceil",
     Round = "round",
