@@ -85,7 +85,7 @@ fn derivative(kernel: &Kernel) -> &'static str {
 
 fn render() -> String {
     // Entries for a builtin's further outputs are listed under the builtin.
-    let further: Vec<&str> = primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs).collect();
+    let further: Vec<&str> = primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs.map(|p| p.name())).collect();
     let mut names: Vec<&str> = primitives::names().filter(|n| primitives::builtin(n).is_some() && !further.contains(n)).collect();
     names.sort_unstable();
     let mut out = String::from(

@@ -1,17 +1,16 @@
 //! Ranges read only as subscripts (`y(1:2:end)`, `x(a:b) = v`): the evaluator keeps them as (first,
 //! step, count) and builds the index list straight from them, never the range as doubles.
 
-use crate::exec::primitives;
+use crate::exec::primitives::{self, Prim};
 use crate::ir::{Function, Op, Terminator, ValueId};
 
 /// `ranges[v]`: value `v` is a `colon` result and every read of it is a subscript of `a(...)` or of
 /// `a(...) = rhs`.
 pub fn subscript_ranges(func: &Function) -> Vec<bool> {
-    let colon = primitives::lookup("colon");
     let mut ranges = vec![false; func.value_count as usize];
     for inst in func.blocks.iter().flat_map(|b| &b.insts) {
         if let ([dest], Op::Prim(id)) = (&inst.dests[..], &inst.op) {
-            ranges[dest.0 as usize] = Some(*id) == colon;
+            ranges[dest.0 as usize] = *id == Prim::Colon;
         }
     }
     for block in &func.blocks {

@@ -19,6 +19,7 @@ use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, 
 use crate::exec::value::{Array, FunctionHandle, Value};
 pub use crate::exec::warnings::WarningState;
 use crate::ir::program::Loader;
+use crate::ir::verify;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -601,18 +602,24 @@ fn prepare(
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
         .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
+    verify::after_pass(&program, "lowering")?;
     let entry = &program.functions[0];
     let counts_inputs = entry.params.last().is_some_and(|p| p == "varargin")
         || entry.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Nargin));
     if optimize {
         inline_calls(&mut program);
+        verify::after_pass(&program, "inlining")?;
     }
     for (i, func) in program.functions.iter_mut().enumerate() {
         let lattice = propagate(func, if i == 0 && !recursive { args } else { &[] });
         fold_constants(func, &lattice);
-        if optimize {
+    }
+    verify::after_pass(&program, "constant folding")?;
+    if optimize {
+        for func in &mut program.functions {
             eliminate_common_subexpressions(func);
         }
+        verify::after_pass(&program, "common subexpression elimination")?;
     }
     let activity = activity(&program, wrt, !recursive);
     let moves = program.functions.iter().map(moves).collect();

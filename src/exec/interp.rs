@@ -586,14 +586,14 @@ impl<'p> Interpreter<'p> {
                     Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
                     None => primitives::eval_results(*id, &values, inst.dests.len())?,
                 };
-                if primitives::complex::has_complex(&values) && primitives::get(*id).name == "colon" {
-                    let [id, message] = primitives::complex::COLON_WARNING.map(Value::string);
+                if let Some(warning) = primitives::warning(*id, &values) {
+                    let [id, message] = warning.map(Value::string);
                     self.warning(&[&id, &Value::string("%s"), &message])?;
                 }
                 reject_complex_derivative(*id, &results, &operands)?;
                 if let Some(Value::Int(..)) = results.first() {
                     if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
-                        return Err(primitives::integers::not_differentiable(primitives::get(*id).name, results[0].class_name()));
+                        return Err(primitives::integers::not_differentiable(primitives::get(*id).name(), results[0].class_name()));
                     }
                 }
                 let reused = match in_place && derivative {
@@ -637,7 +637,7 @@ impl<'p> Interpreter<'p> {
                     if any_taped {
                         return Err(Diagnostic::new(
                             ErrorKind::Unsupported,
-                            format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(*id).name),
+                            format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(*id).name()),
                         )
                         .with_hint("use opts.mode = 'forward'"));
                     }
@@ -1034,7 +1034,7 @@ fn stack_frame(file: &SourceFile, name: &str, span: Span) -> StackFrame {
 pub(super) fn reject_complex_derivative(id: primitives::PrimId, results: &[Value], operands: &[&Slot]) -> Result<()> {
     let complex = results.iter().any(|r| matches!(r, Value::Complex(_)));
     if complex && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
-        return Err(primitives::complex::depends_on_x(primitives::get(id).name));
+        return Err(primitives::complex::depends_on_x(primitives::get(id).name()));
     }
     Ok(())
 }

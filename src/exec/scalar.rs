@@ -14,9 +14,8 @@
 use super::deriv::{DenseDeriv, Deriv};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use super::interp::Slot;
-use super::primitives::{self, Kernel, PrimId};
+use super::primitives::{self, Kernel, Prim, PrimId};
 use super::value::{Array, Value};
-use std::sync::OnceLock;
 
 /// What a fast-path operation did with its result: None, written into the destination's buffers;
 /// else a new slot for the destination (boxed: the in-place case, taken on every loop iteration after
@@ -42,35 +41,15 @@ pub(super) fn operand(slot: &Slot) -> Option<Operand<'_>> {
     Some(Operand { x: a.data[0], dx })
 }
 
-/// Primitives the fast path treats by name, looked up once.
-struct Known {
-    /// Matrix operations and the elementwise primitive they are on scalars (`*` is `.*`, ...).
-    equivalents: Vec<(PrimId, PrimId)>,
-    /// The condition of `if`/`while`.
-    truth: Option<PrimId>,
-    /// `[a; b; ...]` and `[a, b, ...]`.
-    vertcat: Option<PrimId>,
-    horzcat: Option<PrimId>,
-    /// A `for` loop's variable: `for_item(collection, counter)`.
-    for_item: Option<PrimId>,
-}
-
-fn known() -> &'static Known {
-    static KNOWN: OnceLock<Known> = OnceLock::new();
-    KNOWN.get_or_init(|| Known {
-        equivalents: [("mtimes", "times"), ("mrdivide", "rdivide"), ("mldivide", "ldivide"), ("mpower", "power")]
-            .iter()
-            .filter_map(|(matrix, elementwise)| Some((primitives::lookup(matrix)?, primitives::lookup(elementwise)?)))
-            .collect(),
-        truth: primitives::lookup("truth"),
-        vertcat: primitives::lookup("vertcat"),
-        horzcat: primitives::lookup("horzcat"),
-        for_item: primitives::lookup("for_item"),
-    })
-}
-
+/// The elementwise primitive a matrix operation is on scalars (`*` is `.*`, ...).
 fn elementwise_equivalent(id: PrimId) -> PrimId {
-    known().equivalents.iter().find(|(matrix, _)| *matrix == id).map_or(id, |(_, elementwise)| *elementwise)
+    match id {
+        Prim::Mtimes => Prim::Times,
+        Prim::Mrdivide => Prim::Rdivide,
+        Prim::Mldivide => Prim::Ldivide,
+        Prim::Mpower => Prim::Power,
+        other => other,
+    }
 }
 
 /// The kernel `id` runs on real scalars (a matrix operation's elementwise equivalent).
@@ -80,10 +59,10 @@ pub(super) fn scalar_kernel(id: PrimId) -> &'static Kernel {
 
 /// Whether `id` is the condition primitive `truth` (see `truth`), or a `for` loop's `for_item`.
 pub(super) fn is_truth(id: PrimId) -> bool {
-    Some(id) == known().truth
+    id == Prim::Truth
 }
 pub(super) fn is_for_item(id: PrimId) -> bool {
-    Some(id) == known().for_item
+    id == Prim::ForItem
 }
 
 /// A branch condition on a real or logical scalar (NaN: the general path raises the error).
@@ -216,7 +195,7 @@ fn set_tape(written: Written, dest: Option<&mut Slot>, var: Option<TapeVar>) -> 
 
 /// Whether `id` joins its operands in brackets (see `concatenate`).
 pub(super) fn is_concatenation(id: PrimId) -> bool {
-    Some(id) == known().vertcat || Some(id) == known().horzcat
+    matches!(id, Prim::Vertcat | Prim::Horzcat)
 }
 
 /// `[a; b; ...]` or `[a, b, ...]` (`id` as for `is_concatenation`) of `count` real scalars, read with
@@ -229,7 +208,7 @@ pub(super) fn concatenate<'a>(
     active: bool,
     dest: Option<&mut Slot>,
 ) -> Option<Written> {
-    let dims = if Some(id) == known().vertcat { [count, 1] } else { [1, count] };
+    let dims = if id == Prim::Vertcat { [count, 1] } else { [1, count] };
     let mut nd = None;
     for k in 0..count {
         let dx = operand(operand_at(k)?)?.dx;

@@ -27,7 +27,7 @@ impl fmt::Display for Function {
                     Op::Param(i) => format!("param {i}"),
                     Op::Undefined(n) => format!("undefined '{n}'"),
                     Op::MagicColon => "colon-marker".into(),
-                    Op::Prim(p) => primitives::get(*p).name.to_string(),
+                    Op::Prim(p) => primitives::get(*p).name().to_string(),
                     Op::Call(c) => format!("call f{}", c.0),
                     Op::MakeHandle { text, .. } => format!("handle {text}"),
                     Op::Apply(h) => h.name().to_string(),

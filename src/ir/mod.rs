@@ -5,6 +5,7 @@ pub mod lower;
 pub mod program;
 pub mod library;
 mod dump;
+pub mod verify;
 
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::exec::primitives::PrimId;

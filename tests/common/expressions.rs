@@ -8,7 +8,7 @@ use msad::exec::value::{Array, SparseMatrix, Value};
 pub const EXPRESSIONS: &[&str] = &[
     "-x", "+x", "sin(x)", "cos(x)", "tan(x)", "exp(x)", "expm1(x)", "log(x)", "log2(x)", "log10(x)",
     "log1p(x)", "sqrt(x)", "abs(x - 0.5)", "asin(x)", "acos(x)", "atan(x)", "sinh(x)", "cosh(x)", "tanh(x)",
-    "asinh(x)", "acosh(x + 1)", "atanh(x)", "floor(x) + x",
+    "asinh(x)", "acosh(x + 1)", "atanh(x)", "erf(x)", "floor(x) + x",
     "x + x'", "x - 2", "x .* x'", "x ./ x(1:2)'", "x .\\ 3", "x .^ x", "x .^ 2", "2 .^ x", "atan2(x, x')",
     "hypot(x, 1)", "A * x", "x' * A'", "reshape(x, 2, 3) * reshape(x, 3, 2)", "x' * x", "x(2) * x",
     "x'", "reshape(x, 3, 2)'", "x / x(2)", "x(3) \\ x", "x(1) ^ x(2)", "x(2) ^ 3", "diag(x)",

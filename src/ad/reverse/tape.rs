@@ -207,7 +207,7 @@ impl Tape {
         if operands.iter().any(|s| self.is_container(s.tape)) || matches!(output, Value::Cell(_) | Value::Struct(_)) {
             return Err(Diagnostic::new(
                 ErrorKind::Unsupported,
-                format!("'{}' from or into a cell or struct holding values that depend on x, in reverse mode", primitives::get(id).name),
+                format!("'{}' from or into a cell or struct holding values that depend on x, in reverse mode", primitives::get(id).name()),
             )
             .with_hint("build the container with {...}, c{k} = v or s.f = v, or use opts.mode = 'forward'"));
         }

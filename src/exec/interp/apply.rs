@@ -8,7 +8,7 @@ use super::{Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, assign};
-use crate::exec::primitives::{self, Forward, PrimId, runtime};
+use crate::exec::primitives::{self, Forward, Prim, PrimId, runtime};
 use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
 use crate::ir::{Callee, HigherOrder};
 
@@ -58,7 +58,7 @@ impl Interpreter<'_> {
             let tape = match &mut self.tape {
                 Some(tape) if taped && k == 0 => tape.record_prim(id, &operands, &output)?,
                 Some(_) if taped => {
-                    return Err(Diagnostic::new(ErrorKind::Unsupported, format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name))
+                    return Err(Diagnostic::new(ErrorKind::Unsupported, format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name()))
                         .with_hint("use opts.mode = 'forward'"));
                 }
                 _ => None,
@@ -68,8 +68,7 @@ impl Interpreter<'_> {
         Ok(out)
     }
 
-    fn apply_named(&mut self, name: &str, args: &[Slot]) -> Result<Slot> {
-        let id = primitives::lookup(name).expect("assembly primitives are in the table");
+    fn apply_one(&mut self, id: PrimId, args: &[Slot]) -> Result<Slot> {
         Ok(self.apply_prim(id, args, 1)?.remove(0))
     }
 
@@ -139,7 +138,7 @@ impl Interpreter<'_> {
         let values: Vec<&Value> = args.iter().map(|s| &s.value).collect();
         let func = match args.get(3) {
             Some(f) if matches!(f.value, Value::Handle(_)) => f,
-            _ => return self.apply_named("accumarray", args),
+            _ => return self.apply_one(Prim::Accumarray, args),
         };
         let (positions, dims) = primitives::accumarray_groups(&values)?;
         let fill = primitives::accumarray_fill(&values)?;
@@ -162,7 +161,7 @@ impl Interpreter<'_> {
         if results.is_empty() {
             return Ok(base);
         }
-        let column = self.apply_named("vertcat", &results)?;
+        let column = self.apply_one(Prim::Vertcat, &results)?;
         let subs = [Subscript::positions(targets)];
         let tape = match &mut self.tape {
             Some(tape) => tape.record_assign(Some(&base), &column, &subs)?,
@@ -207,11 +206,14 @@ impl Interpreter<'_> {
         };
         let converted = results
             .into_iter()
-            .map(|r| if r.value.class_name() == class { Ok(r) } else { self.apply_named(class, &[r]) })
+            .map(|r| match primitives::lookup(class) {
+                Some(convert) if r.value.class_name() != class => self.apply_one(convert, &[r]),
+                _ => Ok(r),
+            })
             .collect::<Result<Vec<_>>>()?;
-        let column = self.apply_named("vertcat", &converted)?;
+        let column = self.apply_one(Prim::Vertcat, &converted)?;
         let size = Value::Double(Array::row(dims.iter().map(|&d| d as f64).collect()));
-        self.apply_named("reshape", &[column, Slot::inactive(size)])
+        self.apply_one(Prim::Reshape, &[column, Slot::inactive(size)])
     }
 
     /// 'UniformOutput' false: a cell of the inputs' size holding every result.

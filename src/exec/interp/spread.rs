@@ -6,6 +6,7 @@ use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
 use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::primitives::Prim;
 use crate::exec::primitives::integers::OPERATORS;
 use crate::exec::value::Value;
 use crate::ir::{Inst, ListUse, Op};
@@ -146,7 +147,8 @@ pub(super) fn one_value_needed(count: usize) -> Diagnostic {
 }
 
 /// Unary operators' builtins and the symbols Octave's errors name them by.
-const UNARY_OPERATORS: &[(&str, &str)] = &[("uminus", "-"), ("uplus", "+"), ("not", "!"), ("transpose", ".'"), ("ctranspose", "'")];
+const UNARY_OPERATORS: &[(Prim, &str)] =
+    &[(Prim::Uminus, "-"), (Prim::Uplus, "+"), (Prim::Not, "!"), (Prim::Transpose, ".'"), (Prim::Ctranspose, "'")];
 
 /// Octave's error for an instruction reading a `Reg::Stray` operand: an operator's names the operand
 /// types, an index's says the list cannot be indexed.
@@ -160,10 +162,7 @@ fn stray_list_error(inst: &Inst, regs: &[Reg]) -> Option<Diagnostic> {
         Reg::Val(s) => octave_type(&s.value),
         _ => "cs-list".to_string(),
     };
-    let symbol = |table: &[(&str, &'static str)], id: &crate::exec::primitives::PrimId| {
-        let name = crate::exec::primitives::get(*id).name;
-        table.iter().find(|(n, _)| *n == name).map(|(_, symbol)| *symbol)
-    };
+    let symbol = |table: &[(Prim, &'static str)], id: &Prim| table.iter().find(|(p, _)| p == id).map(|(_, symbol)| *symbol);
     let message = match (&inst.op, &inst.args[..]) {
         (Op::Prim(id), [a, b]) => symbol(OPERATORS, id)
             .map(|op| format!("binary operator '{op}' not implemented for '{}' by '{}' operations", type_of(a), type_of(b))),

@@ -3,21 +3,21 @@
 //! `accumarray_groups` and calls it). `num2cell` and `deal` hand values on whole.
 
 use super::elementwise::numeric;
-use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime};
+use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, RowOperator};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    let general = |name, eval, derivative| Primitive::new(name, Kernel::General { eval, derivative });
+    let general = |prim, eval, derivative| Primitive::new(prim, Kernel::General { eval, derivative });
     vec![
-        general("accumarray", eval_accumarray, Derivative::Rule(forward_accumarray)).linear(Linearity::PiecewiseLinear),
-        general("num2cell", eval_num2cell, Derivative::Rule(forward_num2cell)).linear(Linearity::Additive),
-        general("deal", eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true })
+        general(Prim::Accumarray, eval_accumarray, Derivative::Rule(forward_accumarray)).linear(Linearity::PiecewiseLinear),
+        general(Prim::Num2cell, eval_num2cell, Derivative::Rule(forward_num2cell)).linear(Linearity::Additive),
+        general(Prim::Deal, eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true })
             .linear(Linearity::Additive),
-        general("merge", eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
-        general("ifelse", eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
+        general(Prim::Merge, eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
+        general(Prim::Ifelse, eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
     ]
 }
 

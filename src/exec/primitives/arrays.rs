@@ -3,48 +3,48 @@
 //! rows with the map that moved the values (structural entries move with them, none is dropped).
 
 use super::elementwise::{dims_text, numeric};
-use super::{IntegerArgs, RuleReads, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, RuleReads, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::{buffers, memory};
 use crate::exec::deriv::{DenseDeriv, Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, SparseMatrix, Value, normalize_dims};
 
-fn structural(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
+fn structural(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        structural("repmat", |a, _| rearrange(a, repmat), |fw| gather_rule(fw, repmat))
+        structural(Prim::Repmat, |a, _| rearrange(a, repmat), |fw| gather_rule(fw, repmat))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        structural("permute", |a, _| rearrange(a, |a| permutation("permute", a, false)), |fw| {
+        structural(Prim::Permute, |a, _| rearrange(a, |a| permutation("permute", a, false)), |fw| {
             gather_rule(fw, |a| permutation("permute", a, false))
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural("ipermute", |a, _| rearrange(a, |a| permutation("ipermute", a, true)), |fw| {
+        structural(Prim::Ipermute, |a, _| rearrange(a, |a| permutation("ipermute", a, true)), |fw| {
             gather_rule(fw, |a| permutation("ipermute", a, true))
         }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE),
-        structural("squeeze", |a, _| rearrange(a, squeeze), |fw| gather_rule(fw, squeeze))
+        structural(Prim::Squeeze, |a, _| rearrange(a, squeeze), |fw| gather_rule(fw, squeeze))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        structural("flip", |a, _| rearrange(a, |a| flip("flip", a, None)), |fw| {
+        structural(Prim::Flip, |a, _| rearrange(a, |a| flip("flip", a, None)), |fw| {
             gather_rule(fw, |a| flip("flip", a, None))
         }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE).integers(IntegerArgs::KeepClass),
-        structural("fliplr", |a, _| rearrange(a, |a| flip("fliplr", a, Some(1))), |fw| {
+        structural(Prim::Fliplr, |a, _| rearrange(a, |a| flip("fliplr", a, Some(1))), |fw| {
             gather_rule(fw, |a| flip("fliplr", a, Some(1)))
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural("flipud", |a, _| rearrange(a, |a| flip("flipud", a, Some(0))), |fw| {
+        structural(Prim::Flipud, |a, _| rearrange(a, |a| flip("flipud", a, Some(0))), |fw| {
             gather_rule(fw, |a| flip("flipud", a, Some(0)))
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural("rot90", |a, _| rearrange(a, rot90), |fw| gather_rule(fw, rot90))
+        structural(Prim::Rot90, |a, _| rearrange(a, rot90), |fw| gather_rule(fw, rot90))
             .linear(Linearity::PiecewiseLinear)
             .reads(RuleReads::NONE)
             .integers(IntegerArgs::KeepClass),
-        structural("circshift", |a, _| rearrange(a, circshift), |fw| gather_rule(fw, circshift))
+        structural(Prim::Circshift, |a, _| rearrange(a, circshift), |fw| gather_rule(fw, circshift))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        structural("cat", eval_cat, forward_cat).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        structural(Prim::Cat, eval_cat, forward_cat).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }
 

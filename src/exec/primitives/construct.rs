@@ -3,7 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, PatternRule, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, PatternRule, Primitive, check_arity, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
@@ -11,63 +11,63 @@ use crate::exec::index::{Subscript, index};
 use crate::exec::memory;
 use crate::exec::value::{Array, IntClass, SparseMatrix, Value, normalize_dims};
 
-fn zero_derivative(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
+fn zero_derivative(prim: Prim, eval: EvalFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
-fn with_rule(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
+fn with_rule(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        constructor("zeros", |a, _| filled("zeros", Classes::NUMERIC, a, 0.0)),
-        constructor("ones", |a, _| filled("ones", Classes::NUMERIC, a, 1.0)),
-        constructor("eye", eval_eye),
-        constructor("pi", |a, _| filled("pi", Classes::FLOAT_NAMED, a, std::f64::consts::PI)),
-        constructor("e", |a, _| filled("e", Classes::FLOAT_NAMED, a, std::f64::consts::E)),
-        constructor("Inf", |a, _| filled("Inf", Classes::FLOAT, a, f64::INFINITY)),
-        constructor("inf", |a, _| filled("inf", Classes::FLOAT, a, f64::INFINITY)),
-        constructor("NaN", |a, _| filled("NaN", Classes::FLOAT, a, f64::NAN)),
-        constructor("nan", |a, _| filled("nan", Classes::FLOAT, a, f64::NAN)),
-        zero_derivative("eps", eval_eps),
-        zero_derivative("flintmax", |a, _| filled("flintmax", Classes::FLOAT_NAMED, a, 2f64.powi(53))),
-        constructor("true", |a, _| filled("true", Classes::LOGICAL, a, 1.0)),
-        constructor("false", |a, _| filled("false", Classes::LOGICAL, a, 0.0)),
-        zero_derivative("size", eval_size).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative("numel", eval_numel).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative("length", |a, _| {
+        constructor(Prim::Zeros, |a, _| filled("zeros", Classes::NUMERIC, a, 0.0)),
+        constructor(Prim::Ones, |a, _| filled("ones", Classes::NUMERIC, a, 1.0)),
+        constructor(Prim::Eye, eval_eye),
+        constructor(Prim::Pi, |a, _| filled("pi", Classes::FLOAT_NAMED, a, std::f64::consts::PI)),
+        constructor(Prim::E, |a, _| filled("e", Classes::FLOAT_NAMED, a, std::f64::consts::E)),
+        constructor(Prim::InfCapitalised, |a, _| filled("Inf", Classes::FLOAT, a, f64::INFINITY)),
+        constructor(Prim::Inf, |a, _| filled("inf", Classes::FLOAT, a, f64::INFINITY)),
+        constructor(Prim::NaN, |a, _| filled("NaN", Classes::FLOAT, a, f64::NAN)),
+        constructor(Prim::Nan, |a, _| filled("nan", Classes::FLOAT, a, f64::NAN)),
+        zero_derivative(Prim::Eps, eval_eps),
+        zero_derivative(Prim::Flintmax, |a, _| filled("flintmax", Classes::FLOAT_NAMED, a, 2f64.powi(53))),
+        constructor(Prim::True, |a, _| filled("true", Classes::LOGICAL, a, 1.0)),
+        constructor(Prim::False, |a, _| filled("false", Classes::LOGICAL, a, 0.0)),
+        zero_derivative(Prim::Size, eval_size).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Numel, eval_numel).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Length, |a, _| {
             count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) })
         }).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative("ndims", |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative("isempty", |a, _| {
+        zero_derivative(Prim::Ndims, |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Isempty, |a, _| {
             check_arity("isempty", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(a[0].numel() == 0))])
         }).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative("colon", eval_colon).integers(IntegerArgs::KeepClass),
-        zero_derivative("not", eval_not).integers(IntegerArgs::ClassFree),
-        zero_derivative("truth", eval_truth).integers(IntegerArgs::ClassFree).internal(),
-        zero_derivative("switch_match", eval_switch_match).integers(IntegerArgs::ClassFree).internal(),
-        zero_derivative("for_count", |a, _| {
+        zero_derivative(Prim::Colon, eval_colon).integers(IntegerArgs::KeepClass).warns(|a| super::complex::has_complex(a).then_some(super::complex::COLON_WARNING)),
+        zero_derivative(Prim::Not, eval_not).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Truth, eval_truth).integers(IntegerArgs::ClassFree).internal(),
+        zero_derivative(Prim::SwitchMatch, eval_switch_match).integers(IntegerArgs::ClassFree).internal(),
+        zero_derivative(Prim::ForCount, |a, _| {
             check_arity("for", a, 1, 1)?;
             let dims = a[0].dims();
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
         }).integers(IntegerArgs::ClassFree).internal(),
-        with_rule("for_item", eval_for_item, forward_for_item)
+        with_rule(Prim::ForItem, eval_for_item, forward_for_item)
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass)
             .internal(),
-        with_rule("horzcat", |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
+        with_rule(Prim::Horzcat, |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
-        with_rule("vertcat", |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
+        with_rule(Prim::Vertcat, |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
             forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
         }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
-        with_rule("reshape", eval_reshape, |fw| Ok(fw.derivs[0].clone()))
+        with_rule(Prim::Reshape, eval_reshape, |fw| Ok(fw.derivs[0].clone()))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        with_rule("double", eval_double, |fw| Ok(fw.derivs[0].clone()))
+        with_rule(Prim::Double, eval_double, |fw| Ok(fw.derivs[0].clone()))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::ClassFree),
     ]
@@ -105,8 +105,8 @@ fn dims_from_args(name: &str, args: &[&Value]) -> Result<Vec<usize>> {
 
 /// A constructor: its result depends on no argument's value in a differentiable way, and it reads
 /// integer-class size arguments and prototypes itself (a prototype's class is the result's).
-fn constructor(name: &'static str, eval: EvalFn) -> Primitive {
-    zero_derivative(name, eval).integers(IntegerArgs::Own)
+fn constructor(prim: Prim, eval: EvalFn) -> Primitive {
+    zero_derivative(prim, eval).integers(IntegerArgs::Own)
 }
 
 /// The kinds of array a constructor makes.

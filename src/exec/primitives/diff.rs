@@ -3,14 +3,14 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::buffers;
 use crate::exec::deriv::{DenseDeriv, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("diff", eval_diff, forward_diff).linear(Linearity::Additive).integers(IntegerArgs::KeepClass)]
+    vec![general(Prim::Diff, eval_diff, forward_diff).linear(Linearity::Additive).integers(IntegerArgs::KeepClass)]
 }
 
 /// What `diff` computes: the `order`-th difference along `dim`, or an empty 0x0 result.

@@ -1,6 +1,6 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
-use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime};
+use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime, Prim};
 use crate::diag::{Diagnostic, Result};
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::buffers;
@@ -11,16 +11,16 @@ use std::borrow::Cow;
 type Partial = fn(f64, f64) -> f64;
 
 /// `f` with its first and second derivatives, both at `(x, f(x))`.
-fn unary(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
-    Primitive::new(name, Kernel::Unary { f, df: Some(df), d2f, domain: None })
+fn unary(prim: Prim, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
+    Primitive::new(prim, Kernel::Unary { f, df: Some(df), d2f, domain: None })
 }
 
-fn unary_on(name: &'static str, f: fn(f64) -> f64, df: Partial, d2f: Partial, domain: fn(f64) -> bool) -> Primitive {
-    Primitive::new(name, Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) })
+fn unary_on(prim: Prim, f: fn(f64) -> f64, df: Partial, d2f: Partial, domain: fn(f64) -> bool) -> Primitive {
+    Primitive::new(prim, Kernel::Unary { f, df: Some(df), d2f, domain: Some(domain) })
 }
 
-fn piecewise_constant(name: &'static str, f: fn(f64) -> f64) -> Primitive {
-    Primitive::new(name, Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None })
+fn piecewise_constant(prim: Prim, f: fn(f64) -> f64) -> Primitive {
+    Primitive::new(prim, Kernel::Unary { f, df: None, d2f: |_, _| 0.0, domain: None })
 }
 
 /// An elementwise binary entry: `f` for scalars, and its loop over expanded operands compiled with `f`
@@ -50,8 +50,8 @@ fn linear(_: f64, _: f64, _: f64) -> (f64, f64, f64) {
     (0.0, 0.0, 0.0)
 }
 
-fn predicate(name: &'static str, f: fn(f64, f64) -> bool) -> Primitive {
-    Primitive::new(name, Kernel::Predicate(f))
+fn predicate(prim: Prim, f: fn(f64, f64) -> bool) -> Primitive {
+    Primitive::new(prim, Kernel::Predicate(f))
 }
 
 /// MATLAB's `sign`, also the derivative of `abs` (0 at 0); sign(-0) is +0 and sign(NaN) NaN.
@@ -71,6 +71,11 @@ fn sign(x: f64) -> f64 {
 /// formula that Rust's `asinh` uses, so log(2|x|) = log|x| + log 2 directly.
 fn asinh(x: f64) -> f64 {
     if x.abs() > 2f64.powi(28) { (x.abs().ln() + std::f64::consts::LN_2).copysign(x) } else { x.asinh() }
+}
+
+/// The derivative of `erf`: 2/sqrt(pi) exp(-x^2).
+fn erf_slope(x: f64) -> f64 {
+    std::f64::consts::FRAC_2_SQRT_PI * (-x * x).exp()
 }
 
 /// MATLAB's `round`: halves away from zero.
@@ -125,96 +130,99 @@ fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary("uminus", |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        unary("uplus", |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        unary(Prim::Uminus, |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        unary(Prim::Uplus, |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         // On real values; complex ones are primitives::complex's.
-        unary("real", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
-        unary("conj", |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
-        piecewise_constant("imag", |_| 0.0),
-        unary("cbrt", f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5)))
+        unary(Prim::Real, |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
+        unary(Prim::Conj, |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
+        piecewise_constant(Prim::Imag, |_| 0.0),
+        unary(Prim::Cbrt, f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5)))
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("sin", f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("cos", f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("tan", f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
+        unary(Prim::Sin, f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary(Prim::Cos, f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary(Prim::Tan, f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("exp", f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("expm1", f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
+        unary(Prim::Exp, f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+        // erf' = 2/sqrt(pi) exp(-x^2), erf'' = -2x erf'.
+        unary(Prim::Erf, libm::erf, |x, _| erf_slope(x), |x, _| -2.0 * x * erf_slope(x))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log", f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
+        unary(Prim::Expm1, f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log2", f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
+        unary_on(Prim::Log, f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(Prim::Log2, f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
-            .more_outputs(super::mantissa::LOG2_PARTS),
-        unary_on("log10", f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
+            .more_outputs(Prim::Log2Parts),
+        unary_on(Prim::Log10, f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("log1p", f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
+        unary_on(Prim::Log1p, f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("sqrt", f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
+        unary_on(Prim::Sqrt, f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("abs", f64::abs, |x, _| sign(x), |_, _| 0.0)
+        unary(Prim::Abs, f64::abs, |x, _| sign(x), |_, _| 0.0)
             .reads(RuleReads::unary(Reads::Operands, Reads::Nothing))
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass),
-        unary_on("asin", f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+        unary_on(Prim::Asin, f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("acos", f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
+        unary_on(Prim::Acos, f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary("atan", f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
+        unary(Prim::Atan, f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary("sinh", f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("cosh", f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary("tanh", f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y))
+        unary(Prim::Sinh, f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary(Prim::Cosh, f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary(Prim::Tanh, f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y))
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary("asinh", asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
+        unary(Prim::Asinh, asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("acosh", f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan())
+        unary_on(Prim::Acosh, f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on("atanh", f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan())
+        unary_on(Prim::Atanh, f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        piecewise_constant("floor", f64::floor).integers(IntegerArgs::KeepClass),
-        piecewise_constant("ceil", f64::ceil).integers(IntegerArgs::KeepClass),
-        piecewise_constant("round", round_half_away).integers(IntegerArgs::KeepClass),
-        piecewise_constant("fix", f64::trunc).integers(IntegerArgs::KeepClass),
-        piecewise_constant("sign", sign).integers(IntegerArgs::KeepClass),
-        binary!("plus", |a, b| a + b, |_, _, _| (1.0, 1.0), linear)
+        piecewise_constant(Prim::Floor, f64::floor).integers(IntegerArgs::KeepClass),
+        piecewise_constant(Prim::Ceil, f64::ceil).integers(IntegerArgs::KeepClass),
+        piecewise_constant(Prim::Round, round_half_away).integers(IntegerArgs::KeepClass),
+        piecewise_constant(Prim::Fix, f64::trunc).integers(IntegerArgs::KeepClass),
+        piecewise_constant(Prim::Sign, sign).integers(IntegerArgs::KeepClass),
+        binary!(Prim::Plus, |a, b| a + b, |_, _, _| (1.0, 1.0), linear)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        binary!("minus", |a, b| a - b, |_, _, _| (1.0, -1.0), linear)
+        binary!(Prim::Minus, |a, b| a - b, |_, _, _| (1.0, -1.0), linear)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        binary!("times", |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))
+        binary!(Prim::Times, |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))
             .linear(Linearity::Bilinear)
             .integers(IntegerArgs::KeepClass),
-        binary!("rdivide", |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b)))
+        binary!(Prim::Rdivide, |a, b| a / b, |_, b, z| (1.0 / b, -z / b), |_, b, z| (0.0, -1.0 / (b * b), 2.0 * z / (b * b)))
             .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
             .linear(Linearity::Numerator)
             .integers(IntegerArgs::KeepClass),
-        binary!("ldivide", |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0))
+        binary!(Prim::Ldivide, |a, b| b / a, |a, _, z| (-z / a, 1.0 / a), |a, _, z| (2.0 * z / (a * a), -1.0 / (a * a), 0.0))
             .reads(RuleReads::binary(Reads::Both, Reads::Operands, Reads::Both))
             .linear(Linearity::Denominator)
             .integers(IntegerArgs::KeepClass),
-        binary!("power", power, power_partials, power_second, Some(power_is_complex))
+        binary!(Prim::Power, power, power_partials, power_second, Some(power_is_complex))
             .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
             .integers(IntegerArgs::KeepClass),
-        binary!("atan2", f64::atan2, |a, b, _| {
+        binary!(Prim::Atan2, f64::atan2, |a, b, _| {
             let r = a * a + b * b;
             (b / r, -a / r)
         }, |a, b, _| {
             let r2 = (a * a + b * b) * (a * a + b * b);
             (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
         }).reads(RuleReads::binary(Reads::Operands, Reads::Operands, Reads::Operands)),
-        binary!("hypot", f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
+        binary!(Prim::Hypot, f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
             let z3 = z * z * z;
             (b * b / z3, -a * b / z3, a * a / z3)
         }).reads(RuleReads::binary(Reads::Both, Reads::Both, Reads::Both)),
-        predicate("eq", |a, b| a == b).integers(IntegerArgs::ClassFree),
-        predicate("ne", |a, b| a != b).integers(IntegerArgs::ClassFree),
-        predicate("lt", |a, b| a < b).integers(IntegerArgs::ClassFree),
-        predicate("le", |a, b| a <= b).integers(IntegerArgs::ClassFree),
-        predicate("gt", |a, b| a > b).integers(IntegerArgs::ClassFree),
-        predicate("ge", |a, b| a >= b).integers(IntegerArgs::ClassFree),
-        predicate("and", |a, b| a != 0.0 && b != 0.0).integers(IntegerArgs::ClassFree),
-        predicate("or", |a, b| a != 0.0 || b != 0.0).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Eq, |a, b| a == b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Ne, |a, b| a != b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Lt, |a, b| a < b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Le, |a, b| a <= b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Gt, |a, b| a > b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Ge, |a, b| a >= b).integers(IntegerArgs::ClassFree),
+        predicate(Prim::And, |a, b| a != 0.0 && b != 0.0).integers(IntegerArgs::ClassFree),
+        predicate(Prim::Or, |a, b| a != 0.0 || b != 0.0).integers(IntegerArgs::ClassFree),
     ]
 }
 
@@ -223,17 +231,17 @@ pub(super) fn numeric<'v>(name: &str, v: &'v Value) -> Result<Cow<'v, Array<f64>
 }
 
 pub(super) fn eval_unary(
-    name: &str,
+    prim: Prim,
     f: fn(f64) -> f64,
     domain: Option<fn(f64) -> bool>,
     args: &[&Value],
 ) -> Result<Value> {
-    super::check_arity(name, args, 1, 1)?;
-    if let Some(s) = super::sparse::elementwise(name, args) {
+    super::check_arity(prim.name(), args, 1, 1)?;
+    if let Some(s) = super::sparse::elementwise(prim, args) {
         return Ok(Value::Sparse(s));
     }
-    let x = numeric(name, args[0])?;
-    if let Some(complex) = outside_domain(name, &x, f, domain) {
+    let x = numeric(prim.name(), args[0])?;
+    if let Some(complex) = outside_domain(prim, &x, f, domain) {
         return complex;
     }
     let mut data = buffers::take(x.data.len());
@@ -242,13 +250,13 @@ pub(super) fn eval_unary(
 }
 
 /// Octave's (complex) result of a unary function when an element of `x` is outside its real domain.
-fn outside_domain(name: &str, x: &Array<f64>, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>) -> Option<Result<Value>> {
+fn outside_domain(prim: Prim, x: &Array<f64>, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>) -> Option<Result<Value>> {
     let inside = domain?;
     if x.data.iter().all(|&v| inside(v)) {
         return None;
     }
-    let complex = super::complex::out_of_domain(name, x, inside, f);
-    Some(complex.ok_or_else(|| runtime(format!("{name}: no complex result defined"))))
+    let complex = super::complex::out_of_domain(prim, x, inside, f);
+    Some(complex.ok_or_else(|| runtime(format!("{}: no complex result defined", prim.name()))))
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).
@@ -331,10 +339,11 @@ pub struct Expanded<'v> {
     maps: (RowMap, RowMap),
 }
 
-fn expand<'v>(name: &str, args: &[&'v Value]) -> Result<Expanded<'v>> {
+fn expand<'v>(prim: Prim, args: &[&'v Value]) -> Result<Expanded<'v>> {
+    let name = prim.name();
     super::check_arity(name, args, 2, 2)?;
     let (a, b) = (numeric(name, args[0])?, numeric(name, args[1])?);
-    let dims = broadcast_shape(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(name), &a.dims, &b.dims))?;
+    let dims = broadcast_shape(&a.dims, &b.dims).ok_or_else(|| nonconformant(&octave_operator(prim), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok(Expanded { a, b, dims, maps })
 }
@@ -350,14 +359,15 @@ pub fn nonconformant(what: &str, a: &[usize], b: &[usize]) -> Diagnostic {
 }
 
 /// How Octave's nonconformance error names an elementwise operator.
-fn octave_operator(name: &str) -> String {
-    match name {
-        "plus" => "operator +".into(),
-        "minus" => "operator -".into(),
-        "times" => "product".into(),
-        "rdivide" | "ldivide" => "quotient".into(),
-        "power" => "operator .^".into(),
-        "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "and" | "or" => format!("mx_el_{name}"),
+fn octave_operator(prim: Prim) -> String {
+    let name = prim.name();
+    match prim {
+        Prim::Plus => "operator +".into(),
+        Prim::Minus => "operator -".into(),
+        Prim::Times => "product".into(),
+        Prim::Rdivide | Prim::Ldivide => "quotient".into(),
+        Prim::Power => "operator .^".into(),
+        Prim::Eq | Prim::Ne | Prim::Lt | Prim::Le | Prim::Gt | Prim::Ge | Prim::And | Prim::Or => format!("mx_el_{name}"),
         _ => name.into(),
     }
 }
@@ -392,25 +402,25 @@ fn zip_into<T: Clone>(e: &Expanded, f: impl Fn(f64, f64) -> T, mut data: Vec<T>)
 }
 
 pub(super) fn eval_binary(
-    name: &str,
+    prim: Prim,
     f: fn(f64, f64) -> f64,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Vec<Value>> {
-    Ok(vec![eval_pairs(name, |e| zip_with(e, f), complex, args)?])
+    Ok(vec![eval_pairs(prim, |e| zip_with(e, f), complex, args)?])
 }
 
 /// A table entry's binary kernel: `pairs` computes the result from the expanded operands.
 pub(super) fn eval_pairs(
-    name: &str,
+    prim: Prim,
     pairs: impl Fn(&Expanded) -> Array<f64>,
     complex: Option<fn(f64, f64) -> bool>,
     args: &[&Value],
 ) -> Result<Value> {
-    if let Some(s) = super::sparse::elementwise(name, args) {
+    if let Some(s) = super::sparse::elementwise(prim, args) {
         return Ok(Value::Sparse(s));
     }
-    let e = expand(name, args)?;
+    let e = expand(prim, args)?;
     if let Some(is_complex) = complex {
         let mut any_complex = false;
         for_each_pair(&e, |_, x, y| any_complex |= is_complex(x, y));
@@ -435,14 +445,14 @@ fn update_with(own: &mut [f64], position: usize, other: &[f64], map: &RowMap, f:
 
 /// `eval_pairs` written into `own`, operand `position`, of the result's shape (see `update_with`).
 pub(super) fn eval_binary_into(
-    name: &str,
+    prim: Prim,
     update: fn(&mut [f64], usize, &[f64], &RowMap),
     complex: Option<fn(f64, f64) -> bool>,
     mut own: Array<f64>,
     position: usize,
     other_value: &Value,
 ) -> Result<Value> {
-    let other = numeric(name, other_value)?;
+    let other = numeric(prim.name(), other_value)?;
     let map = row_map(&other.dims, &own.dims);
     if let Some(is_complex) = complex {
         let pair = |k: usize, x: f64| if position == 0 { (x, other.data[map.source(k)]) } else { (other.data[map.source(k)], x) };
@@ -460,17 +470,17 @@ pub(super) fn eval_binary_into(
 }
 
 /// `eval_unary` written into `own`, the operand read for the last time.
-pub(super) fn eval_unary_into(name: &str, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, mut own: Array<f64>) -> Result<Value> {
-    if let Some(complex) = outside_domain(name, &own, f, domain) {
+pub(super) fn eval_unary_into(prim: Prim, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, mut own: Array<f64>) -> Result<Value> {
+    if let Some(complex) = outside_domain(prim, &own, f, domain) {
         return complex;
     }
     own.data.iter_mut().for_each(|v| *v = f(*v));
     Ok(Value::Double(own))
 }
 
-pub(super) fn eval_predicate(name: &str, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Value> {
-    let e = expand(name, args)?;
-    let logical_operands = matches!(name, "and" | "or");
+pub(super) fn eval_predicate(prim: Prim, f: fn(f64, f64) -> bool, args: &[&Value]) -> Result<Value> {
+    let e = expand(prim, args)?;
+    let logical_operands = matches!(prim, Prim::And | Prim::Or);
     if logical_operands && e.a.data.iter().chain(&e.b.data).any(|x| x.is_nan()) {
         return Err(runtime("invalid conversion from NaN to logical value"));
     }
@@ -501,23 +511,23 @@ pub(super) fn forward_unary(df: fn(f64, f64) -> f64, fw: &Forward, reused: Optio
 /// their coefficients from constants or from the other operand, and a power with a constant exponent
 /// needs no logarithm: no per-element partials for those.
 pub(super) fn forward_elementwise(
-    name: &str,
+    prim: Prim,
     partials: fn(f64, f64, f64) -> (f64, f64),
     fw: &Forward,
     reused: Option<Reused>,
 ) -> Result<Deriv> {
-    let e = expand(name, fw.inputs)?;
+    let e = expand(prim, fw.inputs)?;
     let active = |k: usize| !fw.derivs[k].is_zero() || reused.as_ref().is_some_and(|r| r.position == k);
-    let given = match name {
-        "plus" => Some((Coef::Same(1.0), Coef::Same(1.0))),
-        "minus" => Some((Coef::Same(1.0), Coef::Same(-1.0))),
-        "times" => operand_coef(&e.b.data, &e.maps.1).zip(operand_coef(&e.a.data, &e.maps.0)),
+    let given = match prim {
+        Prim::Plus => Some((Coef::Same(1.0), Coef::Same(1.0))),
+        Prim::Minus => Some((Coef::Same(1.0), Coef::Same(-1.0))),
+        Prim::Times => operand_coef(&e.b.data, &e.maps.1).zip(operand_coef(&e.a.data, &e.maps.0)),
         _ => None,
     };
     if let Some((ca, cb)) = given {
         return Ok(combine_operands([Some(ca), Some(cb)], &e, fw, reused));
     }
-    let (ca, cb) = match name == "power" && !active(1) {
+    let (ca, cb) = match prim == Prim::Power && !active(1) {
         true => (zip_with(&e, power_base_partial).data, Vec::new()),
         false => expanded_partials(partials, &e, fw, (active(0), active(1)))?,
     };
@@ -537,8 +547,8 @@ fn operand_coef<'a>(data: &'a [f64], map: &RowMap) -> Option<Coef<'a>> {
     }
 }
 
-pub(super) fn forward_binary(partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
-    let e = expand("", fw.inputs)?;
+pub(super) fn forward_binary(prim: Prim, partials: fn(f64, f64, f64) -> (f64, f64), fw: &Forward) -> Result<Deriv> {
+    let e = expand(prim, fw.inputs)?;
     let active = (!fw.derivs[0].is_zero(), !fw.derivs[1].is_zero());
     let (ca, cb) = expanded_partials(partials, &e, fw, active)?;
     let deriv = combine_operands([computed(&ca, active.0), computed(&cb, active.1)], &e, fw, None);

@@ -8,16 +8,16 @@ use super::check_arity;
 use super::printf::sprintf;
 use super::runtime;
 use super::strings::{template, text_function};
-use super::{IntegerArgs, Primitive};
+use super::{IntegerArgs, Primitive, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
 use crate::exec::value::{StructArray, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function("error", eval_error).integers(IntegerArgs::ClassFree),
-        text_function("rethrow", |args, _| eval_rethrow("rethrow", args)),
-        text_function("throw", |args, _| eval_rethrow("throw", args)),
-        text_function("MException", eval_mexception),
+        text_function(Prim::Error, eval_error).integers(IntegerArgs::ClassFree).raises(),
+        text_function(Prim::Rethrow, |args, _| eval_rethrow("rethrow", args)).raises(),
+        text_function(Prim::Throw, |args, _| eval_rethrow("throw", args)).raises(),
+        text_function(Prim::MException, eval_mexception),
     ]
 }
 

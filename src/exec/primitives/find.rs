@@ -3,7 +3,7 @@
 //! theirs gathers x's rows.
 
 use super::elementwise::numeric;
-use super::{Derivative, Forward, Kernel, PatternRule, Primitive, check_arity, runtime};
+use super::{Derivative, Forward, Kernel, PatternRule, Primitive, check_arity, runtime, Prim};
 use crate::exec::deriv::{Deriv, RowMap};
 use crate::diag::Result;
 use crate::exec::index::gather_value;
@@ -11,7 +11,7 @@ use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_values, differentiable: |k| k == 2 };
-    vec![Primitive::new("find", Kernel::General { eval: eval_find, derivative }).pattern(PatternRule::Selection(hits))]
+    vec![Primitive::new(Prim::Find, Kernel::General { eval: eval_find, derivative }).pattern(PatternRule::Selection(hits))]
 }
 
 /// The non-zeros of x that `find` selects, in order.

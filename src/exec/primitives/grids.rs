@@ -7,23 +7,23 @@
 use super::arrays::{Gather, gathered, index_map};
 use super::elementwise::numeric;
 use super::reverse::Adjoints;
-use super::second_order::Tangents;
-use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime};
+use super::second_order::{SecondOrder, Tangents};
+use super::{Hessian, Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value, normalize_dims};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    fn entry(name: &'static str, eval: super::EvalFn, derivative: Derivative) -> Primitive {
-        Primitive::new(name, Kernel::General { eval, derivative })
+    fn entry(prim: Prim, eval: super::EvalFn, derivative: Derivative) -> Primitive {
+        Primitive::new(prim, Kernel::General { eval, derivative })
     }
     let grid = |rule: super::OutputsFn| Derivative::Outputs { rule, differentiable: |_| true };
     vec![
-        entry("linspace", eval_linspace, Derivative::Rule(forward_linspace)).linear(Linearity::PiecewiseLinear),
-        entry("logspace", eval_logspace, Derivative::Rule(forward_logspace)),
-        entry("meshgrid", eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k)))
+        entry(Prim::Linspace, eval_linspace, Derivative::Rule(forward_linspace)).linear(Linearity::PiecewiseLinear),
+        entry(Prim::Logspace, eval_logspace, Derivative::Rule(forward_logspace)).hessian(Hessian::Own(|_, _| Ok(SecondOrder::LogSpacing))),
+        entry(Prim::Meshgrid, eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k)))
             .linear(Linearity::PiecewiseLinear),
-        entry("ndgrid", eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))).linear(Linearity::PiecewiseLinear),
+        entry(Prim::Ndgrid, eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))).linear(Linearity::PiecewiseLinear),
     ]
 }
 

@@ -7,27 +7,27 @@
 //! classes where Octave accepts them.
 
 use super::strings::text_function;
-use super::{Primitive, check_arity, runtime};
+use super::{Primitive, check_arity, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, IntClass, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function("int8", |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),
-        text_function("int16", |a, _| cast(IntClass::Int16, a)).integers(IntegerArgs::Own),
-        text_function("int32", |a, _| cast(IntClass::Int32, a)).integers(IntegerArgs::Own),
-        text_function("int64", |a, _| cast(IntClass::Int64, a)).integers(IntegerArgs::Own),
-        text_function("uint8", |a, _| cast(IntClass::Uint8, a)).integers(IntegerArgs::Own),
-        text_function("uint16", |a, _| cast(IntClass::Uint16, a)).integers(IntegerArgs::Own),
-        text_function("uint32", |a, _| cast(IntClass::Uint32, a)).integers(IntegerArgs::Own),
-        text_function("uint64", |a, _| cast(IntClass::Uint64, a)).integers(IntegerArgs::Own),
-        text_function("intmax", |a, _| extreme("intmax", a, |c| c.range().1)).integers(IntegerArgs::Own),
-        text_function("intmin", |a, _| extreme("intmin", a, |c| c.range().0)).integers(IntegerArgs::Own),
-        text_function("idivide", eval_idivide).integers(IntegerArgs::Own),
-        text_function("bitand", |a, _| bitwise("bitand", a, |x, y| x & y)).integers(IntegerArgs::Own),
-        text_function("bitor", |a, _| bitwise("bitor", a, |x, y| x | y)).integers(IntegerArgs::Own),
-        text_function("bitxor", |a, _| bitwise("bitxor", a, |x, y| x ^ y)).integers(IntegerArgs::Own),
-        text_function("bitshift", |a, _| bitwise("bitshift", a, shift)).integers(IntegerArgs::Own),
+        text_function(Prim::Int8, |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Int16, |a, _| cast(IntClass::Int16, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Int32, |a, _| cast(IntClass::Int32, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Int64, |a, _| cast(IntClass::Int64, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Uint8, |a, _| cast(IntClass::Uint8, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Uint16, |a, _| cast(IntClass::Uint16, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Uint32, |a, _| cast(IntClass::Uint32, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Uint64, |a, _| cast(IntClass::Uint64, a)).integers(IntegerArgs::Own),
+        text_function(Prim::Intmax, |a, _| extreme("intmax", a, |c| c.range().1)).integers(IntegerArgs::Own),
+        text_function(Prim::Intmin, |a, _| extreme("intmin", a, |c| c.range().0)).integers(IntegerArgs::Own),
+        text_function(Prim::Idivide, eval_idivide).integers(IntegerArgs::Own),
+        text_function(Prim::Bitand, |a, _| bitwise(Prim::Bitand, a, |x, y| x & y)).integers(IntegerArgs::Own),
+        text_function(Prim::Bitor, |a, _| bitwise(Prim::Bitor, a, |x, y| x | y)).integers(IntegerArgs::Own),
+        text_function(Prim::Bitxor, |a, _| bitwise(Prim::Bitxor, a, |x, y| x ^ y)).integers(IntegerArgs::Own),
+        text_function(Prim::Bitshift, |a, _| bitwise(Prim::Bitshift, a, shift)).integers(IntegerArgs::Own),
     ]
 }
 
@@ -48,10 +48,11 @@ pub enum IntegerArgs {
 
 /// Binary operators: mixing integer classes is Octave's error, not an unsupported case.
 /// Binary operators' builtins and the symbols Octave's errors name them by.
-pub(crate) const OPERATORS: &[(&str, &str)] = &[
-    ("plus", "+"), ("minus", "-"), ("times", ".*"), ("rdivide", "./"), ("ldivide", ".\\"), ("mtimes", "*"),
-    ("mrdivide", "/"), ("mldivide", "\\"), ("power", ".^"), ("mpower", "^"), ("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="),
-    ("gt", ">"), ("ge", ">="), ("and", "&"), ("or", "|"),
+pub(crate) const OPERATORS: &[(Prim, &str)] = &[
+    (Prim::Plus, "+"), (Prim::Minus, "-"), (Prim::Times, ".*"), (Prim::Rdivide, "./"), (Prim::Ldivide, ".\\"),
+    (Prim::Mtimes, "*"), (Prim::Mrdivide, "/"), (Prim::Mldivide, "\\"), (Prim::Power, ".^"), (Prim::Mpower, "^"),
+    (Prim::Eq, "=="), (Prim::Ne, "!="), (Prim::Lt, "<"), (Prim::Le, "<="), (Prim::Gt, ">"), (Prim::Ge, ">="),
+    (Prim::And, "&"), (Prim::Or, "|"),
 ];
 
 /// `int8 scalar`, `int16 matrix`: how Octave's operator errors name an operand.
@@ -66,13 +67,13 @@ fn is_int(v: &Value) -> bool {
 /// Whether a builtin with integer arguments needs `through_doubles` (false: it handles them itself).
 pub(super) fn needs_doubles(p: &Primitive, args: &[&Value]) -> bool {
     // sum(..., 'native') keeps the integer class: the sum rejects it rather than computing in doubles.
-    let native_sum = p.name == "sum" && args.iter().any(|a| a.as_string().as_deref() == Some("native"));
+    let native_sum = p.prim == Prim::Sum && args.iter().any(|a| a.as_string().as_deref() == Some("native"));
     args.iter().any(|a| is_int(a)) && p.integer_args != IntegerArgs::Own && !native_sum
 }
 
 /// `name(args...)` with integer arguments, computed in doubles.
 pub(super) fn through_doubles(p: &Primitive, args: &[&Value], eval: impl Fn(&[&Value]) -> Result<Vec<Value>>) -> Result<Vec<Value>> {
-    let name = p.name;
+    let name = p.name();
     let keeps = match p.integer_args {
         IntegerArgs::KeepClass => true,
         IntegerArgs::ClassFree => false,
@@ -81,7 +82,7 @@ pub(super) fn through_doubles(p: &Primitive, args: &[&Value], eval: impl Fn(&[&V
     let mut classes: Vec<IntClass> = args.iter().filter_map(|a| if let Value::Int(c, _) = a { Some(*c) } else { None }).collect();
     classes.dedup();
     if classes.len() > 1 {
-        return match OPERATORS.iter().find(|(n, _)| *n == name) {
+        return match OPERATORS.iter().find(|(operator, _)| *operator == p.prim) {
             Some((_, op)) => Err(runtime(format!(
                 "binary operator '{op}' not implemented for '{}' by '{}' operations",
                 describe(args[0]),
@@ -92,7 +93,7 @@ pub(super) fn through_doubles(p: &Primitive, args: &[&Value], eval: impl Fn(&[&V
         };
     }
     // Octave multiplies and divides integer matrices only by scalars.
-    if matches!(name, "mtimes" | "mrdivide" | "mpower") && args.iter().all(|a| a.numel() != 1) {
+    if matches!(p.prim, Prim::Mtimes | Prim::Mrdivide | Prim::Mpower) && args.iter().all(|a| a.numel() != 1) {
         return Err(unsupported(name, args));
     }
     if args.iter().any(|a| matches!(a, Value::Sparse(_))) {
@@ -178,15 +179,15 @@ fn eval_idivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         [c, ..] => c,
     };
     // Every operand broadcast to the quotient's dims, in doubles.
-    let binary = |name: &str, a: &Value, b: &Value| -> Result<Array<f64>> {
-        let r = super::eval(super::lookup(name).expect("in the table"), &[a, b], 1)?;
+    let binary = |prim: Prim, a: &Value, b: &Value| -> Result<Array<f64>> {
+        let r = super::eval(prim, &[a, b], 1)?;
         Ok(r[0].numeric().expect("numeric").into_owned())
     };
     let (x, y) = (as_double(args[0]), as_double(args[1]));
-    let z = binary("rdivide", &x, &y)?.map(|&q| class.convert(q));
+    let z = binary(Prim::Rdivide, &x, &y)?.map(|&q| class.convert(q));
     let zero = Value::Double(z.map(|_| 0.0));
-    let product = binary("times", &Value::Double(z.clone()), &y)?.map(|&p| class.convert(p));
-    let (x, y) = (binary("plus", &zero, &x)?, binary("plus", &zero, &y)?);
+    let product = binary(Prim::Times, &Value::Double(z.clone()), &y)?.map(|&p| class.convert(p));
+    let (x, y) = (binary(Prim::Plus, &zero, &x)?, binary(Prim::Plus, &zero, &y)?);
     let step = |k: usize| -> Result<f64> {
         let (p, x, positive) = (product.data[k], x.data[k], y.data[k] > 0.0);
         let (over, under) = (f64::from(u8::from(p > x)), f64::from(u8::from(p < x)));
@@ -214,7 +215,8 @@ fn shift(a: i128, n: i128) -> i128 {
 /// `bitand`, `bitor`, `bitxor`, `bitshift` as Octave computes them: doubles as uint64 (rounded,
 /// negatives 0) with results of at most 53 bits, integers as their class's two's complement bits;
 /// operands of equal size or one scalar; an integer operand gives its class.
-fn bitwise(name: &str, args: &[&Value], op: fn(i128, i128) -> i128) -> Result<Vec<Value>> {
+fn bitwise(prim: Prim, args: &[&Value], op: fn(i128, i128) -> i128) -> Result<Vec<Value>> {
+    let name = prim.name();
     check_arity(name, args, 2, 2)?;
     let classes: Vec<IntClass> = args.iter().filter_map(|a| if let Value::Int(c, _) = a { Some(*c) } else { None }).collect();
     if classes.len() == 2 && classes[0] != classes[1] {
@@ -253,16 +255,16 @@ fn bitwise(name: &str, args: &[&Value], op: fn(i128, i128) -> i128) -> Result<Ve
     let data = (0..n)
         .map(|k| {
             let (x, y) = (at(&a, k), at(&b, k));
-            match (name, class) {
+            match (prim, class) {
                 // Octave shifts a double as a truncated int64 (C's conversion: out of range is
                 // INT64_MIN) and keeps 53 bits of non-negative results.
-                ("bitshift", None) => {
+                (Prim::Bitshift, None) => {
                     let v = if x.is_finite() && x.abs() < 2f64.powi(63) { x as i64 } else { i64::MIN };
                     let r = op(v as i128, y.round() as i128) as i64;
                     (if r < 0 { r } else { r & ((1i64 << 53) - 1) }) as f64
                 }
                 // The count is a plain signed number.
-                ("bitshift", Some(_)) => wrap(op(bits(x), y.round() as i128)) as f64,
+                (Prim::Bitshift, Some(_)) => wrap(op(bits(x), y.round() as i128)) as f64,
                 _ => op(bits(x), bits(y)) as f64,
             }
         })

@@ -3,15 +3,20 @@
 
 use super::elementwise::numeric;
 use super::reverse::Adjoints;
-use super::second_order::{Element, Tangents};
-use super::{Forward, PatternRule, Primitive, general, runtime};
+use super::second_order::{Element, SecondOrder, Tangents};
+use super::{Forward, Hessian, PatternRule, Primitive, general, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, Deriv, RowMap, RowOperator, combine};
 use crate::exec::interrupt;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("interp1", eval_interp1, forward_interp1), general("polyval", eval_polyval, forward_polyval).pattern(PatternRule::Structural)]
+    vec![
+        general(Prim::Interp1, eval_interp1, forward_interp1).hessian(Hessian::Own(|_, _| Ok(SecondOrder::Interpolation))),
+        general(Prim::Polyval, eval_polyval, forward_polyval)
+            .pattern(PatternRule::Structural)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Polynomial))),
+    ]
 }
 
 /// Octave's NA ("missing"), the default value outside the sample range: a NaN with its own payload.

@@ -6,18 +6,21 @@ use super::factor::{Lu, svd, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product,
 };
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::matrix_second_order::matrix_function;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("inv", eval_inv, forward_inv),
-        general("inverse", eval_inv, forward_inv),
-        general("det", eval_det, forward_det),
-        general("mpower", eval_mpower, forward_mpower).integers(IntegerArgs::KeepClass),
-        general("trace", eval_trace, forward_trace).linear(Linearity::Additive),
+        general(Prim::Inv, eval_inv, forward_inv).hessian(Hessian::Own(|a, t| matrix_function(Prim::Inv, a, t))),
+        general(Prim::Inverse, eval_inv, forward_inv).hessian(Hessian::Own(|a, t| matrix_function(Prim::Inverse, a, t))),
+        general(Prim::Det, eval_det, forward_det).hessian(Hessian::Own(|a, t| matrix_function(Prim::Det, a, t))),
+        general(Prim::Mpower, eval_mpower, forward_mpower)
+            .integers(IntegerArgs::KeepClass)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mpower, a, t))),
+        general(Prim::Trace, eval_trace, forward_trace).linear(Linearity::Additive),
     ]
 }
 
@@ -143,7 +146,7 @@ fn matrix_power(a: &[f64], da: &Deriv, n: usize, p: i64) -> (Vec<f64>, Deriv) {
 fn eval_mpower(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mpower", args, 2, 2)?;
     if is_scalar(args[0]) && is_scalar(args[1]) {
-        return elementwise_eval("power", args);
+        return elementwise_eval(Prim::Power, args);
     }
     if is_scalar(args[0]) {
         return Err(Diagnostic::new(ErrorKind::Unsupported, "operator ^: a scalar to a matrix power")
@@ -156,7 +159,7 @@ fn eval_mpower(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 fn forward_mpower(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) && is_scalar(fw.inputs[1]) {
-        return elementwise_forward("power", fw);
+        return elementwise_forward(Prim::Power, fw);
     }
     if !fw.derivs[1].is_zero() {
         return Err(Diagnostic::new(

@@ -10,7 +10,8 @@ use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{
     elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
 };
-use super::{IntegerArgs, Linearity, Forward, Primitive, general};
+use super::matrix_second_order::matrix_function;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -18,10 +19,13 @@ use std::rc::Rc;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("mldivide", eval_mldivide, forward_mldivide).linear(Linearity::Denominator),
-        general("mrdivide", eval_mrdivide, forward_mrdivide)
+        general(Prim::Mldivide, eval_mldivide, forward_mldivide)
+            .linear(Linearity::Denominator)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mldivide, a, t))),
+        general(Prim::Mrdivide, eval_mrdivide, forward_mrdivide)
             .linear(Linearity::Numerator)
-            .integers(IntegerArgs::KeepClass),
+            .integers(IntegerArgs::KeepClass)
+            .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mrdivide, a, t))),
     ]
 }
 
@@ -110,7 +114,7 @@ fn solve_derivative(op: &str, a: &Array<f64>, b: &Array<f64>, da: &Deriv, db: &D
 fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mldivide", args, 2, 2)?;
     if is_scalar(args[0]) {
-        return elementwise_eval("ldivide", args);
+        return elementwise_eval(Prim::Ldivide, args);
     }
     let (a, b) = (matrix_2d("mldivide", args[0])?, matrix_2d("mldivide", args[1])?);
     if a.dims[0] != b.dims[0] {
@@ -121,7 +125,7 @@ fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 fn forward_mldivide(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) {
-        return elementwise_forward("ldivide", fw);
+        return elementwise_forward(Prim::Ldivide, fw);
     }
     let (a, b, x) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?, numeric("", fw.output)?);
     solve_derivative("operator \\", &a, &b, fw.derivs[0], fw.derivs[1], &x)
@@ -135,7 +139,7 @@ fn transposed(a: &Array<f64>) -> Array<f64> {
 fn eval_mrdivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mrdivide", args, 2, 2)?;
     if is_scalar(args[1]) {
-        return elementwise_eval("rdivide", args);
+        return elementwise_eval(Prim::Rdivide, args);
     }
     let (b, a) = (matrix_2d("mrdivide", args[0])?, matrix_2d("mrdivide", args[1])?);
     if a.dims[1] != b.dims[1] {
@@ -146,7 +150,7 @@ fn eval_mrdivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 fn forward_mrdivide(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[1]) {
-        return elementwise_forward("rdivide", fw);
+        return elementwise_forward(Prim::Rdivide, fw);
     }
     let (b, a, x) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?, numeric("", fw.output)?);
     let transpose_block =

@@ -3,17 +3,15 @@
 //! the elementwise logarithm.
 
 use super::elementwise::numeric;
-use super::{Derivative, Forward, Kernel, Linearity, Primitive, check_arity};
+use super::{Derivative, Forward, Kernel, Linearity, Primitive, check_arity, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
 
-pub(super) const LOG2_PARTS: &str = "[f, e] = log2";
-
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_mantissa, differentiable: |k| k == 0 };
     // f is x times a constant between the jumps of e.
-    vec![Primitive::new(LOG2_PARTS, Kernel::General { eval: eval_parts, derivative }).linear(Linearity::PiecewiseLinear)]
+    vec![Primitive::new(Prim::Log2Parts, Kernel::General { eval: eval_parts, derivative }).linear(Linearity::PiecewiseLinear)]
 }
 
 fn eval_parts(args: &[&Value], _: usize) -> Result<Vec<Value>> {

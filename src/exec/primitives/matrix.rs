@@ -2,7 +2,9 @@
 //! derivative kernels serve the other linear-algebra rules too.
 
 use super::elementwise::{nonconformant, numeric};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, lookup, runtime, sparse};
+use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
+use super::second_order::Pairing;
+use super::{Hessian, IntegerArgs, Linearity, Forward, Prim, Primitive, general, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::{interrupt, memory};
@@ -11,14 +13,18 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("mtimes", eval_mtimes, forward_mtimes).linear(Linearity::Bilinear).integers(IntegerArgs::KeepClass),
-        general("transpose", eval_transpose, forward_transpose)
+        general(Prim::Mtimes, eval_mtimes, forward_mtimes)
+            .linear(Linearity::Bilinear)
+            .integers(IntegerArgs::KeepClass)
+            .vjp(reverse_mtimes)
+            .hessian(Hessian::Bilinear(Pairing::MatrixProduct)),
+        general(Prim::Transpose, eval_transpose, forward_transpose)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        general("ctranspose", eval_transpose, forward_transpose)
+        general(Prim::Ctranspose, eval_transpose, forward_transpose)
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        general("diag", eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        general(Prim::Diag, eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }
 
@@ -26,13 +32,13 @@ pub(super) fn is_scalar(v: &Value) -> bool {
     v.numel() == 1
 }
 
-/// Runs the elementwise primitive `name` in place of a matrix operator whose operand is scalar.
-pub(super) fn elementwise_eval(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
-    super::eval(lookup(name).expect("elementwise primitive"), args, 1)
+/// Runs the elementwise primitive `prim` in place of a matrix operator whose operand is scalar.
+pub(super) fn elementwise_eval(prim: Prim, args: &[&Value]) -> Result<Vec<Value>> {
+    super::eval(prim, args, 1)
 }
 
-pub(super) fn elementwise_forward(name: &str, fw: &Forward) -> Result<Deriv> {
-    super::forward(lookup(name).expect("elementwise primitive"), fw)
+pub(super) fn elementwise_forward(prim: Prim, fw: &Forward) -> Result<Deriv> {
+    super::forward(prim, fw)
 }
 
 pub(super) fn matrix_2d<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
@@ -74,7 +80,7 @@ pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize
 fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mtimes", args, 2, 2)?;
     if is_scalar(args[0]) || is_scalar(args[1]) {
-        return elementwise_eval("times", args);
+        return elementwise_eval(Prim::Times, args);
     }
     if let Value::Sparse(a) = args[0] {
         let b = folded(args[1])?;
@@ -98,7 +104,7 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 /// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
-        return elementwise_forward("times", fw);
+        return elementwise_forward(Prim::Times, fw);
     }
     if let Value::Sparse(a) = fw.inputs[0] {
         return sparse::forward_times(a, fw);
@@ -249,9 +255,18 @@ fn forward_diag(fw: &Forward) -> Result<Deriv> {
     Ok(fw.derivs[0].scatter(&pairs, dims.iter().product()))
 }
 
+/// The reverse rule of `mtimes`: matrix products of the adjoint, or the transposed forward rule of a
+/// product with a scalar.
+fn reverse_mtimes(rv: &Reverse) -> Result<Adjoints> {
+    if rv.inputs.iter().any(|v| v.numel() == 1) {
+        return transposed_forward(Prim::Mtimes, rv);
+    }
+    by_column(rv, |adjoint| mtimes_adjoint(rv.inputs, adjoint, rv.wanted))
+}
+
 /// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
 /// `adj B = A' * adj C`, for the operands `wanted`.
-pub(super) fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Vec<Option<Vec<f64>>>> {
+fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Adjoints> {
     let (a, b) = (folded(inputs[0])?, folded(inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);

@@ -12,19 +12,34 @@ use super::elementwise::numeric;
 use super::factor::{Lu, transpose};
 use super::matrix::gemm;
 use super::reverse::Adjoints;
-use super::second_order::{Element, Tangents};
+use super::second_order::{Element, SecondOrder, Tangents, no_second_order, second_order};
+use super::Prim;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::Value;
 
 /// The matrix operand of a square-matrix function: its index among the operands.
-fn matrix_operand(name: &str) -> usize {
-    if name == "mrdivide" { 1 } else { 0 }
+fn matrix_operand(prim: Prim) -> usize {
+    if prim == Prim::Mrdivide { 1 } else { 0 }
 }
 
-/// Whether `name` is one of the functions here and its matrix operand is square (2-D).
-pub(super) fn is_square_matrix_function(name: &str, operands: &[&Value]) -> bool {
-    matches!(name, "mldivide" | "mrdivide" | "inv" | "inverse" | "det" | "mpower")
-        && operands.get(matrix_operand(name)).is_some_and(|a| matches!(a.dims()[..], [m, n] if m == n))
+/// The second-order kind of the square-matrix function `prim` (`Hessian::Own` of each): with a scalar
+/// divisor (scalar operands for a power) its elementwise namesake's, with a square matrix operand
+/// `MatrixFunction`, else none.
+pub(super) fn matrix_function(prim: Prim, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
+    let scalar = |k: usize| operands[k].numel() == 1;
+    let twin = match prim {
+        Prim::Mpower if scalar(0) && scalar(1) => Some(Prim::Power),
+        Prim::Mrdivide if scalar(1) => Some(Prim::Rdivide),
+        Prim::Mldivide if scalar(0) => Some(Prim::Ldivide),
+        _ => None,
+    };
+    if let Some(twin) = twin {
+        return second_order(twin, operands, taped);
+    }
+    match operands.get(matrix_operand(prim)).map(|a| a.dims()) {
+        Some(dims) if matches!(dims[..], [m, n] if m == n) => Ok(SecondOrder::MatrixFunction),
+        _ => Err(no_second_order(prim)),
+    }
 }
 
 /// `a b` for a m x k, b k x n.
@@ -56,18 +71,19 @@ fn inverse_of(name: &str, a: &[f64], n: usize) -> Result<Vec<f64>> {
 }
 
 /// Per operand of the function, its second-order term (`numel x p`).
-pub(super) fn matrix_second_order(name: &str, t: &Tangents) -> Result<Adjoints> {
-    let k = matrix_operand(name);
+pub(super) fn matrix_second_order(prim: Prim, t: &Tangents) -> Result<Adjoints> {
+    let name = prim.name();
+    let k = matrix_operand(prim);
     let n = t.inputs[k].dims()[0];
     let a = numeric(name, t.inputs[k])?;
-    let exponent = if name == "mpower" { numeric(name, t.inputs[1])?.data[0] as i64 } else { -1 };
+    let exponent = if prim == Prim::Mpower { numeric(name, t.inputs[1])?.data[0] as i64 } else { -1 };
     let x = if exponent < 0 { inverse_of(name, &a.data, n)? } else { vec![] };
     let mut terms: Adjoints = vec![None; t.inputs.len()];
     for j in 0..t.directions {
         let tangent = |i: usize| t.tangents[i].map(|d| d.column(j));
-        let parts = match name {
-            "mldivide" => solve(&x, n, &numeric(name, t.output)?.data, t.adjoint, tangent(0), tangent(1)),
-            "mrdivide" => {
+        let parts = match prim {
+            Prim::Mldivide => solve(&x, n, &numeric(name, t.output)?.data, t.adjoint, tangent(0), tangent(1)),
+            Prim::Mrdivide => {
                 // B/A = (A'\B')': the same terms on the transposes.
                 let m = t.inputs[0].dims()[0];
                 let (y, ybar) = (transpose(&numeric(name, t.output)?.data, m, n), transpose(t.adjoint, m, n));
@@ -75,8 +91,8 @@ pub(super) fn matrix_second_order(name: &str, t: &Tangents) -> Result<Adjoints> 
                 let [ta, tb] = solve(&transpose(&x, n, n), n, &y, &ybar, da.as_deref(), db.as_deref());
                 [transpose(&tb, n, m), transpose(&ta, n, n)]
             }
-            "det" => [determinant(&x, n, numeric(name, t.output)?.data[0], t.adjoint[0], tangent(0).unwrap_or(&[])), vec![]],
-            "mpower" => [power(&a.data, &x, n, exponent, t.adjoint, tangent(0)), vec![]],
+            Prim::Det => [determinant(&x, n, numeric(name, t.output)?.data[0], t.adjoint[0], tangent(0).unwrap_or(&[])), vec![]],
+            Prim::Mpower => [power(&a.data, &x, n, exponent, t.adjoint, tangent(0)), vec![]],
             _ => [inverse(&x, n, t.adjoint, tangent(0).unwrap_or(&[])), vec![]],
         };
         for (i, part) in parts.into_iter().enumerate().filter(|(i, part)| !part.is_empty() && t.wanted[*i]) {
@@ -191,17 +207,17 @@ fn power(a: &[f64], x: &[f64], n: usize, p: i64, ybar: &[f64], da: Option<&[f64]
 
 /// The pairs of operand elements a square-matrix function combines nonlinearly: every two elements of
 /// A (for `det`, those in different rows and columns), and each of A with each of B.
-pub(super) fn matrix_pairs(name: &str, numel: &[usize], pair: &mut impl FnMut(Element, Element)) {
-    let k = matrix_operand(name);
+pub(super) fn matrix_pairs(prim: Prim, numel: &[usize], pair: &mut impl FnMut(Element, Element)) {
+    let k = matrix_operand(prim);
     let size = numel[k];
     let n = (size as f64).sqrt().round() as usize;
     for u in 0..size {
         for v in u..size {
-            if name != "det" || (u % n != v % n && u / n != v / n) {
+            if prim != Prim::Det || (u % n != v % n && u / n != v / n) {
                 pair((k, u), (k, v));
             }
         }
-        if matches!(name, "mldivide" | "mrdivide") {
+        if matches!(prim, Prim::Mldivide | Prim::Mrdivide) {
             (0..numel[1 - k]).for_each(|b| pair((k, u), (1 - k, b)));
         }
     }

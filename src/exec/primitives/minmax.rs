@@ -8,7 +8,7 @@
 
 use super::elementwise::{broadcast_dims, nonconformant, numeric, row_maps};
 use super::slices::{Slices, working_dim};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, RowOperator, combine};
 use crate::exec::value::{Array, Value};
@@ -42,10 +42,10 @@ impl Extreme {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("max", |a, n| eval(Extreme::Max, a, n), |fw| forward(Extreme::Max, fw))
+        general(Prim::Max, |a, n| eval(Extreme::Max, a, n), |fw| forward(Extreme::Max, fw))
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass),
-        general("min", |a, n| eval(Extreme::Min, a, n), |fw| forward(Extreme::Min, fw))
+        general(Prim::Min, |a, n| eval(Extreme::Min, a, n), |fw| forward(Extreme::Min, fw))
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass),
     ]

@@ -22,6 +22,7 @@ mod matrix_second_order;
 mod minmax;
 mod norm;
 mod predicates;
+mod prim;
 mod printf;
 mod products;
 mod reduce;
@@ -41,16 +42,16 @@ use super::deriv::{self, Deriv};
 use super::small_list::Few;
 use super::value::{self, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use accumulate::{accumarray_fill, accumarray_groups};
 pub(crate) use construct::subscript_range;
 pub use elementwise::{Reused, broadcast_dims, row_maps};
 pub use integers::IntegerArgs;
+pub use prim::{Prim, lookup};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PrimId(pub u16);
+/// What the IR and the tape store for a primitive.
+pub type PrimId = Prim;
 
 /// Inputs of a general forward rule: the primal inputs and result, and the inputs' derivative blocks.
 pub struct Forward<'a> {
@@ -62,6 +63,11 @@ pub struct Forward<'a> {
 pub type EvalFn = fn(&[&Value], usize) -> Result<Vec<Value>>;
 pub type ForwardFn = fn(&Forward) -> Result<Deriv>;
 pub type OutputsFn = fn(&Forward, usize) -> Result<Deriv>;
+pub type ReverseFn = fn(&reverse::Reverse) -> Result<reverse::Adjoints>;
+/// A primitive's own second-order classification, given its operands and which of them are taped.
+pub type SecondOrderFn = fn(&[&Value], &[bool]) -> Result<second_order::SecondOrder>;
+/// The warning a call raises on these operands: identifier and message.
+pub type WarningFn = fn(&[&Value]) -> Option<[&'static str; 2]>;
 
 #[derive(Clone, Copy)]
 pub enum Kernel {
@@ -103,7 +109,7 @@ pub enum Derivative {
 }
 
 pub struct Primitive {
-    pub name: &'static str,
+    pub prim: Prim,
     pub kernel: Kernel,
     /// How the result depends on the operands (linearity analysis, second-order terms).
     pub linearity: Linearity,
@@ -113,7 +119,7 @@ pub struct Primitive {
     pub integer_args: IntegerArgs,
     /// The entry that computes its results after the first (`[f, e] = log2(x)`), where its own kernel
     /// gives one result.
-    pub more_outputs: Option<&'static str>,
+    pub more_outputs: Option<Prim>,
     /// Its results depend only on the first operand's dims (and the other operands' values), so they
     /// are constants of code specialised for the arguments' sizes (`numel(y)`, `size(y, 1)`).
     pub size_query: bool,
@@ -122,6 +128,48 @@ pub struct Primitive {
     /// Emitted by the lowering for control flow (`for`, `switch`, conditions); not a function users
     /// can call by name.
     pub internal: bool,
+    /// The reverse rule of a general kernel with a forward rule (elementwise kernels' follow from
+    /// their partials).
+    pub vjp: Vjp,
+    /// The second-order (Hessian) term.
+    pub hessian: Hessian,
+    /// What a call does besides computing its results.
+    pub effects: Effects,
+}
+
+/// The reverse rule (vector-Jacobian product) of a general primitive.
+#[derive(Clone, Copy)]
+pub enum Vjp {
+    /// The forward rule's local Jacobian, transposed (see `reverse`): exact for every rule.
+    Transposed,
+    /// Its own rule, where the local Jacobian is dense or large (`mtimes` of matrices, `cumsum`).
+    Own(ReverseFn),
+}
+
+/// How a primitive's second-order term is found (see `second_order`).
+#[derive(Clone, Copy)]
+pub enum Hessian {
+    /// None: linear, piecewise linear or piecewise constant.
+    Zero,
+    /// The elementwise kernel's second derivatives.
+    FromKernel,
+    /// A product linear in each operand: the reverse rule with an operand replaced by its tangent;
+    /// the pairing says which elements multiply.
+    Bilinear(second_order::Pairing),
+    /// Its own classification on the operands (norms, products, polynomials, matrix functions).
+    Own(SecondOrderFn),
+    /// msad has none: a Hessian through it is an error.
+    Missing,
+}
+
+/// What a call does besides computing its results.
+#[derive(Clone, Copy)]
+pub struct Effects {
+    /// Equal arguments give equal results and nothing else happens: calls with constant operands
+    /// fold and equal calls merge. False for the builtins that raise the user's errors.
+    pub pure: bool,
+    /// The warning a call raises on some operands (issued by the interpreter).
+    pub warning: Option<WarningFn>,
 }
 
 /// What decides the sparsity pattern of a primitive's derivative besides its operands' patterns: a
@@ -140,15 +188,23 @@ pub enum PatternRule {
 
 impl Primitive {
     /// A nonlinear primitive whose rules may read every value.
-    fn new(name: &'static str, kernel: Kernel) -> Primitive {
+    fn new(prim: Prim, kernel: Kernel) -> Primitive {
         let pattern = match kernel {
             Kernel::General { .. } => PatternRule::Parameters,
             _ => PatternRule::Structural,
         };
+        let hessian = match kernel {
+            Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Hessian::Zero,
+            Kernel::Unary { .. } | Kernel::Binary { .. } => Hessian::FromKernel,
+            Kernel::General { .. } => Hessian::Missing,
+        };
         Primitive {
-            name,
+            prim,
             kernel,
             pattern,
+            hessian,
+            vjp: Vjp::Transposed,
+            effects: Effects { pure: true, warning: None },
             linearity: Linearity::Nonlinear,
             reads: RuleReads::ALL,
             integer_args: IntegerArgs::Unsupported,
@@ -171,7 +227,29 @@ impl Primitive {
             Linearity::Bilinear | Linearity::Numerator | Linearity::Denominator => PatternRule::Structural,
             _ => self.pattern,
         };
-        Primitive { linearity, reads, pattern, ..self }
+        let hessian = match (linearity, self.kernel) {
+            (Linearity::Additive | Linearity::PiecewiseLinear, _) => Hessian::Zero,
+            (Linearity::Bilinear, Kernel::General { .. }) => Hessian::Bilinear(second_order::Pairing::Every),
+            _ => self.hessian,
+        };
+        Primitive { linearity, reads, pattern, hessian, ..self }
+    }
+
+    fn vjp(self, rule: ReverseFn) -> Primitive {
+        Primitive { vjp: Vjp::Own(rule), ..self }
+    }
+
+    fn hessian(self, hessian: Hessian) -> Primitive {
+        Primitive { hessian, ..self }
+    }
+
+    /// A builtin that raises the user's error: never folded or merged.
+    fn raises(self) -> Primitive {
+        Primitive { effects: Effects { pure: false, ..self.effects }, ..self }
+    }
+
+    fn warns(self, warning: WarningFn) -> Primitive {
+        Primitive { effects: Effects { warning: Some(warning), ..self.effects }, ..self }
     }
 
     fn pattern(self, pattern: PatternRule) -> Primitive {
@@ -186,7 +264,11 @@ impl Primitive {
         Primitive { integer_args, ..self }
     }
 
-    fn more_outputs(self, entry: &'static str) -> Primitive {
+    pub fn name(&self) -> &'static str {
+        self.prim.name()
+    }
+
+    fn more_outputs(self, entry: Prim) -> Primitive {
         Primitive { more_outputs: Some(entry), ..self }
     }
 
@@ -200,8 +282,8 @@ impl Primitive {
 }
 
 /// A primitive with its own kernel and forward rule.
-fn general(name: &'static str, eval: EvalFn, rule: ForwardFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Rule(rule) })
+fn general(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
 /// Which values a rule reads besides the operands' and result's shapes (a general primitive's rules
@@ -263,9 +345,9 @@ impl RuleReads {
     }
 }
 
+/// The records, one per `Prim` in its order.
 struct Table {
     entries: Vec<Primitive>,
-    by_name: HashMap<&'static str, PrimId>,
 }
 
 fn table() -> &'static Table {
@@ -298,17 +380,13 @@ fn table() -> &'static Table {
         entries.extend(integers::entries());
         entries.extend(complex::entries());
         entries.extend(mantissa::entries());
-        let mut by_name = HashMap::new();
-        for (i, p) in entries.iter().enumerate() {
-            let previous = by_name.insert(p.name, PrimId(i as u16));
-            assert!(previous.is_none(), "primitive '{}' defined twice", p.name);
+        entries.sort_by_key(|p| p.prim);
+        for &prim in Prim::ALL {
+            let records = entries.iter().filter(|p| p.prim == prim).count();
+            assert_eq!(records, 1, "primitive '{}' has {records} records", prim.name());
         }
-        Table { entries, by_name }
+        Table { entries }
     })
-}
-
-pub fn lookup(name: &str) -> Option<PrimId> {
-    table().by_name.get(name).copied()
 }
 
 /// The builtin a user's code calls as `name`: a primitive the lowering emits for control flow is not one.
@@ -317,20 +395,20 @@ pub fn builtin(name: &str) -> Option<PrimId> {
 }
 
 pub fn get(id: PrimId) -> &'static Primitive {
-    &table().entries[id.0 as usize]
+    &table().entries[id as usize]
 }
 
 /// The entry a call of `id` with `nargout` outputs runs: its own, or the one for its further outputs.
 pub fn for_outputs(id: PrimId, nargout: usize) -> PrimId {
     match get(id).more_outputs {
-        Some(entry) if nargout > 1 => lookup(entry).expect("more_outputs names an entry"),
+        Some(entry) if nargout > 1 => entry,
         _ => id,
     }
 }
 
 /// All primitive names, for documentation and coverage counts.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    table().entries.iter().map(|p| p.name)
+    Prim::ALL.iter().map(|p| p.name())
 }
 
 /// Runs a primitive's kernel.
@@ -343,7 +421,7 @@ fn check_outputs(id: PrimId, results: Few<Value>, nargout: usize) -> Result<Few<
     if results.len() >= nargout {
         return Ok(results);
     }
-    let name = get(id).name;
+    let name = get(id).name();
     Err(Diagnostic::new(ErrorKind::Unsupported, format!("'{name}' called with {nargout} outputs: msad computes {} of it", results.len()))
         .with_hint("ask for fewer outputs, or compute the others outside the differentiated function"))
 }
@@ -357,15 +435,15 @@ pub fn eval_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<V
 fn kernel_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Value>> {
     let p = get(id);
     if complex::has_complex(args) {
-        return complex::eval(id, p.name, args, nargout).map(Few::from);
+        return complex::eval(id, args, nargout).map(Few::from);
     }
     if integers::needs_doubles(p, args) {
         return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout)).map(Few::from);
     }
     let single = match p.kernel {
-        Kernel::Unary { f, domain, .. } => elementwise::eval_unary(p.name, f, domain, args),
-        Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(p.name, pairs, complex_result, args),
-        Kernel::Predicate(f) => elementwise::eval_predicate(p.name, f, args),
+        Kernel::Unary { f, domain, .. } => elementwise::eval_unary(id, f, domain, args),
+        Kernel::Binary { pairs, complex_result, .. } => elementwise::eval_pairs(id, pairs, complex_result, args),
+        Kernel::Predicate(f) => elementwise::eval_predicate(id, f, args),
         Kernel::General { eval, .. } => return eval(args, nargout).map(Few::from),
     };
     single.map(|value| Few::One([value]))
@@ -376,14 +454,14 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, None),
-        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, None),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(id, partials, fw, None),
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
         Kernel::General { derivative: Derivative::Outputs { rule, differentiable }, .. } => {
             if differentiable(0) { rule(fw, 0) } else { Ok(Deriv::Zero) }
         }
-        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name())),
     }
 }
 
@@ -392,7 +470,7 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
 fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
     match get(id).kernel {
         Kernel::Unary { .. } | Kernel::Binary { .. } => Some(id),
-        Kernel::General { .. } if get(id).name == "mtimes" && values.iter().any(|v| v.numel() == 1) => lookup("times"),
+        Kernel::General { .. } if id == Prim::Mtimes && values.iter().any(|v| v.numel() == 1) => Some(Prim::Times),
         Kernel::General { .. } | Kernel::Predicate(_) => None,
     }
 }
@@ -404,9 +482,9 @@ fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
 pub fn value_into_operand(id: PrimId, values: &[&Value], derivs: &[&Deriv], k: usize, derivative: bool) -> bool {
     let Some(kernel) = elementwise_kernel(id, values) else { return false };
     let Some(own) = full_dims(values[k]) else { return false };
-    let rule_reads_operand = match get(kernel).name {
-        "plus" | "minus" => false,
-        "times" => !derivs[1 - k].is_zero(),
+    let rule_reads_operand = match linearity(kernel) {
+        Linearity::Additive => false,
+        Linearity::Bilinear => !derivs[1 - k].is_zero(),
         _ => true,
     };
     let keeps_own = |d: &[usize]| elementwise::broadcast_shape(d, own).is_some_and(|shape| *shape == *own);
@@ -427,9 +505,9 @@ pub fn eval_into(id: PrimId, args: &[&Value], k: usize, own: value::Array<f64>) 
     let kernel = elementwise_kernel(id, args).ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "not an elementwise kernel"))?;
     let p = get(kernel);
     match p.kernel {
-        Kernel::Unary { f, domain, .. } => elementwise::eval_unary_into(p.name, f, domain, own),
-        Kernel::Binary { update, complex_result, .. } => elementwise::eval_binary_into(p.name, update, complex_result, own, k, args[1 - k]),
-        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand", p.name))),
+        Kernel::Unary { f, domain, .. } => elementwise::eval_unary_into(kernel, f, domain, own),
+        Kernel::Binary { update, complex_result, .. } => elementwise::eval_binary_into(kernel, update, complex_result, own, k, args[1 - k]),
+        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand", p.name()))),
     }
 }
 
@@ -457,8 +535,8 @@ pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Re
     let p = get(elementwise_kernel(id, fw.inputs).unwrap_or(id));
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, Some(reused)),
-        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.name, partials, fw, Some(reused)),
-        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand's block", p.name))),
+        Kernel::Binary { partials, .. } => elementwise::forward_elementwise(p.prim, partials, fw, Some(reused)),
+        _ => Err(Diagnostic::new(ErrorKind::Internal, format!("'{}' cannot write into an operand's block", p.name()))),
     }
 }
 
@@ -494,19 +572,21 @@ pub fn linearity(id: PrimId) -> Linearity {
     get(id).linearity
 }
 
-/// Builtins whose result is not a function of their arguments: never folded or merged.
-const IMPURE: [&str; 7] = ["rand", "randn", "randi", "randperm", "tic", "toc", "clock"];
-
-/// Whether equal arguments always give equal results.
+/// Whether equal arguments always give equal results and a call does nothing else (see `Effects`).
 pub fn is_pure(id: PrimId) -> bool {
-    !IMPURE.contains(&get(id).name)
+    get(id).effects.pure
+}
+
+/// The warning (identifier, message) a call of `id` on these operands raises, if any.
+pub fn warning(id: PrimId, operands: &[&Value]) -> Option<[&'static str; 2]> {
+    get(id).effects.warning.and_then(|warning| warning(operands))
 }
 
 /// Fails with `msad:notDifferentiable` for a primitive without a derivative rule (its input depends on x).
 pub fn require_derivative_rule(id: PrimId) -> Result<()> {
     let p = get(id);
     match p.kernel {
-        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name)),
+        Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name())),
         _ => Ok(()),
     }
 }

@@ -6,13 +6,14 @@
 use super::elementwise::numeric;
 use super::factor::svd;
 use super::matrix::matrix_2d;
-use super::{Forward, Primitive, general, runtime};
+use super::second_order::{SecondOrder, no_second_order};
+use super::{Forward, Hessian, Primitive, general, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("norm", eval_norm, forward_norm)]
+    vec![general(Prim::Norm, eval_norm, forward_norm).hessian(Hessian::Own(second_order))]
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -51,6 +52,15 @@ pub(super) enum Curvature {
     Power(f64),
     /// The matrix 2-norm (largest singular value): msad has no second-order rule for it.
     Unknown,
+}
+
+/// The p-norms' second-order term, none for the piecewise linear norms, an error for the matrix 2-norm.
+fn second_order(operands: &[&Value], _: &[bool]) -> Result<SecondOrder> {
+    match curvature(operands) {
+        Curvature::Power(p) => Ok(SecondOrder::PowerNorm(p)),
+        Curvature::PiecewiseLinear => Ok(SecondOrder::Zero),
+        Curvature::Unknown => Err(no_second_order(Prim::Norm)),
+    }
 }
 
 pub(super) fn curvature(args: &[&Value]) -> Curvature {

@@ -4,19 +4,19 @@
 
 use super::arrays::{first_non_singleton, padded};
 use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
-use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::value::{Array, Value, normalize_dims};
 
-fn query(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
+fn query(prim: Prim, eval: EvalFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 /// A predicate on one value's class or shape, giving a logical scalar.
 macro_rules! is {
-    ($name:literal, $test:expr) => {
-        query($name, |a, _| {
-            check_arity($name, a, 1, 1)?;
+    ($prim:expr, $test:expr) => {
+        query($prim, |a, _| {
+            check_arity($prim.name(), a, 1, 1)?;
             let test: fn(&Value) -> bool = $test;
             Ok(vec![truth(test(a[0]))])
         })
@@ -26,50 +26,50 @@ macro_rules! is {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        is!("isnumeric", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_))),
-        is!("isreal", |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_))),
-        is!("isfloat", |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_))),
-        is!("isinteger", |v| matches!(v, Value::Int(..))),
-        is!("iscomplex", |v| matches!(v, Value::Complex(_))),
-        is!("islogical", |v| matches!(v, Value::Logical(_))),
-        is!("isbool", |v| matches!(v, Value::Logical(_))),
-        is!("ischar", |v| matches!(v, Value::Char(_))),
-        is!("iscell", |v| matches!(v, Value::Cell(_))),
-        is!("iscellstr", |v| matches!(v, Value::Cell(c) if c.data.iter().all(|e| matches!(e, Value::Char(_))))),
-        is!("isstruct", |v| matches!(v, Value::Struct(_))),
-        is!("is_function_handle", |v| matches!(v, Value::Handle(_))),
-        query("func2str", |a, _| {
+        is!(Prim::Isnumeric, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_))),
+        is!(Prim::Isreal, |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_))),
+        is!(Prim::Isfloat, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_))),
+        is!(Prim::Isinteger, |v| matches!(v, Value::Int(..))),
+        is!(Prim::Iscomplex, |v| matches!(v, Value::Complex(_))),
+        is!(Prim::Islogical, |v| matches!(v, Value::Logical(_))),
+        is!(Prim::Isbool, |v| matches!(v, Value::Logical(_))),
+        is!(Prim::Ischar, |v| matches!(v, Value::Char(_))),
+        is!(Prim::Iscell, |v| matches!(v, Value::Cell(_))),
+        is!(Prim::Iscellstr, |v| matches!(v, Value::Cell(c) if c.data.iter().all(|e| matches!(e, Value::Char(_))))),
+        is!(Prim::Isstruct, |v| matches!(v, Value::Struct(_))),
+        is!(Prim::IsFunctionHandle, |v| matches!(v, Value::Handle(_))),
+        query(Prim::Func2str, |a, _| {
             check_arity("func2str", a, 1, 1)?;
             match a[0] {
                 Value::Handle(h) => Ok(vec![Value::string(h.text())]),
                 _ => Err(runtime("func2str: FCN_HANDLE argument must be a valid function handle")),
             }
         }),
-        is!("isscalar", |v| v.numel() == 1).size_query(),
-        is!("isvector", |v| is_2d(v, |r, c| r == 1 || c == 1)).size_query(),
-        is!("isrow", |v| is_2d(v, |r, _| r == 1)).size_query(),
-        is!("iscolumn", |v| is_2d(v, |_, c| c == 1)).size_query(),
-        is!("ismatrix", |v| is_2d(v, |_, _| true)).size_query(),
-        is!("issquare", |v| is_2d(v, |r, c| r == c)).size_query(),
-        query("isnan", |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
-        query("isinf", |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
-        query("isfinite", |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
-        query("class", |a, _| {
+        is!(Prim::Isscalar, |v| v.numel() == 1).size_query(),
+        is!(Prim::Isvector, |v| is_2d(v, |r, c| r == 1 || c == 1)).size_query(),
+        is!(Prim::Isrow, |v| is_2d(v, |r, _| r == 1)).size_query(),
+        is!(Prim::Iscolumn, |v| is_2d(v, |_, c| c == 1)).size_query(),
+        is!(Prim::Ismatrix, |v| is_2d(v, |_, _| true)).size_query(),
+        is!(Prim::Issquare, |v| is_2d(v, |r, c| r == c)).size_query(),
+        query(Prim::Isnan, |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
+        query(Prim::Isinf, |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
+        query(Prim::Isfinite, |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
+        query(Prim::Class, |a, _| {
             check_arity("class", a, 1, 1)?;
             Ok(vec![Value::string(a[0].class_name())])
         }).integers(IntegerArgs::Own),
-        query("isa", eval_isa).integers(IntegerArgs::Own),
-        query("isequal", eval_isequal).integers(IntegerArgs::ClassFree),
-        query("size_equal", eval_size_equal).integers(IntegerArgs::ClassFree),
-        query("columns", |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree).size_query(),
-        query("rows", |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree).size_query(),
-        query("logical", |a, _| {
+        query(Prim::Isa, eval_isa).integers(IntegerArgs::Own),
+        query(Prim::Isequal, eval_isequal).integers(IntegerArgs::ClassFree),
+        query(Prim::SizeEqual, eval_size_equal).integers(IntegerArgs::ClassFree),
+        query(Prim::Columns, |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree).size_query(),
+        query(Prim::Rows, |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree).size_query(),
+        query(Prim::Logical, |a, _| {
             check_arity("logical", a, 1, 1)?;
             Ok(vec![Value::Logical(logical("logical", a[0])?)])
         }).integers(IntegerArgs::ClassFree),
-        query("any", |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
-        query("all", |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
-        query("xor", eval_xor).integers(IntegerArgs::ClassFree),
+        query(Prim::Any, |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
+        query(Prim::All, |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
+        query(Prim::Xor, eval_xor).integers(IntegerArgs::ClassFree),
     ]
 }
 

@@ -5,18 +5,22 @@ use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
 use super::slices::{Slices, working_dim};
-use super::second_order::{Element, Tangents};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::second_order::{Element, Pairing, SecondOrder, Tangents};
+use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("prod", eval_prod, forward_prod).integers(IntegerArgs::ClassFree),
-        general("cumprod", eval_cumprod, forward_cumprod).integers(IntegerArgs::ClassFree),
-        general("dot", eval_dot, forward_dot).linear(Linearity::Bilinear),
-        general("kron", eval_kron, forward_kron).linear(Linearity::Bilinear),
+        general(Prim::Prod, eval_prod, forward_prod)
+            .integers(IntegerArgs::ClassFree)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Product { cumulative: false }))),
+        general(Prim::Cumprod, eval_cumprod, forward_cumprod)
+            .integers(IntegerArgs::ClassFree)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Product { cumulative: true }))),
+        general(Prim::Dot, eval_dot, forward_dot).linear(Linearity::Bilinear).hessian(Hessian::Bilinear(Pairing::SamePosition)),
+        general(Prim::Kron, eval_kron, forward_kron).linear(Linearity::Bilinear),
     ]
 }
 
@@ -26,7 +30,7 @@ fn slice_values(slices: &Slices, x: &[f64], s: usize) -> Vec<f64> {
 }
 
 fn eval_prod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let p = plan("prod", args, false)?;
+    let p = plan(Prim::Prod, args, false)?;
     let x = numeric("prod", args[0])?;
     let n: usize = p.out_dims.iter().product();
     let out = (0..n)
@@ -37,7 +41,7 @@ fn eval_prod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 /// `d prod(x) / d x_k = prod_{j != k} x_j` from prefix and suffix products.
 fn forward_prod(fw: &Forward) -> Result<Deriv> {
-    let p = plan("prod", fw.inputs, false)?;
+    let p = plan(Prim::Prod, fw.inputs, false)?;
     let x = numeric("", fw.inputs[0])?;
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
     for s in 0..p.slices.count() {
@@ -62,8 +66,7 @@ fn forward_prod(fw: &Forward) -> Result<Deriv> {
 /// exact with zero factors.
 pub(super) fn products_second_order(t: &Tangents, cumulative: bool) -> Result<Option<Vec<f64>>> {
     let Some(dx) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(None) };
-    let name = if cumulative { "cumprod" } else { "prod" };
-    let p = plan(name, t.inputs, cumulative)?;
+    let p = plan(if cumulative { Prim::Cumprod } else { Prim::Prod }, t.inputs, cumulative)?;
     let x = numeric("", t.inputs[0])?;
     let n = x.numel();
     let mut term = vec![0.0; n * t.directions];
@@ -96,7 +99,7 @@ pub(super) fn products_second_order(t: &Tangents, cumulative: bool) -> Result<Op
 
 /// The pairs of factors `prod` and `cumprod` multiply: every two elements of a slice.
 pub(super) fn product_pairs(inputs: &[&Value], cumulative: bool, pair: &mut impl FnMut(Element, Element)) {
-    let Ok(p) = plan(if cumulative { "cumprod" } else { "prod" }, inputs, cumulative) else { return };
+    let Ok(p) = plan(if cumulative { Prim::Cumprod } else { Prim::Prod }, inputs, cumulative) else { return };
     for s in 0..p.slices.count() {
         for a in 0..p.slices.len {
             (a + 1..p.slices.len).for_each(|b| pair((0, p.slices.index(s, a)), (0, p.slices.index(s, b))));
@@ -105,7 +108,7 @@ pub(super) fn product_pairs(inputs: &[&Value], cumulative: bool, pair: &mut impl
 }
 
 fn eval_cumprod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let p = plan("cumprod", args, true)?;
+    let p = plan(Prim::Cumprod, args, true)?;
     let x = numeric("cumprod", args[0])?;
     let mut out = x.data.clone();
     for s in 0..p.slices.count() {
@@ -120,7 +123,7 @@ fn eval_cumprod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 
 /// `d y_k / d x_i = prod_{j <= k, j != i} x_j` for `i <= k`.
 fn forward_cumprod(fw: &Forward) -> Result<Deriv> {
-    let p = plan("cumprod", fw.inputs, true)?;
+    let p = plan(Prim::Cumprod, fw.inputs, true)?;
     let x = numeric("", fw.inputs[0])?;
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
     for r in 0..x.data.len() {

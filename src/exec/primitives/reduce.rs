@@ -3,7 +3,8 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, working_dim};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general};
+use super::reverse::{Adjoints, Reverse, by_column};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -16,25 +17,28 @@ enum Reduction {
 }
 
 impl Reduction {
-    fn name(self) -> &'static str {
+    fn prim(self) -> Prim {
         match self {
-            Reduction::Sum => "sum",
-            Reduction::Mean => "mean",
-            Reduction::CumSum => "cumsum",
+            Reduction::Sum => Prim::Sum,
+            Reduction::Mean => Prim::Mean,
+            Reduction::CumSum => Prim::Cumsum,
         }
     }
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("sum", |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw))
+        general(Prim::Sum, |a, _| eval(Reduction::Sum, a), |fw| forward(Reduction::Sum, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::Sum, rv))
             .integers(IntegerArgs::ClassFree),
-        general("mean", |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw))
+        general(Prim::Mean, |a, _| eval(Reduction::Mean, a), |fw| forward(Reduction::Mean, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::Mean, rv))
             .integers(IntegerArgs::ClassFree),
-        general("cumsum", |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw))
+        general(Prim::Cumsum, |a, _| eval(Reduction::CumSum, a), |fw| forward(Reduction::CumSum, fw))
             .linear(Linearity::Additive)
+            .vjp(|rv| reverse(Reduction::CumSum, rv))
             .integers(IntegerArgs::ClassFree),
     ]
 }
@@ -48,8 +52,9 @@ pub(super) struct Plan {
 /// Slices along `DIM` (`args[1]`, default the first non-singleton dimension). Reductions (`cumulative`
 /// false) shrink that dimension to 1; they see `0x0` as `0x1`, as Octave does (`sum([]) = 0`,
 /// `sum([], 1)` is 1x1, `sum([], 3)` is 0x1).
-pub(super) fn plan(name: &str, args: &[&Value], cumulative: bool) -> Result<Plan> {
-    let args = without_type_option(name, args)?;
+pub(super) fn plan(prim: Prim, args: &[&Value], cumulative: bool) -> Result<Plan> {
+    let name = prim.name();
+    let args = without_type_option(prim, args)?;
     super::check_arity(name, args, 1, 2)?;
     let mut dims = args[0].dims();
     if !cumulative && dims == [0, 0] {
@@ -67,8 +72,8 @@ fn is_type_option(v: &Value) -> bool {
     matches!(v.as_string().as_deref(), Some("double" | "native"))
 }
 
-fn without_type_option<'a, 'v>(name: &str, args: &'a [&'v Value]) -> Result<&'a [&'v Value]> {
-    let Some((last, before)) = args.split_last().filter(|(last, before)| name == "sum" && !before.is_empty() && is_type_option(last))
+fn without_type_option<'a, 'v>(prim: Prim, args: &'a [&'v Value]) -> Result<&'a [&'v Value]> {
+    let Some((last, before)) = args.split_last().filter(|(last, before)| prim == Prim::Sum && !before.is_empty() && is_type_option(last))
     else {
         return Ok(args);
     };
@@ -84,8 +89,8 @@ fn scale(op: Reduction, len: usize) -> f64 {
 }
 
 fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
-    let p = plan(op.name(), args, matches!(op, Reduction::CumSum))?;
-    let x = numeric(op.name(), args[0])?;
+    let p = plan(op.prim(), args, matches!(op, Reduction::CumSum))?;
+    let x = numeric(op.prim().name(), args[0])?;
     let s = &p.slices;
     let n: usize = p.out_dims.iter().product();
     let mut out = vec![0.0; n];
@@ -134,19 +139,21 @@ fn operator(op: Reduction, p: &Plan) -> RowOperator {
 }
 
 fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
-    let p = plan(op.name(), fw.inputs, matches!(op, Reduction::CumSum))?;
+    let p = plan(op.prim(), fw.inputs, matches!(op, Reduction::CumSum))?;
     Ok(fw.derivs[0].apply(&operator(op, &p)))
 }
 
-/// Reverse rule of `sum`, `mean` and `cumsum` (named `name`): the transposed reduction applied to the
-/// result's adjoint, giving the adjoint of the first input.
-pub(super) fn adjoint(name: &str, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
-    let op = match name {
-        "sum" => Reduction::Sum,
-        "mean" => Reduction::Mean,
-        _ => Reduction::CumSum,
-    };
-    let p = &plan(op.name(), inputs, matches!(op, Reduction::CumSum))?.slices;
+/// Reverse rule of `sum`, `mean` and `cumsum`: the first operand's adjoint, the others' none.
+fn reverse(op: Reduction, rv: &Reverse) -> Result<Adjoints> {
+    by_column(rv, |adjoint| {
+        let first = rv.wanted[0].then(|| adjoint_of_first(op, rv.inputs, adjoint)).transpose()?;
+        Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
+    })
+}
+
+/// The transposed reduction applied to the result's adjoint: the adjoint of the first input.
+fn adjoint_of_first(op: Reduction, inputs: &[&Value], result_adjoint: &[f64]) -> Result<Vec<f64>> {
+    let p = &plan(op.prim(), inputs, matches!(op, Reduction::CumSum))?.slices;
     let scale = if matches!(op, Reduction::Mean) { 1.0 / p.len as f64 } else { 1.0 };
     let mut out = vec![0.0; p.before * p.len * p.after];
     for a in 0..p.after {

@@ -5,27 +5,25 @@
 //! d/dy = -floor(x/y) for `mod`, -fix(x/y) for `rem`; with y = 0, `mod(x, 0) = x` gives (1, 0).
 
 use super::elementwise::{eval_binary, forward_binary};
-use super::{IntegerArgs, Derivative, Kernel, Linearity, PatternRule, Primitive, runtime};
+use super::{IntegerArgs, Derivative, Kernel, Linearity, PatternRule, Primitive, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        Primitive::new(
-            "mod",
+        Primitive::new(Prim::Mod,
             Kernel::General {
-                eval: |a, _| eval("mod", modulo, a),
-                derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::floor), fw)),
+                eval: |a, _| eval(Prim::Mod, modulo, a),
+                derivative: Derivative::Rule(|fw| forward_binary(Prim::Mod, |x, y, _| quotient_partials(x, y, f64::floor), fw)),
             },
         )
         .linear(Linearity::PiecewiseLinear)
         .integers(IntegerArgs::KeepClass)
         .pattern(PatternRule::Structural),
-        Primitive::new(
-            "rem",
+        Primitive::new(Prim::Rem,
             Kernel::General {
-                eval: |a, _| eval("rem", remainder, a),
-                derivative: Derivative::Rule(|fw| forward_binary(|x, y, _| quotient_partials(x, y, f64::trunc), fw)),
+                eval: |a, _| eval(Prim::Rem, remainder, a),
+                derivative: Derivative::Rule(|fw| forward_binary(Prim::Rem, |x, y, _| quotient_partials(x, y, f64::trunc), fw)),
             },
         )
         .linear(Linearity::PiecewiseLinear)
@@ -35,11 +33,11 @@ pub(super) fn entries() -> Vec<Primitive> {
 }
 
 /// Octave takes real numbers only: logical and char arguments are errors.
-fn eval(name: &str, f: fn(f64, f64) -> f64, args: &[&Value]) -> Result<Vec<Value>> {
+fn eval(prim: Prim, f: fn(f64, f64) -> f64, args: &[&Value]) -> Result<Vec<Value>> {
     if let Some(v) = args.iter().find(|v| !matches!(v, Value::Double(_) | Value::Sparse(_))) {
-        return Err(runtime(format!("{name}: wrong type argument '{}'", v.class_name())));
+        return Err(runtime(format!("{}: wrong type argument '{}'", prim.name(), v.class_name())));
     }
-    eval_binary(name, f, None, args)
+    eval_binary(prim, f, None, args)
 }
 
 fn quotient_partials(x: f64, y: f64, round: fn(f64) -> f64) -> (f64, f64) {

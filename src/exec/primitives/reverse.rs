@@ -6,14 +6,14 @@
 //! - General primitives default to the transpose of their forward rule: the rule applied to a sparse
 //!   identity seed gives the local Jacobian, exact for every rule, and cheap for the structural ones
 //!   (transpose, reshape, concatenation, diag, for_item, scalar divisions, ...). Primitives whose local
-//!   Jacobian is dense or large (`mtimes` of matrices, `cumsum`) have their own rule below.
+//!   Jacobian is dense or large (`mtimes` of matrices, `cumsum`) have their own rule (`Vjp::Own`).
 //!
 //! Every rule is linear in the adjoint, so it applies column by column to a block of adjoints: the
 //! Hessian sweep carries the adjoint and its tangents together (see `second_order`).
 
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use super::elementwise::{numeric, row_maps};
-use super::{Derivative, Forward, Kernel, PrimId, forward, get, matrix, reduce, require_derivative_rule};
+use super::{Derivative, Forward, Kernel, PrimId, Vjp, forward, get, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
@@ -42,21 +42,15 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
         Kernel::Unary { df: None, .. } | Kernel::Predicate(_) => Ok(none()),
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(none()),
         Kernel::General { derivative: Derivative::Missing, .. } => require_derivative_rule(id).map(|_| none()),
-        Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match p.name {
-            "mtimes" if rv.inputs.iter().all(|v| v.numel() != 1) => {
-                by_column(rv, |adjoint| matrix::mtimes_adjoint(rv.inputs, adjoint, rv.wanted))
-            }
-            "sum" | "mean" | "cumsum" => by_column(rv, |adjoint| {
-                let first = rv.wanted[0].then(|| reduce::adjoint(p.name, rv.inputs, adjoint)).transpose()?;
-                Ok(std::iter::once(first).chain(std::iter::repeat(None)).take(rv.inputs.len()).collect())
-            }),
-            _ => transposed_forward(id, rv),
+        Kernel::General { derivative: Derivative::Rule(_) | Derivative::Outputs { .. }, .. } => match p.vjp {
+            Vjp::Own(rule) => rule(rv),
+            Vjp::Transposed => transposed_forward(id, rv),
         },
     }
 }
 
 /// A one-column rule applied to each adjoint column, the contributions stacked column after column.
-fn by_column(rv: &Reverse, rule: impl Fn(&[f64]) -> Result<Adjoints>) -> Result<Adjoints> {
+pub(super) fn by_column(rv: &Reverse, rule: impl Fn(&[f64]) -> Result<Adjoints>) -> Result<Adjoints> {
     if rv.columns == 1 {
         return rule(rv.adjoint);
     }
@@ -163,7 +157,7 @@ fn binary(
 }
 
 /// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed.
-fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
+pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let zero = Deriv::Zero;
     (0..rv.inputs.len())
         .map(|k| {

@@ -1,4 +1,4 @@
-//! Second-order (Hessian) rules, looked up from the primitive table next to the reverse rules.
+//! Second-order (Hessian) rules: each primitive's record says how its term is found (`Hessian`).
 //!
 //! Forward-over-reverse: the Hessian sweep differentiates each reverse rule `xbar_k += J_k' ybar` along
 //! p tangent directions. Its tangent is `J_k' ybar_dot` (the reverse rule on the adjoint tangents) plus
@@ -19,13 +19,23 @@
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
 
 use super::elementwise::{numeric, row_maps};
-use super::matrix_second_order::{is_square_matrix_function, matrix_pairs, matrix_second_order};
-use super::norm::{self, Curvature};
+use super::matrix_second_order::{matrix_pairs, matrix_second_order};
 use super::reverse::{Adjoints, Reverse, adjoint};
-use super::{Kernel, Linearity, PrimId, Reads, get, linearity};
+use super::{Hessian, Kernel, Linearity, PrimId, Reads, get};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::value::{Array, Value};
+
+/// Which elements of the two operands a bilinear product multiplies together.
+#[derive(Clone, Copy, Debug)]
+pub enum Pairing {
+    /// Elements in the same position (`dot`).
+    SamePosition,
+    /// `A(i, k)` with `B(k, j)` (`mtimes`; every pair when a factor is scalar).
+    MatrixProduct,
+    /// Every element with every other (`kron`).
+    Every,
+}
 
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
@@ -34,7 +44,7 @@ pub enum SecondOrder {
     Zero,
     Unary(fn(f64, f64) -> f64),
     Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
-    Bilinear,
+    Bilinear(Pairing),
     /// The p-norm of all elements (see `norm::Curvature`).
     PowerNorm(f64),
     /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
@@ -62,46 +72,33 @@ impl SecondOrder {
 /// The second-order kind of primitive `id` on `operands`, of which those `taped` depend on x; an error
 /// when msad has no second-order rule for it.
 pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
-    // With a scalar divisor (scalar operands for a power), the matrix operators are their elementwise
-    // namesakes.
-    let scalar = |k: usize| operands[k].numel() == 1;
-    let twin = match get(id).name {
-        "mpower" if scalar(0) && scalar(1) => Some("power"),
-        "mrdivide" if scalar(1) => Some("rdivide"),
-        "mldivide" if scalar(0) => Some("ldivide"),
-        _ => None,
-    };
-    if let Some(twin) = twin {
-        return second_order(super::lookup(twin).expect("elementwise operator"), operands, taped);
-    }
     let p = get(id);
     let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
     let one_taped = taped.iter().filter(|&&t| t).count() == 1;
-    match (p.kernel, linearity(id)) {
-        (_, Linearity::Additive) => Ok(SecondOrder::Zero),
-        (_, Linearity::Bilinear) if one_taped => Ok(SecondOrder::Zero),
-        (_, Linearity::Numerator) if only(0) => Ok(SecondOrder::Zero),
-        (_, Linearity::Denominator) if only(1) => Ok(SecondOrder::Zero),
-        (_, Linearity::PiecewiseLinear) => Ok(SecondOrder::Zero),
-        _ if p.name == "norm" && !matches!(norm::curvature(operands), Curvature::Unknown) => Ok(match norm::curvature(operands) {
-            Curvature::Power(p) => SecondOrder::PowerNorm(p),
-            _ => SecondOrder::Zero,
-        }),
-        _ if matches!(p.name, "prod" | "cumprod") => Ok(SecondOrder::Product { cumulative: p.name == "cumprod" }),
-        _ if p.name == "polyval" => Ok(SecondOrder::Polynomial),
-        _ if p.name == "interp1" => Ok(SecondOrder::Interpolation),
-        _ if p.name == "logspace" => Ok(SecondOrder::LogSpacing),
-        _ if is_square_matrix_function(p.name, operands) => Ok(SecondOrder::MatrixFunction),
-        (Kernel::Unary { df: None, .. } | Kernel::Predicate(_), _) => Ok(SecondOrder::Zero),
-        (Kernel::Unary { d2f, .. }, _) => Ok(SecondOrder::Unary(d2f)),
-        (Kernel::Binary { second, .. }, l) => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
-        (_, Linearity::Bilinear) => Ok(SecondOrder::Bilinear),
-        _ => Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", p.name),
-        )
-        .with_hint("gradients work (request two outputs); for the Hessian, rewrite this part with elementwise operations, sums and products")),
+    match (p.linearity, p.hessian) {
+        (Linearity::Additive | Linearity::PiecewiseLinear, _) => Ok(SecondOrder::Zero),
+        (Linearity::Bilinear, _) if one_taped => Ok(SecondOrder::Zero),
+        (Linearity::Numerator, _) if only(0) => Ok(SecondOrder::Zero),
+        (Linearity::Denominator, _) if only(1) => Ok(SecondOrder::Zero),
+        (_, Hessian::Zero) => Ok(SecondOrder::Zero),
+        (_, Hessian::Own(rule)) => rule(operands, taped),
+        (_, Hessian::Bilinear(pairing)) => Ok(SecondOrder::Bilinear(pairing)),
+        (l, Hessian::FromKernel) => match p.kernel {
+            Kernel::Unary { d2f, .. } => Ok(SecondOrder::Unary(d2f)),
+            Kernel::Binary { second, .. } => Ok(SecondOrder::Binary { cross_only: l == Linearity::Bilinear, second }),
+            _ => Err(no_second_order(id)),
+        },
+        (_, Hessian::Missing) => Err(no_second_order(id)),
     }
+}
+
+/// The error for a Hessian through `id`, which has no second-order rule (on these operands).
+pub(super) fn no_second_order(id: PrimId) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::NotDifferentiable,
+        format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", id.name()),
+    )
+    .with_hint("gradients work (request two outputs); for the Hessian, rewrite this part with elementwise operations, sums and products")
 }
 
 /// What a second-order term reads: the operands, the result, the result's adjoint (one column) and
@@ -121,10 +118,10 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Zero => Ok(vec![None; t.inputs.len()]),
         SecondOrder::Unary(d2f) => unary(d2f, t),
         SecondOrder::Binary { second, .. } => binary(second, t),
-        SecondOrder::Bilinear => bilinear(id, t),
+        SecondOrder::Bilinear(_) => bilinear(id, t),
         SecondOrder::PowerNorm(p) => power_norm(p, t),
         SecondOrder::Polynomial => super::interpolate::polyval_second_order(t),
-        SecondOrder::MatrixFunction => matrix_second_order(get(id).name, t),
+        SecondOrder::MatrixFunction => matrix_second_order(id, t),
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
         SecondOrder::Product { cumulative } => {
@@ -241,14 +238,14 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
                 }
             }
         }
-        SecondOrder::Bilinear => bilinear_interactions(get(id).name, inputs, &mut pair),
+        SecondOrder::Bilinear(pairing) => bilinear_interactions(pairing, inputs, &mut pair),
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::Interpolation => super::interpolate::interp1_pairs(inputs, &mut pair),
         SecondOrder::LogSpacing => [((0, 0), (0, 0)), ((0, 0), (1, 0)), ((1, 0), (1, 0))].into_iter().for_each(|(u, v)| pair(u, v)),
         SecondOrder::MatrixFunction => {
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
-            matrix_pairs(get(id).name, &numel, &mut pair);
+            matrix_pairs(id, &numel, &mut pair);
         }
         SecondOrder::PowerNorm(_) => {
             let n = inputs[0].numel();
@@ -257,13 +254,12 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
     }
 }
 
-/// The products a bilinear primitive forms: `mtimes` pairs `A(i, k)` with `B(k, j)`, `dot` pairs
-/// elements in the same position, and `kron` (or a scalar factor) pairs every element with every other.
-fn bilinear_interactions(name: &str, inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
+/// The products a bilinear primitive forms (see `Pairing`).
+fn bilinear_interactions(pairing: Pairing, inputs: &[&Value], pair: &mut impl FnMut(Element, Element)) {
     let (na, nb) = (inputs[0].numel(), inputs[1].numel());
-    match name {
-        "dot" => (0..na.min(nb)).for_each(|e| pair((0, e), (1, e))),
-        "mtimes" if na != 1 && nb != 1 => {
+    match pairing {
+        Pairing::SamePosition => (0..na.min(nb)).for_each(|e| pair((0, e), (1, e))),
+        Pairing::MatrixProduct if na != 1 && nb != 1 => {
             // N-D operands fold into columns, as the product does.
             let (m, inner) = (inputs[0].dims()[0], inputs[1].dims()[0]);
             for i in 0..m {

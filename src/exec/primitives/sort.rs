@@ -5,14 +5,14 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{IntegerArgs, Linearity, Forward, PatternRule, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, PatternRule, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap};
 use crate::exec::value::{Array, Value};
 use std::cmp::Ordering;
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general("sort", eval_sort, forward_sort)
+    vec![general(Prim::Sort, eval_sort, forward_sort)
         .linear(Linearity::PiecewiseLinear)
         .integers(IntegerArgs::KeepClass)
         .pattern(PatternRule::Selection(sorting_permutation))]

@@ -6,29 +6,29 @@
 //! Constant sparse operators applied to active values, the common case (`L * u`), are fully supported.
 
 use super::elementwise::numeric;
-use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::memory;
 use crate::exec::value::{Array, SparseMatrix, Value};
 
-fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative })
+fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry("sparse", eval_sparse, Derivative::Missing),
-        entry("speye", eval_speye, Derivative::Zero),
-        entry("spdiags", eval_spdiags, Derivative::Missing),
-        entry("full", eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
+        entry(Prim::Sparse, eval_sparse, Derivative::Missing),
+        entry(Prim::Speye, eval_speye, Derivative::Zero),
+        entry(Prim::Spdiags, eval_spdiags, Derivative::Missing),
+        entry(Prim::Full, eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        entry("issparse", |a, _| {
+        entry(Prim::Issparse, |a, _| {
             check_arity("issparse", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])
         }, Derivative::Zero),
-        entry("nnz", |a, _| {
+        entry(Prim::Nnz, |a, _| {
             check_arity("nnz", a, 1, 1)?;
             let n = match a[0] {
                 Value::Sparse(s) => s.values.iter().filter(|v| **v != 0.0).count(),
@@ -203,18 +203,18 @@ pub fn kron(a: &Value, b: &Value) -> Result<SparseMatrix> {
 
 /// Elementwise operations that keep sparse operands sparse: `S + S`, `S - S`, `S .* c`, `S ./ c`,
 /// `c .* S`, `-S`. Other combinations fall back to dense.
-pub fn elementwise(name: &str, args: &[&Value]) -> Option<SparseMatrix> {
+pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<SparseMatrix> {
     let scalar = |v: &Value| match v {
         Value::Double(a) if a.is_scalar() => Some(a.data[0]),
         _ => None,
     };
     let scale = |s: &SparseMatrix, c: f64| SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() }.without_zeros();
-    match (name, args) {
-        ("uminus", [Value::Sparse(s)]) => Some(scale(s, -1.0)),
-        ("times", [Value::Sparse(s), c]) | ("times", [c, Value::Sparse(s)]) => scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c)),
-        ("rdivide", [Value::Sparse(s), c]) => scalar(c).filter(|c| *c != 0.0 && c.is_finite()).map(|c| scale(s, 1.0 / c)),
-        ("plus" | "minus", [Value::Sparse(a), Value::Sparse(b)]) if (a.nrows, a.ncols) == (b.nrows, b.ncols) => {
-            let sign = if name == "plus" { 1.0 } else { -1.0 };
+    match (prim, args) {
+        (Prim::Uminus, [Value::Sparse(s)]) => Some(scale(s, -1.0)),
+        (Prim::Times, [Value::Sparse(s), c]) | (Prim::Times, [c, Value::Sparse(s)]) => scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c)),
+        (Prim::Rdivide, [Value::Sparse(s), c]) => scalar(c).filter(|c| *c != 0.0 && c.is_finite()).map(|c| scale(s, 1.0 / c)),
+        (Prim::Plus | Prim::Minus, [Value::Sparse(a), Value::Sparse(b)]) if (a.nrows, a.ncols) == (b.nrows, b.ncols) => {
+            let sign = if prim == Prim::Plus { 1.0 } else { -1.0 };
             let mut t = triplets(a);
             t.extend(triplets(b).into_iter().map(|(i, j, v)| (i, j, sign * v)));
             Some(from_triplets(a.nrows, a.ncols, t))

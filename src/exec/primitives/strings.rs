@@ -3,34 +3,34 @@
 //! derivative.
 
 use super::printf::{sprintf, unescape};
-use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
-pub(super) fn text_function(name: &'static str, eval: EvalFn) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative: Derivative::Zero })
+pub(super) fn text_function(prim: Prim, eval: EvalFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function("strcmp", |a, _| compare("strcmp", a, None, false)).integers(IntegerArgs::Own),
-        text_function("strcmpi", |a, _| compare("strcmpi", a, None, true)).integers(IntegerArgs::Own),
-        text_function("strncmp", |a, _| compare_prefix("strncmp", a, false)).integers(IntegerArgs::Own),
-        text_function("strncmpi", |a, _| compare_prefix("strncmpi", a, true)).integers(IntegerArgs::Own),
-        text_function("upper", |a, _| change_case("upper", a, to_upper)),
-        text_function("toupper", |a, _| change_case("toupper", a, to_upper)),
-        text_function("lower", |a, _| change_case("lower", a, to_lower)),
-        text_function("tolower", |a, _| change_case("tolower", a, to_lower)),
-        text_function("strtrim", eval_strtrim),
-        text_function("deblank", eval_deblank),
-        text_function("blanks", eval_blanks),
-        text_function("char", eval_char),
-        text_function("strcat", eval_strcat),
-        text_function("sprintf", eval_sprintf).integers(IntegerArgs::ClassFree),
-        text_function("print_usage", eval_print_usage),
-        text_function("num2str", eval_num2str).integers(IntegerArgs::ClassFree),
-        text_function("int2str", eval_int2str).integers(IntegerArgs::ClassFree),
-        text_function("mat2str", eval_mat2str),
+        text_function(Prim::Strcmp, |a, _| compare("strcmp", a, None, false)).integers(IntegerArgs::Own),
+        text_function(Prim::Strcmpi, |a, _| compare("strcmpi", a, None, true)).integers(IntegerArgs::Own),
+        text_function(Prim::Strncmp, |a, _| compare_prefix("strncmp", a, false)).integers(IntegerArgs::Own),
+        text_function(Prim::Strncmpi, |a, _| compare_prefix("strncmpi", a, true)).integers(IntegerArgs::Own),
+        text_function(Prim::Upper, |a, _| change_case("upper", a, to_upper)),
+        text_function(Prim::Toupper, |a, _| change_case("toupper", a, to_upper)),
+        text_function(Prim::Lower, |a, _| change_case("lower", a, to_lower)),
+        text_function(Prim::Tolower, |a, _| change_case("tolower", a, to_lower)),
+        text_function(Prim::Strtrim, eval_strtrim),
+        text_function(Prim::Deblank, eval_deblank),
+        text_function(Prim::Blanks, eval_blanks),
+        text_function(Prim::Char, eval_char),
+        text_function(Prim::Strcat, eval_strcat),
+        text_function(Prim::Sprintf, eval_sprintf).integers(IntegerArgs::ClassFree),
+        text_function(Prim::PrintUsage, eval_print_usage).raises(),
+        text_function(Prim::Num2str, eval_num2str).integers(IntegerArgs::ClassFree),
+        text_function(Prim::Int2str, eval_int2str).integers(IntegerArgs::ClassFree),
+        text_function(Prim::Mat2str, eval_mat2str),
     ]
 }
 

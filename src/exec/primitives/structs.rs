@@ -1,20 +1,20 @@
 //! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield` (`iscell`, `isstruct` are predicates).
 
-use super::{IntegerArgs, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, StructArray, Value};
 
-fn entry(name: &'static str, eval: EvalFn, derivative: Derivative) -> Primitive {
-    Primitive::new(name, Kernel::General { eval, derivative })
+fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative })
 }
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry("struct", eval_struct, Derivative::Rule(forward_struct)).integers(IntegerArgs::Own),
-        entry("cell", eval_cell, Derivative::Zero).integers(IntegerArgs::Own),
-        entry("fieldnames", eval_fieldnames, Derivative::Zero),
-        entry("isfield", eval_isfield, Derivative::Zero),
+        entry(Prim::Struct, eval_struct, Derivative::Rule(forward_struct)).integers(IntegerArgs::Own),
+        entry(Prim::Cell, eval_cell, Derivative::Zero).integers(IntegerArgs::Own),
+        entry(Prim::Fieldnames, eval_fieldnames, Derivative::Zero),
+        entry(Prim::Isfield, eval_isfield, Derivative::Zero),
     ]
 }
 
@@ -95,8 +95,7 @@ fn forward_struct(fw: &Forward) -> Result<Deriv> {
 }
 
 fn eval_cell(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    let zeros = super::lookup("zeros").expect("zeros is a primitive");
-    let dims = super::eval(zeros, args, 1)?.pop().expect("one result").dims();
+    let dims = super::eval(Prim::Zeros, args, 1)?.pop().expect("one result").dims();
     let n = dims.iter().product();
     crate::exec::memory::check(n, size_of::<Value>())?;
     let empty = Value::Double(Array::new(vec![0, 0], vec![]));

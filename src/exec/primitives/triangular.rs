@@ -3,17 +3,17 @@
 
 use super::elementwise::numeric;
 use super::matrix::matrix_2d;
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime};
+use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        general("tril", |a, _| eval(Side::Lower, a), |fw| forward(Side::Lower, fw))
+        general(Prim::Tril, |a, _| eval(Side::Lower, a), |fw| forward(Side::Lower, fw))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        general("triu", |a, _| eval(Side::Upper, a), |fw| forward(Side::Upper, fw))
+        general(Prim::Triu, |a, _| eval(Side::Upper, a), |fw| forward(Side::Upper, fw))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
     ]

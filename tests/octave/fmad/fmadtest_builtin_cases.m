@@ -79,6 +79,7 @@ function cases = fmadtest_builtin_cases()
     'e', 'other', constant
     'eps', 'derivative', @eps
     'eq', 'value', @(x) x == 0.7
+    'erf', 'derivative', @erf
     'error', 'other', raising
     'exp', 'derivative', @exp
     'expm1', 'derivative', @expm1

@@ -2,6 +2,7 @@
 //! that recover infinities where the plain formulas give NaN parts (libgcc's `__muldc3`, `__divdc3`),
 //! and the limits of the elementary functions where a part is infinite.
 
+use super::super::Prim;
 use crate::exec::value::Complex64;
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
@@ -72,24 +73,24 @@ fn times_minus_i(z: C) -> C {
 }
 
 /// The elementary function `name` at `z` with an infinite part (None: `name`'s formula holds there).
-pub(super) fn at_infinity(name: &str, z: C) -> Option<C> {
+pub(super) fn at_infinity(prim: Prim, z: C) -> Option<C> {
     let (x, y) = (z.re, z.im);
-    Some(match name {
-        "sqrt" if y.is_infinite() => C::new(f64::INFINITY, y),
-        "sqrt" if x == f64::NEG_INFINITY => C::new(if y.is_nan() { y } else { 0.0 }, f64::INFINITY.copysign(y)),
-        "sqrt" => C::new(x, if y.is_nan() { y } else { 0.0f64.copysign(y) }),
-        "tanh" if x.is_infinite() => C::new(1.0f64.copysign(x), if y.is_finite() { 0.0f64.copysign((2.0 * y).sin()) } else { 0.0f64.copysign(y) }),
-        "tan" => times_minus_i(at_infinity("tanh", times_i(z))?),
-        "asinh" => asinh(z)?,
-        "asin" => times_minus_i(asinh(times_i(z))?),
-        "acosh" => acosh(z)?,
-        "acos" => {
+    Some(match prim {
+        Prim::Sqrt if y.is_infinite() => C::new(f64::INFINITY, y),
+        Prim::Sqrt if x == f64::NEG_INFINITY => C::new(if y.is_nan() { y } else { 0.0 }, f64::INFINITY.copysign(y)),
+        Prim::Sqrt => C::new(x, if y.is_nan() { y } else { 0.0f64.copysign(y) }),
+        Prim::Tanh if x.is_infinite() => C::new(1.0f64.copysign(x), if y.is_finite() { 0.0f64.copysign((2.0 * y).sin()) } else { 0.0f64.copysign(y) }),
+        Prim::Tan => times_minus_i(at_infinity(Prim::Tanh, times_i(z))?),
+        Prim::Asinh => asinh(z)?,
+        Prim::Asin => times_minus_i(asinh(times_i(z))?),
+        Prim::Acosh => acosh(z)?,
+        Prim::Acos => {
             let w = acosh(z)?;
             // acos z = -i acosh z on the upper half plane, i acosh z on the lower.
             if y.is_sign_negative() { times_i(w) } else { times_minus_i(w) }
         }
-        "atanh" => atanh(z)?,
-        "atan" => times_minus_i(atanh(times_i(z))?),
+        Prim::Atanh => atanh(z)?,
+        Prim::Atan => times_minus_i(atanh(times_i(z))?),
         _ => return None,
     })
 }

@@ -1,6 +1,7 @@
 //! Complex linear algebra: `A\B`, `B/A`, `inv` and `det` through faer's LU with partial pivoting (as
 //! LAPACK's zgesv and zgetrf in Octave), and `norm` through the real norms (see `norm`).
 
+use super::super::Prim;
 use super::super::elementwise::nonconformant;
 use super::super::factor::is_odd;
 use super::super::linsolve::singular;
@@ -81,9 +82,8 @@ fn embedding(z: &Array<C>, stacked: bool) -> Array<f64> {
 }
 
 fn least_squares(a: &Array<C>, b: &Array<C>) -> Result<Array<C>> {
-    let id = super::super::lookup("mldivide").expect("mldivide is a primitive");
     let (a, b) = (Value::Double(embedding(a, false)), Value::Double(embedding(b, true)));
-    let x = super::super::eval(id, &[&a, &b], 1)?.swap_remove(0);
+    let x = super::super::eval(Prim::Mldivide, &[&a, &b], 1)?.swap_remove(0);
     let x = x.numeric().ok_or_else(|| runtime("mldivide: a real solution expected"))?;
     let (n, k) = (x.dims[0] / 2, x.dims[1]);
     let data = (0..k).flat_map(|j| (0..n).map(move |i| (i, j))).map(|(i, j)| C::new(x.data[i + 2 * n * j], x.data[i + n + 2 * n * j]));

@@ -2,38 +2,38 @@
 //! the builtins that read only real parts (`colon`, as Octave's ranges) or compare values (`switch`).
 //! An element is true where it is nonzero; a NaN part makes it NaN, so the real kernels' NaN rules apply.
 
-use super::super::{PrimId, eval as real_eval};
+use super::super::{Prim, PrimId, eval as real_eval};
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
 
 /// Builtins that read their data arguments as truth values.
-const TRUTH: &[&str] = &["truth", "logical", "any", "all", "nnz", "find", "not", "and", "or", "xor"];
+const TRUTH: &[Prim] = &[Prim::Truth, Prim::Logical, Prim::Any, Prim::All, Prim::Nnz, Prim::Find, Prim::Not, Prim::And, Prim::Or, Prim::Xor];
 
 /// The identifier and message of Octave's warning for a complex colon bound (issued by the interpreter).
 pub(crate) const COLON_WARNING: [&str; 2] =
     ["Octave:colon-complex-argument", "imaginary part of complex colon arguments is ignored"];
 
-/// Primitive `name` when it is one of these (None: not one of them).
-pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Option<Result<Vec<Value>>> {
-    if TRUTH.contains(&name) {
+/// Primitive `id` when it is one of these (None: not one of them).
+pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Option<Result<Vec<Value>>> {
+    if TRUTH.contains(&id) {
         let truths: Vec<Value> = args.iter().map(|a| map_complex(a, truth)).collect();
         let refs: Vec<&Value> = truths.iter().collect();
         let result = real_eval(id, &refs, nargout);
-        return Some(match (name, result) {
+        return Some(match (id, result) {
             // find's third output holds the values found, complex ones included.
-            ("find", Ok(mut outputs)) if outputs.len() >= 3 => found_values(id, args[0], &refs).map(|v| {
+            (Prim::Find, Ok(mut outputs)) if outputs.len() >= 3 => found_values(id, args[0], &refs).map(|v| {
                 outputs[2] = v;
                 outputs
             }),
             (_, result) => result,
         });
     }
-    match name {
-        "colon" => {
+    match id {
+        Prim::Colon => {
             let reals: Vec<Value> = args.iter().map(|a| map_complex(a, |z| Value::Double(z.map(|z| z.re)))).collect();
             Some(real_eval(id, &reals.iter().collect::<Vec<_>>(), nargout))
         }
-        "switch_match" => Some(switch_match(args)),
+        Prim::SwitchMatch => Some(switch_match(args)),
         _ => None,
     }
 }

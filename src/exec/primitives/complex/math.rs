@@ -1,7 +1,7 @@
 //! Complex arithmetic and elementary functions, with the branch cuts and the values at infinite parts
 //! (`c99`) Octave's C++ library gives, and the complex results of real functions outside their real domain.
 
-use super::super::{broadcast_dims, check_arity, row_maps, runtime};
+use super::super::{Prim, broadcast_dims, check_arity, row_maps, runtime};
 use super::c99;
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
@@ -20,28 +20,29 @@ fn operand<'v>(name: &str, v: &'v Value) -> Result<std::borrow::Cow<'v, Array<C>
 
 /// The primitive `name` when it is an elementwise function, an arithmetic operator or a product
 /// (None: not one of these).
-pub(super) fn eval(name: &str, args: &[&Value]) -> Result<Option<Value>> {
-    if let Some(f) = unary(name) {
+pub(super) fn eval(prim: Prim, args: &[&Value]) -> Result<Option<Value>> {
+    let name = prim.name();
+    if let Some(f) = unary(prim) {
         check_arity(name, args, 1, 1)?;
-        let at = |z: C| if z.re.is_finite() && z.im.is_finite() { f(z) } else { c99::at_infinity(name, z).unwrap_or_else(|| f(z)) };
+        let at = |z: C| if z.re.is_finite() && z.im.is_finite() { f(z) } else { c99::at_infinity(prim, z).unwrap_or_else(|| f(z)) };
         return Ok(Some(Value::narrowed(operand(name, args[0])?.map(|&z| at(z)))));
     }
-    if let Some(f) = real_valued(name) {
+    if let Some(f) = real_valued(prim) {
         check_arity(name, args, 1, 1)?;
         return Ok(Some(Value::Double(operand(name, args[0])?.map(|&z| f(z)))));
     }
-    if let Some(f) = test(name) {
+    if let Some(f) = test(prim) {
         check_arity(name, args, 1, 1)?;
         return Ok(Some(Value::Logical(operand(name, args[0])?.map(|&z| f(z)))));
     }
     let scalar = |v: &Value| v.numel() == 1;
-    let elementwise = match name {
-        "mtimes" if args.len() == 2 && !(scalar(args[0]) || scalar(args[1])) => return Ok(Some(mtimes(args)?)),
-        "mtimes" => "times",
-        "mrdivide" if args.len() == 2 && scalar(args[1]) => "rdivide",
-        "mldivide" if args.len() == 2 && scalar(args[0]) => "ldivide",
-        "mpower" if args.len() == 2 && scalar(args[0]) && scalar(args[1]) => "power",
-        "prod" | "cumprod" => return Ok(Some(product(name, args)?)),
+    let elementwise = match prim {
+        Prim::Mtimes if args.len() == 2 && !(scalar(args[0]) || scalar(args[1])) => return Ok(Some(mtimes(args)?)),
+        Prim::Mtimes => Prim::Times,
+        Prim::Mrdivide if args.len() == 2 && scalar(args[1]) => Prim::Rdivide,
+        Prim::Mldivide if args.len() == 2 && scalar(args[0]) => Prim::Ldivide,
+        Prim::Mpower if args.len() == 2 && scalar(args[0]) && scalar(args[1]) => Prim::Power,
+        Prim::Prod | Prim::Cumprod => return Ok(Some(product(prim, args)?)),
         other => other,
     };
     let Some(f) = binary(elementwise) else { return Ok(None) };
@@ -49,71 +50,71 @@ pub(super) fn eval(name: &str, args: &[&Value]) -> Result<Option<Value>> {
     Ok(Some(Value::narrowed(zip(name, args[0], args[1], f)?)))
 }
 
-fn unary(name: &str) -> Option<fn(C) -> C> {
-    Some(match name {
-        "uminus" => |z: C| -z,
-        "uplus" => |z| z,
-        "conj" => |z: C| z.conj(),
-        "exp" => C::exp,
-        "log" => C::ln,
-        "log2" => |z: C| {
+fn unary(prim: Prim) -> Option<fn(C) -> C> {
+    Some(match prim {
+        Prim::Uminus => |z: C| -z,
+        Prim::Uplus => |z| z,
+        Prim::Conj => |z: C| z.conj(),
+        Prim::Exp => C::exp,
+        Prim::Log => C::ln,
+        Prim::Log2 => |z: C| {
             let l = z.ln();
             C::new(l.re / LN_2, l.im / LN_2)
         },
         // As glibc's clog10.
-        "log10" => |z: C| C::new(z.norm().log10(), LOG10_E * z.arg()),
-        "sqrt" => C::sqrt,
-        "sin" => C::sin,
-        "cos" => C::cos,
-        "tan" => C::tan,
-        "sinh" => C::sinh,
-        "cosh" => C::cosh,
-        "tanh" => C::tanh,
+        Prim::Log10 => |z: C| C::new(z.norm().log10(), LOG10_E * z.arg()),
+        Prim::Sqrt => C::sqrt,
+        Prim::Sin => C::sin,
+        Prim::Cos => C::cos,
+        Prim::Tan => C::tan,
+        Prim::Sinh => C::sinh,
+        Prim::Cosh => C::cosh,
+        Prim::Tanh => C::tanh,
         // Octave conjugates asin and acos of reals above 1 (MATLAB's sign of the imaginary part).
-        "asin" => |z: C| if z.im == 0.0 && z.re > 1.0 { z.asin().conj() } else { z.asin() },
-        "acos" => |z: C| if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() },
-        "atan" => C::atan,
-        "asinh" => C::asinh,
+        Prim::Asin => |z: C| if z.im == 0.0 && z.re > 1.0 { z.asin().conj() } else { z.asin() },
+        Prim::Acos => |z: C| if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() },
+        Prim::Atan => C::atan,
+        Prim::Asinh => C::asinh,
         // Signed zeros on the cuts as C99: acosh(conj z) = conj(acosh z), atanh(±0 ± 0i) = ±0 ± 0i.
-        "acosh" => |z: C| if z.im.is_sign_negative() { z.conj().acosh().conj() } else { z.acosh() },
-        "atanh" => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z.atanh() },
-        "round" => |z: C| C::new(z.re.round(), z.im.round()),
-        "floor" => |z: C| C::new(z.re.floor(), z.im.floor()),
-        "ceil" => |z: C| C::new(z.re.ceil(), z.im.ceil()),
-        "fix" => |z: C| C::new(z.re.trunc(), z.im.trunc()),
-        "sign" => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() },
+        Prim::Acosh => |z: C| if z.im.is_sign_negative() { z.conj().acosh().conj() } else { z.acosh() },
+        Prim::Atanh => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z.atanh() },
+        Prim::Round => |z: C| C::new(z.re.round(), z.im.round()),
+        Prim::Floor => |z: C| C::new(z.re.floor(), z.im.floor()),
+        Prim::Ceil => |z: C| C::new(z.re.ceil(), z.im.ceil()),
+        Prim::Fix => |z: C| C::new(z.re.trunc(), z.im.trunc()),
+        Prim::Sign => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() },
         _ => return None,
     })
 }
 
-fn real_valued(name: &str) -> Option<fn(C) -> f64> {
-    Some(match name {
-        "real" => |z: C| z.re,
-        "imag" => |z: C| z.im,
-        "abs" => |z: C| z.norm(),
-        "angle" | "arg" => |z: C| z.im.atan2(z.re),
+fn real_valued(prim: Prim) -> Option<fn(C) -> f64> {
+    Some(match prim {
+        Prim::Real => |z: C| z.re,
+        Prim::Imag => |z: C| z.im,
+        Prim::Abs => |z: C| z.norm(),
+        Prim::Angle | Prim::Arg => |z: C| z.im.atan2(z.re),
         _ => return None,
     })
 }
 
-fn test(name: &str) -> Option<fn(C) -> bool> {
-    Some(match name {
-        "isnan" => |z: C| z.re.is_nan() || z.im.is_nan(),
-        "isinf" => |z: C| z.re.is_infinite() || z.im.is_infinite(),
-        "isfinite" => |z: C| z.re.is_finite() && z.im.is_finite(),
-        "logical" | "truth" => return None,
+fn test(prim: Prim) -> Option<fn(C) -> bool> {
+    Some(match prim {
+        Prim::Isnan => |z: C| z.re.is_nan() || z.im.is_nan(),
+        Prim::Isinf => |z: C| z.re.is_infinite() || z.im.is_infinite(),
+        Prim::Isfinite => |z: C| z.re.is_finite() && z.im.is_finite(),
+        Prim::Logical | Prim::Truth => return None,
         _ => return None,
     })
 }
 
-fn binary(name: &str) -> Option<fn(C, C) -> C> {
-    Some(match name {
-        "plus" => |a: C, b: C| a + b,
-        "minus" => |a: C, b: C| a - b,
-        "times" => times,
-        "rdivide" => divide,
-        "ldivide" => |a, b| divide(b, a),
-        "power" => power,
+fn binary(prim: Prim) -> Option<fn(C, C) -> C> {
+    Some(match prim {
+        Prim::Plus => |a: C, b: C| a + b,
+        Prim::Minus => |a: C, b: C| a - b,
+        Prim::Times => times,
+        Prim::Rdivide => divide,
+        Prim::Ldivide => |a, b| divide(b, a),
+        Prim::Power => power,
         _ => return None,
     })
 }
@@ -205,9 +206,9 @@ fn mtimes(args: &[&Value]) -> Result<Value> {
 }
 
 /// `prod` and `cumprod` along a dimension.
-fn product(name: &str, args: &[&Value]) -> Result<Value> {
-    let cumulative = name == "cumprod";
-    let plan = super::super::reduce::plan(name, args, cumulative)?;
+fn product(prim: Prim, args: &[&Value]) -> Result<Value> {
+    let (name, cumulative) = (prim.name(), prim == Prim::Cumprod);
+    let plan = super::super::reduce::plan(prim, args, cumulative)?;
     let z = operand(name, args[0])?;
     let slices = &plan.slices;
     let one = C::new(1.0, 0.0);
@@ -249,17 +250,17 @@ pub(super) fn angle(name: &str, args: &[&Value]) -> Result<Vec<Value>> {
 
 /// The result of the real function `name` on `x`, some of whose elements are outside its real domain,
 /// as Octave's real-to-complex mappers give it: the complex function at `x + 0i`, in closed forms.
-pub(crate) fn out_of_domain(name: &str, x: &Array<f64>, inside: fn(f64) -> bool, f: fn(f64) -> f64) -> Option<Value> {
-    let outside: fn(f64) -> C = match name {
-        "sqrt" => |x| C::new(0.0, (-x).sqrt()),
-        "log" => |x| C::new((-x).ln(), PI),
-        "log2" => |x| C::new((-x).log2(), PI_OVER_LN_2),
-        "log10" => |x| C::new((-x).log10(), PI_OVER_LN_10),
-        "log1p" => |x| C::new((-(1.0 + x)).ln(), PI),
-        "asin" => |x| if x > 0.0 { C::new(FRAC_PI_2, -x.acosh()) } else { C::new(-FRAC_PI_2, (-x).acosh()) },
-        "acos" => |x| if x > 0.0 { C::new(0.0, x.acosh()) } else { C::new(PI, -(-x).acosh()) },
-        "acosh" => |x| if x >= -1.0 { C::new(0.0, x.acos()) } else { C::new((-x).acosh(), PI) },
-        "atanh" => |x| C::new((1.0 / x).atanh(), FRAC_PI_2),
+pub(crate) fn out_of_domain(prim: Prim, x: &Array<f64>, inside: fn(f64) -> bool, f: fn(f64) -> f64) -> Option<Value> {
+    let outside: fn(f64) -> C = match prim {
+        Prim::Sqrt => |x| C::new(0.0, (-x).sqrt()),
+        Prim::Log => |x| C::new((-x).ln(), PI),
+        Prim::Log2 => |x| C::new((-x).log2(), PI_OVER_LN_2),
+        Prim::Log10 => |x| C::new((-x).log10(), PI_OVER_LN_10),
+        Prim::Log1p => |x| C::new((-(1.0 + x)).ln(), PI),
+        Prim::Asin => |x| if x > 0.0 { C::new(FRAC_PI_2, -x.acosh()) } else { C::new(-FRAC_PI_2, (-x).acosh()) },
+        Prim::Acos => |x| if x > 0.0 { C::new(0.0, x.acosh()) } else { C::new(PI, -(-x).acosh()) },
+        Prim::Acosh => |x| if x >= -1.0 { C::new(0.0, x.acos()) } else { C::new((-x).acosh(), PI) },
+        Prim::Atanh => |x| C::new((1.0 / x).atanh(), FRAC_PI_2),
         _ => return None,
     };
     Some(Value::narrowed(x.map(|&v| if inside(v) { C::new(f(v), 0.0) } else { outside(v) })))

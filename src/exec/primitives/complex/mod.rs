@@ -12,7 +12,7 @@ mod math;
 mod order;
 mod text;
 
-use super::{Derivative, Kernel, Linearity, PrimId, Primitive, check_arity, linearity, runtime};
+use super::{Derivative, Kernel, Linearity, Prim, PrimId, Primitive, check_arity, linearity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
@@ -22,10 +22,10 @@ pub(super) use math::{out_of_domain, real_power};
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         // Complex results never carry derivatives (the interpreter rejects them first).
-        Primitive::new("complex", Kernel::General { eval: eval_complex, derivative: Derivative::Missing }),
+        Primitive::new(Prim::Complex, Kernel::General { eval: eval_complex, derivative: Derivative::Missing }),
         // Piecewise constant on the real line (0 or pi).
-        Primitive::new("angle", Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
-        Primitive::new("arg", Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
+        Primitive::new(Prim::Angle, Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
+        Primitive::new(Prim::Arg, Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
     ]
 }
 
@@ -41,45 +41,46 @@ pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
 
 /// Builtins whose real kernels take complex arguments as they are: those that read only class and size
 /// (constructors read a `'like'` prototype's class), and `isequal` (which compares complex values itself).
-const KERNEL_AS_IS: &[&str] = &[
-    "size", "numel", "length", "ndims", "isempty", "columns", "rows", "class", "isa", "isnumeric", "isreal",
-    "iscomplex", "isfloat", "isinteger", "islogical", "isbool", "ischar", "iscell", "iscellstr", "isstruct",
-    "is_function_handle", "isscalar", "isvector", "isrow", "iscolumn", "ismatrix", "issquare", "prodofsize", "for_count",
-    "isequal", "zeros", "ones", "Inf", "inf", "NaN", "nan", "true", "false",
+const KERNEL_AS_IS: &[Prim] = &[
+    Prim::Size, Prim::Numel, Prim::Length, Prim::Ndims, Prim::Isempty, Prim::Columns, Prim::Rows, Prim::Class, Prim::Isa,
+    Prim::Isnumeric, Prim::Isreal, Prim::Iscomplex, Prim::Isfloat, Prim::Isinteger, Prim::Islogical, Prim::Isbool,
+    Prim::Ischar, Prim::Iscell, Prim::Iscellstr, Prim::Isstruct, Prim::IsFunctionHandle, Prim::Isscalar, Prim::Isvector,
+    Prim::Isrow, Prim::Iscolumn, Prim::Ismatrix, Prim::Issquare, Prim::ForCount, Prim::Isequal, Prim::Zeros, Prim::Ones,
+    Prim::InfCapitalised, Prim::Inf, Prim::NaN, Prim::Nan, Prim::True, Prim::False,
 ];
 
-/// Primitive `id` (`name`) on arguments of which at least one is complex.
-pub(super) fn eval(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
-    if KERNEL_AS_IS.contains(&name) {
+/// Primitive `id` on arguments of which at least one is complex.
+pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    if KERNEL_AS_IS.contains(&id) {
         return real_kernel(id, args, nargout);
     }
-    if let Some(result) = logic::eval(id, name, args, nargout) {
+    if let Some(result) = logic::eval(id, args, nargout) {
         return result;
     }
-    if let Some(result) = math::eval(name, args)? {
+    if let Some(result) = math::eval(id, args)? {
         return Ok(vec![result]);
     }
-    match name {
-        "eq" | "ne" | "lt" | "le" | "gt" | "ge" => Ok(vec![order::compare(name, args)?]),
-        "max" | "min" => order::extreme(name, args, nargout),
-        "sort" => order::sort(args, nargout),
-        "ctranspose" => {
-            let transposed = split(id, name, args, 1)?;
+    match id {
+        Prim::Eq | Prim::Ne | Prim::Lt | Prim::Le | Prim::Gt | Prim::Ge => Ok(vec![order::compare(id, args)?]),
+        Prim::Max | Prim::Min => order::extreme(id, args, nargout),
+        Prim::Sort => order::sort(args, nargout),
+        Prim::Ctranspose => {
+            let transposed = split(id, args, 1)?;
             Ok(vec![math::conj(&transposed)])
         }
-        "mldivide" => Ok(vec![linalg::mldivide(args)?]),
-        "mrdivide" => Ok(vec![linalg::mrdivide(args)?]),
-        "inv" | "inverse" => Ok(vec![linalg::inv(args)?]),
-        "det" => Ok(vec![linalg::det(args)?]),
-        "norm" => {
+        Prim::Mldivide => Ok(vec![linalg::mldivide(args)?]),
+        Prim::Mrdivide => Ok(vec![linalg::mrdivide(args)?]),
+        Prim::Inv | Prim::Inverse => Ok(vec![linalg::inv(args)?]),
+        Prim::Det => Ok(vec![linalg::det(args)?]),
+        Prim::Norm => {
             let operand = linalg::norm_operand(args)?;
             let rest: Vec<&Value> = std::iter::once(&operand).chain(args[1..].iter().copied()).collect();
             real_kernel(id, &rest, nargout)
         }
-        "num2str" | "mat2str" | "sprintf" => Ok(vec![text::eval(id, name, args)?]),
-        "double" | "full" => Ok(vec![args[0].clone()]),
-        _ if linearity(id) == Linearity::Additive || name == "for_item" => Ok(vec![split(id, name, args, nargout)?]),
-        _ => Err(unsupported(name)),
+        Prim::Num2str | Prim::Mat2str | Prim::Sprintf => Ok(vec![text::eval(id, args)?]),
+        Prim::Double | Prim::Full => Ok(vec![args[0].clone()]),
+        _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => Ok(vec![split(id, args, nargout)?]),
+        _ => Err(unsupported(id.name())),
     }
 }
 
@@ -91,23 +92,23 @@ fn unsupported(name: &str) -> Diagnostic {
 fn real_kernel(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     match super::get(id).kernel {
         Kernel::General { eval, .. } => eval(args, nargout),
-        _ => Err(unsupported(super::get(id).name)),
+        _ => Err(unsupported(id.name())),
     }
 }
 
 /// Where a linear primitive's data arguments start: concatenations read all of theirs (`cat` after
 /// the dimension), the others their first only (the rest are sizes, dimensions, counts).
-fn data_arguments(name: &str, count: usize) -> std::ops::Range<usize> {
-    match name {
-        "horzcat" | "vertcat" => 0..count,
-        "cat" => 1..count,
+fn data_arguments(prim: Prim, count: usize) -> std::ops::Range<usize> {
+    match prim {
+        Prim::Horzcat | Prim::Vertcat => 0..count,
+        Prim::Cat => 1..count,
         _ => 0..1.min(count),
     }
 }
 
 /// A linear primitive on the real and imaginary parts apart: `f(re + i im) = f(re) + i f(im)`.
-fn split(id: PrimId, name: &str, args: &[&Value], nargout: usize) -> Result<Value> {
-    let data = data_arguments(name, args.len());
+fn split(id: PrimId, args: &[&Value], nargout: usize) -> Result<Value> {
+    let (name, data) = (id.name(), data_arguments(id, args.len()));
     let part = |imaginary: bool| -> Result<Vec<Value>> {
         args.iter()
             .enumerate()

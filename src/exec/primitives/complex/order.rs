@@ -3,7 +3,7 @@
 //! taken as 0. `max`, `min` and `sort` of complex arrays follow the same order; equality compares parts.
 
 use super::super::slices::Slices;
-use super::super::{broadcast_dims, check_arity, row_maps, runtime};
+use super::super::{Prim, broadcast_dims, check_arity, row_maps, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
 use std::cmp::Ordering;
@@ -34,22 +34,23 @@ fn parts<'v>(name: &str, v: &'v Value) -> Result<(std::borrow::Cow<'v, Array<C>>
 }
 
 /// `==`, `~=`, `<`, `<=`, `>`, `>=` with at least one complex operand.
-pub(super) fn compare(name: &str, args: &[&Value]) -> Result<Value> {
+pub(super) fn compare(prim: Prim, args: &[&Value]) -> Result<Value> {
+    let name = prim.name();
     check_arity(name, args, 2, 2)?;
     let ((a, a_real), (b, b_real)) = (parts(name, args[0])?, parts(name, args[1])?);
     let dims = broadcast_dims(&a.dims, &b.dims)
         .ok_or_else(|| super::super::elementwise::nonconformant(&format!("mx_el_{name}"), &a.dims, &b.dims))?;
     let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
     let test = |x: C, y: C| -> bool {
-        match name {
-            "eq" => x == y,
-            "ne" => x != y,
+        match prim {
+            Prim::Eq => x == y,
+            Prim::Ne => x != y,
             _ => {
                 let o = order(key(x, a_real), key(y, b_real));
-                match name {
-                    "lt" => o == Some(Ordering::Less),
-                    "le" => matches!(o, Some(Ordering::Less | Ordering::Equal)),
-                    "gt" => o == Some(Ordering::Greater),
+                match prim {
+                    Prim::Lt => o == Some(Ordering::Less),
+                    Prim::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
+                    Prim::Gt => o == Some(Ordering::Greater),
                     _ => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
                 }
             }
@@ -61,9 +62,10 @@ pub(super) fn compare(name: &str, args: &[&Value]) -> Result<Value> {
 
 /// `max`/`min` of one complex array along a dimension (NaNs skipped unless a slice has nothing else;
 /// the first of equal elements wins), or of two operands elementwise.
-pub(super) fn extreme(name: &str, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+pub(super) fn extreme(prim: Prim, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    let name = prim.name();
     check_arity(name, args, 1, 3)?;
-    let wanted = if name == "max" { Ordering::Greater } else { Ordering::Less };
+    let wanted = if prim == Prim::Max { Ordering::Greater } else { Ordering::Less };
     if args.len() == 2 {
         let ((a, a_real), (b, b_real)) = (parts(name, args[0])?, parts(name, args[1])?);
         let dims = broadcast_dims(&a.dims, &b.dims)

@@ -1,16 +1,17 @@
 //! Text of complex values: `num2str` and `mat2str` as Octave's .m files write them, and `sprintf`,
 //! which in Octave 7 prints the real parts only.
 
+use super::super::Prim;
 use super::super::printf::sprintf;
 use super::super::strings::{eval_strtrim, padded_rows};
 use super::super::{PrimId, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
 
-pub(super) fn eval(id: PrimId, name: &str, args: &[&Value]) -> Result<Value> {
-    match name {
-        "num2str" => num2str(args),
-        "mat2str" => mat2str(args),
+pub(super) fn eval(id: PrimId, args: &[&Value]) -> Result<Value> {
+    match id {
+        Prim::Num2str => num2str(args),
+        Prim::Mat2str => mat2str(args),
         _ => {
             let real: Vec<Value> = args
                 .iter()
