@@ -19,7 +19,8 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
-use crate::ad::coloring::{Coloring, append_seed, color_columns, decompress, decompress_exact};
+use crate::ad::bicoloring::Partition;
+use crate::ad::coloring::{append_seed, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
@@ -30,13 +31,14 @@ use crate::ir::FuncId;
 
 /// A pattern with its colouring, cached with the prepared code.
 pub(super) struct Compression {
-    pattern: Pattern,
-    coloring: Coloring,
+    pub(super) pattern: Pattern,
+    /// Column colouring, or a bidirectional partition (see `super::bidirectional`).
+    pub(super) partition: Partition,
     /// The control path the pattern was detected on; `global` patterns hold on every path.
-    control: ControlRecord,
+    pub(super) control: ControlRecord,
     pub(super) from_user: bool,
     /// Names this seed in the derivative cache.
-    seed_id: u64,
+    pub(super) seed_id: u64,
 }
 
 /// The full-mode seed's id in the derivative cache; compressions count up from 1.
@@ -44,25 +46,30 @@ const IDENTITY_SEED: u64 = 0;
 
 impl Compression {
     fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
-        let coloring = color_columns(&pattern);
+        let partition = Partition::choose(&pattern);
         static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
         let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Compression { pattern, coloring, control, from_user, seed_id }
+        Compression { pattern, partition, control, from_user, seed_id }
     }
 
     fn pays(&self) -> bool {
-        4 * self.coloring.ncolors <= self.pattern.ncols()
+        4 * self.partition.passes() <= self.pattern.ncols()
     }
 
     fn describe(&self, log: &mut Vec<String>) {
+        let passes = match &self.partition {
+            Partition::Columns(coloring) => format!("{} colours ({:?} ordering)", coloring.ncolors, coloring.ordering_used),
+            Partition::Bidirectional(b) => format!(
+                "bidirectional: {} forward colours and {} reverse row groups",
+                b.columns.ncolors, b.nreverse
+            ),
+        };
         log.push(format!(
-            "msad: pattern {}x{}, nnz {}, {} colours (row bound {}, {:?} ordering), {}",
+            "msad: pattern {}x{}, nnz {}, {passes} (column colouring needs at least {}), {}",
             self.pattern.nrows(),
             self.pattern.ncols(),
             self.pattern.nnz(),
-            self.coloring.ncolors,
             self.pattern.max_row_nnz(),
-            self.coloring.ordering_used,
             match (self.from_user, self.control.global) {
                 (true, _) => "given by the user",
                 (false, true) => "global (valid for every x)",
@@ -158,7 +165,7 @@ fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options
     Ok((value, jacobian))
 }
 
-fn detect(
+pub(super) fn detect(
     plan: &mut Prepared,
     args: &[Value],
     wrt: usize,
@@ -192,7 +199,7 @@ fn detect(
     Ok((result.value, jacobian))
 }
 
-fn compressed(
+pub(super) fn compressed(
     plan: &mut Prepared,
     args: &[Value],
     wrt: usize,
@@ -209,7 +216,11 @@ fn compressed(
         }
         return Ok((result.value, Value::Sparse(ones(&c.pattern))));
     }
-    let p = c.coloring.ncolors;
+    let coloring = match &c.partition {
+        Partition::Columns(coloring) => coloring,
+        Partition::Bidirectional(_) => return super::bidirectional::compressed(plan, args, wrt, n, options, log),
+    };
+    let p = coloring.ncolors;
     // A user pattern, and a detected one that is not global, is checked with one more direction: J r,
     // compared with the decompressed J times r. The fingerprints of the control record decide when a
     // local pattern is detected again; the check guards what they cannot see.
@@ -217,14 +228,14 @@ fn compressed(
     let check = checked.then(|| check_direction(n));
     let nd = p + usize::from(checked);
     // The check direction is no colour: a checked seed is read as a block.
-    let colours = (!checked).then_some(&c.coloring.colors[..]);
+    let colours = (!checked).then_some(&coloring.colors[..]);
     // Selections serve every read of a double argument from the colours: no seed block then.
     let colours_only = colours.is_some() && plan.seed_read_by_selections && matches!(args[wrt], Value::Double(_));
     let seed = match colours_only {
         true => Seed::Colours { rows: n, nd },
         false => {
             let mut seed = buffers::take(n * (p + 1));
-            append_seed(&c.coloring, &mut seed);
+            append_seed(coloring, &mut seed);
             seed.extend(check.iter().flatten());
             Seed::Block(DenseDeriv::from_seed(n, nd, seed))
         }
@@ -249,8 +260,8 @@ fn compressed(
     // A detected pattern holds on the path it was detected on (checked above and by the check
     // direction): the guard is for user patterns.
     let jacobian = match c.from_user {
-        true => decompress(&c.pattern, &c.coloring, compressed_product)?,
-        false => decompress_exact(&c.pattern, &c.coloring, compressed_product),
+        true => decompress(&c.pattern, coloring, compressed_product)?,
+        false => decompress_exact(&c.pattern, coloring, compressed_product),
     };
     if let Some(r) = &check {
         if c.from_user {
@@ -277,7 +288,7 @@ pub(super) fn check_direction(n: usize) -> Vec<f64> {
 
 /// `J r` from the decompressed J must equal the forward-mode product: a wrong pattern folds entries of
 /// J onto each other, which this detects (with probability 1 over the choice of r).
-fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
+pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
     match first_mismatch(jacobian, r, expected) {
         None => Ok(()),
         Some(i) => Err(Diagnostic::new(
@@ -327,7 +338,7 @@ fn run<'p>(
 /// there are enough directions). Every rule treats directions independently, so the chunks' columns
 /// are the same numbers a single run computes. Returns the value and the m x nd derivative block.
 /// `colours`: the seed is that colouring's (see `SeedColours`).
-fn run_dense(
+pub(super) fn run_dense(
     plan: &Prepared,
     args: &[Value],
     wrt: usize,
@@ -389,7 +400,7 @@ fn run_dense(
 
 /// The seed of a dense run: its block, or only its size when selections serve every read of the
 /// argument from the colouring (see `SeedColours`).
-enum Seed {
+pub(super) enum Seed {
     Block(DenseDeriv),
     Colours { rows: usize, nd: usize },
 }
