@@ -45,10 +45,10 @@ x = rand(n, 1) / n;
 h = @(x) 0.5 * sum(x.^2)^2 + sum(exp(x));
 clear msad_eval;
 tic; [~, ~, H] = msad_eval(h, x); first = toc;
-Hexact = 2 * (x * x') + sum(x.^2) * eye(n) + diag(exp(x));
+Hexact = 4 * (x * x') + 2 * sum(x.^2) * eye(n) + diag(exp(x));
 err = norm(H - Hexact, 1) / norm(Hexact, 1);
 tf = bench_median_time(@() h(x), runs, 0.2);
-tm = bench_median_time(@() h3(h, x), runs, 0.2);
+tm = bench_median_time(@() msad_hessian_call(h, x), runs, 0.2);
 lines{end+1} = row('dense Hessian 0.5*sum(x.^2)^2 + sum(exp(x))', n, tf, tm, 'first call <= 1 s', first, sprintf('rel. error %.1e', err));
 
 report = strjoin(lines, "\n");
@@ -60,6 +60,3 @@ if ~isempty(out)
   fclose(fid);
 end
 
-function h3(h, x)
-  [~, ~, ~] = msad_eval(h, x);
-end
