@@ -1,7 +1,8 @@
 % BENCH_SCALE  Issue #26's targets, each ratio measured side by side in this one Octave session:
 % the arrowhead Jacobian (bidirectional passes) at n = 1e4, the gradient of sum((G*x).^2) with a
-% sparse G at n = 1e5 (sparse reverse products), and a dense Hessian at n = 1000 (first and later
-% calls). Prints a markdown section; MSAD_BENCH_SCALE_OUT names a file to write it to as well.
+% sparse G at n = 1e5 (sparse reverse products), a dense Hessian at n = 1000 (first and later calls),
+% and the passes bidirectional partitions need on three pattern families. Times: process CPU time.
+% Prints a markdown section; MSAD_BENCH_SCALE_OUT names a file to write it to as well.
 %   octave-cli benches/octave/bench_scale.m          (benches/run.sh runs it)
 benchDir = fileparts(mfilename('fullpath'));
 repoRoot = fileparts(fileparts(benchDir));
@@ -49,7 +50,27 @@ Hexact = 4 * (x * x') + 2 * sum(x.^2) * eye(n) + diag(exp(x));
 err = norm(H - Hexact, 1) / norm(Hexact, 1);
 tf = bench_median_time(@() h(x), runs, 0.2);
 tm = bench_median_time(@() msad_hessian_call(h, x), runs, 0.2);
-lines{end+1} = row('dense Hessian 0.5*sum(x.^2)^2 + sum(exp(x))', n, tf, tm, 'first call <= 1 s', first, sprintf('rel. error %.1e', err));
+lines{end+1} = row('dense Hessian 0.5*sum(x.^2)^2 + sum(exp(x))', n, tf, tm, 'first call <= 1 s', first, ...
+                   sprintf('rel. error %.1e; later call / (n f) = %.2f', err, tm / (n * tf)));
+
+% Passes per Jacobian family (from msad's verbose log of the first call): bidirectional against
+% the bound of column colouring (the densest row), which is what column colouring alone needs here.
+lines{end+1} = '';
+lines{end+1} = '| pattern family | n | forward colours | reverse row groups | column colouring needs at least |';
+lines{end+1} = '|---|---|---|---|---|';
+n = 1e4;
+families = {'arrowhead', @arrowhead_residual, ones(n, 1) / 2; ...
+            'bordered-banded (tridiagonal, 3 border rows and columns)', @(x) bordered_banded_residual(x, 3), ones(n + 3, 1) / 2; ...
+            'sum(x) = 1 constraint under x.^2', @(x) [x.^2; sum(x) - 1], ones(n, 1) / 2};
+for k = 1:rows(families)
+  clear msad_eval;
+  log = evalc('[~, ~] = msad_eval(families{k, 2}, families{k, 3}, struct(''verbose'', true));');
+  counts = regexp(log, '(\d+) forward colours and (\d+) reverse row groups \(column colouring needs at least (\d+)\)', 'tokens', 'once');
+  if isempty(counts)
+    counts = {'-', '-', 'column colouring chosen'};
+  end
+  lines{end+1} = sprintf('| %s | %d | %s | %s | %s |', families{k, 1}, numel(families{k, 3}), counts{:});
+end
 
 report = strjoin(lines, "\n");
 printf('%s\n', report);

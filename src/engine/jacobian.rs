@@ -12,6 +12,8 @@
 //! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
 //!   with a guard against entries outside a user pattern (`msad:badPattern`); a detected pattern holds
 //!   by construction on its control path.
+//! - Bidirectional: where dense rows make column colouring costly (a sum constraint, an arrowhead),
+//!   those rows come from reverse passes J' W and the rest from forward ones (`super::bidirectional`).
 //!
 //! 'auto' runs detection on the first call and colours the pattern. Compression pays when it needs at
 //! most a quarter of the directions (p <= n/4): later calls are compressed and return a sparse J.
@@ -57,19 +59,19 @@ impl Compression {
     }
 
     fn describe(&self, log: &mut Vec<String>) {
+        let row_bound = self.pattern.max_row_nnz();
         let passes = match &self.partition {
-            Partition::Columns(coloring) => format!("{} colours ({:?} ordering)", coloring.ncolors, coloring.ordering_used),
+            Partition::Columns(c) => format!("{} colours (row bound {row_bound}, {:?} ordering)", c.ncolors, c.ordering_used),
             Partition::Bidirectional(b) => format!(
-                "bidirectional: {} forward colours and {} reverse row groups",
+                "bidirectional: {} forward colours and {} reverse row groups (column colouring needs at least {row_bound})",
                 b.columns.ncolors, b.nreverse
             ),
         };
         log.push(format!(
-            "msad: pattern {}x{}, nnz {}, {passes} (column colouring needs at least {}), {}",
+            "msad: pattern {}x{}, nnz {}, {passes}, {}",
             self.pattern.nrows(),
             self.pattern.ncols(),
             self.pattern.nnz(),
-            self.pattern.max_row_nnz(),
             match (self.from_user, self.control.global) {
                 (true, _) => "given by the user",
                 (false, true) => "global (valid for every x)",
