@@ -4,7 +4,7 @@
 //! user's or local to this x is checked as in column compression: one more forward direction r, and
 //! `J r` compared with the assembled J.
 
-use super::jacobian::{Seed, check_direction, compressed as column_compressed, detect, first_mismatch, run_dense, verify_product};
+use super::jacobian::{Seed, Stale, check_direction, compressed as column_compressed, first_mismatch, run_dense, stale, verify_product};
 use super::{JacobianStorage, Options, Prepared};
 use crate::ad::bicoloring::{Bicoloring, Partition};
 use crate::ad::coloring::{append_seed, color_columns, gather_nonzeros};
@@ -48,20 +48,15 @@ pub(super) fn compressed(
     let Partition::Bidirectional(b) = &c.partition else { unreachable!("checked above") };
     let on_path = |control: &ControlRecord| from_user || c.control.same_path(control);
     let forward_on_path = forward.as_ref().is_none_or(|(_, _, control)| on_path(control));
+    let storage = options.jacobian;
     if !on_path(&run.control) || !forward_on_path {
-        log.push("msad: the control path changed since the pattern was detected: detecting again".into());
-        return detect(plan, args, wrt, n, options.jacobian, log);
+        return stale(plan, args, wrt, n, storage, log, Stale::Path);
     }
     let sizes_match = run.value.numel() == m && forward.as_ref().is_none_or(|(value, _, _)| value.numel() == m);
     let Some(products) = run.products.filter(|_| sizes_match) else {
-        if from_user {
-            return Err(Diagnostic::new(
-                ErrorKind::BadPattern,
-                format!("the sparsity pattern has {m} rows but the function returned {} elements", run.value.numel()),
-            ));
-        }
-        log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
-        return detect(plan, args, wrt, n, options.jacobian, log);
+        let counts = [forward.as_ref().map(|(value, _, _)| value.numel()), Some(run.value.numel())];
+        let elements = counts.into_iter().flatten().find(|&e| e != m).unwrap_or(m);
+        return stale(plan, args, wrt, n, storage, log, Stale::Size { rows: m, elements });
     };
     let directions = forward.map_or_else(Vec::new, |(_, directions, _)| directions.data);
     let jacobian = assemble(&c.pattern, b, &directions[..m * p], &products);
@@ -70,13 +65,12 @@ pub(super) fn compressed(
         if from_user {
             verify_product(&jacobian, r, jr)?;
         } else if first_mismatch(&jacobian, r, jr).is_some() {
-            log.push("msad: J has entries outside the local pattern at this x: detecting again".into());
-            return detect(plan, args, wrt, n, options.jacobian, log);
+            return stale(plan, args, wrt, n, storage, log, Stale::OutsideLocal);
         }
     }
     buffers::give(directions);
     log.push(format!("msad: bidirectional evaluation with {p} forward directions and {} reverse passes", b.nreverse));
-    let jacobian = match options.jacobian {
+    let jacobian = match storage {
         JacobianStorage::Full => Value::Double(jacobian.to_dense()),
         _ => Value::Sparse(jacobian),
     };

@@ -244,19 +244,11 @@ pub(super) fn compressed(
     };
     let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, colours, threads)?;
     if !c.from_user && !c.control.same_path(&control) {
-        log.push("msad: the control path changed since the pattern was detected: detecting again".into());
-        return detect(plan, args, wrt, n, storage, log);
+        return stale(plan, args, wrt, n, storage, log, Stale::Path);
     }
     let m = value.numel();
     if m != c.pattern.nrows() {
-        if !c.from_user {
-            log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
-            return detect(plan, args, wrt, n, storage, log);
-        }
-        return Err(Diagnostic::new(
-            ErrorKind::BadPattern,
-            format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
-        ));
+        return stale(plan, args, wrt, n, storage, log, Stale::Size { rows: c.pattern.nrows(), elements: m });
     }
     let compressed_product = &directions.data[..m * p];
     // A detected pattern holds on the path it was detected on (checked above and by the check
@@ -269,9 +261,8 @@ pub(super) fn compressed(
         if c.from_user {
             verify_product(&jacobian, r, &directions.data[m * p..])?;
         } else if first_mismatch(&jacobian, r, &directions.data[m * p..]).is_some() {
-            log.push("msad: J has entries outside the local pattern at this x: detecting again".into());
             buffers::give(directions.data);
-            return detect(plan, args, wrt, n, storage, log);
+            return stale(plan, args, wrt, n, storage, log, Stale::OutsideLocal);
         }
     }
     buffers::give(directions.data);
@@ -281,6 +272,43 @@ pub(super) fn compressed(
         _ => Value::Sparse(jacobian),
     };
     Ok((value, jacobian))
+}
+
+/// Why the cached pattern does not serve this call.
+pub(super) enum Stale {
+    /// The control path differs from the one a local pattern was detected on.
+    Path,
+    /// The pattern has `rows` rows, the output `elements` elements.
+    Size { rows: usize, elements: usize },
+    /// J r shows entries outside a local pattern.
+    OutsideLocal,
+}
+
+/// A detected pattern that does not serve this call is detected again (the reason logged); a user
+/// pattern whose rows are not the output's elements is refused.
+pub(super) fn stale(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    storage: JacobianStorage,
+    log: &mut Vec<String>,
+    why: Stale,
+) -> Result<(Value, Value)> {
+    let from_user = plan.compression.as_ref().is_some_and(|c| c.from_user);
+    let reason = match why {
+        Stale::Size { rows, elements } if from_user => {
+            return Err(Diagnostic::new(
+                ErrorKind::BadPattern,
+                format!("the sparsity pattern has {rows} rows but the function returned {elements} elements"),
+            ));
+        }
+        Stale::Path => "the control path changed since the pattern was detected",
+        Stale::Size { .. } => "the output's size changed since the pattern was detected",
+        Stale::OutsideLocal => "J has entries outside the local pattern at this x",
+    };
+    log.push(format!("msad: {reason}: detecting again"));
+    detect(plan, args, wrt, n, storage, log)
 }
 
 /// A fixed direction with entries in [0.5, 1.5) and no structure a pattern could line up with.
