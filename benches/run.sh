@@ -29,6 +29,11 @@ done
 MSAD_BENCH_OUT="$work/octave.md" octave-cli --norc --no-gui benches/octave/run_benchmarks.m 2>&1 |
     { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
 
+# Issue #26's targets (sparse derivatives at scale): its own Octave session, so that its ratios are
+# measured side by side.
+MSAD_BENCH_SCALE_OUT="$work/scale.md" octave-cli --norc --no-gui benches/octave/bench_scale.m 2>&1 |
+    { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     commit="$commit (with uncommitted changes)"
@@ -53,6 +58,13 @@ fi
     echo "## Octave: msad_eval against f, hand-coded Jacobians, fmad and finite differences"
     echo
     cat "$work/octave.md"
+    echo
+    echo
+    echo "## Sparse derivatives at scale (issue #26, benches/octave/bench_scale.m)"
+    echo
+    sed -n '1,4s|^% \(BENCH_SCALE  \)\{0,1\}||p' benches/octave/bench_scale.m   # what it measures
+    echo
+    cat "$work/scale.md"
     echo
     echo
     echo "## Rust: Engine::evaluate against a hand-written Rust Brusselator (benches/brusselator.rs)"

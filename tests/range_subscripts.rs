@@ -236,13 +236,15 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
 #[test]
 fn selections_from_the_seeded_argument_equal_those_from_its_block() {
     let pick = "function z = pick(t)\nk = 3:3:40;\nz = t(k) .* t(k);\nend\n";
+    // Each body ends in `cumsum(x(:))`: its triangle of rows makes column colouring (40 colours) beat
+    // any bidirectional partition, so that the colour path is the one that runs.
     let bodies = [
         // The argument read otherwise too (`x .^ 2`): a seed block, ranges from the colours.
-        ("with_block", "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a];"),
+        ("with_block", "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a; cumsum(x(:))];"),
         // Read only by selections (ranges, `:`, a constant list, scalars, `end`) and for its size: no
         // seed block.
         ("selections", "n = numel(x);\ni = 1:2:n;\nj = 2:2:size(x, 1);\nk = [3 7 11];\n\
-                        y = [x(i) .* x(j); x(k) * a; x(5) * x(end); x(:) .^ 2; x(40:-3:1); sum(x(:)); pick(x(40:-1:1))];"),
+                        y = [x(i) .* x(j); x(k) * a; x(5) * x(end); x(:) .^ 2; x(40:-3:1); sum(x(:)); pick(x(40:-1:1)); cumsum(x(:))];"),
     ];
     let x: Vec<f64> = (0..40).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect();
     let run_with = |host: &mut PathHost, name: &str, threads: Option<usize>, sparsity: Sparsity| {

@@ -1,6 +1,7 @@
 //! Differentiation: sparsity patterns, colouring and compression; forward derivative rules live with
 //! the primitives in `exec::primitives`.
 
+pub mod bicoloring;
 pub mod coloring;
 pub mod hessian;
 mod ordering;

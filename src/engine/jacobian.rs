@@ -12,6 +12,8 @@
 //! - Compressed: p dense directions with the colouring's seed S, B = J S, decompressed into a sparse J
 //!   with a guard against entries outside a user pattern (`msad:badPattern`); a detected pattern holds
 //!   by construction on its control path.
+//! - Bidirectional: where dense rows make column colouring costly (a sum constraint, an arrowhead),
+//!   those rows come from reverse passes J' W and the rest from forward ones (`super::bidirectional`).
 //!
 //! 'auto' runs detection on the first call and colours the pattern. Compression pays when it needs at
 //! most a quarter of the directions (p <= n/4): later calls are compressed and return a sparse J.
@@ -19,7 +21,8 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
-use crate::ad::coloring::{Coloring, append_seed, color_columns, decompress, decompress_exact};
+use crate::ad::bicoloring::Partition;
+use crate::ad::coloring::{append_seed, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
@@ -30,13 +33,14 @@ use crate::ir::FuncId;
 
 /// A pattern with its colouring, cached with the prepared code.
 pub(super) struct Compression {
-    pattern: Pattern,
-    coloring: Coloring,
+    pub(super) pattern: Pattern,
+    /// Column colouring, or a bidirectional partition (see `super::bidirectional`).
+    pub(super) partition: Partition,
     /// The control path the pattern was detected on; `global` patterns hold on every path.
-    control: ControlRecord,
+    pub(super) control: ControlRecord,
     pub(super) from_user: bool,
     /// Names this seed in the derivative cache.
-    seed_id: u64,
+    pub(super) seed_id: u64,
 }
 
 /// The full-mode seed's id in the derivative cache; compressions count up from 1.
@@ -44,25 +48,30 @@ const IDENTITY_SEED: u64 = 0;
 
 impl Compression {
     fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
-        let coloring = color_columns(&pattern);
+        let partition = Partition::choose(&pattern);
         static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
         let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Compression { pattern, coloring, control, from_user, seed_id }
+        Compression { pattern, partition, control, from_user, seed_id }
     }
 
     fn pays(&self) -> bool {
-        4 * self.coloring.ncolors <= self.pattern.ncols()
+        4 * self.partition.passes() <= self.pattern.ncols()
     }
 
     fn describe(&self, log: &mut Vec<String>) {
+        let row_bound = self.pattern.max_row_nnz();
+        let passes = match &self.partition {
+            Partition::Columns(c) => format!("{} colours (row bound {row_bound}, {:?} ordering)", c.ncolors, c.ordering_used),
+            Partition::Bidirectional(b) => format!(
+                "bidirectional: {} forward colours and {} reverse row groups (column colouring needs at least {row_bound})",
+                b.columns.ncolors, b.nreverse
+            ),
+        };
         log.push(format!(
-            "msad: pattern {}x{}, nnz {}, {} colours (row bound {}, {:?} ordering), {}",
+            "msad: pattern {}x{}, nnz {}, {passes}, {}",
             self.pattern.nrows(),
             self.pattern.ncols(),
             self.pattern.nnz(),
-            self.coloring.ncolors,
-            self.pattern.max_row_nnz(),
-            self.coloring.ordering_used,
             match (self.from_user, self.control.global) {
                 (true, _) => "given by the user",
                 (false, true) => "global (valid for every x)",
@@ -158,7 +167,7 @@ fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options
     Ok((value, jacobian))
 }
 
-fn detect(
+pub(super) fn detect(
     plan: &mut Prepared,
     args: &[Value],
     wrt: usize,
@@ -192,7 +201,7 @@ fn detect(
     Ok((result.value, jacobian))
 }
 
-fn compressed(
+pub(super) fn compressed(
     plan: &mut Prepared,
     args: &[Value],
     wrt: usize,
@@ -209,7 +218,11 @@ fn compressed(
         }
         return Ok((result.value, Value::Sparse(ones(&c.pattern))));
     }
-    let p = c.coloring.ncolors;
+    let coloring = match &c.partition {
+        Partition::Columns(coloring) => coloring,
+        Partition::Bidirectional(_) => return super::bidirectional::compressed(plan, args, wrt, n, options, log),
+    };
+    let p = coloring.ncolors;
     // A user pattern, and a detected one that is not global, is checked with one more direction: J r,
     // compared with the decompressed J times r. The fingerprints of the control record decide when a
     // local pattern is detected again; the check guards what they cannot see.
@@ -217,48 +230,39 @@ fn compressed(
     let check = checked.then(|| check_direction(n));
     let nd = p + usize::from(checked);
     // The check direction is no colour: a checked seed is read as a block.
-    let colours = (!checked).then_some(&c.coloring.colors[..]);
+    let colours = (!checked).then_some(&coloring.colors[..]);
     // Selections serve every read of a double argument from the colours: no seed block then.
     let colours_only = colours.is_some() && plan.seed_read_by_selections && matches!(args[wrt], Value::Double(_));
     let seed = match colours_only {
         true => Seed::Colours { rows: n, nd },
         false => {
             let mut seed = buffers::take(n * (p + 1));
-            append_seed(&c.coloring, &mut seed);
+            append_seed(coloring, &mut seed);
             seed.extend(check.iter().flatten());
             Seed::Block(DenseDeriv::from_seed(n, nd, seed))
         }
     };
     let (value, directions, control) = run_dense(plan, args, wrt, seed, c.seed_id, colours, threads)?;
     if !c.from_user && !c.control.same_path(&control) {
-        log.push("msad: the control path changed since the pattern was detected: detecting again".into());
-        return detect(plan, args, wrt, n, storage, log);
+        return stale(plan, args, wrt, n, storage, log, Stale::Path);
     }
     let m = value.numel();
     if m != c.pattern.nrows() {
-        if !c.from_user {
-            log.push("msad: the output's size changed since the pattern was detected: detecting again".into());
-            return detect(plan, args, wrt, n, storage, log);
-        }
-        return Err(Diagnostic::new(
-            ErrorKind::BadPattern,
-            format!("the sparsity pattern has {} rows but the function returned {} elements", c.pattern.nrows(), m),
-        ));
+        return stale(plan, args, wrt, n, storage, log, Stale::Size { rows: c.pattern.nrows(), elements: m });
     }
     let compressed_product = &directions.data[..m * p];
     // A detected pattern holds on the path it was detected on (checked above and by the check
     // direction): the guard is for user patterns.
     let jacobian = match c.from_user {
-        true => decompress(&c.pattern, &c.coloring, compressed_product)?,
-        false => decompress_exact(&c.pattern, &c.coloring, compressed_product),
+        true => decompress(&c.pattern, coloring, compressed_product)?,
+        false => decompress_exact(&c.pattern, coloring, compressed_product),
     };
     if let Some(r) = &check {
         if c.from_user {
             verify_product(&jacobian, r, &directions.data[m * p..])?;
         } else if first_mismatch(&jacobian, r, &directions.data[m * p..]).is_some() {
-            log.push("msad: J has entries outside the local pattern at this x: detecting again".into());
             buffers::give(directions.data);
-            return detect(plan, args, wrt, n, storage, log);
+            return stale(plan, args, wrt, n, storage, log, Stale::OutsideLocal);
         }
     }
     buffers::give(directions.data);
@@ -270,6 +274,43 @@ fn compressed(
     Ok((value, jacobian))
 }
 
+/// Why the cached pattern does not serve this call.
+pub(super) enum Stale {
+    /// The control path differs from the one a local pattern was detected on.
+    Path,
+    /// The pattern has `rows` rows, the output `elements` elements.
+    Size { rows: usize, elements: usize },
+    /// J r shows entries outside a local pattern.
+    OutsideLocal,
+}
+
+/// A detected pattern that does not serve this call is detected again (the reason logged); a user
+/// pattern whose rows are not the output's elements is refused.
+pub(super) fn stale(
+    plan: &mut Prepared,
+    args: &[Value],
+    wrt: usize,
+    n: usize,
+    storage: JacobianStorage,
+    log: &mut Vec<String>,
+    why: Stale,
+) -> Result<(Value, Value)> {
+    let from_user = plan.compression.as_ref().is_some_and(|c| c.from_user);
+    let reason = match why {
+        Stale::Size { rows, elements } if from_user => {
+            return Err(Diagnostic::new(
+                ErrorKind::BadPattern,
+                format!("the sparsity pattern has {rows} rows but the function returned {elements} elements"),
+            ));
+        }
+        Stale::Path => "the control path changed since the pattern was detected",
+        Stale::Size { .. } => "the output's size changed since the pattern was detected",
+        Stale::OutsideLocal => "J has entries outside the local pattern at this x",
+    };
+    log.push(format!("msad: {reason}: detecting again"));
+    detect(plan, args, wrt, n, storage, log)
+}
+
 /// A fixed direction with entries in [0.5, 1.5) and no structure a pattern could line up with.
 pub(super) fn check_direction(n: usize) -> Vec<f64> {
     (0..n).map(|i| 0.5 + ((i as f64 + 1.0) * 0.618_033_988_749_895).fract()).collect()
@@ -277,7 +318,7 @@ pub(super) fn check_direction(n: usize) -> Vec<f64> {
 
 /// `J r` from the decompressed J must equal the forward-mode product: a wrong pattern folds entries of
 /// J onto each other, which this detects (with probability 1 over the choice of r).
-fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
+pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64]) -> Result<()> {
     match first_mismatch(jacobian, r, expected) {
         None => Ok(()),
         Some(i) => Err(Diagnostic::new(
@@ -327,7 +368,7 @@ fn run<'p>(
 /// there are enough directions). Every rule treats directions independently, so the chunks' columns
 /// are the same numbers a single run computes. Returns the value and the m x nd derivative block.
 /// `colours`: the seed is that colouring's (see `SeedColours`).
-fn run_dense(
+pub(super) fn run_dense(
     plan: &Prepared,
     args: &[Value],
     wrt: usize,
@@ -389,7 +430,7 @@ fn run_dense(
 
 /// The seed of a dense run: its block, or only its size when selections serve every read of the
 /// argument from the colouring (see `SeedColours`).
-enum Seed {
+pub(super) enum Seed {
     Block(DenseDeriv),
     Colours { rows: usize, nd: usize },
 }

@@ -3,6 +3,7 @@
 //! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
 //! compression, or a user pattern).
 
+mod bidirectional;
 mod hessian;
 mod jacobian;
 mod mode;

@@ -32,7 +32,35 @@ pub struct Gradient {
 }
 
 /// The first output's value and, when it is a scalar, its gradient.
-pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
+pub fn gradient(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
+    let (result, tape, x, _) = record_gradient(interpreter, args, wrt)?;
+    let tape_bytes = tape.bytes();
+    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
+    Ok(Gradient { value: result.value, gradient, tape_bytes, on_tape: result.tape.is_some() })
+}
+
+/// A run of `J' W` products.
+pub struct TransposedProducts {
+    pub value: Value,
+    /// `numel(x) x q` (column-major); None: the output does not have the rows W was made for.
+    pub products: Option<Vec<f64>>,
+    /// The x-dependent branch decisions the run took.
+    pub control: ControlRecord,
+}
+
+/// The first output's value and `J' W` for the weights `W` (`m x q`, column-major, m the output's
+/// expected number of elements): one recording and one sweep carrying the q columns together.
+pub fn transposed_products(interpreter: Interpreter, args: &[Value], wrt: usize, weights: Vec<f64>, q: usize) -> Result<TransposedProducts> {
+    let (result, tape, x, control) = record_gradient(interpreter, args, wrt)?;
+    let products = (result.value.numel() * q == weights.len())
+        .then(|| sweep::transposed_products(tape, result.tape, x, weights, q))
+        .transpose()?;
+    Ok(TransposedProducts { value: result.value, products, control })
+}
+
+/// Runs the function with x on a first-order tape: its first result, the tape, x on it and the
+/// x-dependent branch decisions taken.
+fn record_gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<(Slot, Tape, tape::TapeVar, ControlRecord)> {
     let mut tape = Tape::default();
     let x = tape.input(args[wrt].numel());
     let slots = args
@@ -44,9 +72,7 @@ pub fn gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Res
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
     result.value.check_function_result()?;
     let tape = interpreter.tape.take().expect("set above");
-    let tape_bytes = tape.bytes();
-    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
-    Ok(Gradient { value: result.value, gradient, tape_bytes, on_tape: result.tape.is_some() })
+    Ok((result, tape, x, interpreter.control))
 }
 
 /// A Hessian run's results, for a scalar output.

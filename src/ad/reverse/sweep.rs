@@ -15,11 +15,23 @@ use std::borrow::Cow;
 /// The sweep consumes the tape: each step's values are freed once its rules have read them.
 pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions: usize) -> Result<Vec<f64>> {
     let columns = 1 + directions;
+    let mut seed = vec![0.0; columns];
+    seed[0] = 1.0;
+    sweep_seeded(tape, output, x, seed, columns, directions)
+}
+
+/// `J' W` (`numel(x) x columns`, column-major) for the weights `W` (`numel(output) x columns`): one
+/// first-order sweep carrying every column.
+pub(super) fn transposed_products(tape: Tape, output: Option<TapeVar>, x: TapeVar, weights: Vec<f64>, columns: usize) -> Result<Vec<f64>> {
+    sweep_seeded(tape, output, x, weights, columns, 0)
+}
+
+/// The sweep from the output's adjoint block `seed` (`columns` columns); `directions > 0`: the columns
+/// after the first are the adjoint's tangents, which second-order terms feed.
+fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>, columns: usize, directions: usize) -> Result<Vec<f64>> {
     let Tape { mut steps, sizes, .. } = tape;
     let mut adjoints = Adjoints { values: (0..sizes.len()).map(|_| Adjoint::Zero).collect(), sizes: &sizes, columns };
     if let Some(out) = output {
-        let mut seed = vec![0.0; columns];
-        seed[0] = 1.0;
         adjoints.add(out, seed);
     }
     while let Some(step) = steps.pop() {
@@ -56,15 +68,27 @@ pub(super) fn sweep(tape: Tape, output: Option<TapeVar>, x: TapeVar, directions:
                 }
                 adjoints.add_all(vars, contributions);
             }
-            Step::Scalar { operands, out } => {
+            Step::Scalar { operands, out } if columns == 1 => {
                 let Some(a) = adjoints.take_scalar(*out) else { continue };
                 for (var, partial) in operands.iter().flatten() {
                     adjoints.add_scalar(*var, partial * a);
                 }
             }
-            Step::Element { base, position, out } => {
+            Step::Scalar { operands, out } => {
+                let Some(a) = adjoints.take(*out) else { continue };
+                for (var, partial) in operands.iter().flatten() {
+                    adjoints.add(*var, a.iter().map(|a| partial * a).collect());
+                }
+            }
+            Step::Element { base, position, out } if columns == 1 => {
                 let Some(a) = adjoints.take_scalar(*out) else { continue };
                 adjoints.get_mut(*base)[*position] += a;
+            }
+            Step::Element { base, position, out } => {
+                let Some(a) = adjoints.take(*out) else { continue };
+                let size = sizes[base.index()];
+                let target = adjoints.get_mut(*base);
+                a.iter().enumerate().for_each(|(c, a)| target[c * size + *position] += a);
             }
             Step::Gather { base, positions, out } => {
                 let Some(a) = adjoints.take(*out) else { continue };

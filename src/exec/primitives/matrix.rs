@@ -266,7 +266,16 @@ fn reverse_mtimes(rv: &Reverse) -> Result<Adjoints> {
 
 /// Reverse rule of a matrix product `C = A * B` (neither scalar): `adj A = adj C * B'` and
 /// `adj B = A' * adj C`, for the operands `wanted`.
+/// A constant sparse A gives `adj B = A' * adj C` in O(nnz(A)) per column, never densifying A.
 fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) -> Result<Adjoints> {
+    if let Value::Sparse(a) = inputs[0] {
+        if wanted[0] {
+            return Err(sparse::depends_on_x());
+        }
+        // B's columns, N-D trailing dimensions folded in as `*` does.
+        let columns = inputs[1].dims()[1..].iter().product();
+        return Ok(vec![None, wanted[1].then(|| sparse::transpose_times(a, result_adjoint, columns))]);
+    }
     let (a, b) = (folded(inputs[0])?, folded(inputs[1])?);
     let (m, k, n) = (a.dims[0], a.dims[1], b.dims[1]);
     let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);

@@ -243,6 +243,19 @@ fn multiply_column(a: &SparseMatrix, x: &[f64], y: &mut [f64]) {
     }
 }
 
+/// `A' * Y` for a sparse A and the `columns` column-major columns of `y` (each `nrows(A)` long): one
+/// dot product per stored column of A, O(nnz(A)) per column of Y.
+pub fn transpose_times(a: &SparseMatrix, y: &[f64], columns: usize) -> Vec<f64> {
+    let mut out = vec![0.0; a.ncols * columns];
+    for c in 0..columns {
+        let y = &y[c * a.nrows..(c + 1) * a.nrows];
+        for (j, out) in out[c * a.ncols..(c + 1) * a.ncols].iter_mut().enumerate() {
+            *out = (a.colptr[j]..a.colptr[j + 1]).map(|k| a.values[k] * y[a.rowind[k]]).sum();
+        }
+    }
+    out
+}
+
 /// `A dB` for a constant sparse A: A times each direction's k x n block.
 pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
     match db {
