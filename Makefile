@@ -8,7 +8,7 @@ MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
 MEX_FILES := matlab/msad_eval.mex matlab/msad_eval.mexa64
 OCTAVE := bash scripts/octave.sh
 
-.PHONY: setup build demo test bench
+.PHONY: setup build demo test bench package
 
 setup:
 	@bash scripts/setup.sh
@@ -29,3 +29,7 @@ test: build
 # benches/run.sh runs every benchmark and writes BENCHMARKS.md (MSAD_BENCH_QUICK=1: a smoke test).
 bench: build
 	bash benches/run.sh
+
+# The Octave package msad-<version>.tar.gz (pkg install builds the MEX with cargo).
+package:
+	@bash scripts/package.sh
