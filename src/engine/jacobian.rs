@@ -19,6 +19,7 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
+use std::time::Instant;
 use crate::ad::coloring::{Coloring, append_seed, color_columns, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -166,8 +167,10 @@ fn detect(
     storage: JacobianStorage,
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
+    let detecting = Instant::now();
     let seed = Deriv::Sparse(SparseDeriv::identity(n));
     let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None, None)?;
+    log.push(format!("msad: sparsity detection took {}", super::milliseconds(detecting)));
     let m = result.value.numel();
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
@@ -177,7 +180,9 @@ fn detect(
             (Pattern::from_sparse(&j), j)
         }
     };
+    let colouring = Instant::now();
     let compression = Compression::new(pattern, control, false);
+    log.push(format!("msad: colouring took {}", super::milliseconds(colouring)));
     compression.describe(log);
     // Blocks cached for an earlier seed will not be asked for again.
     plan.derivative_cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
