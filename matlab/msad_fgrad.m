@@ -19,7 +19,7 @@ function fun = msad_fgrad(f, varargin)
 %   pays): what 'Hessian','on' / HessianFcn = 'objective' asks for. Octave's
 %   fminunc (7.x) never asks for it: it is a quasi-Newton (BFGS) trust-region
 %   method; a Newton iteration can use H directly (see
-%   examples/newton_rosenbrock.m).
+%   examples/example_rosenbrock_newton.m).
 %
 %   Errors: msad:badInput for an f that cannot be called as f(x, extra...),
 %   an x that is not a real full double array, or an f(x) that is not a
