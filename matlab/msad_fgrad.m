@@ -10,9 +10,9 @@ function fun = msad_fgrad(f, varargin)
 %   fun = msad_fgrad(f, p1, p2, ...) differentiates f(x, p1, p2, ...) with
 %   respect to x. f may return further outputs; only the first is used.
 %
-%   Example (extended Rosenbrock, n = 1000):
+%   Example (extended Rosenbrock, n = 100):
 %     f = @(x) sum(100 * (x(2:2:end) - x(1:2:end).^2).^2 + (1 - x(1:2:end)).^2);
-%     x0 = repmat([-1.2; 1], 500, 1);
+%     x0 = repmat([-1.2; 1], 50, 1);
 %     [x, fx, info, output] = fminunc(msad_fgrad(f), x0, optimset('GradObj', 'on'));
 %
 %   [fx, g, H] = fun(x) also returns the exact Hessian H (sparse when that

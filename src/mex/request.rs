@@ -61,22 +61,28 @@ pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> 
 /// `msad_eval(fun, x, 'Name', value, ...)`: the pairs take the place of opts, so extra arguments for
 /// fun need the struct form.
 fn name_value_pairs(rest: &[Value]) -> Result<Vec<(&str, &Value)>> {
-    let pairs = rest.chunks(2).map(|pair| match pair {
-        [name, value] => {
-            let text = name.as_string();
-            match text.as_deref().and_then(|text| OPTION_NAMES.iter().find(|known| known.eq_ignore_ascii_case(text))) {
-                Some(known) => Ok((*known, value)),
-                None => bad_input(format!(
-                    "after fun and x, msad_eval takes opts (a struct) or name-value pairs, and {} is no option name \
-                     (valid: {}); to pass extra arguments to fun, give opts as a struct: msad_eval(fun, x, struct(...), extra...)",
-                    text.map_or_else(|| format!("a {}", describe_class(name)), |text| format!("'{text}'")),
-                    OPTION_NAMES.join(", ")
-                )),
-            }
+    let pairs = rest.chunks(2).map(|pair| {
+        let name = option_name(&pair[0])?;
+        match pair {
+            [_, value] => Ok((name, value)),
+            _ => bad_input(format!("no value follows the option name '{name}' after fun and x: {USAGE}")),
         }
-        _ => bad_input(format!("no value follows the option name after fun and x (name-value pairs): {USAGE}")),
     });
     pairs.collect()
+}
+
+/// The option a name-value pair names, in any case.
+fn option_name(name: &Value) -> Result<&'static str> {
+    let text = name.as_string();
+    match text.as_deref().and_then(|text| OPTION_NAMES.iter().find(|known| known.eq_ignore_ascii_case(text))) {
+        Some(known) => Ok(known),
+        None => bad_input(format!(
+            "after fun and x, msad_eval takes opts (a struct) or name-value pairs, and {} is no option name \
+             (valid: {}); to pass extra arguments to fun, give opts as a struct: msad_eval(fun, x, struct(...), extra...)",
+            text.map_or_else(|| format!("a {}", describe_class(name)), |text| format!("'{text}'")),
+            OPTION_NAMES.join(", ")
+        )),
+    }
 }
 
 fn bad_input<T>(message: String) -> Result<T> {

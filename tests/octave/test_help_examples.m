@@ -18,7 +18,7 @@ function check_see_also(path)
   text = fileread(path);
   for names = regexp(text, 'See also ([^\n]*)', 'tokens')
     for name = regexp(strrep(names{1}{1}, '.', ''), '[\w@/]+', 'match')
-      inRepository = exist(fullfile('matlab', [name{1} '.m']), 'file') || exist(fullfile('matlab', 'examples', [name{1} '.m']), 'file');
+      inRepository = any(cellfun(@(folder) exist(fullfile('matlab', folder, [name{1} '.m']), 'file'), {'', 'examples', '@fmad'}));
       assert(exist(name{1}) > 0 || inRepository, ...
              '%s: "See also %s" names nothing', path, name{1});
     end

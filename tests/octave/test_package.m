@@ -14,6 +14,12 @@ function test_package()
     assert(~isempty(strfind(listing, required{1})), 'the package lacks %s', required{1});
   end
 
+  index = fileread(fullfile('package', 'INDEX'));
+  for file = dir(fullfile('matlab', '*.m'))'
+    [~, name] = fileparts(file.name);
+    assert(~isempty(regexp(index, ['\n ' name '\n'], 'once')), 'package/INDEX does not list %s', name);
+  end
+
   targetDir = getenv('CARGO_TARGET_DIR');
   if isempty(targetDir)
     targetDir = fullfile(repoRoot, 'target');
