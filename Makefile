@@ -6,8 +6,6 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
 # Octave loads NAME.mex. (MATLAB's NAME.mexa64 is another build: `make matlab`.)
 MEX_FILES := matlab/msad_eval.mex
-# The matlab flavour builds apart, so that neither build undoes the other.
-MATLAB_TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)/matlab
 OCTAVE := bash scripts/octave.sh
 
 .PHONY: setup build demo test bench package matlab
@@ -36,13 +34,7 @@ bench: build
 package:
 	@bash scripts/package.sh
 
-# The MATLAB flavour: only MATLAB's documented MEX/MX API, its imports checked. It becomes
-# matlab/msad_eval.mexa64 only when compiled against MATLAB's own headers ($$MATLAB_ROOT): MATLAB maps
-# the API to versioned symbols (mxCreateNumericArray_730), which Octave's mex.h does not. Never run
-# in MATLAB here.
+# The MATLAB flavour (only MATLAB's documented MEX/MX API), its imports checked; never run in MATLAB
+# here. See scripts/build_matlab.sh.
 matlab: setup
-	CARGO_TARGET_DIR=$(MATLAB_TARGET_DIR) cargo build --release --lib --features matlab
-	bash scripts/check_matlab_symbols.sh $(MATLAB_TARGET_DIR)/release/libmsad.so
-	@if [[ -n "$$MATLAB_ROOT" ]]; then \
-	  cp $(MATLAB_TARGET_DIR)/release/libmsad.so matlab/msad_eval.mexa64.tmp && mv -f matlab/msad_eval.mexa64.tmp matlab/msad_eval.mexa64; \
-	else echo "matlab: compiled against Octave's mex.h (MATLAB_ROOT unset): checked, not installed as msad_eval.mexa64"; fi
+	@bash scripts/build_matlab.sh

@@ -14,6 +14,12 @@ function test_package()
     assert(~isempty(strfind(listing, required{1})), 'the package lacks %s', required{1});
   end
 
+  % Without cargo, the package's build stops with a message that says what to install.
+  crate = fullfile(scratch, 'listing', regexp(tarball, 'msad-[0-9.]+(?=\.tar)', 'match', 'once'), 'src');
+  [status, output] = system(sprintf('cd "%s" && env PATH=/usr/bin:/bin HOME="%s" make 2>&1', crate, scratch));
+  assert(status ~= 0 && ~isempty(strfind(output, 'msad: cargo was not found: install Rust')), ...
+         'make without cargo: status %d, output:\n%s', status, output);
+
   index = fileread(fullfile('package', 'INDEX'));
   for file = dir(fullfile('matlab', '*.m'))'
     [~, name] = fileparts(file.name);
