@@ -4,11 +4,11 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
 MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
-# Octave loads NAME.mex, MATLAB on Linux NAME.mexa64.
-MEX_FILES := matlab/msad_eval.mex matlab/msad_eval.mexa64
+# Octave loads NAME.mex. (MATLAB's NAME.mexa64 is another build: `make matlab`.)
+MEX_FILES := matlab/msad_eval.mex
 OCTAVE := bash scripts/octave.sh
 
-.PHONY: setup build demo test bench
+.PHONY: setup build demo test bench package matlab
 
 setup:
 	@bash scripts/setup.sh
@@ -29,3 +29,12 @@ test: build
 # benches/run.sh runs every benchmark and writes BENCHMARKS.md (MSAD_BENCH_QUICK=1: a smoke test).
 bench: build
 	bash benches/run.sh
+
+# The Octave package msad-<version>.tar.gz (pkg install builds the MEX with cargo).
+package:
+	@bash scripts/package.sh
+
+# The MATLAB flavour (only MATLAB's documented MEX/MX API), its imports checked; never run in MATLAB
+# here. See scripts/build_matlab.sh.
+matlab: setup
+	@bash scripts/build_matlab.sh

@@ -18,15 +18,17 @@ fn main() {
     println!("cargo::rerun-if-changed={SHIM_HEADER}");
     println!("cargo::rerun-if-changed={SHIM_SOURCE}");
     println!("cargo::rerun-if-changed={OCTAVE_SOURCE}");
+    // `--features matlab`: the shim alone, on MATLAB's documented MEX/MX API (no Octave internals).
+    let matlab = env::var_os("CARGO_FEATURE_MATLAB").is_some();
 
-    let Some(include_dirs) = find_mex_include() else {
+    let Some(include_dirs) = find_mex_include(matlab) else {
         println!(
             "cargo::warning=mex.h not found (set MSAD_MEX_INCLUDE, install octave-dev, or set \
              MATLAB_ROOT): building the engine without the MEX gateway"
         );
         return;
     };
-    compile_shim(&include_dirs);
+    compile_shim(&include_dirs, matlab);
     generate_bindings(&include_dirs);
     // Octave unloads a MEX file on `clear`; threads the engine started (rayon) may still sleep in
     // our code, so the library must stay mapped. The engine itself is freed through mexAtExit.
@@ -35,13 +37,15 @@ fn main() {
 }
 
 /// Directories to add to the include path so that `#include "mex.h"` works: `MSAD_MEX_INCLUDE`
-/// (a path list), else Octave's `mkoctfile -p INCFLAGS`, else `$MATLAB_ROOT/extern/include`.
-fn find_mex_include() -> Option<Vec<PathBuf>> {
-    let candidates = [
-        env::var_os("MSAD_MEX_INCLUDE").map(|dirs| env::split_paths(&dirs).collect()),
-        octave_include_dirs(),
-        env::var_os("MATLAB_ROOT").map(|root| vec![Path::new(&root).join("extern/include")]),
-    ];
+/// (a path list), else Octave's `mkoctfile -p INCFLAGS`, else `$MATLAB_ROOT/extern/include`; for
+/// the matlab feature `$MATLAB_ROOT/extern/include` comes before Octave's.
+fn find_mex_include(matlab: bool) -> Option<Vec<PathBuf>> {
+    let matlab_root = || env::var_os("MATLAB_ROOT").map(|root| vec![Path::new(&root).join("extern/include")]);
+    let user = env::var_os("MSAD_MEX_INCLUDE").map(|dirs| env::split_paths(&dirs).collect());
+    let candidates = match matlab {
+        true => [user, matlab_root(), octave_include_dirs()],
+        false => [user, octave_include_dirs(), matlab_root()],
+    };
     candidates.into_iter().flatten().find(|dirs: &Vec<PathBuf>| dirs.iter().any(|d| d.join("mex.h").is_file()))
 }
 
@@ -54,7 +58,7 @@ fn octave_include_dirs() -> Option<Vec<PathBuf>> {
     Some(flags.split_whitespace().filter_map(|flag| flag.strip_prefix("-I")).map(PathBuf::from).collect())
 }
 
-fn compile_shim(include_dirs: &[PathBuf]) {
+fn compile_shim(include_dirs: &[PathBuf], matlab: bool) {
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -65,7 +69,7 @@ fn compile_shim(include_dirs: &[PathBuf]) {
         // As MATLAB's mex command defines it; Octave's headers ignore it.
         .define("MATLAB_MEX_FILE", None)
         .warnings(true);
-    if include_dirs.iter().any(|dir| dir.join(OCTAVE_HANDLE_HEADER).is_file()) {
+    if !matlab && include_dirs.iter().any(|dir| dir.join(OCTAVE_HANDLE_HEADER).is_file()) {
         // Octave's headers need C++17 (the shim only C++11: MATLAB's mex builds with that).
         build.file(OCTAVE_SOURCE).std("c++17").define("MSAD_OCTAVE_HANDLES", None);
     }

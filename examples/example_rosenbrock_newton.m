@@ -1,7 +1,7 @@
 function comparison = example_rosenbrock_newton(n)
 % EXAMPLE_ROSENBROCK_NEWTON  Newton's method with msad's exact sparse Hessian vs fminunc with msad's gradient.
 %   example_rosenbrock_newton() minimises the extended Rosenbrock function
-%   (n = 1000, start [-1.2 1 -1.2 1 ...], minimum 0 at ones) twice: with
+%   (n = 100, start [-1.2 1 -1.2 1 ...], minimum 0 at ones) twice: with
 %   fminunc(msad_fgrad(f), x0, optimset('GradObj', 'on')), and with a damped
 %   Newton iteration on [f, g, H] = msad_fgrad(f)(x) (H sparse, 2x2 blocks).
 %   Octave's fminunc never asks for a Hessian: it is a quasi-Newton method
@@ -14,7 +14,7 @@ function comparison = example_rosenbrock_newton(n)
 %
 %   See also msad_fgrad, msad_eval, fminunc, ext_rosenbrock_vec.
   if nargin < 1
-    n = 1000;
+    n = 100;   % seconds; fminunc's dense BFGS grows as n^2 per iteration (n = 1000: minutes)
   end
   add_msad_paths();
   x0 = repmat([-1.2; 1], n/2, 1);

@@ -9,10 +9,15 @@ function colours = MADcolor(pattern)
 %   order; the one with fewer colours is returned. The maximum number of
 %   entries in a row is a lower bound (reached for banded patterns).
 %
-%   Example (compressed Jacobian):
+%   Example (compressed Jacobian of a tridiagonal function: 3 colours for 6 columns):
+%     f = @(x) [x(1:end-1) .* x(2:end); 0] + [0; x(1:end-1).^2] + x;
+%     x0 = (1:6)';
+%     pattern = msad_pattern(f, x0);
 %     colours = MADcolor(pattern);
 %     x = fmad(x0, MADgetseed(pattern, colours));
 %     J = MADuncompressJac(getinternalderivs(f(x)), pattern, colours);
+%     [~, Jmsad] = msad_eval(f, x0);
+%     assert(max(colours) == 3 && norm(full(J - Jmsad)) < 1e-12)
 %
 %   See also MADgetseed, MADuncompressJac, fmad.
   structure = spones(sparse(double(pattern ~= 0)));

@@ -18,7 +18,9 @@ function varargout = msad_eval(varargin)
 %   differentiates it natively; a source file changed between calls is read again.
 %   X is a real double array (full or sparse).
 %
-%   OPTS is [] or a struct with any of these fields (a field set to [] keeps its default):
+%   OPTS is [] or a struct with any of these fields, in any case ('Jacobian' or 'jacobian'; a
+%   field set to [] keeps its default). Name-value pairs may take its place, then without extra
+%   arguments: msad_eval(FUN, X, 'Jacobian', 'sparse', 'Verbose', 'on').
 %     mode      'auto' (default) | 'forward' | 'reverse': 'auto' uses reverse mode (one backward
 %               sweep) when F is scalar and numel(X) > 8, forward mode otherwise; reverse mode on a
 %               non-scalar F runs forward
@@ -29,7 +31,10 @@ function varargout = msad_eval(varargin)
 %               mode, jacobian and sparsity unset
 %     wrt       the argument to differentiate: 1 = X (default), 2 = P1, 3 = P2, ...
 %     threads   number of threads, at most 256 (default: all cores)
-%     verbose   true: print what msad did (sparsity pattern, colours, cache hits, plans cached)
+%     verbose   true or 'on': print what msad did (sparsity pattern, colours, cache hits, plans
+%               cached) and how long parsing, analysis, detection, colouring and evaluation took
+%   A first call that has taken more than a second when its preparation ends prints a line
+%   saying so, verbose or not.
 %
 %   Errors carry an identifier:
 %     msad:parse              syntax error in FUN's source (file:line:col and a caret line)

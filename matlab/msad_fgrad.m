@@ -10,16 +10,16 @@ function fun = msad_fgrad(f, varargin)
 %   fun = msad_fgrad(f, p1, p2, ...) differentiates f(x, p1, p2, ...) with
 %   respect to x. f may return further outputs; only the first is used.
 %
-%   Example (extended Rosenbrock, n = 1000):
+%   Example (extended Rosenbrock, n = 100):
 %     f = @(x) sum(100 * (x(2:2:end) - x(1:2:end).^2).^2 + (1 - x(1:2:end)).^2);
-%     x0 = repmat([-1.2; 1], 500, 1);
+%     x0 = repmat([-1.2; 1], 50, 1);
 %     [x, fx, info, output] = fminunc(msad_fgrad(f), x0, optimset('GradObj', 'on'));
 %
 %   [fx, g, H] = fun(x) also returns the exact Hessian H (sparse when that
 %   pays): what 'Hessian','on' / HessianFcn = 'objective' asks for. Octave's
 %   fminunc (7.x) never asks for it: it is a quasi-Newton (BFGS) trust-region
 %   method; a Newton iteration can use H directly (see
-%   examples/newton_rosenbrock.m).
+%   examples/example_rosenbrock_newton.m).
 %
 %   Errors: msad:badInput for an f that cannot be called as f(x, extra...),
 %   an x that is not a real full double array, or an f(x) that is not a

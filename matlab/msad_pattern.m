@@ -14,7 +14,7 @@ function P = msad_pattern(fun, x, varargin)
 %   Example (ode23s estimates the Jacobian by finite differences on P):
 %     f = @(y) [-0.04*y(1) + 1e4*y(2)*y(3); 0.04*y(1) - 1e4*y(2)*y(3) - 3e7*y(2)^2; 3e7*y(2)^2];
 %     P = msad_pattern(f, [1; 0; 0])    % [1 1 1; 1 1 1; 0 1 0]
-%     [t, y] = ode23s(@(t, y) f(y), [0 1], [1; 0; 0], odeset('JPattern', P));
+%     [t, y] = ode23s(@(t, y) f(y), [0 0.1], [1; 0; 0], odeset('JPattern', P));
 %   spy(P) shows the structure. An exact Jacobian is usually better still:
 %   see msad_odejac and msad_fjac.
 %

@@ -37,7 +37,8 @@ mxArray *constructed(Construct construct) noexcept {
 extern "C" {
 
 msad_kind msad_kind_of(const mxArray *array) noexcept {
-    if (mxIsFunctionHandle(array)) return MSAD_FUNCTION_HANDLE;
+    // mxGetClassID, not mxIsFunctionHandle: MATLAB documents only the former.
+    if (mxGetClassID(array) == mxFUNCTION_CLASS) return MSAD_FUNCTION_HANDLE;
     if (mxIsCell(array)) return MSAD_CELL;
     if (mxIsStruct(array)) return MSAD_STRUCT;
     if (mxIsChar(array)) return MSAD_CHAR;

@@ -32,6 +32,14 @@ if ((${#missing[@]} > 0)); then
     fi
 fi
 
+# Optional: Octave's optim package (lsqnonlin, lsqcurvefit), for its examples and tests; installed
+# only when run as root with apt-get, else those tests say they skipped it.
+if [[ $EUID -eq 0 ]] && have apt-get && ! dpkg -s octave-optim >/dev/null 2>&1; then
+    echo "setup: installing octave-optim"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends octave-optim ||
+        echo "setup: octave-optim could not be installed: the lsqnonlin tests will be skipped" >&2
+fi
+
 if $need_rust; then
     echo "setup: installing the Rust toolchain with rustup"
     curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal

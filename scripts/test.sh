@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: the Rust tests, then the Octave tests (tests/octave/run_all.m). Prints
-# "rust: N passed, N failed", and last the Octave runner's "octave: N passed, N failed".
+# The whole test suite: the Rust tests, the MATLAB flavour's imports, then the Octave tests
+# (tests/octave/run_all.m). Prints "rust: N passed, N failed", "matlab: ...", and last the Octave
+# runner's "octave: N passed, N failed".
 # Exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,41 @@ read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print 
 if ((rust_status != 0 && failed == 0)); then failed=1; fi
 echo "rust: $passed passed, $failed failed"
 
+# Octave loads the matlab flavour too (it uses no Octave internals): a value, a Jacobian through
+# a handle to a builtin and a Hessian, against hand-derived ones.
+matlab_flavour_runs_in_octave() {
+    local folder
+    folder=$(mktemp -d)
+    cp "${CARGO_TARGET_DIR:-target}/matlab/release/libmsad.so" "$folder/msad_eval.mex"
+    local output
+    output=$(bash scripts/octave.sh --eval "addpath('$folder');
+        [y, J] = msad_eval(@(x) [x(1)^2 * x(2); sin(x(2))], [3; 0.5]);
+        assert(norm(J - [3, 9; 0, cos(0.5)]) < 1e-14);
+        [~, J] = msad_eval(@sin, [1; 2]);
+        assert(norm(J - diag(cos([1; 2]))) < 1e-14);
+        [~, g, H] = msad_eval(@(x) sum(x.^3), [1; 2]);
+        assert(isequal(g, [3; 12]) && isequal(full(H), diag([6 12])));
+        disp('matlab flavour: derivatives right')")
+    rm -rf "$folder"
+    [[ $output == *'matlab flavour: derivatives right'* ]]
+}
+
+# The matlab flavour imports only MATLAB's documented MEX/MX API; the Octave build, which uses
+# Octave's internals, must fail the same check (or the check checks nothing).
+matlab_status=0
+if ! make -s matlab; then
+    echo "matlab: FAIL the --features matlab build or its symbol check"
+    matlab_status=1
+elif bash scripts/check_matlab_symbols.sh "${CARGO_TARGET_DIR:-target}/release/libmsad.so" >/dev/null 2>&1; then
+    echo "matlab: FAIL scripts/check_matlab_symbols.sh accepts the Octave build"
+    matlab_status=1
+elif ! matlab_flavour_runs_in_octave; then
+    echo "matlab: FAIL the matlab flavour, loaded into Octave, gave wrong derivatives"
+    matlab_status=1
+else
+    echo "matlab: symbol check passed; the flavour, loaded into Octave, differentiates correctly"
+fi
+
 if [[ -f tests/octave/run_all.m ]]; then
     bash scripts/octave.sh tests/octave/run_all.m
     octave_status=$?
@@ -21,4 +57,4 @@ else
     echo "octave: 0 passed, 1 failed (tests/octave/run_all.m is missing)"
     octave_status=1
 fi
-exit $((rust_status != 0 || octave_status != 0))
+exit $((rust_status != 0 || matlab_status != 0 || octave_status != 0))

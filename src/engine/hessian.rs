@@ -79,6 +79,7 @@ pub(super) fn evaluate(
 }
 
 fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &Options, log: &mut Vec<String>) -> Result<()> {
+    let detecting = std::time::Instant::now();
     let (pattern, control) = if options.sparsity == Sparsity::None {
         (Pattern::from_rows(n, &vec![(0..n).collect::<Vec<_>>(); n]), ControlRecord::default())
     } else {
@@ -86,7 +87,11 @@ fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &O
         let Some(pattern) = run.result else { return Err(not_scalar(&run.value)) };
         (pattern, run.control)
     };
-    store(plan, SymmetricCompression::new(pattern), control, log);
+    log.push(format!("msad: Hessian sparsity detection took {}", super::milliseconds(detecting)));
+    let colouring = std::time::Instant::now();
+    let compression = SymmetricCompression::new(pattern);
+    log.push(format!("msad: Hessian colouring took {}", super::milliseconds(colouring)));
+    store(plan, compression, control, log);
     Ok(())
 }
 

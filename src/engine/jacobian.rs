@@ -21,6 +21,7 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
+use std::time::Instant;
 use crate::ad::bicoloring::Partition;
 use crate::ad::coloring::{append_seed, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
@@ -175,8 +176,10 @@ pub(super) fn detect(
     storage: JacobianStorage,
     log: &mut Vec<String>,
 ) -> Result<(Value, Value)> {
+    let detecting = Instant::now();
     let seed = Deriv::Sparse(SparseDeriv::identity(n));
     let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None, None)?;
+    log.push(format!("msad: sparsity detection took {}", super::milliseconds(detecting)));
     let m = result.value.numel();
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
@@ -186,7 +189,9 @@ pub(super) fn detect(
             (Pattern::from_sparse(&j), j)
         }
     };
+    let colouring = Instant::now();
     let compression = Compression::new(pattern, control, false);
+    log.push(format!("msad: colouring took {}", super::milliseconds(colouring)));
     compression.describe(log);
     // Blocks cached for an earlier seed will not be asked for again.
     plan.derivative_cache.lock().unwrap_or_else(|e| e.into_inner()).clear();

@@ -59,6 +59,16 @@ pub trait Host {
     fn resolution_state(&mut self) -> Option<u64> {
         None
     }
+    /// Shows a progress line during a long first call (Octave prints it right away).
+    fn progress(&mut self, _line: &str) {}
+}
+
+/// A first call that has taken this long by the time its preparation ends says what comes next.
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
+/// `12.3 ms`, for the verbose timings.
+fn milliseconds(since: Instant) -> String {
+    format!("{:.1} ms", since.elapsed().as_secs_f64() * 1e3)
 }
 
 /// Looks functions up as `<dir>/<name>.m` in a list of directories.
@@ -383,8 +393,18 @@ impl Engine {
             ));
         }
         let mut log = Vec::new();
+        let started = Instant::now();
         let captured = self.captured_now(&request.function);
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
+        if started.elapsed() > PROGRESS_AFTER {
+            host.progress(&format!(
+                "msad: {} prepared in {:.1} s; now evaluating{} ...",
+                request.function.text(),
+                started.elapsed().as_secs_f64(),
+                if request.nargout > 1 { " (a first call also detects and colours the sparsity pattern)" } else { "" }
+            ));
+        }
+        let evaluating = Instant::now();
         let args = match captured.inputs.is_empty() {
             true => std::borrow::Cow::Borrowed(&request.args[..]),
             false => std::borrow::Cow::Owned(request.args.iter().chain(&captured.inputs).cloned().collect()),
@@ -393,6 +413,7 @@ impl Engine {
             plan.warnings = host.warnings();
         }
         let outcome = run_plan(plan, request, &args, x_array.numel(), &mut log).map_err(|e| container_result(plan, request, &args, e));
+        log.push(format!("msad: evaluation took {}", milliseconds(evaluating)));
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
             host.call(&call);
@@ -427,8 +448,9 @@ impl Engine {
         }
         let key = PlanKey::of(request, captured.key);
         let signatures: Vec<_> = key.args.iter().cloned().chain(captured.inputs.iter().map(signature)).collect();
-        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, &captured.as_inputs)?;
-        log.push(format!("msad: prepared {} ({} functions)", key.function, prepared.program.functions.len()));
+        let started = Instant::now();
+        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, &captured.as_inputs, log)?;
+        log.push(format!("msad: prepared {} ({} functions) in {}", key.function, prepared.program.functions.len(), milliseconds(started)));
         if let Some(history) = self.captured.get_mut(request.function.text()) {
             history.as_inputs_possible = Some(prepared.captured_as_inputs);
         }
@@ -579,7 +601,9 @@ fn prepare(
     wrt: usize,
     optimize: bool,
     captured_as_inputs: &[bool],
+    log: &mut Vec<String>,
 ) -> Result<Prepared> {
+    let parsing = Instant::now();
     let resolved_in = host.resolution_state();
     let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
@@ -595,6 +619,8 @@ fn prepare(
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
         }
     };
+    log.push(format!("msad: parsing and lowering took {}", milliseconds(parsing)));
+    let analysing = Instant::now();
     // The entry is specialised for the caller's arguments, and its x-constant derivatives cached, unless
     // it calls itself (directly or through other functions): a recursive call passes other values.
     let recursive = program
@@ -635,6 +661,7 @@ fn prepare(
     let frames = Frames::new(program.functions.len(), optimize);
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
+    log.push(format!("msad: analysis took {}", milliseconds(analysing)));
     Ok(Prepared {
         program,
         activity,

@@ -18,6 +18,10 @@ pub struct MexHost {
 }
 
 impl Host for MexHost {
+    fn progress(&mut self, line: &str) {
+        array::print(&format!("{line}\n"));
+    }
+
     /// Only `.m` files count: built-ins and MEX files are not source the engine can read.
     fn which(&mut self, name: &str) -> Option<PathBuf> {
         let text = OwnedArray::text(name);

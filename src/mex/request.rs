@@ -35,19 +35,54 @@ pub fn build_request(mut inputs: Vec<Value>, nargout: usize) -> Result<Request> 
     if nargout > 3 {
         return bad_input(format!("msad_eval returns at most three outputs: {USAGE}"));
     }
-    let extra = inputs.split_off(inputs.len().min(LEADING_ARGUMENTS));
-    let opts = if inputs.len() == LEADING_ARGUMENTS { inputs.pop() } else { None };
+    let pairs = inputs.get(2).is_some_and(|third| matches!(third, Value::Char(_)));
+    let rest = inputs.split_off(if pairs { 2 } else { inputs.len().min(LEADING_ARGUMENTS) });
+    let (opts, pair_args, extra) = match pairs {
+        true => (None, rest, Vec::new()),
+        false if inputs.len() == LEADING_ARGUMENTS => (inputs.pop(), Vec::new(), rest),
+        false => (None, Vec::new(), rest),
+    };
     let x = inputs.pop().expect("at least two inputs");
     let function = function_of(inputs.pop().expect("at least two inputs"))?;
     let args: Vec<Value> = std::iter::once(x).chain(extra).collect();
     let options = match opts {
+        _ if pairs => parse_options(name_value_pairs(&pair_args)?, args.len())?,
         None => Options::default(),
         Some(opts) if opts.numel() == 0 => Options::default(),
-        Some(Value::Struct(opts)) if opts.elements.len() == 1 => parse_options(&opts, args.len())?,
-        Some(other) => return bad_input(format!("opts must be a struct or [], not a {}", describe_class(&other))),
+        Some(Value::Struct(opts)) if opts.elements.len() == 1 => {
+            parse_options(opts.fields.iter().map(String::as_str).zip(&opts.elements[0]).collect(), args.len())?
+        }
+        Some(other) => return bad_input(format!("opts must be a struct, [] or name-value pairs, not a {}", describe_class(&other))),
     };
     check_differentiated(&args, options.wrt)?;
     Ok(Request { function, args, options, nargout: nargout.max(1) })
+}
+
+/// `msad_eval(fun, x, 'Name', value, ...)`: the pairs take the place of opts, so extra arguments for
+/// fun need the struct form.
+fn name_value_pairs(rest: &[Value]) -> Result<Vec<(&str, &Value)>> {
+    let pairs = rest.chunks(2).map(|pair| {
+        let name = option_name(&pair[0])?;
+        match pair {
+            [_, value] => Ok((name, value)),
+            _ => bad_input(format!("no value follows the option name '{name}' after fun and x: {USAGE}")),
+        }
+    });
+    pairs.collect()
+}
+
+/// The option a name-value pair names, in any case.
+fn option_name(name: &Value) -> Result<&'static str> {
+    let text = name.as_string();
+    match text.as_deref().and_then(|text| OPTION_NAMES.iter().find(|known| known.eq_ignore_ascii_case(text))) {
+        Some(known) => Ok(known),
+        None => bad_input(format!(
+            "after fun and x, msad_eval takes opts (a struct) or name-value pairs, and {} is no option name \
+             (valid: {}); to pass extra arguments to fun, give opts as a struct: msad_eval(fun, x, struct(...), extra...)",
+            text.map_or_else(|| format!("a {}", describe_class(name)), |text| format!("'{text}'")),
+            OPTION_NAMES.join(", ")
+        )),
+    }
 }
 
 fn bad_input<T>(message: String) -> Result<T> {
@@ -83,14 +118,14 @@ fn check_differentiated(args: &[Value], wrt: usize) -> Result<()> {
     }
 }
 
-/// Fields of a scalar opts struct; an empty value (`[]`) keeps the default.
-fn parse_options(opts: &StructArray, arg_count: usize) -> Result<Options> {
+/// Options by name (any case, as MATLAB users write `Jacobian`); an empty value (`[]`) keeps the default.
+fn parse_options(opts: Vec<(&str, &Value)>, arg_count: usize) -> Result<Options> {
     let mut options = Options::default();
-    for (name, value) in opts.fields.iter().zip(&opts.elements[0]) {
+    for (name, value) in opts {
         if value.numel() == 0 {
             continue;
         }
-        match name.as_str() {
+        match name.to_ascii_lowercase().as_str() {
             "mode" => options.mode = mode(value)?,
             "jacobian" => options.jacobian = jacobian_storage(value)?,
             "sparsity" => options.sparsity = sparsity(value)?,
@@ -198,10 +233,16 @@ fn thread_count(value: &Value) -> Result<usize> {
     }
 }
 
+/// `true`/`false`, a number, or MATLAB's `'on'`/`'off'`.
 fn flag(value: &Value, option: &str) -> Result<bool> {
-    scalar(value)
-        .map(|x| x != 0.0)
-        .ok_or_else(|| Diagnostic::new(ErrorKind::BadInput, format!("opts.{option} must be true or false")))
+    let switch = value.as_string().and_then(|text| match text.to_ascii_lowercase().as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    });
+    switch
+        .or_else(|| scalar(value).map(|x| x != 0.0))
+        .ok_or_else(|| Diagnostic::new(ErrorKind::BadInput, format!("opts.{option} must be true or false ('on' or 'off')")))
 }
 
 /// The request as an Octave struct, for the `MSAD_TEST_HOOK=echo` test hook: fields `function`
@@ -300,6 +341,46 @@ mod tests {
         assert_eq!(request.options.wrt, 1);
         assert_eq!(request.options.threads, Some(4));
         assert!(request.options.verbose);
+    }
+
+    #[test]
+    fn option_names_in_any_case_and_on_off_flags() {
+        let request = build_request(
+            vec![handle("f"), Value::scalar(1.0), opts(&[("Jacobian", Value::string("Sparse")), ("Verbose", Value::string("on"))])],
+            2,
+        )
+        .unwrap();
+        assert_eq!(request.options.jacobian, JacobianStorage::Sparse);
+        assert!(request.options.verbose);
+        let request = build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("VERBOSE", Value::string("OFF"))])], 2).unwrap();
+        assert!(!request.options.verbose);
+        assert!(bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("verbose", Value::string("yes"))])], 1))
+            .contains("'on' or 'off'"));
+    }
+
+    #[test]
+    fn name_value_pairs_take_the_place_of_opts() {
+        let inputs = vec![
+            handle("f"),
+            Value::scalar(1.0),
+            Value::string("Jacobian"),
+            Value::string("full"),
+            Value::string("threads"),
+            Value::scalar(2.0),
+            Value::string("verbose"),
+            Value::string("on"),
+        ];
+        let request = build_request(inputs, 2).unwrap();
+        assert_eq!(request.options.jacobian, JacobianStorage::Full);
+        assert_eq!(request.options.threads, Some(2));
+        assert!(request.options.verbose);
+        assert_eq!(request.args.len(), 1);
+        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("jacobain"), Value::string("full")], 2));
+        assert!(message.contains("'jacobain' is no option name") && message.contains("struct(...), extra..."), "{message}");
+        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::string("wrt")], 2));
+        assert!(message.contains("no value follows"), "{message}");
+        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::scalar(3.0), Value::scalar(4.0)], 2));
+        assert!(message.contains("a 1x1 double is no option name"), "{message}");
     }
 
     #[test]

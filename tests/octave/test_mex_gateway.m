@@ -90,5 +90,6 @@ function check_options()
   expect_error(@() msad_eval(@plus, 1, struct('wrt', 3), 2), 'msad:badInput', 'opts.wrt = 3');
   expect_error(@() msad_eval(@plus, 1, struct('wrt', 2), 'p'), 'msad:badInput', 'argument 4 is the argument to differentiate');
   expect_error(@() msad_eval(@plus, 1, struct('jacobian', 'dense')), 'msad:badInput', 'opts.jacobian');
-  expect_error(@() msad_eval(@plus, 1, 'full'), 'msad:badInput', 'opts must be a struct');
+  expect_error(@() msad_eval(@plus, 1, 'full'), 'msad:badInput', '''full'' is no option name');
+  expect_error(@() msad_eval(@plus, 1, {1}), 'msad:badInput', 'opts must be a struct');
 end
