@@ -365,7 +365,8 @@ impl Value {
     pub fn same_content(&self, other: &Value) -> bool {
         fn same_bits(a: &[f64], b: &[f64]) -> bool {
             // Chunks without an early exit inside compare in vector registers.
-            a.len() == b.len() && a.chunks(16).zip(b.chunks(16)).all(|(x, y)| x.iter().zip(y).fold(true, |same, (p, q)| same & (p.to_bits() == q.to_bits())))
+            let same_chunk = |(x, y): (&[f64], &[f64])| x.iter().zip(y).fold(true, |same, (p, q)| same & (p.to_bits() == q.to_bits()));
+            a.len() == b.len() && a.chunks(16).zip(b.chunks(16)).all(same_chunk)
         }
         fn same_elements(a: &[Value], b: &[Value]) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_content(y))
@@ -420,6 +421,49 @@ impl Value {
             Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
             Value::Int(_, a) => Some(Cow::Borrowed(a)),
             Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content_hash(value: &Value) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        value.hash_content(&mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    fn sparse(rowind: Vec<usize>, values: Vec<f64>) -> Value {
+        Value::Sparse(SparseMatrix { nrows: 40, ncols: 1, colptr: vec![0, values.len()], rowind, values })
+    }
+
+    /// Values `same_content` calls the same must hash alike (the engine keeps a hash for such a
+    /// value); those that hash apart must not be called the same.
+    #[test]
+    fn same_content_tells_apart_what_hash_content_does() {
+        let doubles = |dims: Vec<usize>, data: Vec<f64>| Value::Double(Array::new(dims, data));
+        let long: Vec<f64> = (0..37).map(f64::from).collect();
+        let mut long_changed = long.clone();
+        long_changed[33] = -0.0;
+        let closure = |p: Value| Value::Handle(Arc::new(FunctionHandle::Anonymous { text: "@(x) x * p".into(), captured: vec![("p".into(), p)] }));
+        let cases = [
+            (doubles(vec![1, 1], vec![f64::NAN]), doubles(vec![1, 1], vec![f64::NAN]), true),
+            (doubles(vec![1, 1], vec![0.0]), doubles(vec![1, 1], vec![-0.0]), false),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![37, 1], long.clone()), true),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![1, 37], long.clone()), false),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![37, 1], long_changed), false),
+            (doubles(vec![1, 1], vec![1.0]), Value::Int(IntClass::Int8, Array::new(vec![1, 1], vec![1.0])), false),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 7], vec![1.0, 2.0]), true),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 8], vec![1.0, 2.0]), false),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 7], vec![1.0, 2.5]), false),
+            (closure(sparse(vec![3], vec![1.0])), closure(sparse(vec![3], vec![1.0])), true),
+            (closure(sparse(vec![3], vec![1.0])), closure(sparse(vec![3], vec![-1.0])), false),
+        ];
+        for (a, b, same) in &cases {
+            assert_eq!(a.same_content(b), *same, "{a:?} and {b:?}");
+            assert_eq!(content_hash(a) == content_hash(b), *same, "hashes of {a:?} and {b:?}");
         }
     }
 }

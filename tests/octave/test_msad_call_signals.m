@@ -11,7 +11,8 @@ function test_msad_call_signals()
   first = make_scratch('function f = signal_g(x)\n  f = 2 * x.^2;\nend\n');
   second = make_scratch('function f = signal_g(x)\n  f = 3 * x.^3;\nend\n');
   start = pwd();
-  cleanup = onCleanup(@() restore(start, {first, second}));
+  saved_path = path();
+  cleanup = onCleanup(@() restore(start, saved_path, {first, second}));
   x = [0.5; -1.5; 2];
 
   addpath(first);
@@ -60,6 +61,21 @@ function test_msad_call_signals()
     A(2, 3) = A(2, 3) + round;
     B(3, 2) = B(3, 2) - round;
   end
+
+  % msad_eval stays reachable through the current folder; the helpers do not.
+  addpath(first);
+  cd(fileparts(which('msad_eval')));
+  for k = 1:3
+    msad_eval(@signal_g, x);
+  end
+  restoredefaultpath();
+  msad_outcome = outcome(@() msad_eval(@signal_g, x));
+  octave_outcome = outcome(@() signal_g(x));
+  cd(start);
+  path(saved_path);
+  if ~isequal(msad_outcome, octave_outcome)
+    error('test:signal', 'after restoredefaultpath: msad gives %s, Octave %s', disp(msad_outcome), disp(octave_outcome));
+  end
 end
 
 function check_named(x, J_expected, what)
@@ -70,6 +86,15 @@ function check_named(x, J_expected, what)
   check_value(J, J_expected, 1e-14, [what ': Jacobian']);
 end
 
+% The value, or the identifier of the error.
+function result = outcome(call)
+  try
+    result = call();
+  catch failure
+    result = failure.identifier;
+  end
+end
+
 function dir = make_scratch(text)
   dir = tempname();
   mkdir(dir);
@@ -78,8 +103,9 @@ function dir = make_scratch(text)
   fclose(fid);
 end
 
-function restore(start, dirs)
+function restore(start, saved_path, dirs)
   cd(start);
+  path(saved_path);
   for k = 1:numel(dirs)
     if any(strcmp(strsplit(path(), pathsep()), dirs{k}))
       rmpath(dirs{k});
