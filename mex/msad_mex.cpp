@@ -227,6 +227,7 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
 // Hosts without msad_octave.cpp: the caller falls back to "functions".
 const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; }
 int msad_load_path_hash(uint64_t *) noexcept { return 0; }
+int msad_path_generation(uint64_t *) noexcept { return 0; }
 #endif
 
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }

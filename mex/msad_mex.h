@@ -102,6 +102,10 @@ void msad_raise_pending_interrupt(void);
 /* Writes a hash of the host's search path (its `path`) read without calling into the interpreter and
    returns 1; 0 where the host offers no such access (then call "path"). */
 int msad_load_path_hash(uint64_t *hash) MSAD_NOEXCEPT;
+/* Writes 5 numbers that change whenever the host's function lookup may
+   have changed (search path, current folder, rehash) and returns 1; 0 where the host offers no such
+   signal (then read the path on every call). */
+int msad_path_generation(uint64_t *generation) MSAD_NOEXCEPT;
 
 void msad_print(const char *text) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;

@@ -11,10 +11,12 @@
 #include <octave/quit.h>
 #include <octave/interpreter.h>
 #include <octave/load-path.h>
+#include <octave/input.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +47,47 @@ extern "C" int msad_load_path_hash(uint64_t *hash) noexcept {
         octave::interpreter *interpreter = octave::interpreter::the_interpreter();
         if (interpreter == nullptr) return 0;
         *hash = std::hash<std::string>{}(interpreter->get_load_path().path());
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
+// Counts the directories Octave's load path (re)adds, calling the hook that was there before: path(p)
+// and restoredefaultpath re-add every directory through it.
+namespace {
+
+std::atomic<uint64_t> directories_added{0};
+
+struct CountingAddHook {
+    std::function<void(const std::string &)> previous;
+    void operator()(const std::string &dir) const {
+        ++directories_added;
+        if (previous) previous(dir);
+    }
+};
+
+}  // namespace
+
+// Reading the path costs ~20 us (Octave builds it as one string), most of a small call. These stamps
+// move whenever a lookup may change: Octave stamps Vlast_prompt_time at each prompt and in addpath,
+// rmpath, path(p) and rehash ("this will force updated functions to be found"), Vlast_chdir_time in
+// cd; restoredefaultpath stamps neither but re-adds every directory (counted by CountingAddHook,
+// installed again, and counted as a change, should anything have replaced it).
+extern "C" int msad_path_generation(uint64_t *generation) noexcept {
+    try {
+        octave::interpreter *interpreter = octave::interpreter::the_interpreter();
+        if (interpreter == nullptr) return 0;
+        octave::load_path &load_path = interpreter->get_load_path();
+        if (load_path.get_add_hook().target<CountingAddHook>() == nullptr) {
+            load_path.set_add_hook(CountingAddHook{load_path.get_add_hook()});
+            ++directories_added;
+        }
+        generation[0] = static_cast<uint64_t>(Vlast_prompt_time.unix_time());
+        generation[1] = static_cast<uint64_t>(Vlast_prompt_time.usec());
+        generation[2] = static_cast<uint64_t>(octave::Vlast_chdir_time.unix_time());
+        generation[3] = static_cast<uint64_t>(octave::Vlast_chdir_time.usec());
+        generation[4] = directories_added;
         return 1;
     } catch (...) {
         return 0;

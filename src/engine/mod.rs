@@ -478,18 +478,24 @@ impl Engine {
         }
     }
 
+    /// Whether the captured histories reached `MAX_CAPTURED_HISTORIES` or hold more than
+    /// `MAX_CACHED_BYTES` of values.
+    fn captured_histories_full(&self) -> bool {
+        let bytes: usize = self.captured.values().flat_map(|h| &h.last).map(|(_, value, _)| value_bytes(value)).sum();
+        self.captured.len() >= MAX_CAPTURED_HISTORIES || bytes > MAX_CACHED_BYTES
+    }
+
     /// This call's captured values: which are passed as inputs (those that changed since the function
     /// was first seen, where its plans can take them), and the plan key's part for them.
     fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
         let FunctionHandle::Anonymous { text, captured } = function else {
             return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![] };
         };
-        let hashes: Vec<u64> = captured.iter().map(|(name, value)| content_hash(name, value)).collect();
-        if self.captured.len() >= MAX_CAPTURED_HISTORIES && !self.captured.contains_key(text) {
+        if !self.captured.contains_key(text) && self.captured_histories_full() {
             self.captured.clear();
         }
-        let history = self.captured.entry(text.clone()).or_insert_with(|| CapturedHistory::new(&hashes));
-        history.record(&hashes);
+        let history = self.captured.entry(text.clone()).or_default();
+        let hashes = history.record(captured);
         let as_inputs: Vec<bool> = captured
             .iter()
             .zip(&history.changed)
@@ -507,25 +513,36 @@ impl Engine {
     }
 }
 
-/// The captured values of one anonymous function as first seen, and which have changed since.
+/// The captured values of one anonymous function: their hashes as first seen, which have changed
+/// since, and the values of the last call with their hashes.
+#[derive(Default)]
 struct CapturedHistory {
     first: Vec<u64>,
     changed: Vec<bool>,
     /// Whether its plans can take captured values as inputs, once a plan was prepared.
     as_inputs_possible: Option<bool>,
+    last: Vec<(String, Value, u64)>,
 }
 
 impl CapturedHistory {
-    fn new(hashes: &[u64]) -> CapturedHistory {
-        CapturedHistory { first: hashes.to_vec(), changed: vec![false; hashes.len()], as_inputs_possible: None }
-    }
-
-    fn record(&mut self, hashes: &[u64]) {
-        if hashes.len() != self.first.len() {
-            *self = CapturedHistory::new(hashes);
-            return;
+    /// Records this call's captured values and returns their content hashes: a value bit for bit the
+    /// same as the last call's keeps its hash (comparing costs a fraction of hashing, which made most
+    /// of a call with a large captured matrix).
+    fn record(&mut self, captured: &[(String, Value)]) -> Vec<u64> {
+        if captured.len() != self.last.len() {
+            *self = CapturedHistory::default();
+            self.last = captured.iter().map(|(name, value)| (name.clone(), value.clone(), content_hash(name, value))).collect();
+            self.first = self.last.iter().map(|&(_, _, hash)| hash).collect();
+            self.changed = vec![false; captured.len()];
         }
-        self.changed.iter_mut().zip(self.first.iter().zip(hashes)).for_each(|(changed, (a, b))| *changed |= a != b);
+        for ((name, value), last) in captured.iter().zip(&mut self.last) {
+            if last.0 != *name || !last.1.same_content(value) {
+                *last = (name.clone(), value.clone(), content_hash(name, value));
+            }
+        }
+        let hashes: Vec<u64> = self.last.iter().map(|&(_, _, hash)| hash).collect();
+        self.changed.iter_mut().zip(self.first.iter().zip(&hashes)).for_each(|(changed, (a, b))| *changed |= a != b);
+        hashes
     }
 }
 

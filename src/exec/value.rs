@@ -362,6 +362,45 @@ impl Value {
         }
     }
 
+    /// Whether `other` has the same class, dims and element bits (as `hash_content` tells values apart:
+    /// -0 is not 0): comparing costs less than hashing.
+    pub fn same_content(&self, other: &Value) -> bool {
+        fn same_bits(a: &[f64], b: &[f64]) -> bool {
+            // Chunks without an early exit inside compare in vector registers.
+            let same_chunk = |(x, y): (&[f64], &[f64])| x.iter().zip(y).fold(true, |same, (p, q)| same & (p.to_bits() == q.to_bits()));
+            a.len() == b.len() && a.chunks(16).zip(b.chunks(16)).all(same_chunk)
+        }
+        fn same_elements(a: &[Value], b: &[Value]) -> bool {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_content(y))
+        }
+        match (self, other) {
+            (Value::Double(a), Value::Double(b)) => a.dims == b.dims && same_bits(&a.data, &b.data),
+            (Value::Int(c, a), Value::Int(d, b)) => c == d && a.dims == b.dims && same_bits(&a.data, &b.data),
+            (Value::Logical(a), Value::Logical(b)) => a == b,
+            (Value::Char(a), Value::Char(b)) => a == b,
+            (Value::Sparse(a), Value::Sparse(b)) => {
+                (a.nrows, a.ncols) == (b.nrows, b.ncols) && a.colptr == b.colptr && a.rowind == b.rowind && same_bits(&a.values, &b.values)
+            }
+            (Value::Cell(a), Value::Cell(b)) => a.dims == b.dims && same_elements(&a.data, &b.data),
+            (Value::Struct(a), Value::Struct(b)) => {
+                a.dims == b.dims && a.fields == b.fields && a.elements.len() == b.elements.len()
+                    && a.elements.iter().zip(&b.elements).all(|(x, y)| same_elements(x, y))
+            }
+            (Value::Handle(a), Value::Handle(b)) => match (&**a, &**b) {
+                (FunctionHandle::Named(a), FunctionHandle::Named(b)) => a == b,
+                (FunctionHandle::Anonymous { text: a, captured: x }, FunctionHandle::Anonymous { text: b, captured: y }) => {
+                    a == b && x.len() == y.len() && x.iter().zip(y).all(|((m, u), (n, v))| m == n && u.same_content(v))
+                }
+                // Made inside prepared code, never captured from the host: not worth comparing.
+                _ => false,
+            },
+            (Value::Complex(a), Value::Complex(b)) => {
+                a.dims == b.dims && a.data.iter().zip(&b.data).all(|(p, q)| (p.re.to_bits(), p.im.to_bits()) == (q.re.to_bits(), q.im.to_bits()))
+            }
+            _ => false,
+        }
+    }
+
     /// The differentiated function's result must be an array of numbers (numeric, logical or char):
     /// J, g and H are derivatives of its elements.
     pub fn check_function_result(&self) -> Result<()> {
@@ -384,6 +423,49 @@ impl Value {
             Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
             Value::Int(_, a) => Some(Cow::Borrowed(a)),
             Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content_hash(value: &Value) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        value.hash_content(&mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    fn sparse(rowind: Vec<usize>, values: Vec<f64>) -> Value {
+        Value::Sparse(SparseMatrix { nrows: 40, ncols: 1, colptr: vec![0, values.len()], rowind, values })
+    }
+
+    /// Values `same_content` calls the same must hash alike (the engine keeps a hash for such a
+    /// value); those that hash apart must not be called the same.
+    #[test]
+    fn same_content_tells_apart_what_hash_content_does() {
+        let doubles = |dims: Vec<usize>, data: Vec<f64>| Value::Double(Array::new(dims, data));
+        let long: Vec<f64> = (0..37).map(f64::from).collect();
+        let mut long_changed = long.clone();
+        long_changed[33] = -0.0;
+        let closure = |p: Value| Value::Handle(Arc::new(FunctionHandle::Anonymous { text: "@(x) x * p".into(), captured: vec![("p".into(), p)] }));
+        let cases = [
+            (doubles(vec![1, 1], vec![f64::NAN]), doubles(vec![1, 1], vec![f64::NAN]), true),
+            (doubles(vec![1, 1], vec![0.0]), doubles(vec![1, 1], vec![-0.0]), false),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![37, 1], long.clone()), true),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![1, 37], long.clone()), false),
+            (doubles(vec![37, 1], long.clone()), doubles(vec![37, 1], long_changed), false),
+            (doubles(vec![1, 1], vec![1.0]), Value::Int(IntClass::Int8, Array::new(vec![1, 1], vec![1.0])), false),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 7], vec![1.0, 2.0]), true),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 8], vec![1.0, 2.0]), false),
+            (sparse(vec![3, 7], vec![1.0, 2.0]), sparse(vec![3, 7], vec![1.0, 2.5]), false),
+            (closure(sparse(vec![3], vec![1.0])), closure(sparse(vec![3], vec![1.0])), true),
+            (closure(sparse(vec![3], vec![1.0])), closure(sparse(vec![3], vec![-1.0])), false),
+        ];
+        for (a, b, same) in &cases {
+            assert_eq!(a.same_content(b), *same, "{a:?} and {b:?}");
+            assert_eq!(content_hash(a) == content_hash(b), *same, "hashes of {a:?} and {b:?}");
         }
     }
 }

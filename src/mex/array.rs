@@ -293,6 +293,14 @@ pub fn load_path_hash() -> Option<u64> {
     (unsafe { ffi::msad_load_path_hash(&mut hash) } != 0).then_some(hash)
 }
 
+/// Numbers that change whenever the host's function lookup may have changed (its search path, current
+/// folder, a rehash), read without calling into its interpreter; `None` where the host has none.
+pub fn path_generation() -> Option<[u64; 5]> {
+    let mut generation = [0; 5];
+    // SAFETY: the shim writes 5 u64s through a pointer to as many, valid for the call.
+    (unsafe { ffi::msad_path_generation(generation.as_mut_ptr()) } != 0).then_some(generation)
+}
+
 /// Prints `text` in the host's command window.
 pub fn print(text: &str) {
     let text = c_string(text);

@@ -9,6 +9,7 @@ use crate::exec::interp::HostCall;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// Calls into the host interpreter, which allows that only from the thread of the MEX call: the
 /// raw-pointer marker keeps this type (and so the engine's use of it) off other threads.
@@ -76,14 +77,29 @@ impl Host for MexHost {
     }
 
     /// The host's `path` and the process's current folder (which `cd` changes; Octave's path starts
-    /// with it).
+    /// with it), read again only when the host's `path_generation` moved (reading the path costs more
+    /// than the rest of a small call).
     fn resolution_state(&mut self) -> Option<u64> {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        match array::load_path_hash() {
-            Some(path) => path.hash(&mut h),
-            None => array::call("path", &[], 1)?[0].as_ref().char_units().hash(&mut h),
+        static LAST: Mutex<Option<([u64; 5], u64)>> = Mutex::new(None);
+        let generation = array::path_generation();
+        let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+        if let (Some(generation), Some((seen, state))) = (generation, *last)
+            && generation == seen
+        {
+            return Some(state);
         }
-        std::env::current_dir().ok().hash(&mut h);
-        Some(h.finish())
+        let state = path_and_folder_hash()?;
+        *last = generation.map(|generation| (generation, state));
+        Some(state)
     }
+}
+
+fn path_and_folder_hash() -> Option<u64> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match array::load_path_hash() {
+        Some(path) => path.hash(&mut h),
+        None => array::call("path", &[], 1)?[0].as_ref().char_units().hash(&mut h),
+    }
+    std::env::current_dir().ok().hash(&mut h);
+    Some(h.finish())
 }
