@@ -37,14 +37,23 @@ fn release() {
 }
 
 /// A kernel that takes seconds (a product of two 3000 x 3000 matrices, a polynomial of degree 10^5
-/// at 10^5 points) stops soon after Ctrl-C with the payload the gateway reports as `Octave:interrupt`.
+/// at 10^5 points, the LU factorization of a 4000 x 4000 matrix) stops soon after Ctrl-C with the payload the gateway reports as `Octave:interrupt`.
 #[test]
 fn long_kernels_stop_between_chunks() {
     let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     interrupt::install(Some(ctrl_c_pressed));
     let matrix = |n: usize| Value::Double(Array::new(vec![n, n], (0..n * n).map(|k| (k % 7) as f64).collect()));
     let row = |n: usize| Value::Double(Array::row(vec![0.5; n]));
-    let cases = [("mtimes", matrix(3000), matrix(3000)), ("polyval", row(100_000), row(100_000))];
+    let diagonally_dominant = |n: usize| {
+        let mut a = vec![1.0; n * n];
+        (0..n).for_each(|i| a[i + n * i] = 2.0 * n as f64);
+        Value::Double(Array::new(vec![n, n], a))
+    };
+    let cases = [
+        ("mtimes", matrix(3000), matrix(3000)),
+        ("polyval", row(100_000), row(100_000)),
+        ("mldivide", diagonally_dominant(4000), Value::Double(Array::column(vec![1.0; 4000]))),
+    ];
     for (name, a, b) in cases {
         let press = press_after(Duration::from_millis(200));
         let started = Instant::now();

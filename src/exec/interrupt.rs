@@ -66,6 +66,28 @@ pub fn stop_if_requested() {
     }
 }
 
+/// `work(input)` for a library kernel that cannot stop halfway (a dense factorization): it runs on a
+/// thread of its own while this one asks the host about Ctrl-C; when the user asks to stop, the run
+/// stops at once (the `Interrupted` panic) and the abandoned thread finishes in the background.
+pub fn abandonable<I, T>(input: I, work: impl FnOnce(I) -> T + Send + 'static) -> T
+where
+    I: Send + 'static,
+    T: Send + 'static,
+{
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let worker = std::thread::Builder::new().spawn(move || drop(sender.send(work(input))));
+    if worker.is_err() {
+        std::panic::panic_any(super::memory::OutOfMemory);
+    }
+    loop {
+        match receiver.recv_timeout(std::time::Duration::from_millis(20)) {
+            Ok(result) => return result,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => stop_if_requested(),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("a kernel's thread stopped without its result"),
+        }
+    }
+}
+
 /// `Err(interrupted())` when the run should stop now.
 #[inline]
 pub fn check() -> Result<()> {

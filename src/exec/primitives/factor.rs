@@ -2,6 +2,7 @@
 //! determinant, condition estimate), QR pseudo-inverses and SVDs, for the linear-algebra rules.
 
 use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, Solve, SolveLstsq};
+use crate::exec::interrupt;
 use faer::{Mat, MatMut, MatRef};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,8 +34,15 @@ thread_local! {
 }
 
 impl Lu {
+    /// A factorization long enough for the user to want to stop it (about n^3 / 3 multiply-adds)
+    /// runs where Ctrl-C can interrupt it (`interrupt::abandonable`).
     pub fn new(a: &[f64], n: usize) -> Lu {
-        Lu { n, lu: view(a, n, n).partial_piv_lu() }
+        let lu = if interrupt::items_per_poll(n * n) >= n {
+            view(a, n, n).partial_piv_lu()
+        } else {
+            interrupt::abandonable(a.to_vec(), move |a| view(&a, n, n).partial_piv_lu())
+        };
+        Lu { n, lu }
     }
 
     /// The factors of the n x n matrix `a`, reused when it equals the last matrix factored here.
