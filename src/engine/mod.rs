@@ -381,7 +381,8 @@ impl Engine {
             ));
         }
         let mut log = Vec::new();
-        let captured = self.captured_now(&request.function);
+        let mut captured = self.captured_now(&request.function);
+        captured.fix_arguments(request);
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
         let args = match captured.inputs.is_empty() {
             true => std::borrow::Cow::Borrowed(&request.args[..]),
@@ -425,7 +426,7 @@ impl Engine {
         }
         let key = PlanKey::of(request, captured.key);
         let signatures: Vec<_> = key.args.iter().cloned().chain(captured.inputs.iter().map(signature)).collect();
-        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, &captured.as_inputs)?;
+        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, captured)?;
         log.push(format!("msad: prepared {} ({} functions)", key.function, prepared.program.functions.len()));
         if let Some(history) = self.captured.get_mut(request.function.text()) {
             history.as_inputs_possible = Some(prepared.captured_as_inputs);
@@ -458,7 +459,7 @@ impl Engine {
     /// was first seen, where its plans can take them), and the plan key's part for them.
     fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
         let FunctionHandle::Anonymous { text, captured } = function else {
-            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![] };
+            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![], fixed: vec![] };
         };
         let hashes: Vec<u64> = captured.iter().map(|(name, value)| content_hash(name, value)).collect();
         if self.captured.len() >= MAX_CAPTURED_HISTORIES && !self.captured.contains_key(text) {
@@ -469,7 +470,7 @@ impl Engine {
         let as_inputs: Vec<bool> = captured
             .iter()
             .zip(&history.changed)
-            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !matches!(value, Value::Handle(_)))
+            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !decides_calls(value))
             .collect();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         for ((name, value), (&input, content)) in captured.iter().zip(as_inputs.iter().zip(&hashes)) {
@@ -479,8 +480,14 @@ impl Engine {
             }
         }
         let inputs = captured.iter().zip(&as_inputs).filter(|(_, input)| **input).map(|((_, v), _)| v.clone()).collect();
-        CapturedNow { key: h.finish(), as_inputs, inputs }
+        CapturedNow { key: h.finish(), as_inputs, inputs, fixed: vec![] }
     }
+}
+
+/// Whether the code is specialised for this value rather than passed it: handles (also in cells and
+/// struct fields) and text, which may name the functions the code calls (`feval(name, ...)`).
+fn decides_calls(value: &Value) -> bool {
+    matches!(value, Value::Char(_)) || value.holds_handle()
 }
 
 /// The captured values of one anonymous function as first seen, and which have changed since.
@@ -513,6 +520,29 @@ struct CapturedNow {
     as_inputs: Vec<bool>,
     /// The values passed as inputs, after the arguments.
     inputs: Vec<Value>,
+    /// The arguments the code is specialised for (`decides_calls`), by position; `None` for the others.
+    fixed: Vec<Option<Value>>,
+}
+
+impl CapturedNow {
+    /// Adds the request's arguments that decide calls to what the plan is specialised for: a
+    /// different handle or name is another plan.
+    fn fix_arguments(&mut self, request: &Request) {
+        let wrt = request.options.wrt;
+        if !request.args.iter().enumerate().any(|(i, v)| i != wrt && decides_calls(v)) {
+            return;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key.hash(&mut h);
+        self.fixed = request.args.iter().enumerate().map(|(i, v)| (i != wrt && decides_calls(v)).then(|| v.clone())).collect();
+        for (i, value) in self.fixed.iter().enumerate() {
+            if let Some(value) = value {
+                i.hash(&mut h);
+                value.hash_content(&mut h);
+            }
+        }
+        self.key = h.finish();
+    }
 }
 
 /// Hash of a captured variable: its name, class, size and contents.
@@ -576,8 +606,9 @@ fn prepare(
     args: &[Option<ArgSignature>],
     wrt: usize,
     optimize: bool,
-    captured_as_inputs: &[bool],
+    captured: &CapturedNow,
 ) -> Result<Prepared> {
+    let captured_as_inputs = &captured.as_inputs;
     let resolved_in = host.resolution_state();
     let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
@@ -587,8 +618,10 @@ fn prepare(
             let text = format!("@({0}) {name}({0})", params.join(", "));
             Loader::new(host).load_anonymous(&text, &[], &[])?
         }
-        FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
-        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured, captured_as_inputs)?,
+        FunctionHandle::Named(name) => Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_named(name)?,
+        FunctionHandle::Anonymous { text, captured: values } => {
+            Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, values, captured_as_inputs)?
+        }
         FunctionHandle::Compiled { text, .. } => {
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
         }

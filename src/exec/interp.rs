@@ -209,12 +209,18 @@ pub struct Interpreter<'p> {
     exploring: Vec<(FuncId, BlockId)>,
 }
 
-/// A host function called for its effect with text arguments: `warning` for the user's warnings and
-/// warning states, `lasterr` for each error caught (as Octave records it).
+/// A host function called for its effect: `warning` for the user's warnings and warning states,
+/// `lasterr` for each error caught (as Octave records it), the user's output (`fprintf`, `disp`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostCall {
     pub function: &'static str,
-    pub args: Vec<String>,
+    pub args: Vec<Value>,
+}
+
+impl HostCall {
+    pub fn with_text(function: &'static str, args: impl IntoIterator<Item = String>) -> HostCall {
+        HostCall { function, args: args.into_iter().map(|a| Value::string(&a)).collect() }
+    }
 }
 
 impl<'p> Interpreter<'p> {
@@ -359,8 +365,8 @@ impl<'p> Interpreter<'p> {
                 match b.handler {
                     Some(landing) if error.catchable() => {
                         self.control.decided(caught_at(id, block));
-                        let args = vec![error.message.clone(), error.caught_identifier().to_string()];
-                        self.host_calls.push(HostCall { function: "lasterr", args });
+                        let args = [error.message.clone(), error.caught_identifier().to_string()];
+                        self.host_calls.push(HostCall::with_text("lasterr", args));
                         frame.caught = Some(error);
                         (pred, block) = (Some(block), landing);
                         continue;
@@ -729,6 +735,10 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(Slot::inactive(v)));
                 }
             }
+            Op::Output(output) => {
+                let values = slots(regs, &inst.args)?.iter().map(|s| s.value.clone()).collect();
+                self.host_calls.push(output.host_call(values)?);
+            }
             Op::LastWarning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let last = self.lastwarn(&values)?;
@@ -742,7 +752,7 @@ impl<'p> Interpreter<'p> {
                         .with_hint("read the caught error from 'catch err' instead")
                 })?;
                 for (d, text) in inst.dests.iter().zip(&last.args) {
-                    set(regs, *d, Reg::Val(Slot::inactive(Value::string(text))));
+                    set(regs, *d, Reg::Val(Slot::inactive(text.clone())));
                 }
             }
             Op::CaughtError => {

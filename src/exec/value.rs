@@ -307,6 +307,16 @@ impl Value {
         }
     }
     /// Text of a char row vector.
+    /// Whether a function handle is in the value, also inside cells and struct fields.
+    pub fn holds_handle(&self) -> bool {
+        match self {
+            Value::Handle(_) => true,
+            Value::Cell(a) => a.data.iter().any(Value::holds_handle),
+            Value::Struct(s) => s.elements.iter().flatten().any(Value::holds_handle),
+            _ => false,
+        }
+    }
+
     pub fn as_string(&self) -> Option<String> {
         match self {
             Value::Char(a) if a.dims[0] <= 1 => Some(String::from_utf16_lossy(&a.data)),
