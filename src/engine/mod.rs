@@ -18,6 +18,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 pub use crate::exec::warnings::WarningState;
+use crate::ir::lower::Captures;
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program};
 use std::collections::HashMap;
@@ -458,7 +459,7 @@ impl Engine {
     /// This call's captured values: which are passed as inputs (those that changed since the function
     /// was first seen, where its plans can take them), and the plan key's part for them.
     fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
-        let FunctionHandle::Anonymous { text, captured } = function else {
+        let FunctionHandle::Anonymous { text, captured, .. } = function else {
             return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![], fixed: vec![] };
         };
         let hashes: Vec<u64> = captured.iter().map(|(name, value)| content_hash(name, value)).collect();
@@ -616,11 +617,12 @@ fn prepare(
         FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::lookup(name).is_some() => {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
-            Loader::new(host).load_anonymous(&text, &[], &[])?
+            Loader::new(host).load_anonymous(&text, Captures::Values { values: &[], as_inputs: &[], unmodelled: &[] })?
         }
         FunctionHandle::Named(name) => Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_named(name)?,
-        FunctionHandle::Anonymous { text, captured: values } => {
-            Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, values, captured_as_inputs)?
+        FunctionHandle::Anonymous { text, captured: values, unmodelled } => {
+            let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
+            Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, captures)?
         }
         FunctionHandle::Compiled { text, .. } => {
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));

@@ -1015,7 +1015,8 @@ fn passed_through(mut error: Diagnostic, func: &Function, inst: &Inst) -> Diagno
     if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
         error.message = format!("{name}({rest}");
     }
-    if error.catchable() && !error.stack_fixed {
+    // Every error keeps its way out: `err.stack` in a `catch`, the call chain in msad's message.
+    if !error.stack_fixed {
         match &inst.inlined {
             Some(from) => {
                 error.stack.push(stack_frame(&from.file, &from.name, inst.span));

@@ -139,7 +139,9 @@ pub struct StructArray {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FunctionHandle {
     Named(String),
-    Anonymous { text: String, captured: Vec<(String, Value)> },
+    /// `unmodelled`: captured variables of classes msad does not model (name, class), an error only
+    /// where the code reads them.
+    Anonymous { text: String, captured: Vec<(String, Value)>, unmodelled: Vec<(String, String)> },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
     /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
     Compiled { text: String, target: Callee, captured: Vec<Value> },

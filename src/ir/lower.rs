@@ -78,7 +78,8 @@ pub enum Captures<'v> {
     /// Known values (a handle the host passed): they become constants of the body, except those marked
     /// in `as_inputs` (values that change between calls), which are passed as inputs after the
     /// function's own.
-    Values { values: &'v [(String, Value)], as_inputs: &'v [bool] },
+    /// `unmodelled`: captured values msad does not model (name, class), an error where they are read.
+    Values { values: &'v [(String, Value)], as_inputs: &'v [bool], unmodelled: &'v [(String, String)] },
     /// Variables of the enclosing code, passed as the leading inputs on every call.
     Inputs(&'v [String]),
 }
@@ -104,10 +105,13 @@ pub fn lower_anonymous(
     };
     let params: Vec<String> = leading.into_iter().chain(own_params).chain(trailing).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
-    if let Captures::Values { values, .. } = captures {
-        variables.extend(values.iter().map(|(n, _)| n.clone()));
+    if let Captures::Values { values, unmodelled, .. } = captures {
+        variables.extend(values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())));
     }
     let mut lw = Lowerer::new(file, resolver, variables);
+    if let Captures::Values { unmodelled, .. } = captures {
+        lw.unmodelled = unmodelled.iter().cloned().collect();
+    }
     if let Captures::Values { values, .. } = captures {
         for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
             let v = match value {
@@ -234,6 +238,8 @@ struct Lowerer<'a> {
     /// The text in constants (literals, captured and fixed values: see `text_skeleton`), known when
     /// the code is lowered: `str2func(name)` and `feval(s.name, ...)` resolve through it.
     known_text: HashMap<ValueId, Value>,
+    /// Captured variables msad does not model (name, class): reading one fails when it runs.
+    unmodelled: HashMap<String, String>,
     /// The functions nested in the one being lowered: their calls are lowered in place, in its
     /// workspace.
     nested: Vec<ast::Function>,
@@ -263,6 +269,7 @@ impl<'a> Lowerer<'a> {
             indexed_variables: HashMap::new(),
             imports: vec![],
             known_text: HashMap::new(),
+            unmodelled: HashMap::new(),
             nested: vec![],
             inlining: vec![],
         };
@@ -365,6 +372,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn read_var(&mut self, name: &str, span: Span) -> ValueId {
+        if let Some(class) = self.unmodelled.get(name) {
+            let error = self.err(&format!("the captured variable '{name}' of class {class}"), span)
+                .with_hint("capture the numbers the code needs (e.g. values(map) or obj.Prop) instead of the object");
+            return self.emit(Op::Fail(Box::new(error)), vec![], span);
+        }
         self.read_var_in(name, self.current, span)
     }
 
@@ -1266,10 +1278,11 @@ impl<'a> Lowerer<'a> {
     fn compiled_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<FunctionHandle> {
         let (text, target) = match handle {
             FunctionHandle::Named(name) => (name.clone(), self.handle_target(name, span)?),
-            FunctionHandle::Anonymous { text, captured } => {
+            FunctionHandle::Anonymous { text, captured, unmodelled } => {
                 let source = SourceFile::new("<anonymous>", text.as_str());
                 let (params, body) = parse_anonymous(&source)?;
-                let func = lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs: &[] }, None, &source, &mut *self.resolver)?;
+                let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
+                let func = lower_anonymous(&params, &body, captures, None, &source, &mut *self.resolver)?;
                 (text.clone(), Callee::User(self.resolver.add_function(func)))
             }
             FunctionHandle::Compiled { .. } => return Ok(handle.clone()),

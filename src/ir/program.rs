@@ -66,13 +66,13 @@ impl<'h> Loader<'h> {
 
     /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`; the
     /// captured values marked in `as_inputs` become inputs after the function's own.
-    pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)], as_inputs: &[bool]) -> Result<Program> {
+    pub fn load_anonymous(mut self, text: &str, captures: Captures) -> Result<Program> {
         let source = SourceFile::new("<anonymous>", text);
         let (params, body) = lower::parse_anonymous(&source)?;
         self.sources.push(source.clone());
         self.functions.push(None);
         let fixed = std::mem::take(&mut self.fixed);
-        let func = lower::lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs }, Some(&fixed), &source, &mut self)?;
+        let func = lower::lower_anonymous(&params, &body, captures, Some(&fixed), &source, &mut self)?;
         self.functions[0] = Some(func);
         self.finish()
     }

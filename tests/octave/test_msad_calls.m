@@ -68,6 +68,9 @@ function test_msad_calls()
   % Octave's undefined-function error.
   expect_error(@() msad_eval(@(y) feval(str2func(char(97 + 0 * y(1))), y), x), 'msad:unsupported', 'str2func');
   expect_error(@() msad_eval(@(y) calls.missing(y), x), 'Octave:undefined-function', 'undefined');
+  % An error inside a package function names the call chain back to the user's line.
+  expect_error(@() msad_eval(@(y) calls.scale(0, y, [1 2 3]), x), 'Octave:nonconformant-args', 'scale.m:3:');
+  expect_error(@() msad_eval(@(y) calls.scale(0, y, [1 2 3]), x), 'Octave:nonconformant-args', 'called from @anonymous at <anonymous>:1:');
 end
 
 function check_form(label, f, x, extra)
