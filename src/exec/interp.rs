@@ -218,6 +218,8 @@ pub struct HostCall {
 }
 
 impl HostCall {
+    /// Out of line: it is called in the interpreter's error path, whose frame deep recursion repeats.
+    #[inline(never)]
     pub fn with_text(function: &'static str, args: impl IntoIterator<Item = String>) -> HostCall {
         HostCall { function, args: args.into_iter().map(|a| Value::string(&a)).collect() }
     }
@@ -365,7 +367,7 @@ impl<'p> Interpreter<'p> {
                 match b.handler {
                     Some(landing) if error.catchable() => {
                         self.control.decided(caught_at(id, block));
-                        let args = [error.message.clone(), error.caught_identifier().to_string()];
+                        let args = vec![error.message.clone(), error.caught_identifier().to_string()];
                         self.host_calls.push(HostCall::with_text("lasterr", args));
                         frame.caught = Some(error);
                         (pred, block) = (Some(block), landing);
@@ -735,10 +737,7 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(Slot::inactive(v)));
                 }
             }
-            Op::Output(output) => {
-                let values = slots(regs, &inst.args)?.iter().map(|s| s.value.clone()).collect();
-                self.host_calls.push(output.host_call(values)?);
-            }
+            Op::Output(output) => self.output(*output, &slots(regs, &inst.args)?)?,
             Op::LastWarning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let last = self.lastwarn(&values)?;

@@ -1,7 +1,8 @@
 //! The user's `warning(...)` and `lastwarn(...)`: answered from the run's own warning state, and
 //! passed on to the host after the run (see `HostCall`).
 
-use super::{HostCall, Interpreter};
+use super::{HostCall, Interpreter, Slot};
+use crate::ir::Output;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::errors::{identified_message, raised};
 use crate::exec::value::Value;
@@ -60,6 +61,15 @@ impl Interpreter<'_> {
                 Ok(None)
             }
         }
+    }
+
+    /// Output of the user's code, passed on to the host after the run. Out of line: the interpreter's
+    /// loop keeps a small frame for deep recursion.
+    #[inline(never)]
+    pub(super) fn output(&mut self, output: Output, args: &[&Slot]) -> Result<()> {
+        let call = output.host_call(args.iter().map(|s| s.value.clone()).collect())?;
+        self.host_calls.push(call);
+        Ok(())
     }
 
     /// Saves `id`'s state before a `warning(STATE, id, 'local')` of the running function: as in Octave,
