@@ -170,6 +170,10 @@ impl fmt::Display for Diagnostic {
         if let Some(hint) = &self.hint {
             write!(f, "\n  {}", hint)?;
         }
+        // The calls it passed on its way out, back to the user's line (the first frame is the location).
+        for frame in self.stack.iter().skip(1) {
+            write!(f, "\n  called from {} at {}:{}:{}", frame.name, frame.file, frame.line, frame.column)?;
+        }
         Ok(())
     }
 }

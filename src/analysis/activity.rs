@@ -6,6 +6,7 @@
 
 use super::two_sided_joins;
 use crate::exec::primitives;
+use crate::exec::value::{FunctionHandle, Value};
 use crate::ir::{Callee, Function, Op, Program, Terminator, ValueId};
 
 #[derive(Clone, Debug, Default)]
@@ -111,17 +112,36 @@ fn first_output_inputs(func: &Function) -> Vec<bool> {
     needed
 }
 
-/// Functions some handle refers to. Calls through handles are not followed: every input of these may
-/// be active, and a handle call's results are active when any of its arguments (the handle, which holds
-/// the captured values, included) is.
+/// Functions some handle refers to (one made by the code, or one from the host held in a constant).
+/// Calls through handles are not followed: every input of these may be active, and a handle call's
+/// results are active when any of its arguments (the handle, which holds the captured values,
+/// included) is.
 fn handle_targets(program: &Program) -> Vec<usize> {
-    let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
-    insts
-        .filter_map(|i| match i.op {
-            Op::MakeHandle { target: Callee::User(id), .. } => Some(id.0 as usize),
-            _ => None,
-        })
-        .collect()
+    let mut targets = vec![];
+    for inst in program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts) {
+        match &inst.op {
+            Op::MakeHandle { target: Callee::User(id), .. } => targets.push(id.0 as usize),
+            Op::Const(value) => constant_handle_targets(value, &mut targets),
+            _ => {}
+        }
+    }
+    targets
+}
+
+fn constant_handle_targets(value: &Value, out: &mut Vec<usize>) {
+    match value {
+        Value::Handle(h) => {
+            if let FunctionHandle::Compiled { target, captured, .. } = &**h {
+                if let Callee::User(id) = target {
+                    out.push(id.0 as usize);
+                }
+                captured.iter().for_each(|v| constant_handle_targets(v, out));
+            }
+        }
+        Value::Cell(a) => a.data.iter().for_each(|v| constant_handle_targets(v, out)),
+        Value::Struct(s) => s.elements.iter().flatten().for_each(|v| constant_handle_targets(v, out)),
+        _ => {}
+    }
 }
 
 /// What a closure follows.
@@ -191,7 +211,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         Op::Nargin | Op::Nargout | Op::Fail(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
-                        Op::Warning | Op::LastWarning => false,
+                        Op::Warning | Op::LastWarning | Op::Output(_) => false,
                         Op::TargetCount { .. } => false,
                         Op::ListPart { .. } => act[inst.args[0].0 as usize],
                         Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],

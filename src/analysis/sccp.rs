@@ -170,6 +170,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::Nargout
         | Op::LastError
         | Op::LastWarning
+        | Op::Output(_)
         | Op::TargetCount { .. }
         | Op::Outputs(_)
         | Op::ListPart { .. }

@@ -19,6 +19,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 pub use crate::exec::warnings::WarningState;
+use crate::ir::lower::Captures;
 use crate::ir::program::Loader;
 use crate::ir::verify;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program};
@@ -394,7 +395,8 @@ impl Engine {
         }
         let mut log = Vec::new();
         let started = Instant::now();
-        let captured = self.captured_now(&request.function);
+        let mut captured = self.captured_now(&request.function);
+        captured.fix_arguments(request);
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
         if started.elapsed() > PROGRESS_AFTER {
             host.progress(&format!(
@@ -449,7 +451,7 @@ impl Engine {
         let key = PlanKey::of(request, captured.key);
         let signatures: Vec<_> = key.args.iter().cloned().chain(captured.inputs.iter().map(signature)).collect();
         let started = Instant::now();
-        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, &captured.as_inputs, log)?;
+        let prepared = prepare(host, &request.function, &signatures, request.options.wrt, !key.unoptimized, captured, log)?;
         log.push(format!("msad: prepared {} ({} functions) in {}", key.function, prepared.program.functions.len(), milliseconds(started)));
         if let Some(history) = self.captured.get_mut(request.function.text()) {
             history.as_inputs_possible = Some(prepared.captured_as_inputs);
@@ -488,8 +490,8 @@ impl Engine {
     /// This call's captured values: which are passed as inputs (those that changed since the function
     /// was first seen, where its plans can take them), and the plan key's part for them.
     fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
-        let FunctionHandle::Anonymous { text, captured } = function else {
-            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![] };
+        let FunctionHandle::Anonymous { text, captured, .. } = function else {
+            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![], fixed: vec![] };
         };
         if !self.captured.contains_key(text) && self.captured_histories_full() {
             self.captured.clear();
@@ -499,7 +501,7 @@ impl Engine {
         let as_inputs: Vec<bool> = captured
             .iter()
             .zip(&history.changed)
-            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !matches!(value, Value::Handle(_)))
+            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !decides_calls(value))
             .collect();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         for ((name, value), (&input, content)) in captured.iter().zip(as_inputs.iter().zip(&hashes)) {
@@ -509,8 +511,14 @@ impl Engine {
             }
         }
         let inputs = captured.iter().zip(&as_inputs).filter(|(_, input)| **input).map(|((_, v), _)| v.clone()).collect();
-        CapturedNow { key: h.finish(), as_inputs, inputs }
+        CapturedNow { key: h.finish(), as_inputs, inputs, fixed: vec![] }
     }
+}
+
+/// Whether the code is specialised for this value rather than passed it: handles (also in cells and
+/// struct fields) and text, which may name the functions the code calls (`feval(name, ...)`).
+fn decides_calls(value: &Value) -> bool {
+    matches!(value, Value::Char(_)) || value.holds_handle()
 }
 
 /// The captured values of one anonymous function: their hashes as first seen, which have changed
@@ -554,6 +562,29 @@ struct CapturedNow {
     as_inputs: Vec<bool>,
     /// The values passed as inputs, after the arguments.
     inputs: Vec<Value>,
+    /// The arguments the code is specialised for (`decides_calls`), by position; `None` for the others.
+    fixed: Vec<Option<Value>>,
+}
+
+impl CapturedNow {
+    /// Adds the request's arguments that decide calls to what the plan is specialised for: a
+    /// different handle or name is another plan.
+    fn fix_arguments(&mut self, request: &Request) {
+        let wrt = request.options.wrt;
+        if !request.args.iter().enumerate().any(|(i, v)| i != wrt && decides_calls(v)) {
+            return;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key.hash(&mut h);
+        self.fixed = request.args.iter().enumerate().map(|(i, v)| (i != wrt && decides_calls(v)).then(|| v.clone())).collect();
+        for (i, value) in self.fixed.iter().enumerate() {
+            if let Some(value) = value {
+                i.hash(&mut h);
+                value.hash_content(&mut h);
+            }
+        }
+        self.key = h.finish();
+    }
 }
 
 /// Hash of a captured variable: its name, class, size and contents.
@@ -617,10 +648,11 @@ fn prepare(
     args: &[Option<ArgSignature>],
     wrt: usize,
     optimize: bool,
-    captured_as_inputs: &[bool],
+    captured: &CapturedNow,
     log: &mut Vec<String>,
 ) -> Result<Prepared> {
     let parsing = Instant::now();
+    let captured_as_inputs = &captured.as_inputs;
     let resolved_in = host.resolution_state();
     let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
@@ -628,10 +660,13 @@ fn prepare(
         FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::builtin(name).is_some() => {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
-            Loader::new(host).load_anonymous(&text, &[], &[])?
+            Loader::new(host).load_anonymous(&text, Captures::Values { values: &[], as_inputs: &[], unmodelled: &[] })?
         }
-        FunctionHandle::Named(name) => Loader::new(host).load_named(name)?,
-        FunctionHandle::Anonymous { text, captured } => Loader::new(host).load_anonymous(text, captured, captured_as_inputs)?,
+        FunctionHandle::Named(name) => Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_named(name)?,
+        FunctionHandle::Anonymous { text, captured: values, unmodelled } => {
+            let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
+            Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, captures)?
+        }
         FunctionHandle::Compiled { text, .. } => {
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));
         }

@@ -209,12 +209,20 @@ pub struct Interpreter<'p> {
     exploring: Vec<(FuncId, BlockId)>,
 }
 
-/// A host function called for its effect with text arguments: `warning` for the user's warnings and
-/// warning states, `lasterr` for each error caught (as Octave records it).
+/// A host function called for its effect: `warning` for the user's warnings and warning states,
+/// `lasterr` for each error caught (as Octave records it), the user's output (`fprintf`, `disp`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostCall {
     pub function: &'static str,
-    pub args: Vec<String>,
+    pub args: Vec<Value>,
+}
+
+impl HostCall {
+    /// Out of line: it is called in the interpreter's error path, whose frame deep recursion repeats.
+    #[inline(never)]
+    pub fn with_text(function: &'static str, args: impl IntoIterator<Item = String>) -> HostCall {
+        HostCall { function, args: args.into_iter().map(|a| Value::string(&a)).collect() }
+    }
 }
 
 impl<'p> Interpreter<'p> {
@@ -360,7 +368,7 @@ impl<'p> Interpreter<'p> {
                     Some(landing) if error.catchable() => {
                         self.control.decided(caught_at(id, block));
                         let args = vec![error.message.clone(), error.caught_identifier().to_string()];
-                        self.host_calls.push(HostCall { function: "lasterr", args });
+                        self.host_calls.push(HostCall::with_text("lasterr", args));
                         frame.caught = Some(error);
                         (pred, block) = (Some(block), landing);
                         continue;
@@ -729,6 +737,7 @@ impl<'p> Interpreter<'p> {
                     set(regs, *d, Reg::Val(Slot::inactive(v)));
                 }
             }
+            Op::Output(output) => self.output(*output, &slots(regs, &inst.args)?)?,
             Op::LastWarning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let last = self.lastwarn(&values)?;
@@ -742,7 +751,7 @@ impl<'p> Interpreter<'p> {
                         .with_hint("read the caught error from 'catch err' instead")
                 })?;
                 for (d, text) in inst.dests.iter().zip(&last.args) {
-                    set(regs, *d, Reg::Val(Slot::inactive(Value::string(text))));
+                    set(regs, *d, Reg::Val(Slot::inactive(text.clone())));
                 }
             }
             Op::CaughtError => {
@@ -1005,7 +1014,8 @@ fn passed_through(mut error: Diagnostic, func: &Function, inst: &Inst) -> Diagno
     if let (Some(name), Some(rest)) = (variable, error.message.strip_prefix("index (")) {
         error.message = format!("{name}({rest}");
     }
-    if error.catchable() && !error.stack_fixed {
+    // Every error keeps its way out: `err.stack` in a `catch`, the call chain in msad's message.
+    if !error.stack_fixed {
         match &inst.inlined {
             Some(from) => {
                 error.stack.push(stack_frame(&from.file, &from.name, inst.span));

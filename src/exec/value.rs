@@ -141,7 +141,9 @@ pub struct StructArray {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FunctionHandle {
     Named(String),
-    Anonymous { text: String, captured: Vec<(String, Value)> },
+    /// `unmodelled`: captured variables of classes msad does not model (name, class), an error only
+    /// where the code reads them.
+    Anonymous { text: String, captured: Vec<(String, Value)>, unmodelled: Vec<(String, String)> },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
     /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
     Compiled { text: String, target: Callee, captured: Vec<Value> },
@@ -309,6 +311,16 @@ impl Value {
         }
     }
     /// Text of a char row vector.
+    /// Whether a function handle is in the value, also inside cells and struct fields.
+    pub fn holds_handle(&self) -> bool {
+        match self {
+            Value::Handle(_) => true,
+            Value::Cell(a) => a.data.iter().any(Value::holds_handle),
+            Value::Struct(s) => s.elements.iter().flatten().any(Value::holds_handle),
+            _ => false,
+        }
+    }
+
     pub fn as_string(&self) -> Option<String> {
         match self {
             Value::Char(a) if a.dims[0] <= 1 => Some(String::from_utf16_lossy(&a.data)),
@@ -388,9 +400,10 @@ impl Value {
             }
             (Value::Handle(a), Value::Handle(b)) => match (&**a, &**b) {
                 (FunctionHandle::Named(a), FunctionHandle::Named(b)) => a == b,
-                (FunctionHandle::Anonymous { text: a, captured: x }, FunctionHandle::Anonymous { text: b, captured: y }) => {
-                    a == b && x.len() == y.len() && x.iter().zip(y).all(|((m, u), (n, v))| m == n && u.same_content(v))
-                }
+                (
+                    FunctionHandle::Anonymous { text: a, captured: x, unmodelled: p },
+                    FunctionHandle::Anonymous { text: b, captured: y, unmodelled: q },
+                ) => a == b && p == q && x.len() == y.len() && x.iter().zip(y).all(|((m, u), (n, v))| m == n && u.same_content(v)),
                 // Made inside prepared code, never captured from the host: not worth comparing.
                 _ => false,
             },
@@ -449,7 +462,7 @@ mod tests {
         let long: Vec<f64> = (0..37).map(f64::from).collect();
         let mut long_changed = long.clone();
         long_changed[33] = -0.0;
-        let closure = |p: Value| Value::Handle(Arc::new(FunctionHandle::Anonymous { text: "@(x) x * p".into(), captured: vec![("p".into(), p)] }));
+        let closure = |p: Value| Value::Handle(Arc::new(FunctionHandle::Anonymous { text: "@(x) x * p".into(), captured: vec![("p".into(), p)], unmodelled: vec![] }));
         let cases = [
             (doubles(vec![1, 1], vec![f64::NAN]), doubles(vec![1, 1], vec![f64::NAN]), true),
             (doubles(vec![1, 1], vec![0.0]), doubles(vec![1, 1], vec![-0.0]), false),

@@ -46,6 +46,7 @@ impl fmt::Display for Function {
                     Op::Nargout => "nargout".into(),
                     Op::CaughtError => "caught-error".into(),
                     Op::Warning => "warning".into(),
+                    Op::Output(output) => output.name().into(),
                     Op::LastError => "lasterr".into(),
                     Op::LastWarning => "lastwarn".into(),
                     Op::TargetCount { field } => format!("target-count[field={field}]"),

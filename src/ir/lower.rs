@@ -5,10 +5,10 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Phi, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
-use crate::exec::value::{Array, Complex64, FunctionHandle, Value};
+use crate::exec::value::{Array, Complex64, FunctionHandle, StructArray, Value};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -22,15 +22,17 @@ pub trait Resolver {
     fn add_function(&mut self, func: Function) -> FuncId;
 }
 
-/// Lowers a named function of a parsed file.
+/// Lowers a named function of a parsed file; `fixed`: arguments the code is specialised for (by
+/// position; `None` for the others), which become constants of the body.
 pub fn lower_function(
     func: &ast::Function,
     file: &Arc<SourceFile>,
+    fixed: &[Option<Value>],
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
-    if let Some(nested) = func.nested.first() {
-        return Err(unsupported("nested functions", file, nested.span)
-            .with_hint("move the nested function out as a subfunction and pass the shared variables as arguments"));
+    if let Some(deeper) = func.nested.iter().flat_map(|n| &n.nested).next() {
+        return Err(unsupported("functions nested two levels deep", file, deeper.span)
+            .with_hint("move the inner nested function out as a subfunction and pass the shared variables as arguments"));
     }
     let params = param_names(&func.inputs, file)?;
     let outputs: Vec<String> = func.outputs.iter().map(|o| o.name.clone()).collect();
@@ -39,13 +41,36 @@ pub fn lower_function(
     }
     let mut variables: HashSet<String> = params.iter().cloned().collect();
     collect_assigned(&func.body, &mut variables);
-    let mut lw = Lowerer::new(file, resolver, variables);
-    for (i, p) in params.iter().enumerate() {
-        let v = lw.emit(Op::Param(i), vec![], func.name.span);
-        lw.write_var(p, v);
+    // A nested function shares the workspace: what it assigns (its arguments aside) is the parent's.
+    for nested in &func.nested {
+        let mut assigned = HashSet::new();
+        collect_assigned(&nested.body, &mut assigned);
+        variables.extend(assigned.into_iter().filter(|n| !is_argument_of(nested, n)));
     }
+    let mut lw = Lowerer::new(file, resolver, variables);
+    lw.nested = func.nested.clone();
+    lw.bind_params(&params, fixed, func.name.span)?;
     lw.lower_block(&func.body)?;
     lw.finish(func.name.name.clone(), params, outputs, func.span)
+}
+
+/// The text in a constant: a char row, or a scalar struct of the text in its fields (other values
+/// left out, so large data is not copied); `None` when it holds none.
+fn text_skeleton(value: &Value) -> Option<Value> {
+    match value {
+        Value::Char(_) => value.as_string().map(|_| value.clone()),
+        Value::Struct(s) if s.elements.len() == 1 => {
+            let (fields, values): (Vec<String>, Vec<Value>) =
+                s.fields.iter().zip(&s.elements[0]).filter_map(|(f, v)| Some((f.clone(), text_skeleton(v)?))).unzip();
+            (!fields.is_empty()).then(|| Value::Struct(StructArray { dims: vec![1, 1], fields, elements: vec![values] }))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `name` is an input or output argument of `func` (local to it, also in a nested function).
+fn is_argument_of(func: &ast::Function, name: &str) -> bool {
+    func.outputs.iter().any(|o| o.name == name) || func.inputs.iter().any(|p| matches!(p, Param::Name(id) if id.name == name))
 }
 
 /// What an anonymous function captured from the workspace it was made in.
@@ -53,18 +78,20 @@ pub enum Captures<'v> {
     /// Known values (a handle the host passed): they become constants of the body, except those marked
     /// in `as_inputs` (values that change between calls), which are passed as inputs after the
     /// function's own.
-    Values { values: &'v [(String, Value)], as_inputs: &'v [bool] },
+    /// `unmodelled`: captured values msad does not model (name, class), an error where they are read.
+    Values { values: &'v [(String, Value)], as_inputs: &'v [bool], unmodelled: &'v [(String, String)] },
     /// Variables of the enclosing code, passed as the leading inputs on every call.
     Inputs(&'v [String]),
 }
 
-/// Lowers an anonymous function `@(params) body`; `entry`: the function msad differentiates, which
-/// is asked for one result.
+/// Lowers an anonymous function `@(params) body`; `entry`: `Some` for the function msad
+/// differentiates, which is asked for one result, with the arguments it is specialised for (as in
+/// `lower_function`).
 pub fn lower_anonymous(
     params: &[Param],
     body: &Expr,
     captures: Captures,
-    entry: bool,
+    entry: Option<&[Option<Value>]>,
     file: &Arc<SourceFile>,
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
@@ -78,26 +105,26 @@ pub fn lower_anonymous(
     };
     let params: Vec<String> = leading.into_iter().chain(own_params).chain(trailing).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
-    if let Captures::Values { values, .. } = captures {
-        variables.extend(values.iter().map(|(n, _)| n.clone()));
+    if let Captures::Values { values, unmodelled, .. } = captures {
+        variables.extend(values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())));
     }
     let mut lw = Lowerer::new(file, resolver, variables);
+    if let Captures::Values { unmodelled, .. } = captures {
+        lw.unmodelled = unmodelled.iter().cloned().collect();
+    }
     if let Captures::Values { values, .. } = captures {
         for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
             let v = match value {
                 Value::Handle(h) => lw.host_handle(h, body.span)?,
-                _ => lw.emit(Op::Const(value.clone()), vec![], body.span),
+                _ => lw.host_constant(value, body.span)?,
             };
             lw.write_var(name, v);
         }
     }
-    for (i, p) in params.iter().enumerate() {
-        let v = lw.emit(Op::Param(i), vec![], body.span);
-        lw.write_var(p, v);
-    }
+    lw.bind_params(&params, entry.unwrap_or_default(), body.span)?;
     let outputs = match entry {
-        true => vec![ANON_RESULT.to_string()],
-        false => lw.anonymous_outputs(body)?,
+        Some(_) => vec![ANON_RESULT.to_string()],
+        None => lw.anonymous_outputs(body)?,
     };
     if outputs.len() == 1 {
         let result = lw.lower_expr(body)?;
@@ -206,6 +233,18 @@ struct Lowerer<'a> {
     /// For each enclosing `unwind_protect` body, how many loops enclosed it.
     protected: Vec<usize>,
     indexed_variables: HashMap<ValueId, String>,
+    /// `import pkg.*` and `import pkg.f` seen so far: names tried before the plain one.
+    imports: Vec<String>,
+    /// The text in constants (literals, captured and fixed values: see `text_skeleton`), known when
+    /// the code is lowered: `str2func(name)` and `feval(s.name, ...)` resolve through it.
+    known_text: HashMap<ValueId, Value>,
+    /// Captured variables msad does not model (name, class): reading one fails when it runs.
+    unmodelled: HashMap<String, String>,
+    /// The functions nested in the one being lowered: their calls are lowered in place, in its
+    /// workspace.
+    nested: Vec<ast::Function>,
+    /// The nested functions being lowered in place, innermost last.
+    inlining: Vec<String>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -228,6 +267,11 @@ impl<'a> Lowerer<'a> {
             handler: None,
             protected: vec![],
             indexed_variables: HashMap::new(),
+            imports: vec![],
+            known_text: HashMap::new(),
+            unmodelled: HashMap::new(),
+            nested: vec![],
+            inlining: vec![],
         };
         let entry = lw.new_block();
         lw.seal(entry);
@@ -328,6 +372,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn read_var(&mut self, name: &str, span: Span) -> ValueId {
+        if let Some(class) = self.unmodelled.get(name) {
+            let error = self.err(&format!("the captured variable '{name}' of class {class}"), span)
+                .with_hint("capture the numbers the code needs (e.g. values(map) or obj.Prop) instead of the object");
+            return self.emit(Op::Fail(Box::new(error)), vec![], span);
+        }
         self.read_var_in(name, self.current, span)
     }
 
@@ -393,7 +442,32 @@ impl<'a> Lowerer<'a> {
     }
 
     fn constant(&mut self, value: Value, span: Span) -> ValueId {
-        self.emit(Op::Const(value), vec![], span)
+        let text = text_skeleton(&value);
+        let v = self.emit(Op::Const(value), vec![], span);
+        if let Some(text) = text {
+            self.known_text.insert(v, text);
+        }
+        v
+    }
+
+    /// A value from the host (captured, or an argument the code is specialised for) as a constant,
+    /// the handles in it lowered like handles made in the code.
+    fn host_constant(&mut self, value: &Value, span: Span) -> Result<ValueId> {
+        let value = self.compile_handles(value, span)?;
+        Ok(self.constant(value, span))
+    }
+
+    /// Binds the parameters: each an input, or the constant in `fixed` at its position (`varargin`
+    /// stays an input: it gathers the arguments from its position on).
+    fn bind_params(&mut self, params: &[String], fixed: &[Option<Value>], span: Span) -> Result<()> {
+        for (i, p) in params.iter().enumerate() {
+            let v = match fixed.get(i) {
+                Some(Some(value)) if p != "varargin" => self.host_constant(value, span)?,
+                _ => self.emit(Op::Param(i), vec![], span),
+            };
+            self.write_var(p, v);
+        }
+        Ok(())
     }
 
     fn fresh_temp(&mut self) -> String {
@@ -456,6 +530,10 @@ impl<'a> Lowerer<'a> {
             StmtKind::UnwindProtect { body, cleanup } => self.lower_unwind_protect(body, cleanup),
             StmtKind::Global(_) => Err(self.err("global variables", span)),
             StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
+            StmtKind::Command { name, args } if name.name == "import" => {
+                self.imports.extend(args.iter().cloned());
+                Ok(())
+            }
             StmtKind::Command { name, .. } => Err(self.err(&format!("the command '{}'", name.name), span)),
         }
     }
@@ -466,7 +544,14 @@ impl<'a> Lowerer<'a> {
             ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, &[], 0, e.span).map(drop),
             ExprKind::Call { base, args } => match &base.kind {
                 ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, args, 0, e.span).map(drop),
-                _ => self.lower_expr(e).map(drop),
+                _ => match self.package_function(base)? {
+                    Some(name) => self.lower_call(&name, args, 0, e.span).map(drop),
+                    None => self.lower_expr(e).map(drop),
+                },
+            },
+            ExprKind::Field { .. } => match self.package_function(e)? {
+                Some(name) => self.lower_call(&name, &[], 0, e.span).map(drop),
+                None => self.lower_expr(e).map(drop),
             },
             _ => self.lower_expr(e).map(drop),
         }
@@ -841,6 +926,9 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Ident(name) if !self.variables.contains(name) => Ok(self.lower_call(name, args, 1, span)?[0]),
                 // `x(2)`, and `s.f(2)`, `c{1}(3)`: indexing the value of an expression.
                 _ => {
+                    if let Some(name) = self.package_function(base)? {
+                        return Ok(self.lower_call(&name, args, 1, span)?[0]);
+                    }
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
                     operands.extend(self.lower_arguments(b, args)?);
@@ -884,6 +972,9 @@ impl<'a> Lowerer<'a> {
     fn lower_list(&mut self, e: &Expr, list: ListUse) -> Result<ValueId> {
         match &e.kind {
             ExprKind::Field { base, name } => {
+                if let Some(function) = self.package_function(e)? {
+                    return Ok(self.lower_call(&function, &[], 1, e.span)?[0]);
+                }
                 let b = self.lower_expr(base)?;
                 Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
             }
@@ -908,13 +999,17 @@ impl<'a> Lowerer<'a> {
     /// The expression on the right of `[a, b] = ...`, which must be a call giving `n` results.
     fn lower_multi(&mut self, rhs: &Expr, n: usize) -> Result<Vec<ValueId>> {
         let (name, args) = match &rhs.kind {
-            ExprKind::Ident(name) => (name, &[][..]),
+            ExprKind::Ident(name) => (name.clone(), &[][..]),
             ExprKind::Call { base, args } => match &base.kind {
-                ExprKind::Ident(name) => (name, args.as_slice()),
-                _ => return Err(self.err("this multiple assignment", rhs.span)),
+                ExprKind::Ident(name) => (name.clone(), args.as_slice()),
+                _ => match self.package_function(base)? {
+                    Some(name) => return self.lower_call(&name, args, n, rhs.span),
+                    None => return Err(self.err("this multiple assignment", rhs.span)),
+                },
             },
             _ => return Err(self.err("this multiple assignment", rhs.span)),
         };
+        let name = &name;
         if self.variables.contains(name) {
             // `[a, b] = f(x)` with `f` a function handle; other bases are cs-lists, which index rejects.
             if !matches!(rhs.kind, ExprKind::Call { .. }) {
@@ -931,7 +1026,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_call(&mut self, name: &str, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        if let Some(index) = self.nested.iter().position(|n| n.name.name == name) {
+            return self.call_nested(index, args, nargout, span);
+        }
         if let ("nargin" | "nargout", []) = (name, args) {
+            if !self.inlining.is_empty() {
+                return Err(self.err(&format!("{name} inside a nested function"), span)
+                    .with_hint("pass the count as an argument, or make the nested function a subfunction"));
+            }
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
             return Ok(vec![self.emit(op, vec![], span)]);
         }
@@ -950,7 +1052,20 @@ impl<'a> Lowerer<'a> {
             self.emit_multi(op, operands, dests.clone(), span);
             return Ok(dests);
         }
-        let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
+        if let Some(output) = Output::named(name) {
+            if nargout > 0 {
+                return Err(self.err(&format!("results of {name}"), span));
+            }
+            let operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
+            self.emit_multi(Op::Output(output), operands, vec![], span);
+            return Ok(vec![]);
+        }
+        if name == "import" {
+            let imported: Vec<String> = args.iter().filter_map(|a| self.known_text(a)).collect();
+            self.imports.extend(imported);
+            return Ok((0..nargout).map(|_| self.constant(Value::Double(Array::new(vec![0, 0], vec![])), span)).collect());
+        }
+        let callee = self.resolve(name, span)?;
         let Some(callee) = callee else {
             let error = if self.resolver.host_defines(name) {
                 Diagnostic::new(
@@ -965,14 +1080,16 @@ impl<'a> Lowerer<'a> {
             self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
             return Ok(dests);
         };
+        // A function named by text known here: `feval('f', x)` is `f(x)`.
+        if let (Callee::HigherOrder(HigherOrder::Feval), Some(first)) = (callee, args.first())
+            && let Some(function) = self.known_text(first)
+        {
+            return self.lower_call(&function, &args[1..], nargout, span);
+        }
         let mut operands = Vec::with_capacity(args.len());
         for (k, a) in args.iter().enumerate() {
             operands.push(match (callee, k, &a.kind) {
-                // A function named by a literal string: `feval('f', x)` is `f(x)`; `cellfun('f', c)` is
-                // `cellfun(@f, c)` unless 'f' is one of cellfun's own legacy forms.
-                (Callee::HigherOrder(HigherOrder::Feval), 0, ExprKind::Str { value, .. }) => {
-                    return self.lower_call(value, &args[1..], nargout, span);
-                }
+                // `cellfun('f', c)` is `cellfun(@f, c)` unless 'f' is one of cellfun's own legacy forms.
                 (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if !h.has_legacy_form(value) => {
                     self.named_handle(value, a.span)?
                 }
@@ -987,6 +1104,55 @@ impl<'a> Lowerer<'a> {
         };
         self.emit_multi(op, operands, dests.clone(), span);
         Ok(dests)
+    }
+
+    /// A call of a nested function, lowered in place: its arguments are local (the caller's variables
+    /// of the same names are restored afterwards), every other variable is the caller's workspace.
+    fn call_nested(&mut self, index: usize, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        let nested = self.nested[index].clone();
+        let name = nested.name.name.clone();
+        if self.inlining.contains(&name) {
+            return Err(self.err("recursive calls of nested functions", span).with_hint("make the function a subfunction"));
+        }
+        let params = param_names(&nested.inputs, &self.file)?;
+        if params.iter().any(|p| p == "varargin") || nested.outputs.iter().any(|o| o.name == "varargout") {
+            return Err(self.err("varargin and varargout in nested functions", span));
+        }
+        if args.len() > params.len() || nargout > nested.outputs.len().max(1) {
+            let what = if args.len() > params.len() { "inputs" } else { "outputs" };
+            return Err(Diagnostic::new(ErrorKind::Runtime, format!("{name}: function called with too many {what}")).at(&self.file, span));
+        }
+        let values = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+        let locals: Vec<String> = params.iter().cloned().chain(nested.outputs.iter().map(|o| o.name.clone())).collect();
+        let mut shadowed = vec![];
+        for local in &locals {
+            if self.variables.contains(local) {
+                shadowed.push((local.clone(), self.read_var(local, span)));
+            }
+        }
+        let added: Vec<String> = locals.iter().filter(|n| self.variables.insert((*n).clone())).cloned().collect();
+        for local in &locals {
+            let undefined = self.emit(Op::Undefined(local.clone()), vec![], span);
+            self.write_var(local, undefined);
+        }
+        params.iter().zip(values).for_each(|(p, v)| self.write_var(p, v));
+        let exit = self.new_block();
+        let caller_exit = std::mem::replace(&mut self.exit, exit);
+        let caller_loops = std::mem::take(&mut self.loops);
+        self.inlining.push(name);
+        let lowered = self.lower_block(&nested.body);
+        self.inlining.pop();
+        (self.exit, self.loops) = (caller_exit, caller_loops);
+        lowered?;
+        self.jump(exit);
+        self.seal(exit);
+        self.current = exit;
+        let results = nested.outputs.iter().take(nargout).map(|o| self.read_var(&o.name, span)).collect();
+        shadowed.iter().for_each(|(n, v)| self.write_var(n, *v));
+        for name in &added {
+            self.variables.remove(name);
+        }
+        Ok(results)
     }
 
     /// The outputs of an anonymous function with this body: one, or when the body calls a function,
@@ -1033,11 +1199,48 @@ impl<'a> Lowerer<'a> {
         Ok(outputs)
     }
 
+    /// What `name` calls here: a function it imports (`import pkg.*`, `import pkg.f`), else `name`.
+    fn resolve(&mut self, name: &str, span: Span) -> Result<Option<Callee>> {
+        let imported = self.imports.iter().filter_map(|import| match import.strip_suffix(".*") {
+            Some(package) => Some(format!("{package}.{name}")),
+            None => (import.rsplit('.').next() == Some(name)).then(|| import.clone()),
+        });
+        for candidate in imported.collect::<Vec<_>>().iter().map(String::as_str).chain([name]) {
+            if let Some(callee) = self.resolver.resolve(candidate, &self.file).map_err(|d| d.at(&self.file, span))? {
+                return Ok(Some(callee));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `pkg.f` or `pkg.sub.f` naming a package function (the first name is no variable), else `None`
+    /// (then it is a field of what the first name gives).
+    fn package_function(&mut self, e: &Expr) -> Result<Option<String>> {
+        fn dotted(e: &Expr, variables: &HashSet<String>) -> Option<String> {
+            match &e.kind {
+                ExprKind::Ident(n) if !variables.contains(n) => Some(n.clone()),
+                ExprKind::Field { base, name } => Some(format!("{}.{}", dotted(base, variables)?, name.name)),
+                _ => None,
+            }
+        }
+        let Some(name) = dotted(e, &self.variables).filter(|n| n.contains('.')) else { return Ok(None) };
+        Ok(self.resolver.resolve(&name, &self.file).map_err(|d| d.at(&self.file, e.span))?.map(|_| name))
+    }
+
     /// `@name`: a handle to what `name` resolves to here.
     fn named_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
-        let callee = self.resolver.resolve(name, &self.file).map_err(|d| d.at(&self.file, span))?;
-        match callee {
-            Some(target @ (Callee::Prim(_) | Callee::User(_))) => Ok(self.emit(Op::MakeHandle { target, text: name.into() }, vec![], span)),
+        let target = self.handle_target(name, span)?;
+        Ok(self.emit(Op::MakeHandle { target, text: name.into() }, vec![], span))
+    }
+
+    /// The function a handle `@name` made here calls.
+    fn handle_target(&mut self, name: &str, span: Span) -> Result<Callee> {
+        if self.nested.iter().any(|n| n.name.name == name) {
+            return Err(self.err("handles to nested functions", span)
+                .with_hint("call the nested function directly, or make it a subfunction and pass the shared variables"));
+        }
+        match self.resolve(name, span)? {
+            Some(target @ (Callee::Prim(_) | Callee::User(_))) => Ok(target),
             Some(Callee::HigherOrder(h)) => Err(self.err(&format!("handles to '{}'", h.name()), span)
                 .with_hint("call it directly instead of through a handle")),
             None => Err(Diagnostic::new(ErrorKind::Unsupported, format!("'@{name}': msad finds no function '{name}'"))
@@ -1058,33 +1261,97 @@ impl<'a> Lowerer<'a> {
         names_read(body, &own, &mut read);
         let captured: Vec<String> = read.into_iter().filter(|n| captures && self.variables.contains(n)).collect();
         let values = captured.iter().map(|n| self.read_var(n, body.span)).collect();
-        let func = lower_anonymous(params, body, Captures::Inputs(&captured), false, &self.file, &mut *self.resolver)?;
+        let func = lower_anonymous(params, body, Captures::Inputs(&captured), None, &self.file, &mut *self.resolver)?;
         let id = self.resolver.add_function(func);
         Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text }, values, body.span))
     }
 
     /// A handle the host passed in (a captured variable of the entry), resolved like one made in the code.
     fn host_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<ValueId> {
-        match handle {
-            FunctionHandle::Named(name) => self.named_handle(name, span),
-            FunctionHandle::Anonymous { text, captured } => {
-                let source = SourceFile::new("<anonymous>", text.as_str());
-                let (params, body) = parse_anonymous(&source)?;
-                let func = lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs: &[] }, false, &source, &mut *self.resolver)?;
-                let id = self.resolver.add_function(func);
-                Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: text.clone() }, vec![], span))
-            }
-            FunctionHandle::Compiled { .. } => unreachable!("compiled handles exist only at run time"),
+        match self.compiled_handle(handle, span)? {
+            FunctionHandle::Compiled { text, target, .. } => Ok(self.emit(Op::MakeHandle { target, text }, vec![], span)),
+            _ => unreachable!("compiled_handle gives compiled handles"),
         }
     }
 
-    /// `str2func('name')` or `str2func('@(x) ...')` with literal text (an anonymous function made from
-    /// text captures nothing, as in Octave).
-    fn str2func(&mut self, args: &[Expr], span: Span) -> Result<ValueId> {
-        let [Expr { kind: ExprKind::Str { value, .. }, span: text_span }] = args else {
-            return Err(self.err("str2func of anything but one literal string", span)
-                .with_hint("write the handle itself, @name or @(x) ..."));
+    /// A handle from the host with its target resolved and lowered: the code calls it like one of its own.
+    fn compiled_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<FunctionHandle> {
+        let (text, target) = match handle {
+            FunctionHandle::Named(name) => (name.clone(), self.handle_target(name, span)?),
+            FunctionHandle::Anonymous { text, captured, unmodelled } => {
+                let source = SourceFile::new("<anonymous>", text.as_str());
+                let (params, body) = parse_anonymous(&source)?;
+                let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
+                let func = lower_anonymous(&params, &body, captures, None, &source, &mut *self.resolver)?;
+                (text.clone(), Callee::User(self.resolver.add_function(func)))
+            }
+            FunctionHandle::Compiled { .. } => return Ok(handle.clone()),
         };
+        Ok(FunctionHandle::Compiled { text, target, captured: vec![] })
+    }
+
+    /// `value` with every function handle in it (also in cells and struct fields) compiled.
+    fn compile_handles(&mut self, value: &Value, span: Span) -> Result<Value> {
+        if !value.holds_handle() {
+            return Ok(value.clone());
+        }
+        Ok(match value {
+            Value::Handle(h) => Value::Handle(Arc::new(self.compiled_handle(h, span)?)),
+            Value::Cell(a) => {
+                let data = a.data.iter().map(|v| self.compile_handles(v, span)).collect::<Result<Vec<_>>>()?;
+                Value::Cell(Array::new(a.dims.clone(), data))
+            }
+            Value::Struct(s) => {
+                let mut compiled = s.clone();
+                for field in compiled.elements.iter_mut().flatten() {
+                    *field = self.compile_handles(field, span)?;
+                }
+                Value::Struct(compiled)
+            }
+            other => other.clone(),
+        })
+    }
+
+    /// The text an argument is known to hold here: a literal, or a variable (or a field of one)
+    /// holding a known text.
+    fn known_text(&mut self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Str { value, .. } => Some(value.clone()),
+            _ => self.known_skeleton(e)?.as_string(),
+        }
+    }
+
+    fn known_skeleton(&mut self, e: &Expr) -> Option<Value> {
+        match &e.kind {
+            ExprKind::Ident(name) if self.variables.contains(name) => {
+                let v = self.read_var(name, e.span);
+                self.known_text.get(&v).cloned()
+            }
+            ExprKind::Field { base, name } => match self.known_skeleton(base)? {
+                Value::Struct(s) if s.elements.len() == 1 => {
+                    let index = s.fields.iter().position(|f| *f == name.name)?;
+                    Some(s.elements[0][index].clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `str2func('name')` or `str2func('@(x) ...')` with text known when the code is lowered (an
+    /// anonymous function made from text captures nothing, as in Octave).
+    fn str2func(&mut self, args: &[Expr], span: Span) -> Result<ValueId> {
+        let known = match args {
+            [arg] => self.known_text(arg).map(|text| (text, arg.span)),
+            _ => None,
+        };
+        let Some((value, text_span)) = known else {
+            // An error when it runs: library code converts names on paths a handle never takes.
+            let error = self.err("str2func of text that is computed at run time", span)
+                .with_hint("write the handle itself, @name or @(x) ..., or pass the name as an argument or a captured variable");
+            return Ok(self.emit(Op::Fail(Box::new(error)), vec![], span));
+        };
+        let (value, text_span) = (&value, &text_span);
         if !value.trim_start().starts_with('@') {
             return self.named_handle(value.trim(), *text_span);
         }

@@ -7,7 +7,8 @@ pub mod library;
 mod dump;
 pub mod verify;
 
-use crate::diag::{Diagnostic, SourceFile, Span};
+use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
+use crate::exec::interp::HostCall;
 use crate::exec::primitives::PrimId;
 use crate::exec::value::Value;
 use std::collections::HashMap;
@@ -147,6 +148,55 @@ pub enum Op {
     LastWarning,
     /// `lasterr`: the message (and identifier) of the error caught last.
     LastError,
+    /// Output of the user's code (`fprintf`, `disp`, ...): passed on to the host after the run, so it
+    /// appears once per call however often msad runs the code.
+    Output(Output),
+}
+
+/// The host's output functions that user code calls for their effect only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    Printf,
+    Fprintf,
+    Disp,
+    Display,
+    Drawnow,
+}
+
+impl Output {
+    pub fn named(name: &str) -> Option<Output> {
+        match name {
+            "printf" => Some(Output::Printf),
+            "fprintf" => Some(Output::Fprintf),
+            "disp" => Some(Output::Disp),
+            "display" => Some(Output::Display),
+            "drawnow" => Some(Output::Drawnow),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Output::Printf => "printf",
+            Output::Fprintf => "fprintf",
+            Output::Disp => "disp",
+            Output::Display => "display",
+            Output::Drawnow => "drawnow",
+        }
+    }
+
+    /// The host call that gives this output of `args`; `fprintf` writes to the screen only (file
+    /// identifier 1 or 2, or none).
+    pub fn host_call(self, args: Vec<Value>) -> crate::diag::Result<HostCall> {
+        if self == Output::Fprintf
+            && let Some(fid) = args.first().filter(|a| !matches!(a, Value::Char(_)))
+            && !matches!(fid.numeric().filter(|a| a.numel() == 1).map(|a| a.data[0]), Some(1.0 | 2.0))
+        {
+            return Err(Diagnostic::new(ErrorKind::Unsupported, "msad does not support fprintf to a file yet")
+                .with_hint("write to the file outside the differentiated function"));
+        }
+        Ok(HostCall { function: self.name(), args })
+    }
 }
 
 /// How the values of a cs-list (`c{:}`, `s.f` on a struct array) are used where they are read.

@@ -34,11 +34,19 @@ pub struct Loader<'h> {
     functions: Vec<Option<Function>>,
     pending: Vec<(FuncId, Pending)>,
     sources: Vec<Arc<SourceFile>>,
+    /// The entry's arguments its code is specialised for (see `lower::lower_function`).
+    fixed: Vec<Option<Value>>,
 }
 
 impl<'h> Loader<'h> {
     pub fn new(host: &'h mut dyn Host) -> Loader<'h> {
-        Loader { host, files: HashMap::new(), ids: HashMap::new(), functions: vec![], pending: vec![], sources: vec![] }
+        Loader { host, files: HashMap::new(), ids: HashMap::new(), functions: vec![], pending: vec![], sources: vec![], fixed: vec![] }
+    }
+
+    /// The entry's code is specialised for these arguments (by position, `None` for the others).
+    pub fn with_fixed_arguments(mut self, fixed: Vec<Option<Value>>) -> Loader<'h> {
+        self.fixed = fixed;
+        self
     }
 
     /// Program whose entry is the primary function of the file defining `name`.
@@ -58,19 +66,21 @@ impl<'h> Loader<'h> {
 
     /// Program whose entry is the anonymous function with source `text`, e.g. `@(x) f(x, p)`; the
     /// captured values marked in `as_inputs` become inputs after the function's own.
-    pub fn load_anonymous(mut self, text: &str, captured: &[(String, Value)], as_inputs: &[bool]) -> Result<Program> {
+    pub fn load_anonymous(mut self, text: &str, captures: Captures) -> Result<Program> {
         let source = SourceFile::new("<anonymous>", text);
         let (params, body) = lower::parse_anonymous(&source)?;
         self.sources.push(source.clone());
         self.functions.push(None);
-        let func = lower::lower_anonymous(&params, &body, Captures::Values { values: captured, as_inputs }, true, &source, &mut self)?;
+        let fixed = std::mem::take(&mut self.fixed);
+        let func = lower::lower_anonymous(&params, &body, captures, Some(&fixed), &source, &mut self)?;
         self.functions[0] = Some(func);
         self.finish()
     }
 
     fn finish(mut self) -> Result<Program> {
         while let Some((id, Pending::Named { file, index })) = self.pending.pop() {
-            let func = lower::lower_function(&file.ast.functions[index], &file.source, &mut self)?;
+            let fixed = if id == FuncId(0) { std::mem::take(&mut self.fixed) } else { vec![] };
+            let func = lower::lower_function(&file.ast.functions[index], &file.source, &fixed, &mut self)?;
             self.functions[id.0 as usize] = Some(func);
         }
         let functions = self.functions.into_iter().map(|f| f.expect("every queued function is lowered")).collect();

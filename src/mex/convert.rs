@@ -129,7 +129,8 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
             // Octave 7 writes a literal `{}` in an anonymous function's text as the constant it folded it
             // to, `{}(0x0)` and a line break.
             let text = text_field("function")?.replace("{}(0x0)\n", "{}");
-            Ok(FunctionHandle::Anonymous { text, captured: captured_variables(description, place, depth)? })
+            let (captured, unmodelled) = captured_variables(description, place, depth)?;
+            Ok(FunctionHandle::Anonymous { text, captured, unmodelled })
         }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
@@ -144,21 +145,28 @@ fn scalar_field<'a>(array: ArrayRef<'a>, name: &str) -> Option<ArrayRef<'a>> {
     array.field(0, array.field_names().iter().position(|field| field == name)?)
 }
 
+/// Captured variables: their values, and the names and classes of those msad does not model.
+type Captured = (Vec<(String, Value)>, Vec<(String, String)>);
+
 /// The variables an anonymous function captured: the fields of its description's `workspace{1}`,
-/// one level deeper than the handle.
-fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Result<Vec<(String, Value)>> {
+/// one level deeper than the handle. Objects (classdef, containers.Map, Java) are left for the code
+/// to refuse if it reads them.
+fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Result<Captured> {
     let workspace = scalar_field(description, "workspace")
         .filter(|cell| cell.kind() == Kind::MSAD_CELL && cell.numel() > 0)
         .and_then(|cell| cell.cell(0))
         .filter(|workspace| workspace.kind() == Kind::MSAD_STRUCT && workspace.numel() == 1);
-    let Some(workspace) = workspace else { return Ok(Vec::new()) };
+    let Some(workspace) = workspace else { return Ok((Vec::new(), Vec::new())) };
     let names = workspace.field_names();
-    (0..names.len())
-        .map(|field| {
-            let value = element_value(workspace.field(0, field), &Place::Field(place, &names[field]), depth + 1)?;
-            Ok((names[field].clone(), value))
-        })
-        .collect()
+    let (mut captured, mut unmodelled) = (Vec::new(), Vec::new());
+    for (field, name) in names.iter().enumerate() {
+        let array = workspace.field(0, field);
+        match array.filter(|a| a.kind() == Kind::MSAD_OTHER && IntClass::from_name(&a.class_name()).is_none()) {
+            Some(object) => unmodelled.push((name.clone(), object.class_name())),
+            None => captured.push((name.clone(), element_value(array, &Place::Field(place, name), depth + 1)?)),
+        }
+    }
+    Ok((captured, unmodelled))
 }
 
 /// An output of the call: doubles and sparse matrices go to the host without a copy of its own.

@@ -4,7 +4,7 @@
 use super::array::{self, Kind, OwnedArray};
 use super::watch;
 use crate::engine::{Host, WarningState};
-use super::convert::{Place, to_value};
+use super::convert::{Place, to_array, to_value};
 use crate::exec::interp::HostCall;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
@@ -45,7 +45,7 @@ impl Host for MexHost {
     }
 
     fn call(&mut self, call: &HostCall) {
-        let args: Vec<OwnedArray> = call.args.iter().map(|a| OwnedArray::text(a)).collect();
+        let Ok(args) = call.args.iter().map(to_array).collect::<crate::diag::Result<Vec<OwnedArray>>>() else { return };
         let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
         // A warning the host turned into an error ('error' state) is not msad's to report.
         let _ = array::call(call.function, &refs, 0);

@@ -84,5 +84,6 @@ pub fn anonymous(text: &str, captured: Vec<(&str, Value)>) -> FunctionHandle {
     FunctionHandle::Anonymous {
         text: text.to_string(),
         captured: captured.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+        unmodelled: vec![],
     }
 }

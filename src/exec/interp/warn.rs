@@ -1,7 +1,8 @@
 //! The user's `warning(...)` and `lastwarn(...)`: answered from the run's own warning state, and
 //! passed on to the host after the run (see `HostCall`).
 
-use super::{HostCall, Interpreter};
+use super::{HostCall, Interpreter, Slot};
+use crate::ir::Output;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::errors::{identified_message, raised};
 use crate::exec::value::Value;
@@ -17,7 +18,7 @@ impl Interpreter<'_> {
     pub(super) fn warning(&mut self, args: &[&Value]) -> Result<Option<Value>> {
         if let [s @ Value::Struct(_)] = args {
             for (state, id) in self.warning_state().restore(s)? {
-                self.host_calls.push(HostCall { function: "warning", args: vec![state, id] });
+                self.host_calls.push(HostCall::with_text("warning", [state, id]));
             }
             return Ok(None);
         }
@@ -38,7 +39,7 @@ impl Interpreter<'_> {
                     self.save_local_warning(&id, old.clone());
                 }
                 self.warning_state().set(state, &id);
-                self.host_calls.push(HostCall { function: "warning", args: vec![state.to_string(), id] });
+                self.host_calls.push(HostCall::with_text("warning", [state.to_string(), id]));
                 Ok(Some(old))
             }
             (Some("on" | "off" | "query" | "error"), _) => Err(Diagnostic::new(
@@ -52,14 +53,23 @@ impl Interpreter<'_> {
                     "off" => {}
                     "error" => return Err(raised(identifier, &message)),
                     _ => {
-                        let passed = identifier.into_iter().chain(["%s".to_string(), message.clone()]).collect();
-                        self.host_calls.push(HostCall { function: "warning", args: passed });
+                        let passed: Vec<String> = identifier.into_iter().chain(["%s".to_string(), message.clone()]).collect();
+                        self.host_calls.push(HostCall::with_text("warning", passed));
                         self.warning_state().last = (message, id);
                     }
                 }
                 Ok(None)
             }
         }
+    }
+
+    /// Output of the user's code, passed on to the host after the run. Out of line: the interpreter's
+    /// loop keeps a small frame for deep recursion.
+    #[inline(never)]
+    pub(super) fn output(&mut self, output: Output, args: &[&Slot]) -> Result<()> {
+        let call = output.host_call(args.iter().map(|s| s.value.clone()).collect())?;
+        self.host_calls.push(call);
+        Ok(())
     }
 
     /// Saves `id`'s state before a `warning(STATE, id, 'local')` of the running function: as in Octave,
@@ -87,7 +97,7 @@ impl Interpreter<'_> {
         let (message, id) = self.warning_state().last.clone();
         if let Some(m) = args.first() {
             let set = (text(m)?, args.get(1).map_or(Ok(String::new()), |a| text(a))?);
-            self.host_calls.push(HostCall { function: "lastwarn", args: vec![set.0.clone(), set.1.clone()] });
+            self.host_calls.push(HostCall::with_text("lastwarn", [set.0.clone(), set.1.clone()]));
             self.warning_state().last = set;
         }
         Ok([Value::string(&message), Value::string(&id)])
