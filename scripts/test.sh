@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust tests, the MATLAB flavour's imports, then the Octave tests
-# (tests/octave/run_all.m). Prints "rust: N passed, N failed", "matlab: ...", and last the Octave
-# runner's "octave: N passed, N failed".
+# (tests/octave/run_all.m). Prints "rust: N passed, N failed", "matlab: ...", the Octave runner's
+# "octave: N passed, N failed", and last "total: N passed, N failed" (the MATLAB check counts as one).
 # Exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 rust_log=$(mktemp)
-trap 'rm -f "$rust_log"' EXIT
+octave_log=$(mktemp)
+trap 'rm -f "$rust_log" "$octave_log"' EXIT
 cargo test --release 2>&1 | tee "$rust_log"
 rust_status=${PIPESTATUS[0]}
 read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$rust_log")
@@ -51,10 +52,14 @@ else
 fi
 
 if [[ -f tests/octave/run_all.m ]]; then
-    bash scripts/octave.sh tests/octave/run_all.m
-    octave_status=$?
+    bash scripts/octave.sh tests/octave/run_all.m 2>&1 | tee "$octave_log"
+    octave_status=${PIPESTATUS[0]}
 else
-    echo "octave: 0 passed, 1 failed (tests/octave/run_all.m is missing)"
+    echo "octave: 0 passed, 1 failed (tests/octave/run_all.m is missing)" | tee "$octave_log"
     octave_status=1
 fi
+read -r octave_passed octave_failed < <(awk '/^octave: [0-9]+ passed, [0-9]+ failed/ { p = $2; f = $4 } END { print p + 0, f + 0 }' "$octave_log")
+# A runner that died before its summary counts as one failure.
+if ((octave_status != 0 && octave_failed == 0)); then octave_failed=1; fi
+echo "total: $((passed + octave_passed + (matlab_status == 0))) passed, $((failed + octave_failed + matlab_status)) failed"
 exit $((rust_status != 0 || matlab_status != 0 || octave_status != 0))
