@@ -9,7 +9,6 @@
 //! (`sparsity = 'none'`, the full-mode path).
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use msad::engine::{Engine, Options, Request};
@@ -219,8 +218,10 @@ fn main() {
     if let Ok(spec) = std::env::var("MSAD_PROFILE") {
         return profile(&spec);
     }
-    println!("| version | n | Rust f (us) | Rust J+f (us) | engine f (us) | engine J+f (us) | engine first J+f (us) \
-              | engine f / Rust f | engine J+f / Rust J+f (target <= 3) | max rel. diff of J |");
+    println!(
+        "| version | n | Rust f (us) | Rust J+f (us) | engine f (us) | engine J+f (us) | engine first J+f (us) \
+              | engine f / Rust f | engine J+f / Rust J+f (target <= 3) | max rel. diff of J |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut host = common::host();
     for (version, function) in [("scalar loops", "brusselator_rhs"), ("vectorised", "brusselator_rhs_vec")] {
@@ -243,8 +244,14 @@ fn main() {
             };
             if predicted > CAP.as_secs_f64() {
                 let [(_, rust_f), (_, rust_jf), (_, engine_f)] = median_times(3, &mut call)[..] else { unreachable!() };
-                println!("| {version} | {n} | {} | {} | {} | skipped: predicted {predicted:.0} s > {} s | | {} | | |",
-                    micros(rust_f), micros(rust_jf), micros(engine_f), CAP.as_secs(), significant(engine_f.as_secs_f64() / rust_f.as_secs_f64()));
+                println!(
+                    "| {version} | {n} | {} | {} | {} | skipped: predicted {predicted:.0} s > {} s | | {} | | |",
+                    micros(rust_f),
+                    micros(rust_jf),
+                    micros(engine_f),
+                    CAP.as_secs(),
+                    significant(engine_f.as_secs_f64() / rust_f.as_secs_f64())
+                );
                 continue;
             }
             let [(_, rust_f), (_, rust_jf), (_, engine_f), (engine_first, engine_jf)] = median_times(4, &mut call)[..] else {
@@ -256,9 +263,16 @@ fn main() {
             let difference = jacobian_difference(evaluation.jacobian.as_ref().expect("a Jacobian"), &jacobian(&y), n);
             let ratio = engine_jf.as_secs_f64() / rust_jf.as_secs_f64();
             let status = if ratio <= 3.0 { "met".to_string() } else { format!("gap x{}", significant(ratio / 3.0)) };
-            println!("| {version} | {n} | {} | {} | {} | {} | {} | {} | {} {status} | {difference:.1e} |", micros(rust_f), micros(rust_jf),
-                micros(engine_f), micros(engine_jf), micros(engine_first), significant(engine_f.as_secs_f64() / rust_f.as_secs_f64()),
-                significant(ratio));
+            println!(
+                "| {version} | {n} | {} | {} | {} | {} | {} | {} | {} {status} | {difference:.1e} |",
+                micros(rust_f),
+                micros(rust_jf),
+                micros(engine_f),
+                micros(engine_jf),
+                micros(engine_first),
+                significant(engine_f.as_secs_f64() / rust_f.as_secs_f64()),
+                significant(ratio)
+            );
         }
     }
 }

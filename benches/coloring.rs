@@ -26,8 +26,10 @@ fn best_of<T>(mut stage: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn main() {
-    println!("{:>9} {:>9} {:>7} | {:>22} {:>22} {:>22} | {:>22} | {:>22}",
-        "unknowns", "nnz", "colours", "from_rows", "color_columns", "seed_matrix", "total", "decompress");
+    println!(
+        "{:>9} {:>9} {:>7} | {:>22} {:>22} {:>22} | {:>22} | {:>22}",
+        "unknowns", "nnz", "colours", "from_rows", "color_columns", "seed_matrix", "total", "decompress"
+    );
     for unknowns in [10_000, 100_000, 1_000_000] {
         let rows = patterns::brusselator(unknowns / 2);
         let (pattern_time, pattern) = best_of(|| Pattern::from_rows(unknowns, &rows));
@@ -43,8 +45,14 @@ fn main() {
         let (decompress_time, _) = best_of(|| decompress(&pattern, &coloring, &compressed).unwrap());
         let nnz = pattern.nnz();
         let show = |t: Duration| format!("{:8.2} ms {:6.1} ns/nz", t.as_secs_f64() * 1e3, t.as_secs_f64() * 1e9 / nnz as f64);
-        println!("{unknowns:>9} {nnz:>9} {:>7} | {:>22} {:>22} {:>22} | {:>22} | {:>22}",
-            coloring.ncolors, show(pattern_time), show(coloring_time), show(seed_time),
-            show(pattern_time + coloring_time + seed_time), show(decompress_time));
+        println!(
+            "{unknowns:>9} {nnz:>9} {:>7} | {:>22} {:>22} {:>22} | {:>22} | {:>22}",
+            coloring.ncolors,
+            show(pattern_time),
+            show(coloring_time),
+            show(seed_time),
+            show(pattern_time + coloring_time + seed_time),
+            show(decompress_time)
+        );
     }
 }

@@ -8,9 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn brusselator_init(n: usize) -> Vec<f64> {
-    (1..=n)
-        .flat_map(|i| [1.0 + (2.0 * std::f64::consts::PI * i as f64 / (n as f64 + 1.0)).sin(), 3.0])
-        .collect()
+    (1..=n).flat_map(|i| [1.0 + (2.0 * std::f64::consts::PI * i as f64 / (n as f64 + 1.0)).sin(), 3.0]).collect()
 }
 
 fn main() {

@@ -56,7 +56,10 @@ fn main() {
             let v: Vec<f64> = (0..n).map(|k| ((k as u64 * 2654435761 + seed * 97) % 1000) as f64 / 500.0 - 1.0).collect();
             let step = 1e-5;
             let shifted = |sign: f64| -> Vec<f64> { x.iter().zip(&v).map(|(x, v)| x + sign * step * v).collect() };
-            let (plus, minus) = (numbers(&call(&shifted(1.0), 2, false).jacobian.expect("g")), numbers(&call(&shifted(-1.0), 2, false).jacobian.expect("g")));
+            let (plus, minus) = (
+                numbers(&call(&shifted(1.0), 2, false).jacobian.expect("g")),
+                numbers(&call(&shifted(-1.0), 2, false).jacobian.expect("g")),
+            );
             let fd: Vec<f64> = plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * step)).collect();
             let hv = times(&h, &v);
             let scale = fd.iter().fold(1e-300f64, |s, x| s.max(x.abs()));

@@ -42,5 +42,8 @@ fi
 
 if $need_rust; then
     echo "setup: installing the Rust toolchain with rustup"
-    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal --component clippy,rustfmt
+elif command -v rustup >/dev/null; then
+    # make test checks formatting and lints: a toolchain without them gets them where it can.
+    rustup component add clippy rustfmt >/dev/null 2>&1 || true
 fi

@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust tests, the MATLAB flavour's imports, then the Octave tests
-# (tests/octave/run_all.m). Prints "rust: N passed, N failed", "matlab: ...", the Octave runner's
-# "octave: N passed, N failed", and last "total: N passed, N failed" (the MATLAB check counts as one).
+# (tests/octave/run_all.m), after the hygiene checks (cargo fmt --check, cargo clippy -D warnings).
+# Prints "hygiene: ...", "rust: N passed, N failed", "matlab: ...", the Octave runner's
+# "octave: N passed, N failed", and last "total: N passed, N failed" (hygiene and the MATLAB check
+# count as one each).
 # Exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+hygiene_status=0
+if ! cargo fmt --check >/dev/null; then
+    echo "hygiene: FAIL cargo fmt --check (run cargo fmt)"
+    hygiene_status=1
+elif ! cargo clippy --release --all-targets --quiet -- -D warnings; then
+    echo "hygiene: FAIL cargo clippy --all-targets -- -D warnings"
+    hygiene_status=1
+else
+    echo "hygiene: cargo fmt and cargo clippy clean"
+fi
 
 rust_log=$(mktemp)
 octave_log=$(mktemp)
@@ -61,5 +74,6 @@ fi
 read -r octave_passed octave_failed < <(awk '/^octave: [0-9]+ passed, [0-9]+ failed/ { p = $2; f = $4 } END { print p + 0, f + 0 }' "$octave_log")
 # A runner that died before its summary counts as one failure.
 if ((octave_status != 0 && octave_failed == 0)); then octave_failed=1; fi
-echo "total: $((passed + octave_passed + (matlab_status == 0))) passed, $((failed + octave_failed + matlab_status)) failed"
-exit $((rust_status != 0 || matlab_status != 0 || octave_status != 0))
+checks_passed=$(((hygiene_status == 0) + (matlab_status == 0)))
+echo "total: $((passed + octave_passed + checks_passed)) passed, $((failed + octave_failed + hygiene_status + matlab_status)) failed"
+exit $((hygiene_status != 0 || rust_status != 0 || matlab_status != 0 || octave_status != 0))

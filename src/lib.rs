@@ -7,12 +7,12 @@
 
 #![deny(unsafe_code)]
 
-pub mod diag;
-pub mod syntax;
-pub mod ir;
-pub mod analysis;
 pub mod ad;
-pub mod exec;
+pub mod analysis;
+pub mod diag;
 pub mod engine;
+pub mod exec;
+pub mod ir;
 #[allow(unsafe_code)]
 pub mod mex;
+pub mod syntax;

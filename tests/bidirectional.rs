@@ -19,8 +19,7 @@ fn arrowhead(n: usize) -> Pattern {
 
 /// A band of half-width `w`, then `k` full rows, with `k` full columns on the right.
 fn bordered_banded(n: usize, w: usize, k: usize) -> Pattern {
-    let mut rows: Vec<Vec<usize>> =
-        (0..n).map(|i| (i.saturating_sub(w)..(i + w + 1).min(n)).chain(n..n + k).collect()).collect();
+    let mut rows: Vec<Vec<usize>> = (0..n).map(|i| (i.saturating_sub(w)..(i + w + 1).min(n)).chain(n..n + k).collect()).collect();
     rows.extend((0..k).map(|_| (0..n + k).collect()));
     Pattern::from_rows(n + k, &rows)
 }
@@ -162,12 +161,7 @@ fn user_pattern_is_checked_in_bidirectional_passes() {
     // Without the last column's entries of rows 1..n-1, J r disagrees: the pattern is refused.
     let mut rows: Vec<Vec<usize>> = (0..n - 1).map(|i| vec![i]).collect();
     rows.push((0..n).collect());
-    let request = Request {
-        function: f.clone(),
-        args: vec![column(x.clone())],
-        options: user(Pattern::from_rows(n, &rows)),
-        nargout: 2,
-    };
+    let request = Request { function: f.clone(), args: vec![column(x.clone())], options: user(Pattern::from_rows(n, &rows)), nargout: 2 };
     let error = Engine::new().evaluate(&mut host(), &request).expect_err("a wrong pattern");
     assert_eq!(error.kind, msad::diag::ErrorKind::BadPattern, "{error}");
 }
@@ -194,7 +188,12 @@ fn gradient_through_a_sparse_product_is_its_transpose_product() {
     let f = anonymous("@(x) sum((G*x).^2) + sum(x' * (G*x))", vec![("G", Value::Sparse(g.clone()))]);
     let x = point(n);
     let run = |mode| {
-        let request = Request { function: f.clone(), args: vec![column(x.clone())], options: options(mode, Sparsity::Auto, JacobianStorage::Full), nargout: 2 };
+        let request = Request {
+            function: f.clone(),
+            args: vec![column(x.clone())],
+            options: options(mode, Sparsity::Auto, JacobianStorage::Full),
+            nargout: 2,
+        };
         let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
         (values(&result.jacobian.expect("gradient")), result.log)
     };
@@ -205,9 +204,7 @@ fn gradient_through_a_sparse_product_is_its_transpose_product() {
     // Exact: 2 G'(G x) + (G + G') x.
     let gd = g.to_dense();
     let gx: Vec<f64> = (0..n).map(|i| (0..n).map(|j| gd.data[j * n + i] * x[j]).sum()).collect();
-    let exact: Vec<f64> = (0..n)
-        .map(|j| (0..n).map(|i| gd.data[j * n + i] * (2.0 * gx[i] + x[i])).sum::<f64>() + gx[j])
-        .collect();
+    let exact: Vec<f64> = (0..n).map(|j| (0..n).map(|i| gd.data[j * n + i] * (2.0 * gx[i] + x[i])).sum::<f64>() + gx[j]).collect();
     assert!(relative_error(&reverse, &exact) <= 1e-13, "reverse {reverse:?} vs exact {exact:?}");
 }
 
@@ -216,7 +213,8 @@ fn sparse_product_gradient_at_n_1e5_stays_sparse() {
     let n = 100_000;
     let f = anonymous("@(x) sum((G*x).^2)", vec![("G", Value::Sparse(sparse_band(n)))]);
     let x = point(n);
-    let request = Request { function: f, args: vec![column(x)], options: options(Mode::Auto, Sparsity::Auto, JacobianStorage::Auto), nargout: 2 };
+    let request =
+        Request { function: f, args: vec![column(x)], options: options(Mode::Auto, Sparsity::Auto, JacobianStorage::Auto), nargout: 2 };
     let started = std::time::Instant::now();
     let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
     assert!(result.log.iter().any(|l| l.contains("reverse mode gradient")), "{:?}", result.log);

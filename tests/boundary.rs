@@ -37,9 +37,8 @@ fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
     // gateway turns it into Octave's error.
     for text in ["@(x) x * x'", "@(x) x * sum(x)"] {
         let x = column(vec![1.0; 1_000_000]);
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            evaluate(&mut Engine::new(), &anonymous(text, Vec::new()), vec![x], 2).map(|_| ())
-        }));
+        let outcome =
+            panic::catch_unwind(AssertUnwindSafe(|| evaluate(&mut Engine::new(), &anonymous(text, Vec::new()), vec![x], 2).map(|_| ())));
         match outcome {
             Ok(result) => assert_eq!(result.expect_err(text).identifier(), "Octave:out-of-memory", "{text}"),
             Err(payload) => assert!(payload.is::<OutOfMemory>(), "{text}: a panic other than OutOfMemory"),

@@ -26,10 +26,16 @@ const NOTES: &[(&str, &str)] = &[
     ("sort", "equal elements keep their order (stable), each with its own derivative"),
     ("strcat", "char and numeric arguments, trailing whitespace dropped as in Octave; cell arguments are msad:unsupported"),
     ("char", "codes rounded; several strings or a cell give padded rows"),
-    ("error", "`error(msg)` (literal), `error(template, ...)`, `error(id, template, ...)`, `error(err_struct)`: the identifier and message reach Octave or a `catch err` block"),
+    (
+        "error",
+        "`error(msg)` (literal), `error(template, ...)`, `error(id, template, ...)`, `error(err_struct)`: the identifier and message reach Octave or a `catch err` block",
+    ),
     ("rethrow", "`rethrow(err)`: a struct with `message` and `identifier` (and `stack`, kept), e.g. a caught `err`"),
     ("throw", "`throw(ME)`: as rethrow"),
-    ("int8", "as every integer class (int8 ... uint64): round half away from zero, saturate, NaN to 0; integers are inactive: an x-dependent value reaching an integer result is msad:notDifferentiable; int op double and int op int (one class) keep the class; int64/uint64 are exact up to 2^53"),
+    (
+        "int8",
+        "as every integer class (int8 ... uint64): round half away from zero, saturate, NaN to 0; integers are inactive: an x-dependent value reaching an integer result is msad:notDifferentiable; int op double and int op int (one class) keep the class; int64/uint64 are exact up to 2^53",
+    ),
     ("idivide", "Octave 7's idivide.m rules ('fix' default, 'round', 'floor', 'ceil')"),
     ("intmax", "`intmax`, `intmax('int8')`, `intmax(int8(1))`"),
     ("intmin", "as intmax"),
@@ -37,16 +43,25 @@ const NOTES: &[(&str, &str)] = &[
     ("bitor", "as bitand"),
     ("bitxor", "as bitand"),
     ("bitshift", "as Octave: a double shifts as a truncated int64 keeping 53 bits, an integer wraps to its class's width"),
-    ("MException", "`MException(id, template, ...)`: MATLAB's call form (Octave 7 has none); gives the struct a `catch err` block sees, not an object"),
+    (
+        "MException",
+        "`MException(id, template, ...)`: MATLAB's call form (Octave 7 has none); gives the struct a `catch err` block sees, not an object",
+    ),
     ("mean", "sum / n, default dim the first longer than 1 (Octave's mean.m)"),
-    ("sprintf", "%d %i %u %o %x %X %c %s %f %F %e %E %g %G with flags, width, precision, `*`; Octave's rules for non-integers, NaN/Inf, char arguments"),
+    (
+        "sprintf",
+        "%d %i %u %o %x %X %c %s %f %F %e %E %g %G with flags, width, precision, `*`; Octave's rules for non-integers, NaN/Inf, char arguments",
+    ),
     ("num2str", "Octave's default formats, precision and format arguments"),
     ("xor", "implicit expansion; more than two arguments fold"),
     ("logical", "NaN is an error"),
     ("log2", "`[f, e] = log2(x)`: mantissa and exponent as Octave; f's derivative is 2^-e, e has none"),
     ("mtimes", "N-D operands fold into columns"),
     ("sparse", "values that depend on x are not supported"),
-    ("accumarray", "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported"),
+    (
+        "accumarray",
+        "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported",
+    ),
     ("num2cell", "`num2cell(a)`, `num2cell(a, dims)` (slices along dims); sparse input is msad:unsupported"),
     ("deal", "`[a, b] = deal(x)` and `deal(x1, x2)`"),
     ("func2str", "Octave's text of anonymous functions (its spacing)"),
@@ -65,7 +80,10 @@ const NOTES: &[(&str, &str)] = &[
 /// What the evaluator's higher-order builtins (`ir::HigherOrder`) support.
 const HIGHER_ORDER: &[(&str, &str)] = &[
     ("feval", "a handle, or a literal function name (`feval('f', x)` is `f(x)`); a name computed at run time is msad:unsupported"),
-    ("cellfun", "'UniformOutput' (result class from the first result, as Octave), several outputs, 'ErrorHandler', the legacy names 'isempty', 'length', 'size', 'isclass', ... (zero derivative)"),
+    (
+        "cellfun",
+        "'UniformOutput' (result class from the first result, as Octave), several outputs, 'ErrorHandler', the legacy names 'isempty', 'length', 'size', 'isclass', ... (zero derivative)",
+    ),
     ("arrayfun", "as cellfun; over numeric, logical, char, cell and struct arrays"),
     ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
 ];
@@ -85,7 +103,8 @@ fn derivative(kernel: &Kernel) -> &'static str {
 
 fn render() -> String {
     // Entries for a builtin's further outputs are listed under the builtin.
-    let further: Vec<&str> = primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs.map(|p| p.name())).collect();
+    let further: Vec<&str> =
+        primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs.map(|p| p.name())).collect();
     let mut names: Vec<&str> = primitives::names().filter(|n| primitives::builtin(n).is_some() && !further.contains(n)).collect();
     names.sort_unstable();
     let mut out = String::from(

@@ -178,13 +178,20 @@ fn an_extra_argument_that_decides_a_branch_gives_the_pattern_of_its_side() {
     let mut engine = Engine::new();
     let mut host = PathHost { dirs: vec![dir.path().to_path_buf()] };
     for s in [1.0, 1.0, -1.0, 1.0] {
-        let request = Request { function: named("by_sign"), args: vec![column(vec![1.0, 2.0, 3.0, 4.0, 5.0]), Value::scalar(s)], options: Options::default(), nargout: 2 };
+        let request = Request {
+            function: named("by_sign"),
+            args: vec![column(vec![1.0, 2.0, 3.0, 4.0, 5.0]), Value::scalar(s)],
+            options: Options::default(),
+            nargout: 2,
+        };
         let jacobian = values(&engine.evaluate(&mut host, &request).unwrap().jacobian.unwrap());
-        let expected: Vec<f64> = (0..25).map(|k| match (s > 0.0, k % 5, k / 5) {
-            (true, row, col) if row == col => 2.0,
-            (false, row, col) if row + col == 4 => 1.0,
-            _ => 0.0,
-        }).collect();
+        let expected: Vec<f64> = (0..25)
+            .map(|k| match (s > 0.0, k % 5, k / 5) {
+                (true, row, col) if row == col => 2.0,
+                (false, row, col) if row + col == 4 => 1.0,
+                _ => 0.0,
+            })
+            .collect();
         assert_eq!(jacobian, expected, "s = {s}");
     }
 }

@@ -2,10 +2,10 @@
 
 mod patterns;
 
-use patterns::{Rng, banded, brusselator, laplacian_2d, random_rows};
 use msad::ad::coloring::{Coloring, color_columns, decompress, decompress_exact, seed_matrix};
 use msad::ad::pattern::Pattern;
 use msad::exec::value::SparseMatrix;
+use patterns::{Rng, banded, brusselator, laplacian_2d, random_rows};
 
 /// Every colour class is structurally orthogonal: no row holds two columns of one colour.
 fn assert_valid(pattern: &Pattern, coloring: &Coloring) {
@@ -63,19 +63,12 @@ fn constructors_agree_on_random_patterns() {
         assert_eq!(Pattern::from_csc(nrows, ncols, colptr, rowind), pattern);
         let (row_start, col_index) = pattern.csr();
         assert_eq!(Pattern::from_csr(nrows, ncols, row_start, col_index), pattern);
-        let sparse = SparseMatrix {
-            nrows,
-            ncols,
-            colptr: colptr.to_vec(),
-            rowind: rowind.to_vec(),
-            values: vec![0.0; rowind.len()],
-        };
+        let sparse = SparseMatrix { nrows, ncols, colptr: colptr.to_vec(), rowind: rowind.to_vec(), values: vec![0.0; rowind.len()] };
         assert_eq!(Pattern::from_sparse(&sparse), pattern, "explicit zeros are structure");
         let transposed = pattern.clone().transpose();
         assert_eq!((transposed.nrows(), transposed.ncols()), (ncols, nrows));
         assert_eq!(transposed.csr(), pattern.csc());
-        let transposed_dense: Vec<bool> =
-            (0..nrows * ncols).map(|k| dense[(k % ncols) * nrows + k / ncols]).collect();
+        let transposed_dense: Vec<bool> = (0..nrows * ncols).map(|k| dense[(k % ncols) * nrows + k / ncols]).collect();
         assert_eq!(Pattern::from_dense(ncols, nrows, &transposed_dense), transposed);
         assert_eq!(transposed.transpose(), pattern);
     }

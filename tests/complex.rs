@@ -86,9 +86,10 @@ fn complex_values_that_depend_on_x_are_unsupported_in_every_mode() {
 
 #[test]
 fn complex_conditions_are_true_where_nonzero() {
-    assert_eq!(values(&value_of("@(x) [any([0 1i]), all([1 1i 0]), nnz([0 1i 2]), 1i && x, 0i || x]", vec![1.0])), vec![
-        1.0, 0.0, 2.0, 1.0, 1.0
-    ]);
+    assert_eq!(
+        values(&value_of("@(x) [any([0 1i]), all([1 1i 0]), nnz([0 1i 2]), 1i && x, 0i || x]", vec![1.0])),
+        vec![1.0, 0.0, 2.0, 1.0, 1.0]
+    );
     // Colon bounds are real parts; a NaN part is an error as a NaN real condition is.
     assert_eq!(values(&value_of("@(x) x:(x + 2 + 1i)", vec![1.0])), vec![1.0, 2.0, 3.0]);
     let mut engine = Engine::new();
@@ -109,12 +110,15 @@ fn complex_solves_inverses_determinants_and_norms() {
     close("@(x) [2 1i; 1 3] \\ [1; 1i]", &[c(0.648648648648649, 0.108108108108108), c(-0.216216216216216, 0.297297297297297)]);
     close("@(x) [1 1i] / [2 1i; 1 3]", &[c(0.5135135135135135, -0.08108108108108107), c(-0.02702702702702703, 0.1621621621621621)]);
     close("@(x) det([2 1i; 1 3])", &[c(6.0, -1.0)]);
-    close("@(x) inv([2 1i; 1 3])", &[
-        c(0.4864864864864865, 0.08108108108108107),
-        c(-0.1621621621621621, -0.02702702702702703),
-        c(0.02702702702702703, -0.1621621621621621),
-        c(0.3243243243243243, 0.05405405405405405),
-    ]);
+    close(
+        "@(x) inv([2 1i; 1 3])",
+        &[
+            c(0.4864864864864865, 0.08108108108108107),
+            c(-0.1621621621621621, -0.02702702702702703),
+            c(0.02702702702702703, -0.1621621621621621),
+            c(0.3243243243243243, 0.05405405405405405),
+        ],
+    );
     let norms = values(&value_of("@(x) [norm([3 4i]), norm([2 1i; 1 3]), norm([2 1i; 1 3], 1), norm([2 1i; 1 3], 'fro')]", vec![0.0]));
     for (n, e) in norms.iter().zip([5.0, 3.447822819359494, 4.0, 3.872983346207417]) {
         assert!((n - e).abs() <= 1e-14 * e, "{norms:?}");

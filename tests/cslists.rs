@@ -39,7 +39,8 @@ fn reverse_mode_refuses_cs_lists_of_active_values() {
     let f = || anonymous("@(x) sum([num2cell(x){:}] .^ 2)", vec![]);
     let x = x0();
     let mut engine = Engine::new();
-    let request = |mode| Request { function: f(), args: vec![column(x.clone())], options: Options { mode, ..Options::default() }, nargout: 2 };
+    let request =
+        |mode| Request { function: f(), args: vec![column(x.clone())], options: Options { mode, ..Options::default() }, nargout: 2 };
     let refused = engine.evaluate(&mut host(), &request(Mode::Reverse)).expect_err("reverse mode through a cell");
     assert!(refused.message.contains("in reverse mode"), "{refused}");
     let auto = engine.evaluate(&mut host(), &request(Mode::Auto)).unwrap_or_else(|d| panic!("{d}"));

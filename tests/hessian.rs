@@ -198,7 +198,9 @@ fn branches_on_x_give_the_hessian_of_the_side_taken() {
 
 #[test]
 fn missing_second_order_rule_is_a_clear_error() {
-    for (expression, name) in [("norm(reshape(x, 2, 3))^2", "norm"), ("sum(reshape(x, 3, 2) \\ x(1:3))", "mldivide"), ("det(zeros(2) * x(1))", "det")] {
+    for (expression, name) in
+        [("norm(reshape(x, 2, 3))^2", "norm"), ("sum(reshape(x, 3, 2) \\ x(1:3))", "mldivide"), ("det(zeros(2) * x(1))", "det")]
+    {
         let f = anonymous(&format!("@(x) {expression}"), vec![]);
         let err = hessian(&mut Engine::new(), &f, &x0(), Options::default()).expect_err("no second-order rule");
         assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
@@ -304,8 +306,12 @@ fn matrix_function_hessians_match_differences_of_the_gradient() {
 fn norm_hessians_match_differences_of_the_gradient() {
     let x = [0.4, -0.7, 1.3, 0.9, -0.2, 0.6];
     for text in [
-        "norm(x, 3)", "norm(x', 1.5) * x(1)", "norm(x, 4)^2 + norm(x(1:3), 2.5)", "norm(x, 1)^2 + norm(x, Inf) * norm(x, -Inf)",
-        "norm(reshape(x, 2, 3), 1)^2 + norm(reshape(x, 3, 2), Inf)^3", "norm(x, 'inf') * norm(x, 'fro')",
+        "norm(x, 3)",
+        "norm(x', 1.5) * x(1)",
+        "norm(x, 4)^2 + norm(x(1:3), 2.5)",
+        "norm(x, 1)^2 + norm(x, Inf) * norm(x, -Inf)",
+        "norm(reshape(x, 2, 3), 1)^2 + norm(reshape(x, 3, 2), Inf)^3",
+        "norm(x, 'inf') * norm(x, 'fro')",
     ] {
         check(&anonymous(&format!("@(x) {text}"), vec![]), &x, 1e-6);
     }
@@ -340,7 +346,11 @@ fn interp1_hessians_match_differences_of_the_gradient() {
 #[test]
 fn polyval_hessian_matches_differences_of_the_gradient() {
     let x = [0.4, -0.7, 1.3, 0.9, -0.2, 0.6];
-    for text in ["@(x) sum(polyval(x(1:3), x(4:6)) .^ 2)", "@(x) sum(polyval(x(1:4), x(5:6), [], [0.3 1.7]))", "@(x) polyval([2 -1 0.5 3], x(1)) * x(2)"] {
+    for text in [
+        "@(x) sum(polyval(x(1:3), x(4:6)) .^ 2)",
+        "@(x) sum(polyval(x(1:4), x(5:6), [], [0.3 1.7]))",
+        "@(x) polyval([2 -1 0.5 3], x(1)) * x(2)",
+    ] {
         check(&anonymous(text, vec![]), &x, 1e-6);
     }
 }

@@ -68,7 +68,7 @@ impl Drop for Scratch {
 /// call and its result, checked against the first call's.
 fn allocations_of_a_repeated_call(name: &str, text: &str, args: Vec<Value>) -> usize {
     let dir = Scratch::with_file(name, text);
-    allocations_in(&[dir.0.clone()], name, args, Options::default(), 2)
+    allocations_in(std::slice::from_ref(&dir.0), name, args, Options::default(), 2)
 }
 
 /// The same for a function of the repository's test problems, with `options` and `nargout`.
@@ -95,7 +95,7 @@ fn allocations_in(dirs: &[PathBuf], name: &str, args: Vec<Value>, options: Optio
 /// f and J.
 fn assert_same_result(first: &Evaluation, repeated: &Evaluation) {
     assert_eq!(values(&first.value), values(&repeated.value));
-    let jacobian = |e: &Evaluation| e.jacobian.as_ref().map(|j| full(j));
+    let jacobian = |e: &Evaluation| e.jacobian.as_ref().map(full);
     match (jacobian(first), jacobian(repeated)) {
         (Some(a), Some(b)) => assert!(relative_error(&a, &b) < 1e-14),
         (a, b) => assert_eq!(a.is_some(), b.is_some()),
@@ -192,7 +192,7 @@ fn small_functions_allocate_only_at_their_boundary() {
     let x = || vec![column(vec![1.0, 2.0, 3.0])];
     let enzyme = || vec![column(vec![0.25, 0.39, 0.415, 0.39])];
     for nargout in [1, 2] {
-        let small = allocations_in(&[dir.0.clone()], "small3", x(), Options::default(), nargout);
+        let small = allocations_in(std::slice::from_ref(&dir.0), "small3", x(), Options::default(), nargout);
         let fitted = allocations_of_a_repeated_problem("enzyme_residual", enzyme(), Options::default(), nargout);
         eprintln!("nargout {nargout}: small3 {small}, enzyme_residual {fitted} allocations per repeated call");
         assert!(small <= BOUNDARY_ALLOCATIONS, "small3: {small} allocations");

@@ -40,11 +40,7 @@ const CASES: [Case; 8] = [
                w = x;\nfor k = 1:2\n  w = w .* x - 1;\nend\ny = acc + z + w;",
         kept: "acc, z, w",
     },
-    Case {
-        name: "branch",
-        body: "a = exp(x);\nif x(1) > 0\n  b = a + x;\nelse\n  b = a .* x;\nend\ny = b ./ (2 + x);",
-        kept: "a, b",
-    },
+    Case { name: "branch", body: "a = exp(x);\nif x(1) > 0\n  b = a + x;\nelse\n  b = a .* x;\nend\ny = b ./ (2 + x);", kept: "a, b" },
     Case {
         name: "expansion",
         body: "a = tanh(x);\nm = a .* x';\nr = m + 1;\nq = r - a;\ny = sum(q .* r, 2) + a * sum(x);",

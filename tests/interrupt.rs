@@ -96,9 +96,9 @@ fn an_interrupt_stops_an_endless_loop_and_the_next_call_works() {
 
     CTRL_C.store(false, Ordering::Relaxed);
     interrupt::clear();
-    let done = evaluate(&mut engine, &named("spin"), vec![column(vec![1.0, 2.0]), column(vec![3.0])], 2).expect("a call after the interrupt");
+    let done =
+        evaluate(&mut engine, &named("spin"), vec![column(vec![1.0, 2.0]), column(vec![3.0])], 2).expect("a call after the interrupt");
     assert_eq!(values(&done.value), [4.0, 5.0]);
     assert_eq!(values(done.jacobian.as_ref().expect("J")), [1.0, 0.0, 0.0, 1.0]);
     interrupt::install(None);
 }
-

@@ -81,7 +81,9 @@ fn broken_ir_is_caught() {
     assert!(message.contains("has inputs from"), "{message}");
     // The function returns a value defined after the entry block: used in the entry, it comes too early.
     let message = broken(|f| {
-        let Terminator::Return(values) = f.blocks.iter().find(|b| matches!(&b.term, Terminator::Return(v) if !v.is_empty())).unwrap().term.clone() else {
+        let Terminator::Return(values) =
+            f.blocks.iter().find(|b| matches!(&b.term, Terminator::Return(v) if !v.is_empty())).unwrap().term.clone()
+        else {
             unreachable!()
         };
         let first = f.blocks[0].insts.iter_mut().find(|i| !i.args.is_empty()).expect("an instruction with operands");

@@ -58,11 +58,7 @@ fn unknown_function_reports_its_position() {
     let (file, line, col) = err.position().expect("position");
     assert!(file.ends_with("calls_eig_on_input.m"), "{file}");
     let text = std::fs::read_to_string(repo_path("tests/octave/fixtures/calls_eig_on_input.m")).unwrap();
-    let (eline, ecol) = text
-        .lines()
-        .enumerate()
-        .find_map(|(i, l)| l.find("eig(shifted)").map(|c| (i + 1, c + 1)))
-        .unwrap();
+    let (eline, ecol) = text.lines().enumerate().find_map(|(i, l)| l.find("eig(shifted)").map(|c| (i + 1, c + 1))).unwrap();
     assert_eq!((line, col), (eline, ecol), "{err}");
 }
 
@@ -89,7 +85,6 @@ fn structs_cells_varargin_while_switch_growth_and_sparse_products() {
     check_against_fd(&f, &x, &[], 1e-7);
     check_against_fd(&f, &x, &[Value::scalar(0.5)], 1e-7);
 }
-
 
 #[test]
 fn derivatives_flow_through_struct_fields_and_cell_elements() {
@@ -123,8 +118,7 @@ fn user_seed_gives_the_compressed_product() {
     let full = check_against_fd(&named("brusselator_rhs"), &x, &[], 1e-7);
     let j = values(full.jacobian.as_ref().expect("J"));
     let m = full.value.numel();
-    let expected: Vec<f64> =
-        (0..m * p).map(|k| (0..n).map(|c| j[c * m + k % m] * seed[(k / m) * n + c]).sum()).collect();
+    let expected: Vec<f64> = (0..m * p).map(|k| (0..n).map(|c| j[c * m + k % m] * seed[(k / m) * n + c]).sum()).collect();
     let options = Options { seed: Some(Array::new(vec![n, p], seed)), ..Options::default() };
     let request = Request { function: named("brusselator_rhs"), args: vec![column(x.clone())], options, nargout: 2 };
     let mut engine = Engine::new();

@@ -61,8 +61,7 @@ fn a_literal_of_x_dependent_elements() {
     let expected: Vec<f64> = (1..=n).map(|k| x[k % 2] * k as f64).collect();
     assert_eq!(value, expected);
     // J is n x 2, column-major: column j holds k where element k reads x(j + 1).
-    let expected_jacobian: Vec<f64> =
-        (0..2).flat_map(|j| (1..=n).map(move |k| if k % 2 == j { k as f64 } else { 0.0 })).collect();
+    let expected_jacobian: Vec<f64> = (0..2).flat_map(|j| (1..=n).map(move |k| if k % 2 == j { k as f64 } else { 0.0 })).collect();
     assert_eq!(jacobian, expected_jacobian);
     assert!(elapsed < BOUND, "{elapsed:?}");
 }

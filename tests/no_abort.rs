@@ -68,7 +68,10 @@ fn argument_lists() -> Vec<Vec<Value>> {
 fn cases() -> Vec<(&'static str, &'static [Value])> {
     static LISTS: std::sync::OnceLock<Vec<Vec<Value>>> = std::sync::OnceLock::new();
     let lists = LISTS.get_or_init(argument_lists);
-    primitives::names().filter(|name| primitives::builtin(name).is_some() && !LONG_BY_DESIGN.contains(name)).flat_map(|name| lists.iter().map(move |args| (name, args.as_slice()))).collect()
+    primitives::names()
+        .filter(|name| primitives::builtin(name).is_some() && !LONG_BY_DESIGN.contains(name))
+        .flat_map(|name| lists.iter().map(move |args| (name, args.as_slice())))
+        .collect()
 }
 
 /// Runs one case; a panic other than `OutOfMemory` is reported (the gateway would show it as an
@@ -79,7 +82,9 @@ fn run_case(name: &str, args: &[Value]) -> Option<String> {
     match panic::catch_unwind(AssertUnwindSafe(|| primitives::eval(id, &refs, 1))) {
         Ok(_) => None,
         Err(payload) if payload.is::<OutOfMemory>() => None,
-        Err(payload) => Some(payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()),
+        Err(payload) => Some(
+            payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+        ),
     }
 }
 

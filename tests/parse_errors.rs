@@ -14,10 +14,7 @@ const CASES: &[(&str, &str)] = &[
     ("if x\n y = 1", "2:7: parse error: expected 'end' to close 'if' opened at 1:1, found end of input"),
     ("for i = 1:3\n disp(i)", "2:9: parse error: expected 'end' to close 'for' opened at 1:1, found end of input"),
     ("while true\n x = 1;", "2:8: parse error: expected 'end' to close 'while' opened at 1:1, found end of input"),
-    (
-        "switch x\n case 1\n y = 2;",
-        "3:8: parse error: expected 'end' to close 'switch' opened at 1:1, found end of input",
-    ),
+    ("switch x\n case 1\n y = 2;", "3:8: parse error: expected 'end' to close 'switch' opened at 1:1, found end of input"),
     ("try\n x = 1;", "2:8: parse error: expected 'end' to close 'try' opened at 1:1, found end of input"),
     ("x = 1)", "1:6: parse error: expected ';', ',' or end of line after the statement, found ')'"),
     ("x = ]", "1:5: parse error: expected an expression, found ']'"),
@@ -26,10 +23,7 @@ const CASES: &[(&str, &str)] = &[
     ("x = \"abc", "1:5: parse error: string is not terminated before the end of the line"),
     ("x = 1 2", "1:7: parse error: expected ';', ',' or end of line after the statement, found number '2'"),
     ("function y = f(x\ny = x;", "2:1: parse error: expected ')' to close '(' opened at 1:15, found identifier 'y'"),
-    (
-        "function [a, b = f(x)\nend",
-        "1:16: parse error: expected an output name or ']' to close '[' opened at 1:10, found '='",
-    ),
+    ("function [a, b = f(x)\nend", "1:16: parse error: expected an output name or ']' to close '[' opened at 1:10, found '='"),
     ("function = f(x)\nend", "1:10: parse error: expected a function name, found '='"),
     ("1 = x", "1:1: parse error: expected an assignment target (a name, possibly indexed), found an expression"),
     ("f(x) + 1 = 2", "1:1: parse error: expected an assignment target (a name, possibly indexed), found an expression"),
@@ -42,17 +36,11 @@ const CASES: &[(&str, &str)] = &[
     ("if x\n y = 1;\nendwhile", "3:1: parse error: expected 'end' to close 'if' opened at 1:1, found 'endwhile'"),
     ("for = 3", "1:5: parse error: expected an expression, found '='"),
     ("global", "1:7: parse error: expected a variable name, found end of input"),
-    (
-        "[a, 1] = f()",
-        "1:5: parse error: expected an assignment target or ']' to close '[' opened at 1:1, found number '1'",
-    ),
+    ("[a, 1] = f()", "1:5: parse error: expected an assignment target or ']' to close '[' opened at 1:1, found number '1'"),
     ("x = [1, , 2]", "1:9: parse error: expected an expression, found ','"),
     ("x = 2pi", "1:6: parse error: expected ';', ',' or end of line after the statement, found identifier 'pi'"),
     ("do\n x = 1;\nend", "3:1: parse error: expected 'until' to close 'do' opened at 1:1, found 'end'"),
-    (
-        "unwind_protect\n x = 1;\nend",
-        "3:1: parse error: expected 'unwind_protect_cleanup' for 'unwind_protect' opened at 1:1, found 'end'",
-    ),
+    ("unwind_protect\n x = 1;\nend", "3:1: parse error: expected 'unwind_protect_cleanup' for 'unwind_protect' opened at 1:1, found 'end'"),
     ("case 1", "1:1: parse error: expected a statement, found 'case'"),
     ("x = a(:", "1:8: parse error: expected ')' to close '(' opened at 1:6, found end of input"),
     (

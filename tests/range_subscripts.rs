@@ -65,11 +65,7 @@ const CASES: [Case; 10] = [
                p = m(k);\nm(k) = p .^ 2;\ny = [r'; reshape(m, [], 1); p'];",
         ranges: "i, h, k",
     },
-    Case {
-        name: "in_a_loop",
-        body: "y = zeros(size(x));\nfor t = 1:2\n  i = t:2:8;\n  y(i) = y(i) + x(i) .* t;\nend",
-        ranges: "i",
-    },
+    Case { name: "in_a_loop", body: "y = zeros(size(x));\nfor t = 1:2\n  i = t:2:8;\n  y(i) = y(i) + x(i) .* t;\nend", ranges: "i" },
     Case {
         name: "colon",
         body: "a = sin(x) .* x;\nb = a(:);\nc = b(2:7);\ny = x .^ 2;\ny(:) = b - 3 * x;\nz = y(:) .* c(1);\n\
@@ -193,9 +189,9 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
     let data: Vec<f64> = (0..rhs_rows * nd).map(|k| if k % 5 == 0 { -0.0 } else { 1.0 / (k as f64 - 6.5) }).collect();
     let rhs = Deriv::Dense(DenseDeriv::from_seed(rhs_rows, nd, data));
     let strides = [
-        Stride { first: 0, step: 3, count: 4 },  // gaps between, none after
-        Stride { first: 1, step: 2, count: 4 },  // gaps at both ends
-        Stride { first: 7, step: 1, count: 4 },  // consecutive, at the end
+        Stride { first: 0, step: 3, count: 4 },   // gaps between, none after
+        Stride { first: 1, step: 2, count: 4 },   // gaps at both ends
+        Stride { first: 7, step: 1, count: 4 },   // consecutive, at the end
         Stride { first: 10, step: -3, count: 4 }, // decreasing
         Stride { first: 2, step: 1, count: 1 },   // one row from a scalar
     ];
@@ -240,11 +236,17 @@ fn selections_from_the_seeded_argument_equal_those_from_its_block() {
     // any bidirectional partition, so that the colour path is the one that runs.
     let bodies = [
         // The argument read otherwise too (`x .^ 2`): a seed block, ranges from the colours.
-        ("with_block", "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a; cumsum(x(:))];"),
+        (
+            "with_block",
+            "i = 1:2:40;\nj = 2:2:40;\ns = sum(x .^ 2) + a;\ny = [x(i) * s; sin(x(j)) .* x(40:-1:21); pick(x); x(:) - a; cumsum(x(:))];",
+        ),
         // Read only by selections (ranges, `:`, a constant list, scalars, `end`) and for its size: no
         // seed block.
-        ("selections", "n = numel(x);\ni = 1:2:n;\nj = 2:2:size(x, 1);\nk = [3 7 11];\n\
-                        y = [x(i) .* x(j); x(k) * a; x(5) * x(end); x(:) .^ 2; x(40:-3:1); sum(x(:)); pick(x(40:-1:1)); cumsum(x(:))];"),
+        (
+            "selections",
+            "n = numel(x);\ni = 1:2:n;\nj = 2:2:size(x, 1);\nk = [3 7 11];\n\
+                        y = [x(i) .* x(j); x(k) * a; x(5) * x(end); x(:) .^ 2; x(40:-3:1); sum(x(:)); pick(x(40:-1:1)); cumsum(x(:))];",
+        ),
     ];
     let x: Vec<f64> = (0..40).map(|k| ((k * 7 % 11) as f64 - 5.0) / 3.0).collect();
     let run_with = |host: &mut PathHost, name: &str, threads: Option<usize>, sparsity: Sparsity| {
@@ -257,10 +259,7 @@ fn selections_from_the_seeded_argument_equal_those_from_its_block() {
     for (name, body) in bodies {
         let files = vec![
             (name.to_string(), format!("function y = {name}(a, x)\n{body}\nend\n{pick}")),
-            (
-                format!("{name}_block"),
-                format!("function [y, kept] = {name}_block(a, x)\n{body}\nkept = {{x, i, j}};\nend\n{pick}"),
-            ),
+            (format!("{name}_block"), format!("function [y, kept] = {name}_block(a, x)\n{body}\nkept = {{x, i, j}};\nend\n{pick}")),
         ];
         let dir = scratch(name, &files);
         let mut host = PathHost { dirs: vec![dir.0.clone()] };

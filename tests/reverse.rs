@@ -112,7 +112,8 @@ fn scalar_output_gives_a_gradient_column_in_every_mode() {
     let f = anonymous("@(x) sum(x.^2)", vec![]);
     for (mode, n) in [(Mode::Auto, 3), (Mode::Auto, 20), (Mode::Forward, 20), (Mode::Reverse, 3)] {
         let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
-        let request = Request { function: f.clone(), args: vec![column(x.clone())], options: Options { mode, ..Options::default() }, nargout: 2 };
+        let request =
+            Request { function: f.clone(), args: vec![column(x.clone())], options: Options { mode, ..Options::default() }, nargout: 2 };
         let gradient = engine.evaluate(&mut host(), &request).unwrap().jacobian.unwrap();
         assert_eq!(gradient.dims(), vec![n, 1], "{mode:?}, n = {n}");
         assert_eq!(values(&gradient), x.iter().map(|v| 2.0 * v).collect::<Vec<_>>());
@@ -157,7 +158,8 @@ fn reverse_mode_refuses_cells_from_num2cell() {
 
 /// The bytes the reverse-mode tape held, from the engine's log.
 fn tape_bytes(engine: &mut Engine, function: FunctionHandle, x: &[f64]) -> usize {
-    let request = Request { function, args: vec![column(x.to_vec())], options: Options { verbose: true, ..options(Mode::Reverse) }, nargout: 2 };
+    let request =
+        Request { function, args: vec![column(x.to_vec())], options: Options { verbose: true, ..options(Mode::Reverse) }, nargout: 2 };
     let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
     let line = result.log.iter().find(|l| l.contains("reverse mode gradient")).expect("a reverse-mode gradient");
     let count = line.split(" bytes").next().and_then(|s| s.rsplit(' ').next());
@@ -277,7 +279,11 @@ fn reverse_mode_agrees_with_forward_mode_on_every_scalar_test_function() {
             compared.push(name.clone());
         }
     }
-    eprintln!("reverse vs forward: {} scalar functions {compared:?} ({} refused in reverse mode: {refused:?})", compared.len(), refused.len());
+    eprintln!(
+        "reverse vs forward: {} scalar functions {compared:?} ({} refused in reverse mode: {refused:?})",
+        compared.len(),
+        refused.len()
+    );
     let expected = ["cutest_dispatch", "cutest_rosenbrock", "cutest_broyden", "cutest_wood", "cutest_arrowhead", "reverse_containers"];
     for expected in expected.into_iter().chain(["ext_rosenbrock", "brown_fun", "gl2_energy", "loop_objective"]) {
         assert!(compared.iter().any(|c| c == expected), "{expected} was not compared: {compared:?}");
@@ -291,12 +297,11 @@ fn reverse_mode_agrees_with_forward_mode_on_every_scalar_test_function() {
 #[test]
 fn containers_off_the_tape_are_refused_in_reverse_mode() {
     let x: Vec<f64> = (0..10).map(|i| 0.1 * i as f64 + 0.3).collect();
-    for text in [
-        "@(x) sum(cellfun(@(c) c ^ 2, {x(1), x(2)}))",
-        "@(x) sum([struct('a', {x(1), x(2)}).a] .^ 2)",
-        "@(x) feval(@(t) t * x(1), x(2))",
-    ] {
-        let request = |mode| Request { function: anonymous(text, vec![]), args: vec![column(x.clone())], options: options(mode), nargout: 2 };
+    for text in
+        ["@(x) sum(cellfun(@(c) c ^ 2, {x(1), x(2)}))", "@(x) sum([struct('a', {x(1), x(2)}).a] .^ 2)", "@(x) feval(@(t) t * x(1), x(2))"]
+    {
+        let request =
+            |mode| Request { function: anonymous(text, vec![]), args: vec![column(x.clone())], options: options(mode), nargout: 2 };
         let refused = Engine::new().evaluate(&mut host(), &request(Mode::Reverse)).expect_err(text);
         assert!(refused.message.contains("reverse mode"), "{text}: {refused}");
         let forward = Engine::new().evaluate(&mut host(), &request(Mode::Forward)).unwrap_or_else(|d| panic!("{text}: {d}"));

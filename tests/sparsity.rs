@@ -9,9 +9,7 @@ use msad::engine::{Engine, JacobianStorage, Options, Request, Sparsity};
 use msad::exec::value::{FunctionHandle, SparseMatrix, Value};
 
 fn brusselator_init(n: usize) -> Vec<f64> {
-    (1..=n)
-        .flat_map(|i| [1.0 + (2.0 * std::f64::consts::PI * i as f64 / (n as f64 + 1.0)).sin(), 3.0])
-        .collect()
+    (1..=n).flat_map(|i| [1.0 + (2.0 * std::f64::consts::PI * i as f64 / (n as f64 + 1.0)).sin(), 3.0]).collect()
 }
 
 fn run(engine: &mut Engine, f: &FunctionHandle, x: &[f64], options: Options) -> msad::diag::Result<msad::engine::Evaluation> {

@@ -118,11 +118,7 @@ pub fn decompress_exact(pattern: &Pattern, coloring: &Coloring, compressed: &[f6
 /// The sparse matrix (the pattern's size) of the pattern's entries, entry `k` (in column order, at
 /// row `i` of column `j`) read from `compressed[source(k, i, j)]`; exact zeros are not stored (as
 /// Octave's `sparse` does), in the same pass.
-pub fn gather_nonzeros(
-    pattern: &Pattern,
-    compressed: &[f64],
-    source: impl Fn(usize, usize, usize) -> usize,
-) -> SparseMatrix {
+pub fn gather_nonzeros(pattern: &Pattern, compressed: &[f64], source: impl Fn(usize, usize, usize) -> usize) -> SparseMatrix {
     let (nrows, ncols) = (pattern.nrows(), pattern.ncols());
     let (col_start, row_index) = pattern.csc();
     let mut colptr = buffers::take(ncols + 1);

@@ -148,9 +148,8 @@ mod tests {
 
     /// Scrambled but deterministic rows: a few columns per row, spread by multiplicative hashing.
     fn scrambled_pattern(nrows: usize, ncols: usize, salt: usize) -> Pattern {
-        let rows: Vec<Vec<usize>> = (0..nrows)
-            .map(|i| (0..(i + salt) % 5 + 1).map(|k| (i * 7919 + k * k * 104_729 + salt) % ncols).collect())
-            .collect();
+        let rows: Vec<Vec<usize>> =
+            (0..nrows).map(|i| (0..(i + salt) % 5 + 1).map(|k| (i * 7919 + k * k * 104_729 + salt) % ncols).collect()).collect();
         Pattern::from_rows(ncols, &rows)
     }
 

@@ -94,8 +94,7 @@ impl Pattern {
     /// From a column-major `nrows x ncols` boolean matrix.
     pub fn from_dense(nrows: usize, ncols: usize, entries: &[bool]) -> Pattern {
         assert_eq!(entries.len(), nrows * ncols, "dense pattern size");
-        let columns: Vec<Vec<usize>> =
-            (0..ncols).map(|j| (0..nrows).filter(|&i| entries[j * nrows + i]).collect()).collect();
+        let columns: Vec<Vec<usize>> = (0..ncols).map(|j| (0..nrows).filter(|&i| entries[j * nrows + i]).collect()).collect();
         Pattern::from_rows(nrows, &columns).transpose()
     }
 
@@ -174,8 +173,7 @@ impl Pattern {
     /// Entries present in either pattern. Panics if the sizes differ.
     pub fn union(&self, other: &Pattern) -> Pattern {
         assert_eq!((self.nrows, self.ncols), (other.nrows, other.ncols), "pattern union sizes");
-        let rows: Vec<Vec<usize>> =
-            (0..self.nrows).map(|i| [self.row(i), other.row(i)].concat()).collect();
+        let rows: Vec<Vec<usize>> = (0..self.nrows).map(|i| [self.row(i), other.row(i)].concat()).collect();
         Pattern::from_rows(self.ncols, &rows)
     }
 

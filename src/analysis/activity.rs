@@ -260,11 +260,12 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         changed |= mark(*d, on && differentiable, act);
                     }
                 }
-                if let Terminator::Return(outs) = &block.term {
-                    if outs.iter().any(|v| act[v.0 as usize]) && !active_results[fi] {
-                        active_results[fi] = true;
-                        changed = true;
-                    }
+                if let Terminator::Return(outs) = &block.term
+                    && outs.iter().any(|v| act[v.0 as usize])
+                    && !active_results[fi]
+                {
+                    active_results[fi] = true;
+                    changed = true;
                 }
             }
         }

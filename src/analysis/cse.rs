@@ -115,9 +115,7 @@ fn remove_unread_markers(func: &mut Function) -> usize {
     let mut removed = 0;
     for block in &mut func.blocks {
         let before = block.insts.len();
-        block.insts.retain(|i| {
-            !(matches!(i.op, Op::Const(_) | Op::MagicColon) && i.dests.iter().all(|d| !read.contains(d)))
-        });
+        block.insts.retain(|i| !(matches!(i.op, Op::Const(_) | Op::MagicColon) && i.dests.iter().all(|d| !read.contains(d))));
         removed += before - block.insts.len();
     }
     removed

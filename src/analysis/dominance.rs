@@ -7,8 +7,7 @@ use crate::ir::{BlockId, Function, Terminator};
 /// block (unreachable fresh blocks also end in `Return` but are never reached from the entry).
 pub fn immediate_postdominators(func: &Function) -> Vec<Option<BlockId>> {
     let order = func.reverse_postorder();
-    let root = (0..func.blocks.len())
-        .find(|&b| matches!(func.blocks[b].term, Terminator::Return(_)) && order.contains(&BlockId(b as u32)));
+    let root = (0..func.blocks.len()).find(|&b| matches!(func.blocks[b].term, Terminator::Return(_)) && order.contains(&BlockId(b as u32)));
     let Some(root) = root else { return vec![None; func.blocks.len()] };
     let preds = |b: usize| func.blocks[b].preds.iter().map(|p| p.0 as usize).collect();
     let succs = |b: usize| func.successors(BlockId(b as u32)).iter().map(|s| s.0 as usize).collect();

@@ -2,7 +2,7 @@
 //! copy of that body in the caller, so the call's frame set-up disappears and the caller's constant
 //! folding and CSE see through it. The copies keep the callee's name and file for error messages.
 
-use crate::ir::{Block, BlockId, Function, Inst, InlinedFrom, Op, Program, Terminator, ValueId};
+use crate::ir::{Block, BlockId, Function, InlinedFrom, Inst, Op, Program, Terminator, ValueId};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -43,13 +43,23 @@ fn inlinable(callee: &Function, call: &Inst) -> bool {
     let plain = |i: &Inst| {
         matches!(
             i.op,
-            Op::Const(_) | Op::Param(_) | Op::MagicColon | Op::Prim(_) | Op::Index | Op::IndexAssign | Op::End { .. }
-                | Op::Field { .. } | Op::FieldAssign(_) | Op::CellIndex { .. } | Op::CellAssign | Op::CellLiteral { .. }
-                | Op::Element | Op::ElementAssign
+            Op::Const(_)
+                | Op::Param(_)
+                | Op::MagicColon
+                | Op::Prim(_)
+                | Op::Index
+                | Op::IndexAssign
+                | Op::End { .. }
+                | Op::Field { .. }
+                | Op::FieldAssign(_)
+                | Op::CellIndex { .. }
+                | Op::CellAssign
+                | Op::CellLiteral { .. }
+                | Op::Element
+                | Op::ElementAssign
         )
     };
-    let undefined: Vec<ValueId> =
-        insts().filter(|i| matches!(i.op, Op::Undefined(_))).flat_map(|i| i.dests.clone()).collect();
+    let undefined: Vec<ValueId> = insts().filter(|i| matches!(i.op, Op::Undefined(_))).flat_map(|i| i.dests.clone()).collect();
     insts().count() <= MAX_INSTRUCTIONS
         && insts().all(|i| plain(i) || matches!(i.op, Op::Undefined(_)))
         && !callee.params.iter().chain(&callee.outputs).any(|n| n == "varargin" || n == "varargout")

@@ -99,12 +99,8 @@ pub fn moves(func: &Function) -> Moves {
         let mut per_inst = vec![vec![]; block.insts.len()];
         for (ii, inst) in block.insts.iter().enumerate().rev() {
             // An operand read twice by one instruction is never moved.
-            per_inst[ii] = inst
-                .args
-                .iter()
-                .zip(read_once(&inst.args))
-                .map(|(a, once)| once && !live.contains(a) && !constants.contains(a))
-                .collect();
+            per_inst[ii] =
+                inst.args.iter().zip(read_once(&inst.args)).map(|(a, once)| once && !live.contains(a) && !constants.contains(a)).collect();
             inst.dests.iter().for_each(|d| {
                 live.remove(d);
             });
@@ -115,18 +111,11 @@ pub fn moves(func: &Function) -> Moves {
             .preds
             .iter()
             .map(|&p| {
-                let incoming: Vec<Option<ValueId>> = block
-                    .phis
-                    .iter()
-                    .map(|phi| phi.incoming.iter().find(|(from, _)| *from == p).map(|(_, v)| *v))
-                    .collect();
+                let incoming: Vec<Option<ValueId>> =
+                    block.phis.iter().map(|phi| phi.incoming.iter().find(|(from, _)| *from == p).map(|(_, v)| *v)).collect();
                 incoming
                     .iter()
-                    .map(|v| {
-                        v.is_some_and(|v| {
-                            !live_in[bi].contains(&v) && incoming.iter().filter(|x| **x == Some(v)).count() == 1
-                        })
-                    })
+                    .map(|v| v.is_some_and(|v| !live_in[bi].contains(&v) && incoming.iter().filter(|x| **x == Some(v)).count() == 1))
                     .collect()
             })
             .collect();

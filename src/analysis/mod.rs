@@ -22,8 +22,8 @@ mod sccp;
 mod subscript_ranges;
 
 pub use activity::{Activity, activity};
-pub use dominance::immediate_forward_dominators;
 pub use cse::eliminate_common_subexpressions;
+pub use dominance::immediate_forward_dominators;
 pub use inline::inline_calls;
 pub use linearity::constant_derivatives;
 pub use liveness::{Moves, moves};

@@ -39,7 +39,10 @@ pub enum Lattice {
     Unreached,
     Const(Value),
     /// Varies between calls; class and dims where known.
-    Varying { class: Option<Class>, dims: Option<Vec<usize>> },
+    Varying {
+        class: Option<Class>,
+        dims: Option<Vec<usize>>,
+    },
 }
 
 impl Lattice {
@@ -199,12 +202,11 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
                 .collect();
             let size_query = size_query_operands(*id, inst, values);
             let constants = constants.or_else(|| size_query.as_ref().map(|operands| operands.iter().collect()));
-            if let Some(constants) = constants.filter(|_| primitives::is_pure(*id)) {
-                if let Ok(results) = primitives::eval(*id, &constants, n) {
-                    if results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS) {
-                        return results.into_iter().map(Lattice::Const).collect();
-                    }
-                }
+            if let Some(constants) = constants.filter(|_| primitives::is_pure(*id))
+                && let Ok(results) = primitives::eval(*id, &constants, n)
+                && results.iter().all(|r| r.numel() <= MAX_FOLDED_ELEMENTS)
+            {
+                return results.into_iter().map(Lattice::Const).collect();
             }
             prim_transfer(*id, inst, values, n)
         }
@@ -264,11 +266,7 @@ fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usi
     out[0] = match primitives::get(id).kernel {
         Kernel::Unary { .. } => Lattice::Varying { class: Some(Class::Double), dims: dims_of(0) },
         Kernel::Binary { .. } | Kernel::Predicate(_) => {
-            let class = if matches!(primitives::get(id).kernel, Kernel::Predicate(_)) {
-                Class::Logical
-            } else {
-                Class::Double
-            };
+            let class = if matches!(primitives::get(id).kernel, Kernel::Predicate(_)) { Class::Logical } else { Class::Double };
             let dims = match (dims_of(0), dims_of(1)) {
                 (Some(a), Some(b)) => primitives::broadcast_dims(&a, &b),
                 _ => None,
@@ -296,7 +294,13 @@ pub fn fold_constants(func: &mut Function, values: &[Lattice]) {
             match folded {
                 Some(consts) if !inst.dests.is_empty() && !matches!(inst.op, Op::Const(_)) => {
                     for (d, v) in inst.dests.iter().zip(consts) {
-                        block.insts.push(Inst { dests: vec![*d], op: Op::Const(v), args: vec![], span: inst.span, inlined: inst.inlined.clone() });
+                        block.insts.push(Inst {
+                            dests: vec![*d],
+                            op: Op::Const(v),
+                            args: vec![],
+                            span: inst.span,
+                            inlined: inst.inlined.clone(),
+                        });
                     }
                 }
                 _ => block.insts.push(inst),

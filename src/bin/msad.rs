@@ -110,11 +110,11 @@ fn jacobian_command(args: &[String]) -> Result<(), String> {
         _ => return Err(usage.into()),
     };
     let mut repeat = 0;
-    if let [rest @ .., flag, count] = flags {
-        if flag == "--repeat" {
-            repeat = count.parse::<usize>().map_err(|e| format!("--repeat {count}: {e}"))?;
-            flags = rest;
-        }
+    if let [rest @ .., flag, count] = flags
+        && flag == "--repeat"
+    {
+        repeat = count.parse::<usize>().map_err(|e| format!("--repeat {count}: {e}"))?;
+        flags = rest;
     }
     let x: Vec<f64> = x.split(',').map(|v| v.trim().parse::<f64>().map_err(|e| format!("{v}: {e}"))).collect::<Result<_, _>>()?;
     let jacobian = match flags {

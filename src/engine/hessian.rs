@@ -37,8 +37,12 @@ pub(super) fn evaluate(
     log: &mut Vec<String>,
 ) -> Result<(Value, Value, Value)> {
     if options.seed.is_some() || matches!(options.sparsity, Sparsity::Pattern(_)) || options.jacobian == JacobianStorage::Pattern {
-        return err(ErrorKind::BadInput, "opts.seed, a sparsity pattern and opts.jacobian = 'pattern' apply to J: \
-            leave them unset when asking for the Hessian (three outputs)".to_string());
+        return err(
+            ErrorKind::BadInput,
+            "opts.seed, a sparsity pattern and opts.jacobian = 'pattern' apply to J: \
+            leave them unset when asking for the Hessian (three outputs)"
+                .to_string(),
+        );
     }
     let detected_now = plan.hessian.is_none();
     if detected_now {
@@ -110,9 +114,6 @@ fn store(plan: &mut Prepared, compression: SymmetricCompression, control: Contro
 }
 
 fn not_scalar(value: &Value) -> Diagnostic {
-    Diagnostic::new(
-        ErrorKind::BadInput,
-        format!("the Hessian (third output) needs a scalar f, but f has {} elements", value.numel()),
-    )
-    .with_hint("ask for [f, J] for a vector-valued function")
+    Diagnostic::new(ErrorKind::BadInput, format!("the Hessian (third output) needs a scalar f, but f has {} elements", value.numel()))
+        .with_hint("ask for [f, J] for a vector-valued function")
 }

@@ -21,7 +21,6 @@
 //! a sparse J is still computed compressed, then stored full.
 
 use super::{JacobianStorage, Options, Prepared, Sparsity};
-use std::time::Instant;
 use crate::ad::bicoloring::Partition;
 use crate::ad::coloring::{append_seed, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
@@ -31,6 +30,7 @@ use crate::exec::deriv::{DenseDeriv, Deriv, SeedColours, SparseDeriv};
 use crate::exec::interp::{ControlRecord, Slot};
 use crate::exec::value::{Array, SparseMatrix, Value};
 use crate::ir::FuncId;
+use std::time::Instant;
 
 /// A pattern with its colouring, cached with the prepared code.
 pub(super) struct Compression {
@@ -415,9 +415,7 @@ pub(super) fn run_dense(
         use rayon::prelude::*;
         bounds
             .par_iter()
-            .map(|&(lo, hi)| {
-                run(plan, seeded_args(args, wrt, part(lo, hi)), false, Some(key(lo, hi)), chunk(lo, hi - lo))
-            })
+            .map(|&(lo, hi)| run(plan, seeded_args(args, wrt, part(lo, hi)), false, Some(key(lo, hi)), chunk(lo, hi - lo)))
             .collect()
     });
     let mut data = Vec::new();

@@ -335,7 +335,11 @@ impl PlanKey {
             && self.wrt == request.options.wrt
             && self.unoptimized == request.options.unoptimized
             && self.args.len() == request.args.len()
-            && self.args.iter().zip(&request.args).all(|(sig, v)| sig.as_ref().is_some_and(|sig| sig.class == Class::of(v) && v.has_dims(&sig.dims)))
+            && self
+                .args
+                .iter()
+                .zip(&request.args)
+                .all(|(sig, v)| sig.as_ref().is_some_and(|sig| sig.class == Class::of(v) && v.has_dims(&sig.dims)))
     }
 }
 
@@ -384,14 +388,13 @@ impl Engine {
             Diagnostic::new(ErrorKind::BadInput, format!("opts.wrt = {} but only {} arguments were given", wrt + 1, request.args.len()))
         })?;
         let Value::Double(x_array) = x else {
-            return err(ErrorKind::BadInput, format!(
-                "the differentiated argument must be a real double array, not {}", x.class_name()
-            ));
+            return err(ErrorKind::BadInput, format!("the differentiated argument must be a real double array, not {}", x.class_name()));
         };
         if let Some(seed) = request.options.seed.as_ref().filter(|s| s.rows() != x_array.numel()) {
-            return err(ErrorKind::BadInput, format!(
-                "opts.seed has {} rows but x has {} elements: the seed must be numel(x) x p", seed.rows(), x_array.numel()
-            ));
+            return err(
+                ErrorKind::BadInput,
+                format!("opts.seed has {} rows but x has {} elements: the seed must be numel(x) x p", seed.rows(), x_array.numel()),
+            );
         }
         let mut log = Vec::new();
         let started = Instant::now();
@@ -608,7 +611,13 @@ fn value_bytes(value: &Value) -> usize {
 
 /// The value, and the derivatives the request's outputs ask for: J (or g), and H.
 /// `args`: the request's, then the captured values passed as inputs.
-fn run_plan(plan: &mut Prepared, request: &Request, args: &[Value], n: usize, log: &mut Vec<String>) -> Result<(Value, Option<Value>, Option<Value>)> {
+fn run_plan(
+    plan: &mut Prepared,
+    request: &Request,
+    args: &[Value],
+    n: usize,
+    log: &mut Vec<String>,
+) -> Result<(Value, Option<Value>, Option<Value>)> {
     let wrt = request.options.wrt;
     if request.nargout > 2 {
         let (value, gradient, hessian) = hessian::evaluate(plan, args, wrt, n, &request.options, log)?;
@@ -705,8 +714,7 @@ fn prepare(
     let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
     let seed_read_by_selections = read_only_by_selections(&program.functions[0], wrt);
     let joins = program.functions.iter().map(two_sided_joins).collect();
-    let constant_derivatives =
-        if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
+    let constant_derivatives = if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
     let stamps: Vec<_> = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
     // Sources with no file (anonymous functions, msad's library) cannot change.
     let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));

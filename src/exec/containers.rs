@@ -4,9 +4,9 @@
 //! `Tape::container`), so values that depend on x stay on the tape through cells and struct fields.
 
 use super::deriv::Deriv;
-use super::memory;
 use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
 use super::interp::Slot;
+use super::memory;
 use super::primitives::runtime;
 use super::value::{Array, StructArray, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
@@ -214,12 +214,8 @@ pub fn assign_cell_array(base: Option<Slot>, subs: &[Subscript], rhs: Slot, tape
         values = vec![values[0].clone(); targets.len()];
     }
     if values.len() != targets.len() {
-        return Err(runtime(format!(
-            "=: nonconformant arguments (op1 is {} elements, op2 is {} elements)",
-            targets.len(),
-            values.len()
-        ))
-        .with_identifier("Octave:nonconformant-args"));
+        return Err(runtime(format!("=: nonconformant arguments (op1 is {} elements, op2 is {} elements)", targets.len(), values.len()))
+            .with_identifier("Octave:nonconformant-args"));
     }
     place_in_cell(base, dims, &targets, values, tape)
 }
@@ -351,7 +347,7 @@ pub fn literal(elements: Vec<Slot>, rows: usize, tape: &mut Option<Tape>) -> Res
     for (k, e) in elements.into_iter().enumerate() {
         by_column[(k % cols) * rows + k / cols] = Some(e);
     }
-    let (values, (parts, vars)): (Vec<Value>, (Vec<Deriv>, Vec<Option<TapeVar>>)) =
+    let (values, (parts, vars)): (Vec<_>, (Vec<_>, Vec<_>)) =
         by_column.into_iter().map(|s| s.expect("every element placed")).map(|s| (s.value, (s.deriv, s.tape))).unzip();
     Ok(container_slot(Value::Cell(Array::new(vec![rows, cols], values)), parts, vars, tape))
 }

@@ -325,9 +325,9 @@ impl Deriv {
                     }
                 }))
             }
-            Deriv::Parts(_) => Deriv::from_parts(
-                sources().iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect(),
-            ),
+            Deriv::Parts(_) => {
+                Deriv::from_parts(sources().iter().map(|&i| if i == usize::MAX { Deriv::Zero } else { self.part(i) }).collect())
+            }
         }
     }
 
@@ -629,11 +629,14 @@ pub fn combine_terms(terms: &[(Coef, &Deriv, &RowMap)], rows: usize) -> Deriv {
 /// spread over every element can make m x n of them): a size beyond memory stops the run at once.
 fn sparse_entries_bound(terms: &[(Coef, &Deriv, &RowMap)], rows: usize, nd: usize) -> usize {
     let row_entries = |r: usize| -> usize {
-        terms.iter().map(|(_, deriv, map)| match deriv {
-            Deriv::Sparse(s) => s.row(map.source(r)).0.len(),
-            Deriv::Dense(_) => nd,
-            Deriv::Zero | Deriv::Parts(_) => 0,
-        }).sum()
+        terms
+            .iter()
+            .map(|(_, deriv, map)| match deriv {
+                Deriv::Sparse(s) => s.row(map.source(r)).0.len(),
+                Deriv::Dense(_) => nd,
+                Deriv::Zero | Deriv::Parts(_) => 0,
+            })
+            .sum()
     };
     (0..rows).fold(0usize, |total, r| total.saturating_add(row_entries(r)))
 }
@@ -665,7 +668,7 @@ pub fn combine_into(own: (Coef, DenseDeriv), other: Option<(Coef, &Deriv, &RowMa
 /// `dst[k] = coef[k] * dst[k]`.
 fn scale(dst: &mut [f64], coef: Coef) {
     match coef {
-        Coef::Same(c) if c == 1.0 => {}
+        Coef::Same(1.0) => {}
         Coef::Same(c) => dst.iter_mut().for_each(|o| *o *= c),
         Coef::Each(c) => dst.iter_mut().zip(c).for_each(|(o, c)| *o *= c),
     }
@@ -675,7 +678,7 @@ fn scale(dst: &mut [f64], coef: Coef) {
 /// that each vectorises.
 fn write_term(data: &mut Vec<f64>, coef: Coef, src: &[f64], map: &RowMap, rows: usize) {
     match (coef, map) {
-        (Coef::Same(c), RowMap::Identity) if c == 1.0 => data.extend_from_slice(&src[..rows]),
+        (Coef::Same(1.0), RowMap::Identity) => data.extend_from_slice(&src[..rows]),
         (Coef::Same(c), RowMap::Identity) => data.extend(src[..rows].iter().map(|s| c * s)),
         (Coef::Same(c), RowMap::Scalar) => data.extend(std::iter::repeat_n(c * src[0], rows)),
         (Coef::Same(c), RowMap::Gather(m)) => data.extend(m.iter().map(|&i| c * src[i])),
@@ -700,8 +703,8 @@ fn write_pair(data: &mut Vec<f64>, (a, x): (Coef, &[f64]), (b, y): (Coef, &[f64]
 /// `dst[k] += coef[k] * src[map(k)]`, one loop per kind as in `write_term`.
 fn add_term(dst: &mut [f64], coef: Coef, src: &[f64], map: &RowMap) {
     match (coef, map) {
-        (Coef::Same(c), RowMap::Identity) if c == 1.0 => dst.iter_mut().zip(src).for_each(|(o, s)| *o += s),
-        (Coef::Same(c), RowMap::Identity) if c == -1.0 => dst.iter_mut().zip(src).for_each(|(o, s)| *o -= s),
+        (Coef::Same(1.0), RowMap::Identity) => dst.iter_mut().zip(src).for_each(|(o, s)| *o += s),
+        (Coef::Same(-1.0), RowMap::Identity) => dst.iter_mut().zip(src).for_each(|(o, s)| *o -= s),
         (Coef::Same(c), RowMap::Identity) => dst.iter_mut().zip(src).for_each(|(o, s)| *o += c * s),
         (Coef::Same(c), RowMap::Scalar) => dst.iter_mut().for_each(|o| *o += c * src[0]),
         (Coef::Same(c), RowMap::Gather(m)) => dst.iter_mut().zip(m).for_each(|(o, &i)| *o += c * src[i]),

@@ -3,9 +3,9 @@
 
 use super::buffers;
 use super::deriv::{Deriv, RowMap, SeedColours, Stride, contiguous_start, extend_stride};
+use super::primitives::integers::{as_double, not_differentiable};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
-use super::primitives::integers::{as_double, not_differentiable};
 use super::value::{Array, Complex64, IntClass, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
@@ -14,7 +14,11 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 #[derive(Clone)]
 pub enum Subscript {
     All,
-    List { positions: Vec<usize>, dims: Dims, is_logical: bool },
+    List {
+        positions: Vec<usize>,
+        dims: Dims,
+        is_logical: bool,
+    },
     /// A range `a:s:b` read only as a subscript: a row of positions, never built as a list.
     Range(Stride),
 }
@@ -148,10 +152,10 @@ pub fn gather_plan(dims: &[usize], subs: &[Subscript]) -> Result<(Vec<usize>, Ve
     }
     let view = folded_dims(dims, subs.len());
     for (i, s) in subs.iter().enumerate() {
-        if let Some(p) = s.max_position() {
-            if p >= view[i] {
-                return Err(out_of_bound(p + 1, i, subs.len(), view[i], dims));
-            }
+        if let Some(p) = s.max_position()
+            && p >= view[i]
+        {
+            return Err(out_of_bound(p + 1, i, subs.len(), view[i], dims));
         }
     }
     let counts: Vec<usize> = subs.iter().zip(&view).map(|(s, &e)| s.count(e)).collect();
@@ -239,10 +243,10 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    if let Some(stride) = stride_within(value, subs) {
-        if let Some(deriv) = deriv.gather_stride(stride) {
-            return Ok((stride_values(value, subs, stride), deriv));
-        }
+    if let Some(stride) = stride_within(value, subs)
+        && let Some(deriv) = deriv.gather_stride(stride)
+    {
+        return Ok((stride_values(value, subs, stride), deriv));
     }
     let (dims, positions) = gather_plan(&value.shape(), subs)?;
     if let Value::Struct(s) = value {
@@ -374,12 +378,7 @@ fn integer_assignment(base: Option<&Value>, rhs: &Value) -> Result<Option<IntCla
 /// `a(subs...) = rhs`: returns the new value and derivative, reusing the base's buffers when the size
 /// does not change. `base = None` is an undefined variable (MATLAB creates it). Out-of-range subscripts
 /// grow the array with zeros.
-pub fn assign(
-    base: Option<(Value, Deriv)>,
-    rhs: &Value,
-    rhs_deriv: &Deriv,
-    subs: &[Subscript],
-) -> Result<(Value, Deriv)> {
+pub fn assign(base: Option<(Value, Deriv)>, rhs: &Value, rhs_deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
     let class = integer_assignment(base.as_ref().map(|(v, _)| v), rhs)?;
     if class.is_none() && matches!(rhs, Value::Int(..)) {
         return assign(base, &as_double(rhs), rhs_deriv, subs);
@@ -407,11 +406,7 @@ pub fn assign(
     let rhs_source = |k: usize| if rhs_n == 1 { 0 } else { k };
     let value = assign_value(base, &old_dims, &new_dims, rhs, &targets, rhs_source)?;
     let numel: usize = new_dims.iter().product();
-    let base_deriv = if old_dims[..] == new_dims[..] {
-        base_deriv
-    } else {
-        base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel)
-    };
+    let base_deriv = if old_dims[..] == new_dims[..] { base_deriv } else { base_deriv.relocate(&resize_map(&old_dims, &new_dims), numel) };
     let deriv = base_deriv.assign_rows(numel, &targets, rhs_deriv, rhs_source);
     buffers::give(targets);
     Ok((value, deriv))
@@ -489,22 +484,14 @@ fn grown_dims(dims: &[usize], subs: &[Subscript]) -> Result<Vec<usize>> {
             [0, 0] => Ok(vec![1, max + 1]),
             [1, _] => Ok(vec![1, max + 1]),
             [_, 1] => Ok(vec![max + 1, 1]),
-            _ => Err(runtime(format!(
-                "A(I) = X: index {} out of bound {}; a matrix cannot be resized by linear indexing",
-                max + 1,
-                numel
-            ))),
+            _ => Err(runtime(format!("A(I) = X: index {} out of bound {}; a matrix cannot be resized by linear indexing", max + 1, numel))),
         };
     }
     let view = folded_dims(dims, subs.len());
     if subs.len() < dims.len() && subs.iter().zip(&view).any(|(s, &e)| s.max_position().is_some_and(|p| p >= e)) {
         return Err(runtime("A(I,J,...) = X: cannot grow an array indexed with fewer subscripts than dims"));
     }
-    let grown: Vec<usize> = subs
-        .iter()
-        .zip(&view)
-        .map(|(s, &e)| s.max_position().map_or(e, |p| e.max(p + 1)))
-        .collect();
+    let grown: Vec<usize> = subs.iter().zip(&view).map(|(s, &e)| s.max_position().map_or(e, |p| e.max(p + 1))).collect();
     let mut out = grown;
     if subs.len() < dims.len() {
         out = dims.to_vec();

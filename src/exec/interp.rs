@@ -12,20 +12,20 @@ use super::buffers;
 use super::containers;
 use super::deriv::{Deriv, SeedColours};
 use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned, index_seed};
+use super::interrupt;
+use super::primitives::{self, Forward, PrimId, Reused};
 use super::scalar;
 use super::small_list::{Few, Operands};
-use super::primitives::{self, Forward, PrimId, Reused};
 use super::value::{Array, FunctionHandle, Value};
 use super::warnings::WarningState;
-use std::sync::Arc;
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves};
-pub use control::ControlRecord;
-use scalar_loop::LoopExit;
-use super::interrupt;
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+pub use control::ControlRecord;
+use scalar_loop::LoopExit;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// A value with its derivative block.
@@ -227,7 +227,21 @@ impl HostCall {
 
 impl<'p> Interpreter<'p> {
     pub fn new(plan: Plan<'p>, detect_sparsity: bool) -> Interpreter<'p> {
-        Interpreter { plan, depth: 0, seed_key: None, seed: None, seeded_value: None, detect_sparsity, control: ControlRecord::default(), tape: None, host_calls: vec![], warnings: None, local_warnings: vec![], local_warnings_mark: 0, exploring: vec![] }
+        Interpreter {
+            plan,
+            depth: 0,
+            seed_key: None,
+            seed: None,
+            seeded_value: None,
+            detect_sparsity,
+            control: ControlRecord::default(),
+            tape: None,
+            host_calls: vec![],
+            warnings: None,
+            local_warnings: vec![],
+            local_warnings_mark: 0,
+            exploring: vec![],
+        }
     }
 
     /// Tells this run that parameter `param` of the entry function carries the seed `colours`.
@@ -272,10 +286,10 @@ impl<'p> Interpreter<'p> {
         self.depth += 1;
         let result = self.run(id, func, args, nargin, nargout);
         self.depth -= 1;
-        if self.depth == 0 {
-            if let Ok(mut published) = self.plan.host_calls.lock() {
-                *published = std::mem::take(&mut self.host_calls);
-            }
+        if self.depth == 0
+            && let Ok(mut published) = self.plan.host_calls.lock()
+        {
+            *published = std::mem::take(&mut self.host_calls);
         }
         result
     }
@@ -472,12 +486,12 @@ impl<'p> Interpreter<'p> {
                 frame.regs[phi.dest.0 as usize] = taken_input;
                 continue;
             };
-            if let Some(p) = from_other {
-                if let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize] {
-                    match slot.deriv.with_structure_of(&alt.deriv) {
-                        Some(d) => slot.deriv = d,
-                        None => self.control.unexplored_side(),
-                    }
+            if let Some(p) = from_other
+                && let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize]
+            {
+                match slot.deriv.with_structure_of(&alt.deriv) {
+                    Some(d) => slot.deriv = d,
+                    None => self.control.unexplored_side(),
                 }
             }
             frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
@@ -599,10 +613,10 @@ impl<'p> Interpreter<'p> {
                     self.warning(&[&id, &Value::string("%s"), &message])?;
                 }
                 reject_complex_derivative(*id, &results, &operands)?;
-                if let Some(Value::Int(..)) = results.first() {
-                    if operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
-                        return Err(primitives::integers::not_differentiable(primitives::get(*id).name(), results[0].class_name()));
-                    }
+                if let Some(Value::Int(..)) = results.first()
+                    && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some())
+                {
+                    return Err(primitives::integers::not_differentiable(primitives::get(*id).name(), results[0].class_name()));
                 }
                 let reused = match in_place && derivative {
                     true => take_dying_block(*id, inst, movable, regs, &results[0], written_into),
@@ -679,9 +693,8 @@ impl<'p> Interpreter<'p> {
                 }
             }
             Op::Call(id) => {
-                let operands = (0..inst.args.len())
-                    .map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k))))
-                    .collect::<Result<Vec<_>>>()?;
+                let operands =
+                    (0..inst.args.len()).map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k)))).collect::<Result<Vec<_>>>()?;
                 let results = self.call(*id, operands, inst.dests.len())?;
                 for (d, s) in inst.dests.iter().zip(results) {
                     set(regs, *d, Reg::Val(s));
@@ -701,7 +714,8 @@ impl<'p> Interpreter<'p> {
             Op::Index => {
                 let subs = subscripts(regs, &inst.args[1..])?;
                 let active = activity.is_active(inst.dests[0]);
-                let seed = self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
+                let seed =
+                    self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
                 let seeded = match seed {
                     Some((_, colours)) => Some(index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs)?),
                     None => None,
@@ -873,9 +887,9 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
             }
             written
         }
-        Op::Prim(id) if inst.args.len() <= 2 => with_destination(regs, dest, &inst.args, |out, operands| {
-            scalar::primitive(*id, operands, activity.is_active(dest), out, tape)
-        }),
+        Op::Prim(id) if inst.args.len() <= 2 => {
+            with_destination(regs, dest, &inst.args, |out, operands| scalar::primitive(*id, operands, activity.is_active(dest), out, tape))
+        }
         Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
             Some(k) => {
                 let tape = tape.filter(|_| activity.is_active(dest));
@@ -1181,7 +1195,13 @@ fn take_dying_block(
 /// The value of an operand of `inst` read for the last time, taken out of its register (an array
 /// without dims or elements left in its place, never read, so that nothing is allocated) when the kernel of `id` can write its result into it; `derivative`: the forward
 /// rule runs next.
-fn take_dying_value(id: PrimId, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], derivative: bool) -> Option<(usize, Array<f64>)> {
+fn take_dying_value(
+    id: PrimId,
+    inst: &Inst,
+    movable: &dyn Fn(usize) -> bool,
+    regs: &mut [Reg],
+    derivative: bool,
+) -> Option<(usize, Array<f64>)> {
     if !(0..inst.args.len()).any(movable) {
         return None;
     }

@@ -12,10 +12,10 @@
 //! an element read takes (see `Tape::record_scalar`).
 
 use super::deriv::{DenseDeriv, Deriv};
-use crate::ad::reverse::tape::{Tape, TapeVar};
 use super::interp::Slot;
 use super::primitives::{self, Kernel, Prim, PrimId};
 use super::value::{Array, Value};
+use crate::ad::reverse::tape::{Tape, TapeVar};
 
 /// What a fast-path operation did with its result: None, written into the destination's buffers;
 /// else a new slot for the destination (boxed: the in-place case, taken on every loop iteration after
@@ -320,13 +320,16 @@ fn store(dest: Option<&mut Slot>, y: f64, terms: [(f64, Option<&[f64]>); 2]) -> 
 /// Writes `y` and a 1 x nd derivative row filled by `fill`, into `dest`'s buffers when it holds a scalar
 /// with a row of the same length (None), else into a new slot.
 pub(super) fn write(dest: Option<&mut Slot>, y: f64, nd: usize, fill: impl FnOnce(&mut [f64])) -> Written {
-    if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape }) = dest {
-        if a.data.len() == 1 && a.dims.len() == 2 && d.rows == 1 && d.nd == nd {
-            *tape = None;
-            a.data[0] = y;
-            fill(&mut d.data);
-            return None;
-        }
+    if let Some(Slot { value: Value::Double(a), deriv: Deriv::Dense(d), tape }) = dest
+        && a.data.len() == 1
+        && a.dims.len() == 2
+        && d.rows == 1
+        && d.nd == nd
+    {
+        *tape = None;
+        a.data[0] = y;
+        fill(&mut d.data);
+        return None;
     }
     let mut row = vec![0.0; nd];
     fill(&mut row);

@@ -1,13 +1,13 @@
 //! Runtime values with MATLAB semantics: column-major N-D arrays (at least 2 dims), sparse matrices,
 //! cells, structs and function handles.
 
-use std::borrow::Cow;
-use std::sync::Arc;
-use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::ir::Callee;
 use super::buffers;
 use super::small_list::Dims;
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::ir::Callee;
 pub use num_complex::Complex64;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Column-major N-D array. `dims.len() >= 2`; trailing singleton dims beyond the second are dropped.
 #[derive(Clone, Debug, PartialEq)]
@@ -143,10 +143,18 @@ pub enum FunctionHandle {
     Named(String),
     /// `unmodelled`: captured variables of classes msad does not model (name, class), an error only
     /// where the code reads them.
-    Anonymous { text: String, captured: Vec<(String, Value)>, unmodelled: Vec<(String, String)> },
+    Anonymous {
+        text: String,
+        captured: Vec<(String, Value)>,
+        unmodelled: Vec<(String, String)>,
+    },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
     /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
-    Compiled { text: String, target: Callee, captured: Vec<Value> },
+    Compiled {
+        text: String,
+        target: Callee,
+        captured: Vec<Value>,
+    },
 }
 
 impl FunctionHandle {
@@ -331,11 +339,7 @@ impl Value {
     /// A complex result as Octave keeps it: real when every imaginary part is zero (`complex()` alone
     /// makes complex values with zero imaginary parts).
     pub fn narrowed(a: Array<Complex64>) -> Value {
-        if a.data.iter().all(|z| z.im == 0.0) {
-            Value::Double(a.map(|z| z.re))
-        } else {
-            Value::Complex(a)
-        }
+        if a.data.iter().all(|z| z.im == 0.0) { Value::Double(a.map(|z| z.re)) } else { Value::Complex(a) }
     }
 
     /// The value as a complex array: complex values, and real numeric ones with zero imaginary parts.
@@ -395,7 +399,9 @@ impl Value {
             }
             (Value::Cell(a), Value::Cell(b)) => a.dims == b.dims && same_elements(&a.data, &b.data),
             (Value::Struct(a), Value::Struct(b)) => {
-                a.dims == b.dims && a.fields == b.fields && a.elements.len() == b.elements.len()
+                a.dims == b.dims
+                    && a.fields == b.fields
+                    && a.elements.len() == b.elements.len()
                     && a.elements.iter().zip(&b.elements).all(|(x, y)| same_elements(x, y))
             }
             (Value::Handle(a), Value::Handle(b)) => match (&**a, &**b) {
@@ -408,7 +414,8 @@ impl Value {
                 _ => false,
             },
             (Value::Complex(a), Value::Complex(b)) => {
-                a.dims == b.dims && a.data.iter().zip(&b.data).all(|(p, q)| (p.re.to_bits(), p.im.to_bits()) == (q.re.to_bits(), q.im.to_bits()))
+                a.dims == b.dims
+                    && a.data.iter().zip(&b.data).all(|(p, q)| (p.re.to_bits(), p.im.to_bits()) == (q.re.to_bits(), q.im.to_bits()))
             }
             _ => false,
         }
@@ -419,11 +426,10 @@ impl Value {
     pub fn check_function_result(&self) -> Result<()> {
         match self {
             Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
-            other => Err(Diagnostic::new(
-                ErrorKind::BadInput,
-                format!("the function must return a numeric array, not a {}", other.class_name()),
-            )
-            .with_hint("return the numbers to differentiate (e.g. c{1} or s.field), or [c{:}] for a cell of arrays")),
+            other => {
+                Err(Diagnostic::new(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name()))
+                    .with_hint("return the numbers to differentiate (e.g. c{1} or s.field), or [c{:}] for a cell of arrays"))
+            }
         }
     }
     /// The value as a real double array (logical and char convert, sparse densifies); None for containers
@@ -462,7 +468,13 @@ mod tests {
         let long: Vec<f64> = (0..37).map(f64::from).collect();
         let mut long_changed = long.clone();
         long_changed[33] = -0.0;
-        let closure = |p: Value| Value::Handle(Arc::new(FunctionHandle::Anonymous { text: "@(x) x * p".into(), captured: vec![("p".into(), p)], unmodelled: vec![] }));
+        let closure = |p: Value| {
+            Value::Handle(Arc::new(FunctionHandle::Anonymous {
+                text: "@(x) x * p".into(),
+                captured: vec![("p".into(), p)],
+                unmodelled: vec![],
+            }))
+        };
         let cases = [
             (doubles(vec![1, 1], vec![f64::NAN]), doubles(vec![1, 1], vec![f64::NAN]), true),
             (doubles(vec![1, 1], vec![0.0]), doubles(vec![1, 1], vec![-0.0]), false),

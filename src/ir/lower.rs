@@ -373,7 +373,8 @@ impl<'a> Lowerer<'a> {
 
     fn read_var(&mut self, name: &str, span: Span) -> ValueId {
         if let Some(class) = self.unmodelled.get(name) {
-            let error = self.err(&format!("the captured variable '{name}' of class {class}"), span)
+            let error = self
+                .err(&format!("the captured variable '{name}' of class {class}"), span)
                 .with_hint("capture the numbers the code needs (e.g. values(map) or obj.Prop) instead of the object");
             return self.emit(Op::Fail(Box::new(error)), vec![], span);
         }
@@ -588,7 +589,8 @@ impl<'a> Lowerer<'a> {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::Field { name: field.name.clone(), tolerant: true, list: ListUse::Single }, vec![base], span);
+                        let part =
+                            self.emit(Op::Field { name: field.name.clone(), tolerant: true, list: ListUse::Single }, vec![base], span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -599,7 +601,8 @@ impl<'a> Lowerer<'a> {
                 let inner = match rest {
                     [] => value,
                     _ => {
-                        let part = self.emit(Op::CellIndex { tolerant: true, list: ListUse::Single }, [vec![base], subs.clone()].concat(), span);
+                        let part =
+                            self.emit(Op::CellIndex { tolerant: true, list: ListUse::Single }, [vec![base], subs.clone()].concat(), span);
                         self.assign_into(part, rest, value, span)?
                     }
                 };
@@ -890,9 +893,7 @@ impl<'a> Lowerer<'a> {
                 Some(&(base, position, count)) => Ok(self.emit(Op::End { position, count }, vec![base], span)),
                 None => Err(self.err("'end' outside an index", span)),
             },
-            ExprKind::Binary { op: op @ (BinOp::AndAnd | BinOp::OrOr), lhs, rhs } => {
-                self.lower_short_circuit(*op, lhs, rhs, span)
-            }
+            ExprKind::Binary { op: op @ (BinOp::AndAnd | BinOp::OrOr), lhs, rhs } => self.lower_short_circuit(*op, lhs, rhs, span),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.lower_expr(lhs)?, self.lower_expr(rhs)?);
                 self.prim(binop_prim(*op), vec![l, r], span)
@@ -942,7 +943,8 @@ impl<'a> Lowerer<'a> {
             ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_list(e, ListUse::Single),
             ExprKind::CellArray(rows) => {
                 let rows: Vec<&Vec<Expr>> = rows.iter().filter(|r| !r.is_empty()).collect();
-                let spreads = rows.iter().flat_map(|r| r.iter()).any(|e| matches!(e.kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. }));
+                let spreads =
+                    rows.iter().flat_map(|r| r.iter()).any(|e| matches!(e.kind, ExprKind::Field { .. } | ExprKind::CellIndex { .. }));
                 if !spreads && rows.iter().any(|r| r.len() != rows[0].len()) {
                     return Err(Diagnostic::new(ErrorKind::Runtime, "vertical dimensions mismatch in cell array").at(&self.file, span));
                 }
@@ -1031,7 +1033,8 @@ impl<'a> Lowerer<'a> {
         }
         if let ("nargin" | "nargout", []) = (name, args) {
             if !self.inlining.is_empty() {
-                return Err(self.err(&format!("{name} inside a nested function"), span)
+                return Err(self
+                    .err(&format!("{name} inside a nested function"), span)
                     .with_hint("pass the count as an argument, or make the nested function a subfunction"));
             }
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
@@ -1236,13 +1239,15 @@ impl<'a> Lowerer<'a> {
     /// The function a handle `@name` made here calls.
     fn handle_target(&mut self, name: &str, span: Span) -> Result<Callee> {
         if self.nested.iter().any(|n| n.name.name == name) {
-            return Err(self.err("handles to nested functions", span)
+            return Err(self
+                .err("handles to nested functions", span)
                 .with_hint("call the nested function directly, or make it a subfunction and pass the shared variables"));
         }
         match self.resolve(name, span)? {
             Some(target @ (Callee::Prim(_) | Callee::User(_))) => Ok(target),
-            Some(Callee::HigherOrder(h)) => Err(self.err(&format!("handles to '{}'", h.name()), span)
-                .with_hint("call it directly instead of through a handle")),
+            Some(Callee::HigherOrder(h)) => {
+                Err(self.err(&format!("handles to '{}'", h.name()), span).with_hint("call it directly instead of through a handle"))
+            }
             None => Err(Diagnostic::new(ErrorKind::Unsupported, format!("'@{name}': msad finds no function '{name}'"))
                 .at(&self.file, span)
                 .with_hint("check the name; msad supports its own builtins and functions with .m source")),
@@ -1253,10 +1258,13 @@ impl<'a> Lowerer<'a> {
     /// workspace (captured now, passed first on every call) followed by its own parameters.
     /// `captures` false: capture nothing (`str2func` text).
     fn anonymous_handle(&mut self, params: &[Param], body: &Expr, text: String, captures: bool) -> Result<ValueId> {
-        let own: Vec<String> = params.iter().filter_map(|p| match p {
-            Param::Name(id) => Some(id.name.clone()),
-            Param::Ignored(_) => None,
-        }).collect();
+        let own: Vec<String> = params
+            .iter()
+            .filter_map(|p| match p {
+                Param::Name(id) => Some(id.name.clone()),
+                Param::Ignored(_) => None,
+            })
+            .collect();
         let mut read = Vec::new();
         names_read(body, &own, &mut read);
         let captured: Vec<String> = read.into_iter().filter(|n| captures && self.variables.contains(n)).collect();
@@ -1347,7 +1355,8 @@ impl<'a> Lowerer<'a> {
         };
         let Some((value, text_span)) = known else {
             // An error when it runs: library code converts names on paths a handle never takes.
-            let error = self.err("str2func of text that is computed at run time", span)
+            let error = self
+                .err("str2func of text that is computed at run time", span)
                 .with_hint("write the handle itself, @name or @(x) ..., or pass the name as an argument or a captured variable");
             return Ok(self.emit(Op::Fail(Box::new(error)), vec![], span));
         };
@@ -1357,7 +1366,10 @@ impl<'a> Lowerer<'a> {
         }
         let source = SourceFile::new("<anonymous>", value.as_str());
         let (params, body) = parse_anonymous(&source).map_err(|d| d.at(&self.file, *text_span))?;
-        let text = crate::syntax::octave_text::octave_text(&Expr { kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) }, span });
+        let text = crate::syntax::octave_text::octave_text(&Expr {
+            kind: ExprKind::AnonFn { params: params.clone(), body: Box::new(body.clone()) },
+            span,
+        });
         self.anonymous_handle(&params, &body, text, false)
     }
 
@@ -1485,8 +1497,14 @@ fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
             }));
             names_read(body, &inner, out);
         }
-        ExprKind::Number(_) | ExprKind::ImagNumber(_) | ExprKind::Str { .. } | ExprKind::Colon | ExprKind::End
-        | ExprKind::FuncHandle(_) | ExprKind::PostIncrement { .. } | ExprKind::Assign { .. } => {}
+        ExprKind::Number(_)
+        | ExprKind::ImagNumber(_)
+        | ExprKind::Str { .. }
+        | ExprKind::Colon
+        | ExprKind::End
+        | ExprKind::FuncHandle(_)
+        | ExprKind::PostIncrement { .. }
+        | ExprKind::Assign { .. } => {}
     }
 }
 

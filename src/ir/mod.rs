@@ -1,10 +1,10 @@
 //! Intermediate representation: each user function becomes a control-flow graph of three-address
 //! instructions in SSA form (phi nodes at joins). Variables disappear: every assignment defines a new value.
 
+mod dump;
+pub mod library;
 pub mod lower;
 pub mod program;
-pub mod library;
-mod dump;
 pub mod verify;
 
 use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
@@ -88,7 +88,10 @@ pub enum Op {
     /// `@name` or `@(params) body`: a function handle to `target`; `args` are the values an anonymous
     /// function captured, passed to the target before the call's own arguments. `text` is what
     /// `func2str` gives.
-    MakeHandle { target: Callee, text: String },
+    MakeHandle {
+        target: Callee,
+        text: String,
+    },
     /// A builtin that calls the function handle it is given (`feval`, `cellfun`, `arrayfun`), with as
     /// many results as `dests`.
     Apply(HigherOrder),
@@ -97,7 +100,10 @@ pub enum Op {
     /// `args[0](args[2..]) = args[1]`: a new array value.
     IndexAssign,
     /// The value of `end` in index position `position` of `count` indices into `args[0]`.
-    End { position: usize, count: usize },
+    End {
+        position: usize,
+        count: usize,
+    },
     /// `args[0](args[1..])` read inside `s(k).f = v` to be changed and put back by `ElementAssign`: a
     /// subscript past the end names a new element with the struct's fields all `[]`; an undefined or
     /// `[]` base gives an undefined value.
@@ -108,29 +114,44 @@ pub enum Op {
     /// `args[0].name`. `tolerant`: a missing field or an undefined base gives an undefined value instead
     /// of an error (the read inside a nested assignment such as `s.a.b = v`). On a struct array it names
     /// one value per element (a cs-list), used as `list` says.
-    Field { name: String, tolerant: bool, list: ListUse },
+    Field {
+        name: String,
+        tolerant: bool,
+        list: ListUse,
+    },
     /// `args[0].name = args[1]`: a new struct value.
     FieldAssign(String),
     /// `args[0]{args[1..]}`: the elements of a cell array it names (`tolerant` as for `Field`), used as
     /// `list` says.
-    CellIndex { tolerant: bool, list: ListUse },
+    CellIndex {
+        tolerant: bool,
+        list: ListUse,
+    },
     /// `args[0]{args[2..]} = args[1]`: a new cell value.
     CellAssign,
     /// `[t1, c{subs}, s.f] = ...`: how many values target `args[0]{args[1..]}` (or with `field`,
     /// `args[0].field`, one per struct element) takes; `args[0]` may be undefined.
-    TargetCount { field: bool },
+    TargetCount {
+        field: bool,
+    },
     /// The inner call (a `Prim`, `Call`, `Apply` or `Index`) of `args[1..]` asked for `args[0]` results,
     /// which are left as one cs-list.
     Outputs(Box<Op>),
     /// From the cs-list `args[0]`, the `args[2]` values from position `args[1]` (0-based): one value,
     /// or with `cell` a 1-by-n cell of them.
-    ListPart { cell: bool },
+    ListPart {
+        cell: bool,
+    },
     /// `[..., c{subs}, ...] = ...` (`field` None: `args[0]{args[2..]}`) or `[..., s.f, ...] = ...`:
     /// the elements of the cell `args[1]` assigned in order.
-    ListAssign { field: Option<String> },
+    ListAssign {
+        field: Option<String>,
+    },
     /// `{...}`: rows of `widths[r]` operands, given row by row; rows differ in width only when a
     /// cs-list among them spreads them to equal widths at run time (`{c{:}; 1, 2}`).
-    CellLiteral { widths: Vec<usize> },
+    CellLiteral {
+        widths: Vec<usize>,
+    },
     /// Raises this error when it runs: a call of a name nothing defines. As in MATLAB, it is an error
     /// only on paths that reach it (Octave's library functions call unsupported functions on paths
     /// that validate arguments).
@@ -242,7 +263,11 @@ pub struct Phi {
 pub enum Terminator {
     Jump(BlockId),
     /// Branch on a logical scalar (conditions are converted by the `truth` primitive).
-    Branch { cond: ValueId, then_block: BlockId, else_block: BlockId },
+    Branch {
+        cond: ValueId,
+        then_block: BlockId,
+        else_block: BlockId,
+    },
     /// Returns the values of the output variables.
     Return(Vec<ValueId>),
 }

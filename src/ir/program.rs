@@ -123,16 +123,15 @@ impl<'h> Loader<'h> {
 const LIBRARY: &str = "<msad library>";
 
 fn read_source(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display())))
+    std::fs::read_to_string(path).map_err(|e| Diagnostic::new(ErrorKind::BadInput, format!("cannot read {}: {e}", path.display())))
 }
 
 impl Resolver for Loader<'_> {
     fn resolve(&mut self, name: &str, caller: &Arc<SourceFile>) -> Result<Option<Callee>> {
-        if let Some(file) = self.files.get(&caller.path).cloned() {
-            if let Some(id) = self.function_id(&file, name) {
-                return Ok(Some(Callee::User(id)));
-            }
+        if let Some(file) = self.files.get(&caller.path).cloned()
+            && let Some(id) = self.function_id(&file, name)
+        {
+            return Ok(Some(Callee::User(id)));
         }
         if let Some(h) = HigherOrder::named(name) {
             return Ok(Some(Callee::HigherOrder(h)));

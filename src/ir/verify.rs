@@ -22,9 +22,8 @@ pub fn after_pass(program: &Program, pass: &str) -> Result<()> {
         return Ok(());
     }
     for func in &program.functions {
-        verify(func).map_err(|problem| {
-            Diagnostic::new(ErrorKind::Internal, format!("invalid IR after {pass} in '{}': {problem}", func.name))
-        })?;
+        verify(func)
+            .map_err(|problem| Diagnostic::new(ErrorKind::Internal, format!("invalid IR after {pass} in '{}': {problem}", func.name)))?;
     }
     Ok(())
 }
@@ -69,7 +68,10 @@ fn check_predecessors(func: &Function) -> std::result::Result<(), String> {
         for phi in &block.phis {
             let from: Vec<BlockId> = phi.incoming.iter().map(|(p, _)| *p).collect();
             if from != block.preds {
-                return Err(format!("phi v{} in b{b} has inputs from {from:?}, the block's predecessors are {:?}", phi.dest.0, block.preds));
+                return Err(format!(
+                    "phi v{} in b{b} has inputs from {from:?}, the block's predecessors are {:?}",
+                    phi.dest.0, block.preds
+                ));
             }
         }
     }

@@ -266,13 +266,7 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
     let mut output_ptrs = vec![std::ptr::null_mut(); output_count];
     // SAFETY: the name is NUL-terminated; the pointer arrays have the lengths passed and outlive the call.
     let status = unsafe {
-        ffi::msad_call(
-            name.as_ptr(),
-            output_count as c_int,
-            output_ptrs.as_mut_ptr(),
-            input_ptrs.len() as c_int,
-            input_ptrs.as_mut_ptr(),
-        )
+        ffi::msad_call(name.as_ptr(), output_count as c_int, output_ptrs.as_mut_ptr(), input_ptrs.len() as c_int, input_ptrs.as_mut_ptr())
     };
     let outputs: Vec<OwnedArray> =
         // SAFETY: the outputs of a call are new arrays we own (or null).

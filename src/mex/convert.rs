@@ -186,8 +186,7 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
         Value::Sparse(s) => OwnedArray::sparse(s),
         Value::Cell(a) => OwnedArray::cell(&a.dims, a.data.iter().map(to_array).collect::<Result<_>>()?),
         Value::Struct(s) => {
-            let elements =
-                s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;
+            let elements = s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;
             OwnedArray::structure(&s.dims, &s.fields, elements)
         }
         Value::Handle(handle) => handle_array(handle)?,
@@ -236,7 +235,7 @@ fn handle_array(handle: &FunctionHandle) -> Result<OwnedArray> {
         return err(ErrorKind::Unsupported, "msad cannot return anonymous function handles");
     };
     let name = OwnedArray::text(name);
-    let mut outputs = array::call("str2func", &[name.as_ref()], 1)
-        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "str2func failed"))?;
+    let mut outputs =
+        array::call("str2func", &[name.as_ref()], 1).ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "str2func failed"))?;
     Ok(outputs.remove(0))
 }

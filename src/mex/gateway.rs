@@ -6,13 +6,13 @@ use super::array::{self, ArrayRef};
 use super::convert::{self, Place};
 use super::ffi::mxArray;
 use super::host::MexHost;
-use super::stack;
 use super::request;
+use super::stack;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{Engine, Host, Request};
 use crate::exec::memory::{self, OutOfMemory};
-use crate::exec::{buffers, interrupt};
 use crate::exec::value::{FunctionHandle, Value};
+use crate::exec::{buffers, interrupt};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
@@ -31,12 +31,7 @@ const TEST_HOOK: &str = "MSAD_TEST_HOOK";
 /// # Safety
 /// Called by the host with `plhs` room for `max(nlhs, 1)` outputs and `nrhs` valid inputs.
 #[unsafe(no_mangle)]
-pub unsafe extern "C-unwind" fn mexFunction(
-    nlhs: c_int,
-    plhs: *mut *mut mxArray,
-    nrhs: c_int,
-    prhs: *const *const mxArray,
-) {
+pub unsafe extern "C-unwind" fn mexFunction(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) {
     // On every call: `clear msad_eval` makes the host forget it, though this library stays loaded.
     array::at_exit(release_engine);
     array::release_outputs();
@@ -146,10 +141,9 @@ fn lock_engine() -> Result<MutexGuard<'static, Option<Engine>>> {
             *engine = None;
             Ok(engine)
         }
-        Err(TryLockError::WouldBlock) => Err(Diagnostic::new(
-            ErrorKind::Unsupported,
-            "msad_eval was called from inside a function msad_eval is evaluating",
-        )),
+        Err(TryLockError::WouldBlock) => {
+            Err(Diagnostic::new(ErrorKind::Unsupported, "msad_eval was called from inside a function msad_eval is evaluating"))
+        }
     }
 }
 

@@ -2,9 +2,9 @@
 //! its path or current folder changed), edits of source files through `watch`.
 
 use super::array::{self, Kind, OwnedArray};
+use super::convert::{Place, to_array, to_value};
 use super::watch;
 use crate::engine::{Host, WarningState};
-use super::convert::{Place, to_array, to_value};
 use crate::exec::interp::HostCall;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
@@ -41,7 +41,8 @@ impl Host for MexHost {
     /// Whether `exist` knows the name (a built-in or compiled function msad has no source for).
     fn defines(&mut self, name: &str) -> bool {
         let outputs = array::call("exist", &[OwnedArray::text(name).as_ref()], 1);
-        outputs.is_some_and(|out| out[0].as_ref().kind() == Kind::MSAD_DOUBLE && out[0].as_ref().doubles().first().is_some_and(|&k| k >= 2.0))
+        outputs
+            .is_some_and(|out| out[0].as_ref().kind() == Kind::MSAD_DOUBLE && out[0].as_ref().doubles().first().is_some_and(|&k| k >= 2.0))
     }
 
     fn call(&mut self, call: &HostCall) {

@@ -1,8 +1,8 @@
 //! `msad_eval(fun, x, opts, extra...)`'s arguments, as values, to an engine `Request`: checks the
 //! call's shape and parses `opts`. Host-independent, so it is tested without Octave.
 
-use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ad::pattern::Pattern;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{JacobianStorage, MAX_THREADS, Mode, Options, Request, Sparsity};
 use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
@@ -147,9 +147,12 @@ fn parse_options(opts: Vec<(&str, &Value)>, arg_count: usize) -> Result<Options>
             }
         }
     }
-    if options.seed.is_some() && (options.mode == Mode::Reverse || options.jacobian != JacobianStorage::Auto || options.sparsity != Sparsity::Auto) {
+    if options.seed.is_some()
+        && (options.mode == Mode::Reverse || options.jacobian != JacobianStorage::Auto || options.sparsity != Sparsity::Auto)
+    {
         return bad_input(
-            "opts.seed asks for the compressed product J*S in forward mode: leave opts.mode, opts.jacobian and opts.sparsity unset".to_string(),
+            "opts.seed asks for the compressed product J*S in forward mode: leave opts.mode, opts.jacobian and opts.sparsity unset"
+                .to_string(),
         );
     }
     Ok(options)
@@ -229,7 +232,9 @@ fn positive_integer(value: &Value, option: &str) -> Result<usize> {
 fn thread_count(value: &Value) -> Result<usize> {
     match positive_integer(value, "threads")? {
         threads if threads <= MAX_THREADS => Ok(threads),
-        threads => bad_input(format!("opts.threads = {threads} is more than msad uses: give at most {MAX_THREADS} (or [] for one per core)")),
+        threads => {
+            bad_input(format!("opts.threads = {threads} is more than msad uses: give at most {MAX_THREADS} (or [] for one per core)"))
+        }
     }
 }
 
@@ -269,10 +274,7 @@ pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let fields = [
         ("function", Value::string(&function)),
         ("source", Value::string(&source.map(|path| path.display().to_string()).unwrap_or_default())),
-        (
-            "captured",
-            Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] }),
-        ),
+        ("captured", Value::Struct(StructArray { dims: vec![1, 1], fields: captured_names, elements: vec![captured_values] })),
         ("args", Value::Cell(Array::row(request.args.clone()))),
         ("wrt", Value::scalar((options.wrt + 1) as f64)),
         ("jacobian", Value::string(jacobian)),
@@ -318,9 +320,7 @@ mod tests {
 
     #[test]
     fn extra_arguments_follow_x_and_empty_opts_is_default() {
-        let request =
-            build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty_matrix(), Value::string("p")], 2)
-                .unwrap();
+        let request = build_request(vec![Value::string("rhs"), Value::scalar(1.0), empty_matrix(), Value::string("p")], 2).unwrap();
         assert_eq!(request.function, FunctionHandle::Named("rhs".to_string()));
         assert_eq!(request.args, vec![Value::scalar(1.0), Value::string("p")]);
         assert_eq!(request.nargout, 2);
@@ -354,8 +354,10 @@ mod tests {
         assert!(request.options.verbose);
         let request = build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("VERBOSE", Value::string("OFF"))])], 2).unwrap();
         assert!(!request.options.verbose);
-        assert!(bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("verbose", Value::string("yes"))])], 1))
-            .contains("'on' or 'off'"));
+        assert!(
+            bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("verbose", Value::string("yes"))])], 1))
+                .contains("'on' or 'off'")
+        );
     }
 
     #[test]
@@ -375,17 +377,25 @@ mod tests {
         assert_eq!(request.options.threads, Some(2));
         assert!(request.options.verbose);
         assert_eq!(request.args.len(), 1);
-        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("jacobain"), Value::string("full")], 2));
+        let message =
+            bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("jacobain"), Value::string("full")], 2));
         assert!(message.contains("'jacobain' is no option name") && message.contains("struct(...), extra..."), "{message}");
-        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::string("wrt")], 2));
+        let message = bad_input_message(build_request(
+            vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::string("wrt")],
+            2,
+        ));
         assert!(message.contains("no value follows"), "{message}");
-        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::scalar(3.0), Value::scalar(4.0)], 2));
+        let message = bad_input_message(build_request(
+            vec![handle("f"), Value::scalar(1.0), Value::string("mode"), Value::string("forward"), Value::scalar(3.0), Value::scalar(4.0)],
+            2,
+        ));
         assert!(message.contains("a 1x1 double is no option name"), "{message}");
     }
 
     #[test]
     fn unknown_option_names_the_valid_ones() {
-        let message = bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
+        let message =
+            bad_input_message(build_request(vec![handle("f"), Value::scalar(1.0), opts(&[("jacobain", Value::string("full"))])], 1));
         assert!(message.contains("'jacobain'") && message.contains("mode, jacobian, sparsity, seed, wrt, threads, verbose"), "{message}");
     }
 
@@ -407,10 +417,7 @@ mod tests {
     fn describe_lists_the_request() {
         let request = build_request(vec![handle("f"), Value::scalar(1.0)], 2).unwrap();
         let Value::Struct(described) = describe(&request, Some(std::path::Path::new("/m/f.m"))) else { panic!("a struct") };
-        assert_eq!(
-            described.fields,
-            ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]
-        );
+        assert_eq!(described.fields, ["function", "source", "captured", "args", "wrt", "jacobian", "threads", "verbose", "nargout"]);
         assert_eq!(described.elements[0][..2], [Value::string("f"), Value::string("/m/f.m")]);
     }
 }

@@ -3,8 +3,8 @@
 pub mod ast;
 mod lexer;
 pub use lexer::simple_escape;
-mod parser;
 pub mod octave_text;
+mod parser;
 pub mod printer;
 mod token;
 

@@ -5,7 +5,9 @@
 //! the ones precedence needs and numbers are written shortest.
 
 use super::ast::{BinOp, Expr, ExprKind, PostOp, UnOp};
-use super::printer::{ANON, ASSIGN, POSTFIX, POWER, RANGE, UNARY, binary_precedence, number, params, precedence, quote_double, quote_single};
+use super::printer::{
+    ANON, ASSIGN, POSTFIX, POWER, RANGE, UNARY, binary_precedence, number, params, precedence, quote_double, quote_single,
+};
 
 /// Octave's text of `expr`.
 pub fn octave_text(expr: &Expr) -> String {

@@ -171,9 +171,7 @@ impl Printer {
                     format!("[{}] = {}", targets.join(", "), print_expr(rhs))
                 }
             }),
-            StmtKind::OpAssign { target, op, rhs } => {
-                Some(format!("{} {}= {}", lvalue(target), op.symbol(), print_expr(rhs)))
-            }
+            StmtKind::OpAssign { target, op, rhs } => Some(format!("{} {}= {}", lvalue(target), op.symbol(), print_expr(rhs))),
             StmtKind::Break => Some("break".into()),
             StmtKind::Continue => Some("continue".into()),
             StmtKind::Return => Some("return".into()),
@@ -290,9 +288,7 @@ impl Printer {
                 self.out.push(' ');
             }
             // Transposes share the powers' level, left to right: `(a^b)'` is written `a^b'`.
-            ExprKind::Binary { op: BinOp::Pow | BinOp::ElPow, .. } if matches!(follower, "'" | ".'") => {
-                self.expr(base, POWER, false)
-            }
+            ExprKind::Binary { op: BinOp::Pow | BinOp::ElPow, .. } if matches!(follower, "'" | ".'") => self.expr(base, POWER, false),
             _ => self.expr(base, POSTFIX, false),
         }
         self.out.push_str(follower);

@@ -147,8 +147,7 @@ fn comments_and_continuations() {
 
 #[test]
 fn double_quoted_strings_process_escapes() {
-    let StmtKind::Expr(Expr { kind: ExprKind::Str { value, double_quoted: true }, .. }) =
-        single_stmt(r#""a\tb\n\"q\" ""x"" \101\x41\\""#)
+    let StmtKind::Expr(Expr { kind: ExprKind::Str { value, double_quoted: true }, .. }) = single_stmt(r#""a\tb\n\"q\" ""x"" \101\x41\\""#)
     else {
         panic!("not a string")
     };

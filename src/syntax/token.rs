@@ -192,20 +192,7 @@ impl Kw {
     /// Whether this keyword opens a block that `end` closes (functions aside: their `end` is optional).
     pub fn opens_end_block(self) -> bool {
         use Kw::*;
-        matches!(
-            self,
-            If | For
-                | Parfor
-                | While
-                | Switch
-                | Try
-                | UnwindProtect
-                | Classdef
-                | Properties
-                | Methods
-                | Events
-                | Enumeration
-        )
+        matches!(self, If | For | Parfor | While | Switch | Try | UnwindProtect | Classdef | Properties | Methods | Events | Enumeration)
     }
 
     /// Whether this keyword closes a block (`end` or one of its specific spellings).

@@ -7,13 +7,13 @@
 //! dependencies grow to all of x) is never expanded, so scalar loops cost O(n), not O(n^2).
 
 use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
-use std::borrow::Cow;
 use crate::ad::pattern::Pattern;
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
 use crate::exec::primitives::second_order::{SecondOrder, interactions};
 use crate::exec::primitives::{Forward, forward};
 use crate::exec::value::Value;
+use std::borrow::Cow;
 
 /// The (structurally symmetric) Hessian pattern, `n x n`, of the tape's output with respect to `x`.
 pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Pattern> {

@@ -50,11 +50,16 @@ pub struct TransposedProducts {
 
 /// The first output's value and `J' W` for the weights `W` (`m x q`, column-major, m the output's
 /// expected number of elements): one recording and one sweep carrying the q columns together.
-pub fn transposed_products(interpreter: Interpreter, args: &[Value], wrt: usize, weights: Vec<f64>, q: usize) -> Result<TransposedProducts> {
+pub fn transposed_products(
+    interpreter: Interpreter,
+    args: &[Value],
+    wrt: usize,
+    weights: Vec<f64>,
+    q: usize,
+) -> Result<TransposedProducts> {
     let (result, tape, x, control) = record_gradient(interpreter, args, wrt)?;
-    let products = (result.value.numel() * q == weights.len())
-        .then(|| sweep::transposed_products(tape, result.tape, x, weights, q))
-        .transpose()?;
+    let products =
+        (result.value.numel() * q == weights.len()).then(|| sweep::transposed_products(tape, result.tape, x, weights, q)).transpose()?;
     Ok(TransposedProducts { value: result.value, products, control })
 }
 
@@ -63,11 +68,7 @@ pub fn transposed_products(interpreter: Interpreter, args: &[Value], wrt: usize,
 fn record_gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<(Slot, Tape, tape::TapeVar, ControlRecord)> {
     let mut tape = Tape::default();
     let x = tape.input(args[wrt].numel());
-    let slots = args
-        .iter()
-        .enumerate()
-        .map(|(i, v)| Slot { tape: (i == wrt).then_some(x), ..Slot::inactive(v.clone()) })
-        .collect();
+    let slots = args.iter().enumerate().map(|(i, v)| Slot { tape: (i == wrt).then_some(x), ..Slot::inactive(v.clone()) }).collect();
     interpreter.tape = Some(tape);
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
     result.value.check_function_result()?;
@@ -88,7 +89,12 @@ pub struct HessianRun<T> {
 }
 
 /// Gradient and `H * S` (`n x p`, column-major) for the seed `S`.
-pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
+pub fn hessian_products(
+    interpreter: Interpreter,
+    args: &[Value],
+    wrt: usize,
+    seed: DenseDeriv,
+) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
     let (n, p) = (seed.rows, seed.nd);
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
     let on_tape = run.on_tape;
@@ -114,7 +120,13 @@ pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> 
 type Recorded = (Tape, Option<tape::TapeVar>, tape::TapeVar);
 
 /// Runs the function with x carrying `tangents` (none for a pattern), recording `tape`.
-fn record_hessian(mut interpreter: Interpreter, args: &[Value], wrt: usize, mut tape: Tape, tangents: Deriv) -> Result<HessianRun<Recorded>> {
+fn record_hessian(
+    mut interpreter: Interpreter,
+    args: &[Value],
+    wrt: usize,
+    mut tape: Tape,
+    tangents: Deriv,
+) -> Result<HessianRun<Recorded>> {
     let x = tape.input(args[wrt].numel());
     let mut tangents = Some(tangents);
     let slots = args

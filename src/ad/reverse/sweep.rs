@@ -140,7 +140,10 @@ fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>,
         Some(block) => Ok(block),
         None if output.is_none() => Ok(vec![0.0; sizes[x.index()] * columns]),
         // The output was computed from x on the tape: some step on the way dropped its adjoint.
-        None => err(ErrorKind::Internal, "the reverse sweep from the output did not reach x: a step on the tape dropped its adjoint".to_string()),
+        None => err(
+            ErrorKind::Internal,
+            "the reverse sweep from the output did not reach x: a step on the tape dropped its adjoint".to_string(),
+        ),
     }
 }
 

@@ -6,9 +6,9 @@
 //! operation per step, and a general step's cloned values would cost more than the arithmetic.
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
 use crate::exec::interp::Slot;
-use crate::exec::deriv::Deriv;
 use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
 use crate::exec::primitives::{self, Kernel, PrimId, Reads};
@@ -31,11 +31,22 @@ pub(super) enum Step {
     Prim(Box<PrimStep>),
     /// `out = f(operands)` on real scalars, with `df/d operand` computed by the primal run (gradient
     /// tapes only: it has no second-order term).
-    Scalar { operands: [Option<(TapeVar, f64)>; 2], out: TapeVar },
+    Scalar {
+        operands: [Option<(TapeVar, f64)>; 2],
+        out: TapeVar,
+    },
     /// `out = base(position)`, one element (linear index).
-    Element { base: TapeVar, position: usize, out: TapeVar },
+    Element {
+        base: TapeVar,
+        position: usize,
+        out: TapeVar,
+    },
     /// `out = base(positions)` (linear indices).
-    Gather { base: TapeVar, positions: Vec<usize>, out: TapeVar },
+    Gather {
+        base: TapeVar,
+        positions: Vec<usize>,
+        out: TapeVar,
+    },
     /// `out = base; out(targets) = rhs`, the base's elements moved to `relocation` when it grew.
     Assign(Box<AssignStep>),
 }
@@ -262,8 +273,9 @@ impl Tape {
     pub fn container_refused(&self) -> Diagnostic {
         let what = "struct arrays, cellfun cells or function handles holding values that depend on x";
         if self.second_order {
-            return Diagnostic::new(ErrorKind::Unsupported, format!("{what}, in a Hessian"))
-                .with_hint("keep the values that depend on x in variables, arrays, cells or struct fields; J and g work as they are (two outputs)");
+            return Diagnostic::new(ErrorKind::Unsupported, format!("{what}, in a Hessian")).with_hint(
+                "keep the values that depend on x in variables, arrays, cells or struct fields; J and g work as they are (two outputs)",
+            );
         }
         Diagnostic::new(ErrorKind::Unsupported, format!("{what}, in reverse mode")).with_hint("use opts.mode = 'forward'")
     }

@@ -26,8 +26,7 @@ impl Interpreter<'_> {
         };
         match &**h {
             FunctionHandle::Compiled { target: Callee::User(id), captured, .. } => {
-                let mut inputs: Vec<Slot> =
-                    captured.iter().enumerate().map(|(k, v)| Slot::new(v.clone(), handle.deriv.part(k))).collect();
+                let mut inputs: Vec<Slot> = captured.iter().enumerate().map(|(k, v)| Slot::new(v.clone(), handle.deriv.part(k))).collect();
                 inputs.extend(args);
                 self.call(*id, inputs, nargout)
             }
@@ -58,8 +57,11 @@ impl Interpreter<'_> {
             let tape = match &mut self.tape {
                 Some(tape) if taped && k == 0 => tape.record_prim(id, &operands, &output)?,
                 Some(_) if taped => {
-                    return Err(Diagnostic::new(ErrorKind::Unsupported, format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name()))
-                        .with_hint("use opts.mode = 'forward'"));
+                    return Err(Diagnostic::new(
+                        ErrorKind::Unsupported,
+                        format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name()),
+                    )
+                    .with_hint("use opts.mode = 'forward'"));
                 }
                 _ => None,
             };
@@ -126,10 +128,7 @@ impl Interpreter<'_> {
             };
             results.iter_mut().zip(outputs).for_each(|(r, o)| r.push(o));
         }
-        results
-            .into_iter()
-            .map(|r| if options.uniform { self.uniform(name, r, &dims) } else { self.untaped_cell(r, &dims) })
-            .collect()
+        results.into_iter().map(|r| if options.uniform { self.uniform(name, r, &dims) } else { self.untaped_cell(r, &dims) }).collect()
     }
 
     /// `accumarray(subs, vals, sz, func, fillval)`: `func` gets each group's values as a column, in
@@ -175,10 +174,9 @@ impl Interpreter<'_> {
     fn element(&mut self, kind: HigherOrder, input: &Slot, k: usize) -> Result<Slot> {
         match (&input.value, kind) {
             (Value::Cell(c), HigherOrder::Cellfun) => Ok(Slot::new(c.data[k].clone(), self.untaped(input)?.deriv.part(k))),
-            (Value::Struct(_), _) if !input.deriv.is_zero() || input.tape.is_some() => Err(Diagnostic::new(
-                ErrorKind::Unsupported,
-                format!("{} over a struct array holding values that depend on x", kind.name()),
-            )),
+            (Value::Struct(_), _) if !input.deriv.is_zero() || input.tape.is_some() => {
+                Err(Diagnostic::new(ErrorKind::Unsupported, format!("{} over a struct array holding values that depend on x", kind.name())))
+            }
             (Value::Struct(s), _) => {
                 let element = StructArray { dims: vec![1, 1], fields: s.fields.clone(), elements: vec![s.elements[k].clone()] };
                 Ok(Slot::inactive(Value::Struct(element)))
@@ -196,9 +194,14 @@ impl Interpreter<'_> {
         if let Some(bad) = results.iter().find(|r| r.value.numel() != 1 || r.value.numeric().is_none()) {
             return Err(match bad.value.numel() {
                 // Octave gathers 1x1 cells and structs; msad asks for the cell form.
-                1 => Diagnostic::new(ErrorKind::Unsupported, format!("{name} with 'UniformOutput' true and a {} result", bad.value.class_name()))
-                    .with_hint("pass 'UniformOutput', false"),
-                _ => runtime(format!("{name}: all values must be scalars when UniformOutput = true; use the 'UniformOutput', false options")),
+                1 => Diagnostic::new(
+                    ErrorKind::Unsupported,
+                    format!("{name} with 'UniformOutput' true and a {} result", bad.value.class_name()),
+                )
+                .with_hint("pass 'UniformOutput', false"),
+                _ => {
+                    runtime(format!("{name}: all values must be scalars when UniformOutput = true; use the 'UniformOutput', false options"))
+                }
             });
         }
         let Some(class) = results.first().map(|r| r.value.class_name()) else {

@@ -58,7 +58,13 @@ enum Next {
     /// `record`: the decision goes into the control record (the condition varies between calls);
     /// `local`: it also makes the pattern local (not a two-sided `if` on x), as always with a tape
     /// (a tape is a trace of one path).
-    Branch { cond: R, then_block: BlockId, else_block: BlockId, record: bool, local: bool },
+    Branch {
+        cond: R,
+        then_block: BlockId,
+        else_block: BlockId,
+        record: bool,
+        local: bool,
+    },
 }
 
 /// The phis of a block set along one edge into it.
@@ -129,8 +135,6 @@ pub(super) fn compile_all(func: &Function, facts: &Facts) -> Vec<Option<ScalarLo
     let idom = immediate_forward_dominators(func);
     (0..func.blocks.len()).map(|b| compile(func, BlockId(b as u32), &idom, facts)).collect()
 }
-
-
 
 /// What the plan knows of the function that compilation reads.
 pub(super) struct Facts<'a> {
@@ -277,7 +281,8 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
                 scalars.push((dest, scalar(phi_input(phi, pred), &mut registers)?));
             }
             let parallel = scalars.iter().any(|(_, source)| scalars.iter().any(|(dest, _)| dest == source));
-            let moved: Vec<(ValueId, ValueId)> = array_phis.iter().map(|&k| (block.phis[k].dest, phi_input(&block.phis[k], pred))).collect();
+            let moved: Vec<(ValueId, ValueId)> =
+                array_phis.iter().map(|&k| (block.phis[k].dest, phi_input(&block.phis[k], pred))).collect();
             let disjoint = moved.iter().all(|(_, input)| moved.iter().all(|(dest, _)| dest != input));
             let movable = array_phis.iter().all(|&k| moves.phi(b, position, k));
             edges.push(Edge { pred, scalars, parallel, swaps: (disjoint && movable).then_some(moved) });
@@ -600,7 +605,9 @@ impl File {
     /// `dest = base; dest(subs) = rhs` in place, as the interpreter's `assign_element` with a base read
     /// for the last time.
     fn assign(&self, dest: ValueId, base: ValueId, rhs: R, subs: Subscripts, regs: &mut [Reg]) -> bool {
-        let Some(k) = value_slot(regs, base).and_then(|b| linear_position(b, subs.count, |i| self.position(subs.at[i]))) else { return false };
+        let Some(k) = value_slot(regs, base).and_then(|b| linear_position(b, subs.count, |i| self.position(subs.at[i]))) else {
+            return false;
+        };
         let r = match self.cells[rhs] {
             Scalar::Number(x) => Operand { x, dx: None },
             Scalar::Row(x) => Operand { x, dx: Some(self.row(rhs)) },

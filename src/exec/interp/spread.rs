@@ -166,7 +166,9 @@ fn stray_list_error(inst: &Inst, regs: &[Reg]) -> Option<Diagnostic> {
     let message = match (&inst.op, &inst.args[..]) {
         (Op::Prim(id), [a, b]) => symbol(OPERATORS, id)
             .map(|op| format!("binary operator '{op}' not implemented for '{}' by '{}' operations", type_of(a), type_of(b))),
-        (Op::Prim(id), [_]) => symbol(UNARY_OPERATORS, id).map(|op| format!("unary operator '{op}' not implemented for 'cs-list' operands")),
+        (Op::Prim(id), [_]) => {
+            symbol(UNARY_OPERATORS, id).map(|op| format!("unary operator '{op}' not implemented for 'cs-list' operands"))
+        }
         (Op::Index | Op::IndexAssign | Op::Field { .. } | Op::CellIndex { .. }, _) if position == 0 => {
             Some("a cs-list cannot be further indexed".to_string())
         }

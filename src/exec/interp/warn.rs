@@ -2,11 +2,11 @@
 //! passed on to the host after the run (see `HostCall`).
 
 use super::{HostCall, Interpreter, Slot};
-use crate::ir::Output;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::errors::{identified_message, raised};
 use crate::exec::value::Value;
 use crate::exec::warnings::WarningState;
+use crate::ir::Output;
 
 impl Interpreter<'_> {
     fn warning_state(&mut self) -> &mut WarningState {

@@ -3,7 +3,7 @@
 //! `accumarray_groups` and calls it). `num2cell` and `deal` hand values on whole.
 
 use super::elementwise::numeric;
-use super::{Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, Forward, Kernel, Linearity, Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, RowOperator};
 use crate::exec::index::gather_value;
@@ -14,8 +14,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Accumarray, eval_accumarray, Derivative::Rule(forward_accumarray)).linear(Linearity::PiecewiseLinear),
         general(Prim::Num2cell, eval_num2cell, Derivative::Rule(forward_num2cell)).linear(Linearity::Additive),
-        general(Prim::Deal, eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true })
-            .linear(Linearity::Additive),
+        general(Prim::Deal, eval_deal, Derivative::Outputs { rule: forward_deal, differentiable: |_| true }).linear(Linearity::Additive),
         general(Prim::Merge, eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
         general(Prim::Ifelse, eval_merge, Derivative::Rule(forward_merge)).linear(Linearity::PiecewiseLinear),
     ]
@@ -38,8 +37,8 @@ pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
         Some(sz) if sz.numel() > 0 => {
             let sz: Vec<usize> = sz.data.iter().map(|&s| s as usize).collect();
             // One subscript column indexes linearly into any size.
-            let fits = (d == 1 && sz.iter().product::<usize>() >= largest[0])
-                || (sz.len() == d && sz.iter().zip(&largest).all(|(s, m)| s >= m));
+            let fits =
+                (d == 1 && sz.iter().product::<usize>() >= largest[0]) || (sz.len() == d && sz.iter().zip(&largest).all(|(s, m)| s >= m));
             if !fits {
                 return Err(runtime("accumarray: dimensions mismatch"));
             }
@@ -50,9 +49,7 @@ pub fn accumarray_groups(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>)> {
     };
     let extent = |j: usize| if d == 1 { usize::MAX } else { dims[j] };
     crate::exec::memory::check_dims(&dims, size_of::<f64>())?;
-    let positions = (0..n)
-        .map(|k| (0..d).rev().fold(0, |p, j| p * extent(j) + subs.data[j * n + k] as usize - 1))
-        .collect();
+    let positions = (0..n).map(|k| (0..d).rev().fold(0, |p, j| p * extent(j) + subs.data[j * n + k] as usize - 1)).collect();
     Ok((positions, dims))
 }
 
@@ -92,25 +89,41 @@ fn forward_accumarray(fw: &Forward) -> Result<Deriv> {
     for (k, &p) in positions.iter().enumerate() {
         sources[p].push(if scalar { 0 } else { k });
     }
-    let ptr = std::iter::once(0).chain(sources.iter().scan(0, |n, s| { *n += s.len(); Some(*n) })).collect();
+    let ptr = std::iter::once(0)
+        .chain(sources.iter().scan(0, |n, s| {
+            *n += s.len();
+            Some(*n)
+        }))
+        .collect();
     let src: Vec<usize> = sources.into_iter().flatten().collect();
     let op = RowOperator { ptr, coef: vec![1.0; src.len()], src };
     Ok(fw.derivs[1].apply(&op))
 }
 
+/// The cells' dims, the slices' dims and each slice's positions in the array.
+type CellPlan = (Vec<usize>, Vec<usize>, Vec<Vec<usize>>);
+
 /// `num2cell(a)` and `num2cell(a, dims)`: cells of `a`'s size with `dims` collapsed to 1, each holding
 /// the slice of `a` along `dims` (one element without `dims`). Gives the cells' dims, the slices' dims
 /// and each slice's positions in `a`.
-fn num2cell_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<usize>, Vec<Vec<usize>>)> {
+fn num2cell_plan(args: &[&Value]) -> Result<CellPlan> {
     check_arity("num2cell", args, 1, 2)?;
     if let Value::Struct(_) | Value::Handle(_) | Value::Sparse(_) = args[0] {
         let what = if matches!(args[0], Value::Sparse(_)) { "sparse matrix" } else { args[0].class_name() };
         return Err(Diagnostic::new(ErrorKind::Unsupported, format!("num2cell of a {what}")));
     }
     let collapse: Vec<usize> = match args.get(1) {
-        Some(d) => numeric("num2cell", d)?.data.iter().map(|&d| if d >= 1.0 && d.fract() == 0.0 { Ok(d as usize - 1) } else {
-            Err(runtime("num2cell: DIMS must be a valid array of integer dimensions"))
-        }).collect::<Result<_>>()?,
+        Some(d) => numeric("num2cell", d)?
+            .data
+            .iter()
+            .map(|&d| {
+                if d >= 1.0 && d.fract() == 0.0 {
+                    Ok(d as usize - 1)
+                } else {
+                    Err(runtime("num2cell: DIMS must be a valid array of integer dimensions"))
+                }
+            })
+            .collect::<Result<_>>()?,
         None => vec![],
     };
     // Dimensions past the last have extent 1 whether collapsed or kept.

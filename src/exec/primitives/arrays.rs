@@ -3,12 +3,12 @@
 //! rows with the map that moved the values (structural entries move with them, none is dropped).
 
 use super::elementwise::{dims_text, numeric};
-use super::{IntegerArgs, RuleReads, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, Forward, ForwardFn, IntegerArgs, Kernel, Linearity, Prim, Primitive, RuleReads, check_arity, runtime};
 use crate::diag::Result;
-use crate::exec::{buffers, memory};
 use crate::exec::deriv::{DenseDeriv, Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, SparseMatrix, Value, normalize_dims};
+use crate::exec::{buffers, memory};
 
 fn structural(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
@@ -19,24 +19,33 @@ pub(super) fn entries() -> Vec<Primitive> {
         structural(Prim::Repmat, |a, _| rearrange(a, repmat), |fw| gather_rule(fw, repmat))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        structural(Prim::Permute, |a, _| rearrange(a, |a| permutation("permute", a, false)), |fw| {
-            gather_rule(fw, |a| permutation("permute", a, false))
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural(Prim::Ipermute, |a, _| rearrange(a, |a| permutation("ipermute", a, true)), |fw| {
-            gather_rule(fw, |a| permutation("ipermute", a, true))
-        }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE),
+        structural(
+            Prim::Permute,
+            |a, _| rearrange(a, |a| permutation("permute", a, false)),
+            |fw| gather_rule(fw, |a| permutation("permute", a, false)),
+        )
+        .linear(Linearity::Additive)
+        .integers(IntegerArgs::KeepClass),
+        structural(
+            Prim::Ipermute,
+            |a, _| rearrange(a, |a| permutation("ipermute", a, true)),
+            |fw| gather_rule(fw, |a| permutation("ipermute", a, true)),
+        )
+        .linear(Linearity::PiecewiseLinear)
+        .reads(RuleReads::NONE),
         structural(Prim::Squeeze, |a, _| rearrange(a, squeeze), |fw| gather_rule(fw, squeeze))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        structural(Prim::Flip, |a, _| rearrange(a, |a| flip("flip", a, None)), |fw| {
-            gather_rule(fw, |a| flip("flip", a, None))
-        }).linear(Linearity::PiecewiseLinear).reads(RuleReads::NONE).integers(IntegerArgs::KeepClass),
-        structural(Prim::Fliplr, |a, _| rearrange(a, |a| flip("fliplr", a, Some(1))), |fw| {
-            gather_rule(fw, |a| flip("fliplr", a, Some(1)))
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        structural(Prim::Flipud, |a, _| rearrange(a, |a| flip("flipud", a, Some(0))), |fw| {
-            gather_rule(fw, |a| flip("flipud", a, Some(0)))
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        structural(Prim::Flip, |a, _| rearrange(a, |a| flip("flip", a, None)), |fw| gather_rule(fw, |a| flip("flip", a, None)))
+            .linear(Linearity::PiecewiseLinear)
+            .reads(RuleReads::NONE)
+            .integers(IntegerArgs::KeepClass),
+        structural(Prim::Fliplr, |a, _| rearrange(a, |a| flip("fliplr", a, Some(1))), |fw| gather_rule(fw, |a| flip("fliplr", a, Some(1))))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
+        structural(Prim::Flipud, |a, _| rearrange(a, |a| flip("flipud", a, Some(0))), |fw| gather_rule(fw, |a| flip("flipud", a, Some(0))))
+            .linear(Linearity::Additive)
+            .integers(IntegerArgs::KeepClass),
         structural(Prim::Rot90, |a, _| rearrange(a, rot90), |fw| gather_rule(fw, rot90))
             .linear(Linearity::PiecewiseLinear)
             .reads(RuleReads::NONE)
@@ -361,8 +370,11 @@ enum Join {
     Mismatch,
 }
 
+/// Where each element of one operand goes in the concatenation's result.
+type Placement = Vec<usize>;
+
 /// The result dims, and where each operand's elements go in the result (None: it contributes none).
-fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<usize>, Vec<Option<Vec<usize>>>)> {
+fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<usize>, Vec<Option<Placement>>)> {
     let mut acc: Option<Vec<usize>> = None;
     let mut offsets = vec![None; dims.len()];
     let mut offset = 0;

@@ -3,7 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, ForwardFn, Kernel, PatternRule, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, Forward, ForwardFn, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::Deriv;
@@ -36,15 +36,19 @@ pub(super) fn entries() -> Vec<Primitive> {
         constructor(Prim::False, |a, _| filled("false", Classes::LOGICAL, a, 0.0)),
         zero_derivative(Prim::Size, eval_size).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative(Prim::Numel, eval_numel).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative(Prim::Length, |a, _| {
-            count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) })
-        }).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Length, |a, _| count("length", a, |d| if d.contains(&0) { 0 } else { d.iter().copied().max().unwrap_or(0) }))
+            .integers(IntegerArgs::ClassFree)
+            .size_query(),
         zero_derivative(Prim::Ndims, |a, _| count("ndims", a, |d| d.len())).integers(IntegerArgs::ClassFree).size_query(),
         zero_derivative(Prim::Isempty, |a, _| {
             check_arity("isempty", a, 1, 1)?;
             Ok(vec![Value::Logical(Array::scalar(a[0].numel() == 0))])
-        }).integers(IntegerArgs::ClassFree).size_query(),
-        zero_derivative(Prim::Colon, eval_colon).integers(IntegerArgs::KeepClass).warns(|a| super::complex::has_complex(a).then_some(super::complex::COLON_WARNING)),
+        })
+        .integers(IntegerArgs::ClassFree)
+        .size_query(),
+        zero_derivative(Prim::Colon, eval_colon)
+            .integers(IntegerArgs::KeepClass)
+            .warns(|a| super::complex::has_complex(a).then_some(super::complex::COLON_WARNING)),
         zero_derivative(Prim::Not, eval_not).integers(IntegerArgs::ClassFree),
         zero_derivative(Prim::Truth, eval_truth).integers(IntegerArgs::ClassFree).internal(),
         zero_derivative(Prim::SwitchMatch, eval_switch_match).integers(IntegerArgs::ClassFree).internal(),
@@ -53,23 +57,31 @@ pub(super) fn entries() -> Vec<Primitive> {
             let dims = a[0].dims();
             let columns = if a[0].numel() == 0 { 0 } else { dims[1..].iter().product() };
             Ok(vec![Value::scalar(columns as f64)])
-        }).integers(IntegerArgs::ClassFree).internal(),
+        })
+        .integers(IntegerArgs::ClassFree)
+        .internal(),
         with_rule(Prim::ForItem, eval_for_item, forward_for_item)
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass)
             .internal(),
-        with_rule(Prim::Horzcat, |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]), |fw| {
-            forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets)
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
-        with_rule(Prim::Vertcat, |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]), |fw| {
-            forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets)
-        }).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).pattern(PatternRule::Structural),
-        with_rule(Prim::Reshape, eval_reshape, |fw| Ok(fw.derivs[0].clone()))
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::KeepClass),
-        with_rule(Prim::Double, eval_double, |fw| Ok(fw.derivs[0].clone()))
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::ClassFree),
+        with_rule(
+            Prim::Horzcat,
+            |a, _| Ok(vec![concatenate(a, 1, Joining::Brackets)?]),
+            |fw| forward_concatenate(fw.inputs, fw.derivs, 1, Joining::Brackets),
+        )
+        .linear(Linearity::Additive)
+        .integers(IntegerArgs::KeepClass)
+        .pattern(PatternRule::Structural),
+        with_rule(
+            Prim::Vertcat,
+            |a, _| Ok(vec![concatenate(a, 0, Joining::Brackets)?]),
+            |fw| forward_concatenate(fw.inputs, fw.derivs, 0, Joining::Brackets),
+        )
+        .linear(Linearity::Additive)
+        .integers(IntegerArgs::KeepClass)
+        .pattern(PatternRule::Structural),
+        with_rule(Prim::Reshape, eval_reshape, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        with_rule(Prim::Double, eval_double, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
     ]
 }
 
@@ -95,10 +107,7 @@ fn dims_from_args(name: &str, args: &[&Value]) -> Result<Vec<usize>> {
                 _ => return Err(runtime(format!("{name} (A): use {name} (size (A)) instead"))),
             }
         }
-        _ => args
-            .iter()
-            .map(|v| numeric(name, v)?.data.first().map_or(Ok(0), |&x| as_count(x)))
-            .collect::<Result<Vec<_>>>()?,
+        _ => args.iter().map(|v| numeric(name, v)?.data.first().map_or(Ok(0), |&x| as_count(x))).collect::<Result<Vec<_>>>()?,
     };
     Ok(normalize_dims(dims))
 }
@@ -147,8 +156,11 @@ impl Classes {
             (Family::Numeric | Family::Float, "double") => Made::Double,
             (Family::Numeric | Family::Logical, "logical") => Made::Logical,
             (Family::Numeric | Family::Float, "single") => {
-                return Err(Diagnostic::new(ErrorKind::Unsupported, format!("{name}: class 'single' (msad has double, integer and logical classes)"))
-                    .with_hint("make the array in double and convert it outside the differentiated function"));
+                return Err(Diagnostic::new(
+                    ErrorKind::Unsupported,
+                    format!("{name}: class 'single' (msad has double, integer and logical classes)"),
+                )
+                .with_hint("make the array in double and convert it outside the differentiated function"));
             }
             (Family::Logical, _) => return Err(runtime(format!("{name}: invalid data type '{class}'"))),
             (family, _) => match IntClass::from_name(&class).filter(|_| family == Family::Numeric) {
@@ -203,9 +215,7 @@ fn size_args<'a, 'v>(name: &str, classes: Classes, args: &'a [&'v Value]) -> Res
         [sizes @ .., like, prototype] if classes.like && like.as_string().as_deref() == Some("like") => {
             (sizes, classes.like(name, prototype)?)
         }
-        [sizes @ .., class] if matches!(class, Value::Char(_)) => {
-            (sizes, classes.named(name, &class.as_string().unwrap_or_default())?)
-        }
+        [sizes @ .., class] if matches!(class, Value::Char(_)) => (sizes, classes.named(name, &class.as_string().unwrap_or_default())?),
         sizes => (sizes, classes.default()),
     };
     if sizes.iter().any(|v| matches!(v, Value::Char(_))) {
@@ -303,11 +313,8 @@ fn eval_size(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     // With several outputs the last one takes the product of the remaining dims.
     Ok((0..nargout)
         .map(|i| {
-            let d = if i + 1 == nargout {
-                dims.get(i..).map_or(1, |rest| rest.iter().product())
-            } else {
-                dims.get(i).copied().unwrap_or(1)
-            };
+            let d =
+                if i + 1 == nargout { dims.get(i..).map_or(1, |rest| rest.iter().product()) } else { dims.get(i).copied().unwrap_or(1) };
             Value::scalar(d as f64)
         })
         .collect())
@@ -474,7 +481,7 @@ fn eval_reshape(args: &[&Value], _: usize) -> Result<Vec<Value>> {
             dims.push(0);
         }
         if let Some(i) = free {
-            dims[i] = if known == 0 { 0 } else { n / known };
+            dims[i] = n.checked_div(known).unwrap_or(0);
         }
         normalize_dims(dims)
     };

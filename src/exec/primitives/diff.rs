@@ -3,7 +3,7 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::buffers;
 use crate::exec::deriv::{DenseDeriv, Deriv, RowOperator};
@@ -147,7 +147,7 @@ mod tests {
         let mut rng = Random::new(12);
         for (m, n) in SHAPES.into_iter().chain([(0, 0), (0, 3)]) {
             let x = rng.matrix(m, n);
-            check("diff", &[x.clone()], &[0]);
+            check("diff", std::slice::from_ref(&x), &[0]);
             for order in [0.0, 1.0, 2.0, 3.0, 6.0] {
                 check("diff", &[x.clone(), matrix(1, 1, &[order])], &[0]);
                 for dim in [1.0, 2.0] {
@@ -205,9 +205,8 @@ mod tests {
         // [1 2 3; 4 5 7] with order 3: Octave returns diff(x, 2, 2) = [0; 1].
         assert_eq!(dims(&[1.0, 4.0, 2.0, 5.0, 3.0, 7.0], 2, &[3.0]), (vec![2, 1], vec![0.0, 1.0]));
         assert_eq!(dims(&[], 0, &[]).0, vec![0, 0]);
-        let empty = |rows: usize, cols: usize, order: f64| {
-            value("diff", &[matrix(rows, cols, &[]), matrix(1, 1, &[order])], 1).remove(0).dims()
-        };
+        let empty =
+            |rows: usize, cols: usize, order: f64| value("diff", &[matrix(rows, cols, &[]), matrix(1, 1, &[order])], 1).remove(0).dims();
         assert_eq!((empty(0, 3, 1.0), empty(0, 3, 2.0), empty(1, 0, 1.0)), (vec![0, 1], vec![0, 2], vec![1, 0]));
     }
 }

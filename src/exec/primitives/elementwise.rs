@@ -1,9 +1,9 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
-use super::{IntegerArgs, Forward, Kernel, Linearity, Primitive, Reads, RuleReads, runtime, Prim};
+use super::{Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, Reads, RuleReads, runtime};
 use crate::diag::{Diagnostic, Result};
-use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::buffers;
+use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::small_list::Dims;
 use crate::exec::value::{Array, Value, normalize_dims};
 use std::borrow::Cow;
@@ -146,15 +146,26 @@ pub(super) fn entries() -> Vec<Primitive> {
         // erf' = 2/sqrt(pi) exp(-x^2), erf'' = -2x erf'.
         unary(Prim::Erf, libm::erf, |x, _| erf_slope(x), |x, _| -2.0 * x * erf_slope(x))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary(Prim::Expm1, f64::exp_m1, |x, _| x.exp(), |x, _| x.exp())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary(Prim::Expm1, f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Log, f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on(Prim::Log2, f64::log2, |x, _| 1.0 / (x * std::f64::consts::LN_2), |x, _| -1.0 / (x * x * std::f64::consts::LN_2), |x| x >= 0.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
-            .more_outputs(Prim::Log2Parts),
-        unary_on(Prim::Log10, f64::log10, |x, _| 1.0 / (x * std::f64::consts::LN_10), |x, _| -1.0 / (x * x * std::f64::consts::LN_10), |x| x >= 0.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(
+            Prim::Log2,
+            f64::log2,
+            |x, _| 1.0 / (x * std::f64::consts::LN_2),
+            |x, _| -1.0 / (x * x * std::f64::consts::LN_2),
+            |x| x >= 0.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .more_outputs(Prim::Log2Parts),
+        unary_on(
+            Prim::Log10,
+            f64::log10,
+            |x, _| 1.0 / (x * std::f64::consts::LN_10),
+            |x, _| -1.0 / (x * x * std::f64::consts::LN_10),
+            |x| x >= 0.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Log1p, f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Sqrt, f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
@@ -163,10 +174,22 @@ pub(super) fn entries() -> Vec<Primitive> {
             .reads(RuleReads::unary(Reads::Operands, Reads::Nothing))
             .linear(Linearity::PiecewiseLinear)
             .integers(IntegerArgs::KeepClass),
-        unary_on(Prim::Asin, f64::asin, |x, _| 1.0 / (1.0 - x * x).sqrt(), |x, _| x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on(Prim::Acos, f64::acos, |x, _| -1.0 / (1.0 - x * x).sqrt(), |x, _| -x / (1.0 - x * x).powf(1.5), |x| x.abs() <= 1.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(
+            Prim::Asin,
+            f64::asin,
+            |x, _| 1.0 / (1.0 - x * x).sqrt(),
+            |x, _| x / (1.0 - x * x).powf(1.5),
+            |x| x.abs() <= 1.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(
+            Prim::Acos,
+            f64::acos,
+            |x, _| -1.0 / (1.0 - x * x).sqrt(),
+            |x, _| -x / (1.0 - x * x).powf(1.5),
+            |x| x.abs() <= 1.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary(Prim::Atan, f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary(Prim::Sinh, f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
@@ -175,21 +198,29 @@ pub(super) fn entries() -> Vec<Primitive> {
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
         unary(Prim::Asinh, asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on(Prim::Acosh, f64::acosh, |x, _| 1.0 / (x * x - 1.0).sqrt(), |x, _| -x / (x * x - 1.0).powf(1.5), |x| x >= 1.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary_on(Prim::Atanh, f64::atanh, |x, _| 1.0 / (1.0 - x * x), |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)), |x| x.abs() <= 1.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(
+            Prim::Acosh,
+            f64::acosh,
+            |x, _| 1.0 / (x * x - 1.0).sqrt(),
+            |x, _| -x / (x * x - 1.0).powf(1.5),
+            |x| x >= 1.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        unary_on(
+            Prim::Atanh,
+            f64::atanh,
+            |x, _| 1.0 / (1.0 - x * x),
+            |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)),
+            |x| x.abs() <= 1.0 || x.is_nan(),
+        )
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         piecewise_constant(Prim::Floor, f64::floor).integers(IntegerArgs::KeepClass),
         piecewise_constant(Prim::Ceil, f64::ceil).integers(IntegerArgs::KeepClass),
         piecewise_constant(Prim::Round, round_half_away).integers(IntegerArgs::KeepClass),
         piecewise_constant(Prim::Fix, f64::trunc).integers(IntegerArgs::KeepClass),
         piecewise_constant(Prim::Sign, sign).integers(IntegerArgs::KeepClass),
-        binary!(Prim::Plus, |a, b| a + b, |_, _, _| (1.0, 1.0), linear)
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::KeepClass),
-        binary!(Prim::Minus, |a, b| a - b, |_, _, _| (1.0, -1.0), linear)
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::KeepClass),
+        binary!(Prim::Plus, |a, b| a + b, |_, _, _| (1.0, 1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        binary!(Prim::Minus, |a, b| a - b, |_, _, _| (1.0, -1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         binary!(Prim::Times, |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))
             .linear(Linearity::Bilinear)
             .integers(IntegerArgs::KeepClass),
@@ -204,17 +235,24 @@ pub(super) fn entries() -> Vec<Primitive> {
         binary!(Prim::Power, power, power_partials, power_second, Some(power_is_complex))
             .reads(RuleReads::binary(Reads::Operands, Reads::Both, Reads::Both))
             .integers(IntegerArgs::KeepClass),
-        binary!(Prim::Atan2, f64::atan2, |a, b, _| {
-            let r = a * a + b * b;
-            (b / r, -a / r)
-        }, |a, b, _| {
-            let r2 = (a * a + b * b) * (a * a + b * b);
-            (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
-        }).reads(RuleReads::binary(Reads::Operands, Reads::Operands, Reads::Operands)),
+        binary!(
+            Prim::Atan2,
+            f64::atan2,
+            |a, b, _| {
+                let r = a * a + b * b;
+                (b / r, -a / r)
+            },
+            |a, b, _| {
+                let r2 = (a * a + b * b) * (a * a + b * b);
+                (-2.0 * a * b / r2, (a * a - b * b) / r2, 2.0 * a * b / r2)
+            }
+        )
+        .reads(RuleReads::binary(Reads::Operands, Reads::Operands, Reads::Operands)),
         binary!(Prim::Hypot, f64::hypot, |a, b, z| (a / z, b / z), |a, b, z| {
             let z3 = z * z * z;
             (b * b / z3, -a * b / z3, a * a / z3)
-        }).reads(RuleReads::binary(Reads::Both, Reads::Both, Reads::Both)),
+        })
+        .reads(RuleReads::binary(Reads::Both, Reads::Both, Reads::Both)),
         predicate(Prim::Eq, |a, b| a == b).integers(IntegerArgs::ClassFree),
         predicate(Prim::Ne, |a, b| a != b).integers(IntegerArgs::ClassFree),
         predicate(Prim::Lt, |a, b| a < b).integers(IntegerArgs::ClassFree),
@@ -230,12 +268,7 @@ pub(super) fn numeric<'v>(name: &str, v: &'v Value) -> Result<Cow<'v, Array<f64>
     v.numeric().ok_or_else(|| runtime(format!("{name}: wrong type argument '{}'", v.class_name())))
 }
 
-pub(super) fn eval_unary(
-    prim: Prim,
-    f: fn(f64) -> f64,
-    domain: Option<fn(f64) -> bool>,
-    args: &[&Value],
-) -> Result<Value> {
+pub(super) fn eval_unary(prim: Prim, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, args: &[&Value]) -> Result<Value> {
     super::check_arity(prim.name(), args, 1, 1)?;
     if let Some(s) = super::sparse::elementwise(prim, args) {
         return Ok(Value::Sparse(s));
@@ -564,7 +597,12 @@ fn computed(partials: &[f64], active: bool) -> Option<Coef<'_>> {
 
 /// The partials at every element, for the operands that carry a derivative (`active`; empty for the
 /// others).
-fn expanded_partials(partials: fn(f64, f64, f64) -> (f64, f64), e: &Expanded, fw: &Forward, active: (bool, bool)) -> Result<(Vec<f64>, Vec<f64>)> {
+fn expanded_partials(
+    partials: fn(f64, f64, f64) -> (f64, f64),
+    e: &Expanded,
+    fw: &Forward,
+    active: (bool, bool),
+) -> Result<(Vec<f64>, Vec<f64>)> {
     let z = numeric("", fw.output)?;
     let n = z.data.len();
     let (mut ca, mut cb) = (buffers::take(n * active.0 as usize), buffers::take(n * active.1 as usize));
@@ -592,8 +630,7 @@ fn combine_operands(coefs: [Option<Coef>; 2], e: &Expanded, fw: &Forward, reused
             combine_into((own, block), coefs[other].map(|c| (c, fw.derivs[other], maps[other])))
         }
         None => {
-            let terms: Vec<(Coef, &Deriv, &RowMap)> =
-                (0..2).filter_map(|k| coefs[k].map(|c| (c, fw.derivs[k], maps[k]))).collect();
+            let terms: Vec<(Coef, &Deriv, &RowMap)> = (0..2).filter_map(|k| coefs[k].map(|c| (c, fw.derivs[k], maps[k]))).collect();
             combine_terms(&terms, n)
         }
     }

@@ -8,7 +8,7 @@ use super::check_arity;
 use super::printf::sprintf;
 use super::runtime;
 use super::strings::{template, text_function};
-use super::{IntegerArgs, Primitive, Prim};
+use super::{IntegerArgs, Prim, Primitive};
 use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
 use crate::exec::value::{StructArray, Value};
 
@@ -125,9 +125,8 @@ fn from_struct(name: &str, v: &Value, strict: bool) -> Result<Diagnostic> {
 fn stack_frames(s: &StructArray) -> Vec<StackFrame> {
     let position = |f: &str| s.fields.iter().position(|g| g == f);
     let text = |e: &[Value], f: &str| position(f).and_then(|k| e[k].as_string()).unwrap_or_default();
-    let number = |e: &[Value], f: &str| {
-        position(f).and_then(|k| e[k].numeric().and_then(|a| a.data.first().copied())).unwrap_or(0.0) as usize
-    };
+    let number =
+        |e: &[Value], f: &str| position(f).and_then(|k| e[k].numeric().and_then(|a| a.data.first().copied())).unwrap_or(0.0) as usize;
     s.elements
         .iter()
         .map(|e| StackFrame { file: text(e, "file"), name: text(e, "name"), line: number(e, "line"), column: number(e, "column") })

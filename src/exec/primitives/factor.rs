@@ -1,8 +1,8 @@
 //! Dense factorizations through faer on column-major slices: LU with partial pivoting (solves, inverse,
 //! determinant, condition estimate), QR pseudo-inverses and SVDs, for the linear-algebra rules.
 
-use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, Solve, SolveLstsq};
 use crate::exec::interrupt;
+use faer::linalg::solvers::{DenseSolveCore, PartialPivLu, Solve, SolveLstsq};
 use faer::{Mat, MatMut, MatRef};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -108,8 +108,7 @@ impl Lu {
             estimate = new_estimate;
             let mut z: Vec<f64> = y.iter().map(|&v| if v >= 0.0 { 1.0 } else { -1.0 }).collect();
             self.solve_transpose_in_place(&mut z);
-            let (j, zj) =
-                z.iter().enumerate().fold((0, 0.0), |best, (i, &v)| if v.abs() > best.1 { (i, v.abs()) } else { best });
+            let (j, zj) = z.iter().enumerate().fold((0, 0.0), |best, (i, &v)| if v.abs() > best.1 { (i, v.abs()) } else { best });
             let ztx: f64 = z.iter().zip(&x).map(|(a, b)| a * b).sum();
             if zj <= ztx {
                 break;

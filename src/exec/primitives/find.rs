@@ -3,9 +3,9 @@
 //! theirs gathers x's rows.
 
 use super::elementwise::numeric;
-use super::{Derivative, Forward, Kernel, PatternRule, Primitive, check_arity, runtime, Prim};
-use crate::exec::deriv::{Deriv, RowMap};
+use super::{Derivative, Forward, Kernel, PatternRule, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
+use crate::exec::deriv::{Deriv, RowMap};
 use crate::exec::index::gather_value;
 use crate::exec::value::{Array, Value};
 

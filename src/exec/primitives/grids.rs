@@ -8,7 +8,7 @@ use super::arrays::{Gather, gathered, index_map};
 use super::elementwise::numeric;
 use super::reverse::Adjoints;
 use super::second_order::{SecondOrder, Tangents};
-use super::{Hessian, Linearity, Derivative, Forward, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, Forward, Hessian, IndexPair, Kernel, Linearity, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value, normalize_dims};
@@ -21,8 +21,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         entry(Prim::Linspace, eval_linspace, Derivative::Rule(forward_linspace)).linear(Linearity::PiecewiseLinear),
         entry(Prim::Logspace, eval_logspace, Derivative::Rule(forward_logspace)).hessian(Hessian::Own(|_, _| Ok(SecondOrder::LogSpacing))),
-        entry(Prim::Meshgrid, eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k)))
-            .linear(Linearity::PiecewiseLinear),
+        entry(Prim::Meshgrid, eval_meshgrid, grid(|fw, k| forward_grid(fw, Grid::Mesh, k))).linear(Linearity::PiecewiseLinear),
         entry(Prim::Ndgrid, eval_ndgrid, grid(|fw, k| forward_grid(fw, Grid::Nd, k))).linear(Linearity::PiecewiseLinear),
     ]
 }
@@ -111,10 +110,7 @@ impl Spacing {
             from_base.push(self.source(&self.base, r));
             from_limit.push(self.source(&self.limit, r));
         }
-        combine(
-            &[(&w_base, d_base, &RowMap::Gather(from_base)), (&w_limit, d_limit, &RowMap::Gather(from_limit))],
-            total,
-        )
+        combine(&[(&w_base, d_base, &RowMap::Gather(from_base)), (&w_limit, d_limit, &RowMap::Gather(from_limit))], total)
     }
 }
 
@@ -201,7 +197,7 @@ fn is_vector(v: &Value) -> bool {
     d.len() == 2 && (d[0] == 1 || d[1] == 1)
 }
 
-fn grid_layout(grid: Grid, args: &[&Value], nargout: usize) -> Result<(Vec<usize>, Vec<(usize, usize)>)> {
+fn grid_layout(grid: Grid, args: &[&Value], nargout: usize) -> Result<(Vec<usize>, Vec<IndexPair>)> {
     match grid {
         Grid::Mesh => {
             if args.is_empty() || args.len() > 3 {

@@ -7,7 +7,7 @@
 //! classes where Octave accepts them.
 
 use super::strings::text_function;
-use super::{Primitive, check_arity, runtime, Prim};
+use super::{Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, IntClass, Value};
 
@@ -49,10 +49,24 @@ pub enum IntegerArgs {
 /// Binary operators: mixing integer classes is Octave's error, not an unsupported case.
 /// Binary operators' builtins and the symbols Octave's errors name them by.
 pub(crate) const OPERATORS: &[(Prim, &str)] = &[
-    (Prim::Plus, "+"), (Prim::Minus, "-"), (Prim::Times, ".*"), (Prim::Rdivide, "./"), (Prim::Ldivide, ".\\"),
-    (Prim::Mtimes, "*"), (Prim::Mrdivide, "/"), (Prim::Mldivide, "\\"), (Prim::Power, ".^"), (Prim::Mpower, "^"),
-    (Prim::Eq, "=="), (Prim::Ne, "!="), (Prim::Lt, "<"), (Prim::Le, "<="), (Prim::Gt, ">"), (Prim::Ge, ">="),
-    (Prim::And, "&"), (Prim::Or, "|"),
+    (Prim::Plus, "+"),
+    (Prim::Minus, "-"),
+    (Prim::Times, ".*"),
+    (Prim::Rdivide, "./"),
+    (Prim::Ldivide, ".\\"),
+    (Prim::Mtimes, "*"),
+    (Prim::Mrdivide, "/"),
+    (Prim::Mldivide, "\\"),
+    (Prim::Power, ".^"),
+    (Prim::Mpower, "^"),
+    (Prim::Eq, "=="),
+    (Prim::Ne, "!="),
+    (Prim::Lt, "<"),
+    (Prim::Le, "<="),
+    (Prim::Gt, ">"),
+    (Prim::Ge, ">="),
+    (Prim::And, "&"),
+    (Prim::Or, "|"),
 ];
 
 /// `int8 scalar`, `int16 matrix`: how Octave's operator errors name an operand.
@@ -101,10 +115,8 @@ pub(super) fn through_doubles(p: &Primitive, args: &[&Value], eval: impl Fn(&[&V
     }
     let doubles: Vec<Value> = args.iter().map(|a| as_double(a)).collect();
     let mut results = eval(&doubles.iter().collect::<Vec<_>>())?;
-    if keeps {
-        if let Some(Value::Double(a)) = results.first() {
-            results[0] = Value::Int(classes[0], a.map(|&x| classes[0].convert(x)));
-        }
+    if keeps && let Some(Value::Double(a)) = results.first() {
+        results[0] = Value::Int(classes[0], a.map(|&x| classes[0].convert(x)));
     }
     Ok(results)
 }
@@ -170,11 +182,7 @@ fn eval_idivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let class = match classes[..] {
         [] => return Err(runtime("idivide: at least one input (X or Y) must be an integer type")),
         [a, b] if a != b => {
-            return Err(runtime(format!(
-                "idivide: integer type of X ({}) must match integer type of Y ({})",
-                a.name(),
-                b.name()
-            )))
+            return Err(runtime(format!("idivide: integer type of X ({}) must match integer type of Y ({})", a.name(), b.name())));
         }
         [c, ..] => c,
     };
@@ -239,11 +247,8 @@ fn bitwise(prim: Prim, args: &[&Value], op: fn(i128, i128) -> i128) -> Result<Ve
     let signed = lo < 0.0;
     let operand_width = (hi - lo + 1.0).log2().round() as u32;
     // Exact extremes: int64's and uint64's doubles round up past them.
-    let (min, max) = if signed {
-        (-(1i128 << (operand_width - 1)), (1i128 << (operand_width - 1)) - 1)
-    } else {
-        (0, (1i128 << operand_width) - 1)
-    };
+    let (min, max) =
+        if signed { (-(1i128 << (operand_width - 1)), (1i128 << (operand_width - 1)) - 1) } else { (0, (1i128 << operand_width) - 1) };
     let bits = |x: f64| (operand_class.convert(x) as i128).clamp(min, max);
     let width = operand_width;
     let wrap = |r: i128| {

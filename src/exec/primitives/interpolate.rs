@@ -4,7 +4,7 @@
 use super::elementwise::numeric;
 use super::reverse::Adjoints;
 use super::second_order::{Element, SecondOrder, Tangents};
-use super::{Forward, Hessian, PatternRule, Primitive, general, runtime, Prim};
+use super::{Forward, Hessian, PatternRule, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{self, Deriv, RowMap, RowOperator, combine};
 use crate::exec::interrupt;
@@ -54,8 +54,7 @@ impl Interp1 {
                 Some(s) if s == "extrap" => outside = None,
                 Some(s) if s == "linear" || s == "*linear" => {}
                 Some(s) => {
-                    return Err(unsupported(format!("interp1: method or option '{s}'"))
-                        .with_hint("msad supports linear interpolation"));
+                    return Err(unsupported(format!("interp1: method or option '{s}'")).with_hint("msad supports linear interpolation"));
                 }
                 None if xi_arg.is_none() => xi_arg = Some(i),
                 None => outside = Some(numeric("interp1", arg)?.data.first().copied().unwrap_or(NA)),
@@ -342,10 +341,7 @@ pub(super) fn polyval_pairs(inputs: &[&Value], pair: &mut impl FnMut(Element, El
 /// `dy = sum_k x̂^(n-1-k) dp_k + p'(x̂) dx / mu(2)`.
 fn forward_polyval(fw: &Forward) -> Result<Deriv> {
     if fw.derivs.get(3).is_some_and(|d| !d.is_zero()) {
-        return Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            "msad has no derivative of polyval with respect to MU",
-        ));
+        return Err(Diagnostic::new(ErrorKind::NotDifferentiable, "msad has no derivative of polyval with respect to MU"));
     }
     let (p, x, scale) = polyval_operands(fw.inputs)?;
     let n = p.len();
@@ -402,11 +398,7 @@ mod tests {
             for active in [&[0][..], &[1], &[2], &[0, 1, 2]] {
                 check("interp1", &[x.clone(), y.clone(), xi.clone()], active);
                 check("interp1", &[x.clone(), rng.matrix(5, 2), xi.clone(), Value::string("linear")], active);
-                check(
-                    "interp1",
-                    &[x.clone(), y.clone(), xi.clone(), Value::string("linear"), Value::string("extrap")],
-                    active,
-                );
+                check("interp1", &[x.clone(), y.clone(), xi.clone(), Value::string("linear"), Value::string("extrap")], active);
             }
             check("interp1", &[y, xi], &[0, 1]);
         }
@@ -414,27 +406,14 @@ mod tests {
 
     #[test]
     fn outside_points_and_unsorted_samples_follow_octave() {
-        let out = value(
-            "interp1",
-            &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])],
-            1,
-        );
+        let out = value("interp1", &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])], 1);
         let v = out[0].numeric().unwrap().data.clone();
         assert!(v[0].is_nan() && v[0].to_bits() == super::NA.to_bits() && v[1] == 5.5 && v[2].is_nan());
-        let out = value(
-            "interp1",
-            &[matrix(1, 3, &[3.0, 1.0, 2.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[1.5, 2.5])],
-            1,
-        );
+        let out = value("interp1", &[matrix(1, 3, &[3.0, 1.0, 2.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[1.5, 2.5])], 1);
         assert_eq!(out[0].numeric().unwrap().data, vec![5.5, 5.0]);
         let extrapolated = value(
             "interp1",
-            &[
-                matrix(1, 3, &[1.0, 2.0, 3.0]),
-                matrix(1, 3, &[4.0, 5.0, 6.0]),
-                matrix(1, 2, &[0.0, 4.0]),
-                Value::string("extrap"),
-            ],
+            &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[0.0, 4.0]), Value::string("extrap")],
             1,
         );
         assert_eq!(extrapolated[0].numeric().unwrap().data, vec![3.0, 7.0]);

@@ -3,11 +3,9 @@
 
 use super::elementwise::numeric;
 use super::factor::{Lu, svd, transpose};
-use super::matrix::{
-    elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product,
-};
+use super::matrix::{elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product};
 use super::matrix_second_order::matrix_function;
-use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -91,8 +89,7 @@ fn forward_det(fw: &Forward) -> Result<Deriv> {
 /// The operands of `A^p` with a square matrix A: A and the integer p.
 fn matrix_and_exponent<'v>(args: &[&'v Value]) -> Result<(std::borrow::Cow<'v, Array<f64>>, i64)> {
     if !is_scalar(args[1]) {
-        return Err(Diagnostic::new(ErrorKind::Unsupported, "operator ^ with a matrix exponent")
-            .with_hint("use .^ for elementwise powers"));
+        return Err(Diagnostic::new(ErrorKind::Unsupported, "operator ^ with a matrix exponent").with_hint("use .^ for elementwise powers"));
     }
     let a = square(
         "mpower",
@@ -149,8 +146,9 @@ fn eval_mpower(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return elementwise_eval(Prim::Power, args);
     }
     if is_scalar(args[0]) {
-        return Err(Diagnostic::new(ErrorKind::Unsupported, "operator ^: a scalar to a matrix power")
-            .with_hint("use .^ for elementwise powers"));
+        return Err(
+            Diagnostic::new(ErrorKind::Unsupported, "operator ^: a scalar to a matrix power").with_hint("use .^ for elementwise powers")
+        );
     }
     let (a, p) = matrix_and_exponent(args)?;
     let n = a.dims[0];
@@ -162,10 +160,7 @@ fn forward_mpower(fw: &Forward) -> Result<Deriv> {
         return elementwise_forward(Prim::Power, fw);
     }
     if !fw.derivs[1].is_zero() {
-        return Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            "msad has no derivative of A^p with respect to the exponent p",
-        ));
+        return Err(Diagnostic::new(ErrorKind::NotDifferentiable, "msad has no derivative of A^p with respect to the exponent p"));
     }
     let (a, p) = matrix_and_exponent(fw.inputs)?;
     Ok(matrix_power(&a.data, fw.derivs[0], a.dims[0], p).1)
@@ -206,7 +201,7 @@ mod tests {
         let mut rng = Random::new(3);
         for n in [1, 2, 3, 5] {
             let a = rng.matrix(n, n);
-            check("inv", &[a.clone()], &[0]);
+            check("inv", std::slice::from_ref(&a), &[0]);
             check("det", &[a], &[0]);
         }
         check("det", &[matrix(0, 0, &[])], &[0]);

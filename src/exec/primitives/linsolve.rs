@@ -7,11 +7,9 @@
 
 use super::elementwise::{nonconformant, numeric};
 use super::factor::{Lu, pseudo_inverse, transpose};
-use super::matrix::{
-    elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map,
-};
+use super::matrix::{elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map};
 use super::matrix_second_order::matrix_function;
-use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, Prim};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -110,7 +108,6 @@ fn solve_derivative(op: &str, a: &Array<f64>, b: &Array<f64>, da: &Deriv, db: &D
     Ok(add(&main, &correction, n * k))
 }
 
-
 fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("mldivide", args, 2, 2)?;
     if is_scalar(args[0]) {
@@ -153,17 +150,10 @@ fn forward_mrdivide(fw: &Forward) -> Result<Deriv> {
         return elementwise_forward(Prim::Rdivide, fw);
     }
     let (b, a, x) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?, numeric("", fw.output)?);
-    let transpose_block =
-        |d: &Deriv, dims: &[usize]| d.gather(&RowMap::Gather(transpose_map(dims[0], dims[1])), dims[0] * dims[1]);
+    let transpose_block = |d: &Deriv, dims: &[usize]| d.gather(&RowMap::Gather(transpose_map(dims[0], dims[1])), dims[0] * dims[1]);
     let (at, bt, xt) = (transposed(&a), transposed(&b), transposed(&x));
-    let dxt = solve_derivative(
-        "operator /",
-        &at,
-        &bt,
-        &transpose_block(fw.derivs[1], &a.dims),
-        &transpose_block(fw.derivs[0], &b.dims),
-        &xt,
-    )?;
+    let dxt =
+        solve_derivative("operator /", &at, &bt, &transpose_block(fw.derivs[1], &a.dims), &transpose_block(fw.derivs[0], &b.dims), &xt)?;
     Ok(transpose_block(&dxt, &xt.dims))
 }
 

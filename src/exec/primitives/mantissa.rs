@@ -3,7 +3,7 @@
 //! the elementwise logarithm.
 
 use super::elementwise::numeric;
-use super::{Derivative, Forward, Kernel, Linearity, Primitive, check_arity, Prim};
+use super::{Derivative, Forward, Kernel, Linearity, Prim, Primitive, check_arity};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};

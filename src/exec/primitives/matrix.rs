@@ -4,11 +4,11 @@
 use super::elementwise::{nonconformant, numeric};
 use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
 use super::second_order::Pairing;
-use super::{Hessian, IntegerArgs, Linearity, Forward, Prim, Primitive, general, runtime, sparse};
+use super::{Forward, Hessian, IndexPair, IntegerArgs, Linearity, Prim, Primitive, general, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
-use crate::exec::{interrupt, memory};
 use crate::exec::value::{Array, Value};
+use crate::exec::{interrupt, memory};
 use faer::{Accum, MatMut, MatRef, Par};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -18,12 +18,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             .integers(IntegerArgs::KeepClass)
             .vjp(reverse_mtimes)
             .hessian(Hessian::Bilinear(Pairing::MatrixProduct)),
-        general(Prim::Transpose, eval_transpose, forward_transpose)
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::KeepClass),
-        general(Prim::Ctranspose, eval_transpose, forward_transpose)
-            .linear(Linearity::Additive)
-            .integers(IntegerArgs::KeepClass),
+        general(Prim::Transpose, eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        general(Prim::Ctranspose, eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         general(Prim::Diag, eval_diag, forward_diag).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
     ]
 }
@@ -100,7 +96,6 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::Double(Array::new(vec![m, n], c))])
 }
 
-
 /// dC = dA B + A dB.
 fn forward_mtimes(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) || is_scalar(fw.inputs[1]) {
@@ -153,13 +148,7 @@ pub(super) fn right_product(da: &Deriv, b: &[f64], m: usize, k: usize, n: usize,
 
 /// Row operator of a product: output row `i + m j` sums `term(i, j, l) = (source row, coefficient)`
 /// over l < k.
-fn product_operator(
-    m: usize,
-    n: usize,
-    k: usize,
-    skip_zeros: bool,
-    term: impl Fn(usize, usize, usize) -> (usize, f64),
-) -> RowOperator {
+fn product_operator(m: usize, n: usize, k: usize, skip_zeros: bool, term: impl Fn(usize, usize, usize) -> (usize, f64)) -> RowOperator {
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
     for j in 0..n {
         for i in 0..m {
@@ -219,7 +208,7 @@ fn forward_transpose(fw: &Forward) -> Result<Deriv> {
 
 /// `diag(v, k)` places a vector on diagonal k; `diag(A, k)` extracts diagonal k. Returns the result dims
 /// and (result index, source index) pairs; every other element is zero.
-fn diag_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<(usize, usize)>)> {
+fn diag_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<IndexPair>)> {
     super::check_arity("diag", args, 1, 2)?;
     let k = match args.get(1) {
         Some(v) => numeric("diag", v)?.data.first().copied().unwrap_or(0.0) as i64,

@@ -8,12 +8,12 @@
 //! - `A^p`: the products of Octave's binary powering replayed with their tangents, then their adjoints
 //!   and the adjoints' tangents in reverse order.
 
+use super::Prim;
 use super::elementwise::numeric;
 use super::factor::{Lu, transpose};
 use super::matrix::gemm;
 use super::reverse::Adjoints;
 use super::second_order::{Element, SecondOrder, Tangents, no_second_order, second_order};
-use super::Prim;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::Value;
 

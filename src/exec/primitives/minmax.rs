@@ -8,7 +8,7 @@
 
 use super::elementwise::{broadcast_dims, nonconformant, numeric, row_maps};
 use super::slices::{Slices, working_dim};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, RowOperator, combine};
 use crate::exec::value::{Array, Value};
@@ -103,9 +103,7 @@ type Pairwise<'v> = (Vec<usize>, Cow<'v, Array<f64>>, Cow<'v, Array<f64>>, (RowM
 
 fn pairwise<'v>(op: Extreme, args: &[&'v Value]) -> Result<Pairwise<'v>> {
     let (a, b) = (numeric(op.name(), args[0])?, numeric(op.name(), args[1])?);
-    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| {
-        nonconformant(op.name(), &a.dims, &b.dims)
-    })?;
+    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| nonconformant(op.name(), &a.dims, &b.dims))?;
     let maps = row_maps(&a.dims, &b.dims, &dims);
     Ok((dims, a, b, maps))
 }
@@ -114,8 +112,7 @@ fn forward(op: Extreme, fw: &Forward) -> Result<Deriv> {
     if fw.inputs.len() == 2 {
         let (dims, a, b, maps) = pairwise(op, fw.inputs)?;
         let n: usize = dims.iter().product();
-        let second: Vec<f64> =
-            (0..n).map(|k| op.takes_second(a.data[maps.0.source(k)], b.data[maps.1.source(k)]) as u8 as f64).collect();
+        let second: Vec<f64> = (0..n).map(|k| op.takes_second(a.data[maps.0.source(k)], b.data[maps.1.source(k)]) as u8 as f64).collect();
         let first: Vec<f64> = second.iter().map(|s| 1.0 - s).collect();
         return Ok(combine(&[(&first, fw.derivs[0], &maps.0), (&second, fw.derivs[1], &maps.1)], n));
     }
@@ -142,7 +139,7 @@ mod tests {
         for (m, n) in SHAPES.into_iter().chain([(0, 0), (0, 3), (2, 0)]) {
             let x = rng.matrix(m, n);
             for name in ["max", "min"] {
-                check(name, &[x.clone()], &[0]);
+                check(name, std::slice::from_ref(&x), &[0]);
                 for dim in [1.0, 2.0, 3.0] {
                     check(name, &[x.clone(), matrix(0, 0, &[]), matrix(1, 1, &[dim])], &[0]);
                 }

@@ -30,10 +30,10 @@ mod remainder;
 pub mod reverse;
 pub mod second_order;
 mod slices;
+mod sort;
 mod sparse;
 mod strings;
 mod structs;
-mod sort;
 #[cfg(test)]
 mod testing;
 mod triangular;
@@ -52,6 +52,9 @@ pub use prim::{Prim, lookup};
 
 /// What the IR and the tape store for a primitive.
 pub type PrimId = Prim;
+
+/// A result's element index and the index of the operand element it takes (`diag`, grids).
+pub(super) type IndexPair = (usize, usize);
 
 /// Inputs of a general forward rule: the primal inputs and result, and the inputs' derivative blocks.
 pub struct Forward<'a> {
@@ -459,7 +462,11 @@ pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Kernel::General { derivative: Derivative::Zero, .. } => Ok(Deriv::Zero),
         Kernel::General { derivative: Derivative::Rule(rule), .. } => rule(fw),
         Kernel::General { derivative: Derivative::Outputs { rule, differentiable }, .. } => {
-            if differentiable(0) { rule(fw, 0) } else { Ok(Deriv::Zero) }
+            if differentiable(0) {
+                rule(fw, 0)
+            } else {
+                Ok(Deriv::Zero)
+            }
         }
         Kernel::General { derivative: Derivative::Missing, .. } => Err(no_derivative_rule(p.name())),
     }
@@ -592,11 +599,8 @@ pub fn require_derivative_rule(id: PrimId) -> Result<()> {
 }
 
 fn no_derivative_rule(name: &str) -> Diagnostic {
-    Diagnostic::new(
-        ErrorKind::NotDifferentiable,
-        format!("msad has no derivative rule for '{name}' and its input depends on x"),
-    )
-    .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
+    Diagnostic::new(ErrorKind::NotDifferentiable, format!("msad has no derivative rule for '{name}' and its input depends on x"))
+        .with_hint("compute this part outside the differentiated function, or rewrite it with supported functions")
 }
 
 /// Whether result `k` (0-based) of a primitive can carry a derivative at all (used by activity analysis).

@@ -7,7 +7,7 @@ use super::elementwise::numeric;
 use super::factor::svd;
 use super::matrix::matrix_2d;
 use super::second_order::{SecondOrder, no_second_order};
-use super::{Forward, Hessian, Primitive, general, runtime, Prim};
+use super::{Forward, Hessian, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -103,9 +103,12 @@ fn p_norm(x: &[f64], p: f64) -> f64 {
 
 /// The first element extreme by `better` (NaN wins, as Octave's norm propagates it), and its value.
 fn extreme(values: impl Iterator<Item = f64>, better: fn(f64, f64) -> bool) -> (usize, f64) {
-    values.enumerate().fold((0, f64::NAN), |best, (i, v)| {
-        if i == 0 || (!best.1.is_nan() && (v.is_nan() || better(v, best.1))) { (i, v) } else { best }
-    })
+    values.enumerate().fold(
+        (0, f64::NAN),
+        |best, (i, v)| {
+            if i == 0 || (!best.1.is_nan() && (v.is_nan() || better(v, best.1))) { (i, v) } else { best }
+        },
+    )
 }
 
 /// The norm and its gradient with respect to every element (column-major).
@@ -188,9 +191,8 @@ mod tests {
         for (m, n) in SHAPES.into_iter().chain([(0, 0), (1, 0)]) {
             let x = rng.matrix(m, n);
             let is_vector = m == 1 || n == 1;
-            check("norm", &[x.clone()], &[0]);
-            for p in [Value::string("fro"), Value::string("inf"), matrix(1, 1, &[1.0]), matrix(1, 1, &[f64::INFINITY])]
-            {
+            check("norm", std::slice::from_ref(&x), &[0]);
+            for p in [Value::string("fro"), Value::string("inf"), matrix(1, 1, &[1.0]), matrix(1, 1, &[f64::INFINITY])] {
                 check("norm", &[x.clone(), p], &[0]);
             }
             if is_vector {
@@ -204,7 +206,7 @@ mod tests {
     #[test]
     fn values_and_conventions() {
         let x = matrix(1, 2, &[3.0, -4.0]);
-        assert_eq!(value("norm", &[x.clone()], 1)[0].numeric().unwrap().data, vec![5.0]);
+        assert_eq!(value("norm", std::slice::from_ref(&x), 1)[0].numeric().unwrap().data, vec![5.0]);
         assert_eq!(value("norm", &[x, matrix(1, 1, &[0.0])], 1)[0].numeric().unwrap().data, vec![2.0]);
         assert_eq!(jacobian("norm", &[matrix(2, 1, &[0.0, 0.0])], &[0]), vec![0.0, 0.0]);
         let a = matrix(2, 2, &[1.0, 3.0, 2.0, 4.0]);

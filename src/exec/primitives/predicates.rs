@@ -4,7 +4,7 @@
 
 use super::arrays::{first_non_singleton, padded};
 use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
-use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Value, normalize_dims};
 
@@ -57,7 +57,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         query(Prim::Class, |a, _| {
             check_arity("class", a, 1, 1)?;
             Ok(vec![Value::string(a[0].class_name())])
-        }).integers(IntegerArgs::Own),
+        })
+        .integers(IntegerArgs::Own),
         query(Prim::Isa, eval_isa).integers(IntegerArgs::Own),
         query(Prim::Isequal, eval_isequal).integers(IntegerArgs::ClassFree),
         query(Prim::SizeEqual, eval_size_equal).integers(IntegerArgs::ClassFree),
@@ -66,7 +67,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         query(Prim::Logical, |a, _| {
             check_arity("logical", a, 1, 1)?;
             Ok(vec![Value::Logical(logical("logical", a[0])?)])
-        }).integers(IntegerArgs::ClassFree),
+        })
+        .integers(IntegerArgs::ClassFree),
         query(Prim::Any, |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
         query(Prim::All, |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
         query(Prim::Xor, eval_xor).integers(IntegerArgs::ClassFree),
@@ -177,7 +179,7 @@ fn eval_any_all(name: &str, args: &[&Value], all: bool) -> Result<Vec<Value>> {
     // DIM reads as an integer, dropping any fraction; 0 means the default.
     let dim = match args.get(1).map(|d| numeric(name, d)).transpose()?.and_then(|d| d.data.first().copied()) {
         Some(d) if d >= 1.0 => d as usize - 1,
-        Some(d) if d == 0.0 => first_non_singleton(&dims),
+        Some(0.0) => first_non_singleton(&dims),
         Some(_) => return Err(runtime(format!("{name}: DIM must be a valid dimension"))),
         None => first_non_singleton(&dims),
     };

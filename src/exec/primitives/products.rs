@@ -4,9 +4,9 @@
 use super::elementwise::{dims_text, numeric};
 use super::matrix::matrix_2d;
 use super::reduce::plan;
-use super::slices::{Slices, working_dim};
 use super::second_order::{Element, Pairing, SecondOrder, Tangents};
-use super::{Hessian, IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::slices::{Slices, working_dim};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -33,9 +33,7 @@ fn eval_prod(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let p = plan(Prim::Prod, args, false)?;
     let x = numeric("prod", args[0])?;
     let n: usize = p.out_dims.iter().product();
-    let out = (0..n)
-        .map(|s| slice_values(&p.slices, &x.data, s).iter().product())
-        .collect();
+    let out = (0..n).map(|s| slice_values(&p.slices, &x.data, s).iter().product()).collect();
     Ok(vec![Value::Double(Array::new(p.out_dims, out))])
 }
 
@@ -166,9 +164,7 @@ fn dot_slices(args: &[&Value]) -> Result<(Slices, Vec<usize>)> {
 fn eval_dot(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let (slices, out_dims) = dot_slices(args)?;
     let (a, b) = (numeric("dot", args[0])?, numeric("dot", args[1])?);
-    let out = (0..slices.count())
-        .map(|s| (0..slices.len).map(|k| a.data[slices.index(s, k)] * b.data[slices.index(s, k)]).sum())
-        .collect();
+    let out = (0..slices.count()).map(|s| (0..slices.len).map(|k| a.data[slices.index(s, k)] * b.data[slices.index(s, k)]).sum()).collect();
     Ok(vec![Value::Double(Array::new(out_dims, out))])
 }
 
@@ -258,7 +254,7 @@ mod tests {
         for (m, n) in SHAPES.into_iter().chain([(0, 0), (0, 3), (2, 0)]) {
             let x = rng.matrix(m, n);
             for name in ["prod", "cumprod"] {
-                check(name, &[x.clone()], &[0]);
+                check(name, std::slice::from_ref(&x), &[0]);
                 for dim in [1.0, 2.0, 3.0] {
                     check(name, &[x.clone(), matrix(1, 1, &[dim])], &[0]);
                 }

@@ -2,9 +2,9 @@
 //! same reduction applied to every derivative column.
 
 use super::elementwise::numeric;
-use super::slices::{Slices, working_dim};
 use super::reverse::{Adjoints, Reverse, by_column};
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, Prim};
+use super::slices::{Slices, working_dim};
+use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};

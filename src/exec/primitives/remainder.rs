@@ -5,13 +5,14 @@
 //! d/dy = -floor(x/y) for `mod`, -fix(x/y) for `rem`; with y = 0, `mod(x, 0) = x` gives (1, 0).
 
 use super::elementwise::{eval_binary, forward_binary};
-use super::{IntegerArgs, Derivative, Kernel, Linearity, PatternRule, Primitive, runtime, Prim};
+use super::{Derivative, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, runtime};
 use crate::diag::Result;
 use crate::exec::value::Value;
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        Primitive::new(Prim::Mod,
+        Primitive::new(
+            Prim::Mod,
             Kernel::General {
                 eval: |a, _| eval(Prim::Mod, modulo, a),
                 derivative: Derivative::Rule(|fw| forward_binary(Prim::Mod, |x, y, _| quotient_partials(x, y, f64::floor), fw)),
@@ -20,7 +21,8 @@ pub(super) fn entries() -> Vec<Primitive> {
         .linear(Linearity::PiecewiseLinear)
         .integers(IntegerArgs::KeepClass)
         .pattern(PatternRule::Structural),
-        Primitive::new(Prim::Rem,
+        Primitive::new(
+            Prim::Rem,
             Kernel::General {
                 eval: |a, _| eval(Prim::Rem, remainder, a),
                 derivative: Derivative::Rule(|fw| forward_binary(Prim::Rem, |x, y, _| quotient_partials(x, y, f64::trunc), fw)),

@@ -11,10 +11,10 @@
 //! Every rule is linear in the adjoint, so it applies column by column to a block of adjoints: the
 //! Hessian sweep carries the adjoint and its tangents together (see `second_order`).
 
-use crate::exec::deriv::{Deriv, SparseDeriv};
 use super::elementwise::{numeric, row_maps};
 use super::{Derivative, Forward, Kernel, PrimId, Vjp, forward, get, require_derivative_rule};
 use crate::diag::Result;
+use crate::exec::deriv::{Deriv, SparseDeriv};
 use crate::exec::value::Value;
 
 /// What a reverse rule reads.
@@ -110,10 +110,16 @@ impl<'a> Elements<'a> {
 
 /// The reverse rule of an elementwise primitive (None for any other), reading only the values its
 /// entry says it reads: the sweep passes the others as shapes and allocates nothing for them.
-pub fn elementwise_adjoint(id: PrimId, inputs: &[Seen], output: &Seen, adjoint: &[f64], columns: usize, wanted: &[bool]) -> Option<Result<Adjoints>> {
-    let elements = || -> Result<(Vec<Elements>, Elements)> {
-        Ok((inputs.iter().map(Elements::new).collect::<Result<_>>()?, Elements::new(output)?))
-    };
+pub fn elementwise_adjoint(
+    id: PrimId,
+    inputs: &[Seen],
+    output: &Seen,
+    adjoint: &[f64],
+    columns: usize,
+    wanted: &[bool],
+) -> Option<Result<Adjoints>> {
+    let elements =
+        || -> Result<(Vec<Elements>, Elements)> { Ok((inputs.iter().map(Elements::new).collect::<Result<_>>()?, Elements::new(output)?)) };
     match get(id).kernel {
         Kernel::Unary { df: Some(df), .. } => Some(elements().map(|(x, y)| unary(df, &x[0], &y, adjoint))),
         Kernel::Binary { partials, .. } => Some(elements().map(|(ab, z)| binary(partials, &ab[0], &ab[1], &z, adjoint, columns, wanted))),

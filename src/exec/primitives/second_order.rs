@@ -43,12 +43,17 @@ pub enum SecondOrder {
     /// None: the primitive is (piecewise) linear in its taped operands.
     Zero,
     Unary(fn(f64, f64) -> f64),
-    Binary { cross_only: bool, second: fn(f64, f64, f64) -> (f64, f64, f64) },
+    Binary {
+        cross_only: bool,
+        second: fn(f64, f64, f64) -> (f64, f64, f64),
+    },
     Bilinear(Pairing),
     /// The p-norm of all elements (see `norm::Curvature`).
     PowerNorm(f64),
     /// `prod` or (`cumulative`) `cumprod` along a dimension: every two factors of a slice interact.
-    Product { cumulative: bool },
+    Product {
+        cumulative: bool,
+    },
     /// `polyval`: each point with itself and with each coefficient.
     Polynomial,
     /// Linear `interp1`: each query with the samples, the sample points with everything.

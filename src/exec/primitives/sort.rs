@@ -5,17 +5,19 @@
 
 use super::elementwise::numeric;
 use super::slices::{Slices, dim_argument, first_non_singleton};
-use super::{IntegerArgs, Linearity, Forward, PatternRule, Primitive, general, runtime, Prim};
+use super::{Forward, IntegerArgs, Linearity, PatternRule, Prim, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap};
 use crate::exec::value::{Array, Value};
 use std::cmp::Ordering;
 
 pub(super) fn entries() -> Vec<Primitive> {
-    vec![general(Prim::Sort, eval_sort, forward_sort)
-        .linear(Linearity::PiecewiseLinear)
-        .integers(IntegerArgs::KeepClass)
-        .pattern(PatternRule::Selection(sorting_permutation))]
+    vec![
+        general(Prim::Sort, eval_sort, forward_sort)
+            .linear(Linearity::PiecewiseLinear)
+            .integers(IntegerArgs::KeepClass)
+            .pattern(PatternRule::Selection(sorting_permutation)),
+    ]
 }
 
 /// Slices and direction from `sort(x)`, `sort(x, dim)`, `sort(x, mode)`, `sort(x, dim, mode)`.
@@ -102,7 +104,7 @@ mod tests {
         let mut rng = Random::new(10);
         for (m, n) in SHAPES.into_iter().chain([(0, 0), (0, 3)]) {
             let x = rng.matrix(m, n);
-            check("sort", &[x.clone()], &[0]);
+            check("sort", std::slice::from_ref(&x), &[0]);
             check("sort", &[x.clone(), Value::string("descend")], &[0]);
             for dim in [1.0, 2.0, 3.0] {
                 check("sort", &[x.clone(), matrix(1, 1, &[dim]), Value::string("descend")], &[0]);
@@ -114,7 +116,7 @@ mod tests {
     fn order_and_indices_follow_octave() {
         let nan = f64::NAN;
         let x = matrix(1, 5, &[3.0, nan, 1.0, 3.0, nan]);
-        let up = value("sort", &[x.clone()], 2);
+        let up = value("sort", std::slice::from_ref(&x), 2);
         assert_eq!(up[1].numeric().unwrap().data, vec![3.0, 1.0, 4.0, 2.0, 5.0]);
         let down = value("sort", &[x, Value::string("descend")], 2);
         assert_eq!(down[1].numeric().unwrap().data, vec![2.0, 5.0, 1.0, 4.0, 3.0]);

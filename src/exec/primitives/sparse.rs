@@ -6,7 +6,7 @@
 //! Constant sparse operators applied to active values, the common case (`L * u`), are fully supported.
 
 use super::elementwise::numeric;
-use super::{IntegerArgs, Linearity, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::memory;
@@ -24,18 +24,26 @@ pub(super) fn entries() -> Vec<Primitive> {
         entry(Prim::Full, eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
-        entry(Prim::Issparse, |a, _| {
-            check_arity("issparse", a, 1, 1)?;
-            Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])
-        }, Derivative::Zero),
-        entry(Prim::Nnz, |a, _| {
-            check_arity("nnz", a, 1, 1)?;
-            let n = match a[0] {
-                Value::Sparse(s) => s.values.iter().filter(|v| **v != 0.0).count(),
-                other => numeric("nnz", other)?.data.iter().filter(|v| **v != 0.0).count(),
-            };
-            Ok(vec![Value::scalar(n as f64)])
-        }, Derivative::Zero),
+        entry(
+            Prim::Issparse,
+            |a, _| {
+                check_arity("issparse", a, 1, 1)?;
+                Ok(vec![Value::Logical(Array::scalar(matches!(a[0], Value::Sparse(_))))])
+            },
+            Derivative::Zero,
+        ),
+        entry(
+            Prim::Nnz,
+            |a, _| {
+                check_arity("nnz", a, 1, 1)?;
+                let n = match a[0] {
+                    Value::Sparse(s) => s.values.iter().filter(|v| **v != 0.0).count(),
+                    other => numeric("nnz", other)?.data.iter().filter(|v| **v != 0.0).count(),
+                };
+                Ok(vec![Value::scalar(n as f64)])
+            },
+            Derivative::Zero,
+        ),
     ]
 }
 
@@ -67,9 +75,7 @@ pub fn transposed(a: &SparseMatrix) -> SparseMatrix {
 }
 
 pub fn triplets(m: &SparseMatrix) -> Vec<(usize, usize, f64)> {
-    (0..m.ncols)
-        .flat_map(|j| (m.colptr[j]..m.colptr[j + 1]).map(move |k| (m.rowind[k], j, m.values[k])))
-        .collect()
+    (0..m.ncols).flat_map(|j| (m.colptr[j]..m.colptr[j + 1]).map(move |k| (m.rowind[k], j, m.values[k]))).collect()
 }
 
 fn count(v: &Value, what: &str) -> Result<usize> {
@@ -110,10 +116,7 @@ fn eval_sparse(args: &[&Value], _: usize) -> Result<Vec<Value>> {
             }
             let (m, n) = match rest {
                 [m, n, ..] => (count(m, "sparse")?, count(n, "sparse")?),
-                _ => (
-                    triplets.iter().map(|t| t.0 + 1).max().unwrap_or(0),
-                    triplets.iter().map(|t| t.1 + 1).max().unwrap_or(0),
-                ),
+                _ => (triplets.iter().map(|t| t.0 + 1).max().unwrap_or(0), triplets.iter().map(|t| t.1 + 1).max().unwrap_or(0)),
             };
             if triplets.iter().any(|t| t.0 >= m || t.1 >= n) {
                 return Err(runtime("sparse: index out of bounds"));
@@ -211,7 +214,9 @@ pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<SparseMatrix> {
     let scale = |s: &SparseMatrix, c: f64| SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() }.without_zeros();
     match (prim, args) {
         (Prim::Uminus, [Value::Sparse(s)]) => Some(scale(s, -1.0)),
-        (Prim::Times, [Value::Sparse(s), c]) | (Prim::Times, [c, Value::Sparse(s)]) => scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c)),
+        (Prim::Times, [Value::Sparse(s), c]) | (Prim::Times, [c, Value::Sparse(s)]) => {
+            scalar(c).filter(|c| c.is_finite()).map(|c| scale(s, c))
+        }
         (Prim::Rdivide, [Value::Sparse(s), c]) => scalar(c).filter(|c| *c != 0.0 && c.is_finite()).map(|c| scale(s, 1.0 / c)),
         (Prim::Plus | Prim::Minus, [Value::Sparse(a), Value::Sparse(b)]) if (a.nrows, a.ncols) == (b.nrows, b.ncols) => {
             let sign = if prim == Prim::Plus { 1.0 } else { -1.0 };
@@ -235,8 +240,7 @@ pub fn times_dense(a: &SparseMatrix, b: &Array<f64>) -> Array<f64> {
 }
 
 fn multiply_column(a: &SparseMatrix, x: &[f64], y: &mut [f64]) {
-    for j in 0..a.ncols {
-        let xj = x[j];
+    for (j, &xj) in x.iter().enumerate().take(a.ncols) {
         for k in a.colptr[j]..a.colptr[j + 1] {
             y[a.rowind[k]] += a.values[k] * xj;
         }

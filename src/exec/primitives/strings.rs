@@ -3,7 +3,7 @@
 //! derivative.
 
 use super::printf::{sprintf, unescape};
-use super::{IntegerArgs, Derivative, EvalFn, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Value};
 
@@ -168,10 +168,10 @@ pub(super) fn padded_rows(rows: &[Vec<u16>]) -> Value {
 /// `char(x)`: codes to characters; `char(a, b, ...)` and `char({...})`: one padded row per string.
 fn eval_char(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("char", args, 1, usize::MAX)?;
-    if let [v] = args {
-        if !matches!(v, Value::Cell(_)) {
-            return Ok(vec![Value::Char(codes("char", v)?)]);
-        }
+    if let [v] = args
+        && !matches!(v, Value::Cell(_))
+    {
+        return Ok(vec![Value::Char(codes("char", v)?)]);
     }
     let rows: Vec<Vec<Vec<u16>>> = args.iter().map(|v| text_rows("char", v)).collect::<Result<_>>()?;
     Ok(vec![padded_rows(&rows.concat())])
@@ -194,9 +194,8 @@ fn eval_strcat(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let width = pieces.iter().map(widest).fold(0usize, usize::saturating_add);
     crate::exec::memory::check(count.saturating_mul(width), size_of::<u16>())?;
     let trimmed = |row: &[u16]| row[..row.iter().rposition(|&c| !is_blank(c)).map_or(0, |j| j + 1)].to_vec();
-    let rows: Vec<Vec<u16>> = (0..count)
-        .map(|r| pieces.iter().flat_map(|p| trimmed(&p[if p.len() == 1 { 0 } else { r }])).collect())
-        .collect();
+    let rows: Vec<Vec<u16>> =
+        (0..count).map(|r| pieces.iter().flat_map(|p| trimmed(&p[if p.len() == 1 { 0 } else { r }])).collect()).collect();
     Ok(vec![if args.is_empty() { Value::string("") } else { padded_rows(&rows) }])
 }
 
@@ -323,8 +322,12 @@ fn eval_mat2str(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let format = format!("%.{digits}g");
     let row_text = |r: usize| -> Result<String> {
         match (x, &numbers) {
-            (Value::Char(a), _) => Ok(format!("\"{}\"", String::from_utf16_lossy(&(0..cols).map(|j| a.data[r + j * rows]).collect::<Vec<_>>()))),
-            (Value::Logical(a), _) => Ok((0..cols).map(|j| if a.data[r + j * rows] { "true" } else { "false" }).collect::<Vec<_>>().join(" ")),
+            (Value::Char(a), _) => {
+                Ok(format!("\"{}\"", String::from_utf16_lossy(&(0..cols).map(|j| a.data[r + j * rows]).collect::<Vec<_>>())))
+            }
+            (Value::Logical(a), _) => {
+                Ok((0..cols).map(|j| if a.data[r + j * rows] { "true" } else { "false" }).collect::<Vec<_>>().join(" "))
+            }
             (_, None) => Ok(String::new()),
             (_, Some(numbers)) => {
                 let texts = (0..cols).map(|j| sprintf(&format, &[&Value::scalar(numbers.data[r + j * rows])]));

@@ -1,6 +1,6 @@
 //! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield` (`iscell`, `isstruct` are predicates).
 
-use super::{IntegerArgs, Derivative, EvalFn, Forward, Kernel, Primitive, check_arity, runtime, Prim};
+use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, StructArray, Value};
@@ -23,9 +23,7 @@ pub(super) fn entries() -> Vec<Primitive> {
 fn eval_struct(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let layout = struct_layout(args)?;
     let width = layout.fields.len();
-    let elements = (0..layout.count())
-        .map(|e| (0..width).map(|k| element_value(args[layout.sources[k]], e)).collect())
-        .collect();
+    let elements = (0..layout.count()).map(|e| (0..width).map(|k| element_value(args[layout.sources[k]], e)).collect()).collect();
     Ok(vec![Value::Struct(StructArray { dims: layout.dims, fields: layout.fields, elements })])
 }
 
@@ -43,7 +41,7 @@ impl Layout {
 }
 
 fn struct_layout(args: &[&Value]) -> Result<Layout> {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(runtime("struct: additional arguments must occur as \"field\", VALUE pairs"));
     }
     let mut layout = Layout { dims: vec![1, 1], fields: vec![], sources: vec![] };
@@ -51,14 +49,14 @@ fn struct_layout(args: &[&Value]) -> Result<Layout> {
     let mut sized_by: Option<usize> = None;
     for (p, pair) in args.chunks(2).enumerate() {
         let name = pair[0].as_string().ok_or_else(|| runtime("struct: field names must be strings"))?;
-        if let Value::Cell(c) = pair[1] {
-            if c.data.len() != 1 {
-                if let Some(first) = sized_by.filter(|_| c.dims != layout.dims) {
-                    return Err(runtime(format!("struct: dimensions of parameter {first} do not match those of parameter {}", 2 * p + 2)));
-                }
-                layout.dims = c.dims.clone();
-                sized_by = sized_by.or(Some(2 * p + 2));
+        if let Value::Cell(c) = pair[1]
+            && c.data.len() != 1
+        {
+            if let Some(first) = sized_by.filter(|_| c.dims != layout.dims) {
+                return Err(runtime(format!("struct: dimensions of parameter {first} do not match those of parameter {}", 2 * p + 2)));
             }
+            layout.dims = c.dims.clone();
+            sized_by = sized_by.or(Some(2 * p + 2));
         }
         match layout.fields.iter().position(|f| *f == name) {
             Some(k) => layout.sources[k] = 2 * p + 1,

@@ -46,13 +46,7 @@ fn seeds(args: &[Value], active: &[usize], sparse: bool) -> (Vec<Deriv>, usize) 
             }
             let n = args[i].numel();
             let d = if sparse {
-                Deriv::Sparse(SparseDeriv {
-                    rows: n,
-                    nd,
-                    ptr: (0..=n).collect(),
-                    cols: (offset..offset + n).collect(),
-                    vals: vec![1.0; n],
-                })
+                Deriv::Sparse(SparseDeriv { rows: n, nd, ptr: (0..=n).collect(), cols: (offset..offset + n).collect(), vals: vec![1.0; n] })
             } else {
                 let mut d = DenseDeriv::zeros(n, nd);
                 (0..n).for_each(|r| d.data[(offset + r) * n + r] = 1.0);
@@ -72,8 +66,7 @@ fn rule_jacobian(name: &str, args: &[Value], active: &[usize], sparse: bool) -> 
     let output = eval(id, &refs, 1).unwrap_or_else(|e| panic!("{name}: {e}")).remove(0);
     let (derivs, nd) = seeds(args, active, sparse);
     let deriv_refs: Vec<&Deriv> = derivs.iter().collect();
-    let d = forward(id, &Forward { inputs: &refs, derivs: &deriv_refs, output: &output })
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let d = forward(id, &Forward { inputs: &refs, derivs: &deriv_refs, output: &output }).unwrap_or_else(|e| panic!("{name}: {e}"));
     match (&d, sparse) {
         (Deriv::Dense(_), true) => panic!("{name}: a sparse seed gave a dense block"),
         (Deriv::Sparse(_), false) => panic!("{name}: a dense seed gave a sparse block"),

@@ -3,7 +3,7 @@
 
 use super::elementwise::numeric;
 use super::matrix::matrix_2d;
-use super::{IntegerArgs, Linearity, Forward, Primitive, general, runtime, Prim};
+use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
@@ -52,11 +52,7 @@ fn kept(side: Side, args: &[&Value]) -> Result<Vec<usize>> {
             Side::Upper => offset >= k,
         }
     };
-    Ok((0..dims[1])
-        .flat_map(|j| (0..dims[0]).map(move |i| (i, j)))
-        .filter(|&(i, j)| keep(i, j))
-        .map(|(i, j)| i + dims[0] * j)
-        .collect())
+    Ok((0..dims[1]).flat_map(|j| (0..dims[0]).map(move |i| (i, j))).filter(|&(i, j)| keep(i, j)).map(|(i, j)| i + dims[0] * j).collect())
 }
 
 fn eval(side: Side, args: &[&Value]) -> Result<Vec<Value>> {
@@ -82,7 +78,7 @@ mod tests {
         for (m, n) in SHAPES.into_iter().chain([(0, 0)]) {
             let x = rng.matrix(m, n);
             for name in ["tril", "triu"] {
-                check(name, &[x.clone()], &[0]);
+                check(name, std::slice::from_ref(&x), &[0]);
                 for k in [-1.0, 1.0, 5.0] {
                     check(name, &[x.clone(), matrix(1, 1, &[k])], &[0]);
                 }
@@ -93,7 +89,7 @@ mod tests {
     #[test]
     fn kept_elements() {
         let a = matrix(2, 2, &[1.0, 2.0, 3.0, 4.0]);
-        assert_eq!(value("tril", &[a.clone()], 1)[0].numeric().unwrap().data, vec![1.0, 2.0, 0.0, 4.0]);
+        assert_eq!(value("tril", std::slice::from_ref(&a), 1)[0].numeric().unwrap().data, vec![1.0, 2.0, 0.0, 4.0]);
         assert_eq!(value("triu", &[a, matrix(1, 1, &[1.0])], 1)[0].numeric().unwrap().data, vec![0.0, 0.0, 3.0, 0.0]);
     }
 }

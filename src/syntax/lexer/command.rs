@@ -5,8 +5,8 @@ use crate::syntax::token::{Kw, Tok, Token};
 
 /// Binary operators, longest first, for the command-syntax test.
 const BINARY_OPERATORS: [&str; 26] = [
-    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "++", "--", "**", "+", "-", "*", "/", "\\", "^",
-    "<", ">", "&", "|", ":", "=",
+    "==", "~=", "!=", "<=", ">=", "&&", "||", ".*", "./", ".\\", ".^", "++", "--", "**", "+", "-", "*", "/", "\\", "^", "<", ">", "&", "|",
+    ":", "=",
 ];
 
 /// Whether the rest of a line has an assignment `=` outside brackets and strings (`vals {end} = 1` is not a
@@ -74,10 +74,8 @@ impl<'a> Lexer<'a> {
             Some(Kw::End) if !self.nesting.is_empty() => Tok::EndIndex,
             Some(kw) => {
                 self.in_classdef |= kw == Kw::Classdef && self.tokens.is_empty();
-                self.at_stmt_start = matches!(
-                    kw,
-                    Kw::Else | Kw::Otherwise | Kw::Try | Kw::Do | Kw::UnwindProtect | Kw::UnwindProtectCleanup
-                );
+                self.at_stmt_start =
+                    matches!(kw, Kw::Else | Kw::Otherwise | Kw::Try | Kw::Do | Kw::UnwindProtect | Kw::UnwindProtectCleanup);
                 Tok::Kw(kw)
             }
             None => Tok::Ident(word.to_string()),

@@ -42,11 +42,8 @@ impl<'a> Lexer<'a> {
                 self.skip_digits(10);
             }
         }
-        let text: String = self.src[lo..self.pos]
-            .chars()
-            .filter(|&c| c != '_')
-            .map(|c| if c == 'd' || c == 'D' { 'e' } else { c })
-            .collect();
+        let text: String =
+            self.src[lo..self.pos].chars().filter(|&c| c != '_').map(|c| if c == 'd' || c == 'D' { 'e' } else { c }).collect();
         text.parse().unwrap_or(f64::NAN)
     }
 

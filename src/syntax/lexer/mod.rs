@@ -178,9 +178,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         loop {
             let c = self.peek();
-            if is_blank(c) {
-                self.pos += 1;
-            } else if c == b'\n' && self.newline_is_space() {
+            if is_blank(c) || (c == b'\n' && self.newline_is_space()) {
                 self.pos += 1;
             } else if c == b'%' || c == b'#' {
                 if !self.skip_block_comment()? {
@@ -289,9 +287,7 @@ impl<'a> Lexer<'a> {
             Tok::LParen if self.tokens.last().map(|t| &t.tok) == Some(&Tok::At) => Nest::AnonParams,
             Tok::LParen => Nest::Paren,
             Tok::LBracket => Nest::Bracket,
-            Tok::LBrace if self.prev_ends_operand() && !(self.space_before && self.whitespace_separates()) => {
-                Nest::IndexBrace
-            }
+            Tok::LBrace if self.prev_ends_operand() && !(self.space_before && self.whitespace_separates()) => Nest::IndexBrace,
             Tok::LBrace => Nest::Brace,
             Tok::RParen | Tok::RBracket | Tok::RBrace => {
                 self.leave_anon_bodies();

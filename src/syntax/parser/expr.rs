@@ -110,11 +110,8 @@ impl<'a> Parser<'a> {
 
     /// `start:second` has been read; a further `:third` makes `second` the step.
     fn range(&mut self, start: Expr, second: Expr) -> Result<Expr> {
-        let (step, stop) = if self.eat(&Tok::Colon) {
-            (Some(Box::new(second)), self.binary(RANGE_PRECEDENCE + 1)?)
-        } else {
-            (None, second)
-        };
+        let (step, stop) =
+            if self.eat(&Tok::Colon) { (Some(Box::new(second)), self.binary(RANGE_PRECEDENCE + 1)?) } else { (None, second) };
         let span = start.span.to(stop.span);
         Ok(Expr { kind: ExprKind::Range { start: Box::new(start), step, stop: Box::new(stop) }, span })
     }

@@ -97,10 +97,7 @@ impl<'a> Parser<'a> {
             while !self.eat(&Tok::RBracket) {
                 if !self.eat(&Tok::Comma) {
                     if !matches!(self.peek(), Tok::Ident(_)) {
-                        return Err(self.expected(&format!(
-                            "an output name or ']' to close '[' opened at {}",
-                            self.position(open)
-                        )));
+                        return Err(self.expected(&format!("an output name or ']' to close '[' opened at {}", self.position(open))));
                     }
                     outputs.push(self.ident("an output name")?);
                 }
@@ -161,9 +158,7 @@ impl<'a> Parser<'a> {
         while let Some(&open) = open_blocks.last() {
             match self.peek() {
                 Tok::Eof => {
-                    return Err(
-                        self.expected(&format!("'end' to close 'classdef' block opened at {}", self.position(open)))
-                    );
+                    return Err(self.expected(&format!("'end' to close 'classdef' block opened at {}", self.position(open))));
                 }
                 Tok::Kw(kw) if kw.is_end() => {
                     open_blocks.pop();

@@ -93,10 +93,10 @@ impl<'a> Parser<'a> {
 
     /// "expected X, found <current token>" at the current token; a lexing error if the lexer stopped here.
     fn expected(&self, what: &str) -> Diagnostic {
-        if *self.peek() == Tok::Eof {
-            if let Some(lex_error) = &self.lex_error {
-                return lex_error.clone();
-            }
+        if *self.peek() == Tok::Eof
+            && let Some(lex_error) = &self.lex_error
+        {
+            return lex_error.clone();
         }
         let found = match self.peek() {
             Tok::Num(_) | Tok::Imag(_) => {

@@ -79,7 +79,9 @@ pub(super) fn at_infinity(prim: Prim, z: C) -> Option<C> {
         Prim::Sqrt if y.is_infinite() => C::new(f64::INFINITY, y),
         Prim::Sqrt if x == f64::NEG_INFINITY => C::new(if y.is_nan() { y } else { 0.0 }, f64::INFINITY.copysign(y)),
         Prim::Sqrt => C::new(x, if y.is_nan() { y } else { 0.0f64.copysign(y) }),
-        Prim::Tanh if x.is_infinite() => C::new(1.0f64.copysign(x), if y.is_finite() { 0.0f64.copysign((2.0 * y).sin()) } else { 0.0f64.copysign(y) }),
+        Prim::Tanh if x.is_infinite() => {
+            C::new(1.0f64.copysign(x), if y.is_finite() { 0.0f64.copysign((2.0 * y).sin()) } else { 0.0f64.copysign(y) })
+        }
         Prim::Tan => times_minus_i(at_infinity(Prim::Tanh, times_i(z))?),
         Prim::Asinh => asinh(z)?,
         Prim::Asin => times_minus_i(asinh(times_i(z))?),
@@ -111,8 +113,20 @@ fn acosh(z: C) -> Option<C> {
     let angle = match (x.is_infinite(), y.is_infinite()) {
         (false, false) => return None,
         _ if x.is_nan() || y.is_nan() => f64::NAN,
-        (true, true) => if x < 0.0 { 3.0 * FRAC_PI_4 } else { FRAC_PI_4 },
-        (true, false) => if x < 0.0 { PI } else { 0.0 },
+        (true, true) => {
+            if x < 0.0 {
+                3.0 * FRAC_PI_4
+            } else {
+                FRAC_PI_4
+            }
+        }
+        (true, false) => {
+            if x < 0.0 {
+                PI
+            } else {
+                0.0
+            }
+        }
         (false, true) => FRAC_PI_2,
     };
     Some(C::new(f64::INFINITY, angle.copysign(y)))

@@ -57,7 +57,13 @@ fn solve(op: &str, a: &Array<C>, b: &Array<C>) -> Result<Array<C>> {
     }
     let lu = factor(a);
     // The exact 1-norm condition (LAPACK estimates it); systems are small where code is complex.
-    let rcond = if n == 0 { f64::INFINITY } else if is_singular(&lu) { 0.0 } else { 1.0 / (norm1(&a.data, n) * norm1(&inverse(&lu), n)) };
+    let rcond = if n == 0 {
+        f64::INFINITY
+    } else if is_singular(&lu) {
+        0.0
+    } else {
+        1.0 / (norm1(&a.data, n) * norm1(&inverse(&lu), n))
+    };
     if rcond + 1.0 == 1.0 {
         return Err(singular(op, rcond));
     }

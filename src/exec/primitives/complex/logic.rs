@@ -7,11 +7,11 @@ use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
 
 /// Builtins that read their data arguments as truth values.
-const TRUTH: &[Prim] = &[Prim::Truth, Prim::Logical, Prim::Any, Prim::All, Prim::Nnz, Prim::Find, Prim::Not, Prim::And, Prim::Or, Prim::Xor];
+const TRUTH: &[Prim] =
+    &[Prim::Truth, Prim::Logical, Prim::Any, Prim::All, Prim::Nnz, Prim::Find, Prim::Not, Prim::And, Prim::Or, Prim::Xor];
 
 /// The identifier and message of Octave's warning for a complex colon bound (issued by the interpreter).
-pub(crate) const COLON_WARNING: [&str; 2] =
-    ["Octave:colon-complex-argument", "imaginary part of complex colon arguments is ignored"];
+pub(crate) const COLON_WARNING: [&str; 2] = ["Octave:colon-complex-argument", "imaginary part of complex colon arguments is ignored"];
 
 /// Primitive `id` when it is one of these (None: not one of them).
 pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Option<Result<Vec<Value>>> {

@@ -174,8 +174,7 @@ fn integer_power(mut a: C, mut n: u32) -> C {
 /// `f` over two operands with implicit expansion.
 fn zip(name: &str, a: &Value, b: &Value, f: fn(C, C) -> C) -> Result<Array<C>> {
     let (a, b) = (operand(name, a)?, operand(name, b)?);
-    let dims = broadcast_dims(&a.dims, &b.dims)
-        .ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
+    let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
     let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
     let n: usize = dims.iter().product();
     Ok(Array::new(dims, (0..n).map(|k| f(a.data[ma.source(k)], b.data[mb.source(k)])).collect()))

@@ -68,14 +68,11 @@ pub(super) fn extreme(prim: Prim, args: &[&Value], nargout: usize) -> Result<Vec
     let wanted = if prim == Prim::Max { Ordering::Greater } else { Ordering::Less };
     if args.len() == 2 {
         let ((a, a_real), (b, b_real)) = (parts(name, args[0])?, parts(name, args[1])?);
-        let dims = broadcast_dims(&a.dims, &b.dims)
-            .ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
+        let dims = broadcast_dims(&a.dims, &b.dims).ok_or_else(|| super::super::elementwise::nonconformant(name, &a.dims, &b.dims))?;
         let (ma, mb) = row_maps(&a.dims, &b.dims, &dims);
         let n: usize = dims.iter().product();
         // As Octave: the second operand only when it orders strictly beyond the first (never a NaN).
-        let pick = |x: C, y: C| -> C {
-            if order(key(y, b_real), key(x, a_real)) == Some(wanted) { y } else { x }
-        };
+        let pick = |x: C, y: C| -> C { if order(key(y, b_real), key(x, a_real)) == Some(wanted) { y } else { x } };
         let data = (0..n).map(|k| pick(a.data[ma.source(k)], b.data[mb.source(k)])).collect();
         return Ok(vec![Value::narrowed(Array::new(dims, data))]);
     }
@@ -152,8 +149,20 @@ pub(super) fn sort(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
             let (x, y) = (at(i), at(j));
             match (is_nan(x), is_nan(y)) {
                 (true, true) => Ordering::Equal,
-                (true, false) => if descending { Ordering::Less } else { Ordering::Greater },
-                (false, true) => if descending { Ordering::Greater } else { Ordering::Less },
+                (true, false) => {
+                    if descending {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
+                (false, true) => {
+                    if descending {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    }
+                }
                 _ => {
                     let o = order(key(x, false), key(y, false)).unwrap_or(Ordering::Equal);
                     if descending { o.reverse() } else { o }
