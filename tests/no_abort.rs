@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 /// Set in the child: the index of the first case it runs.
 const CHILD_START: &str = "MSAD_NO_ABORT_START";
 /// Kernels whose work grows as the product of their operands' sizes, as Octave's do: they take as long
-/// as Octave would and ask about Ctrl-C between chunks (tests/interrupt.rs), so the probe skips their
-/// outer combinations.
+/// as Octave would on the outer combinations and ask about Ctrl-C between chunks (tests/interrupt.rs),
+/// so the probe leaves them out.
 const LONG_BY_DESIGN: [&str; 1] = ["polyval"];
 
 /// A case that runs longer than this is a hang (a size loop without an allocation to refuse it).

@@ -352,7 +352,8 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Value::Cell(a) => Value::Cell(pick(a, dims, positions)),
         Value::Int(c, a) => Value::Int(*c, pick(a, dims, positions)),
         Value::Complex(a) => Value::narrowed(pick(a, dims, positions)),
-        Value::Sparse(s) => Value::Double(pick(&s.to_dense(), dims, positions)),
+        // Each element looked up in its column: indexing never makes the whole matrix dense.
+        Value::Sparse(s) => Value::Double(Array::new(dims, positions.iter().map(|&k| s.at(k)).collect())),
         Value::Struct(_) | Value::Handle(_) => {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("indexing a {}", value.class_name())));
         }

@@ -80,6 +80,12 @@ impl SparseMatrix {
     pub fn nnz(&self) -> usize {
         self.values.len()
     }
+    /// The element at linear (column-major) index `k`, found in its column's sorted rows.
+    pub fn at(&self, k: usize) -> f64 {
+        let (i, j) = (k % self.nrows, k / self.nrows);
+        let (start, end) = (self.colptr[j], self.colptr[j + 1]);
+        self.rowind[start..end].binary_search(&i).map_or(0.0, |found| self.values[start + found])
+    }
     /// The same matrix without the entries whose value is exactly zero (Octave stores none).
     pub fn without_zeros(mut self) -> SparseMatrix {
         if self.values.iter().all(|v| *v != 0.0) {
@@ -458,6 +464,14 @@ mod tests {
 
     fn sparse(rowind: Vec<usize>, values: Vec<f64>) -> Value {
         Value::Sparse(SparseMatrix { nrows: 40, ncols: 1, colptr: vec![0, values.len()], rowind, values })
+    }
+
+    #[test]
+    fn sparse_elements_read_in_place_equal_the_dense_ones() {
+        // 4 x 3 with entries in the first and last rows and an empty column.
+        let s = SparseMatrix { nrows: 4, ncols: 3, colptr: vec![0, 2, 2, 4], rowind: vec![0, 3, 1, 3], values: vec![1.5, -2.0, 3.0, 4.0] };
+        let dense = s.to_dense();
+        assert_eq!((0..12).map(|k| s.at(k)).collect::<Vec<_>>(), dense.data);
     }
 
     /// Values `same_content` calls the same must hash alike (the engine keeps a hash for such a
