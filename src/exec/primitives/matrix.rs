@@ -56,17 +56,21 @@ fn folded<'v>(v: &'v Value) -> Result<std::borrow::Cow<'v, Array<f64>>> {
     Ok(std::borrow::Cow::Owned(Array::new(vec![rows, columns], a.into_owned().data)))
 }
 
-/// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst. A long
-/// product runs in blocks of columns, asking between them whether the user asked to stop.
+/// `dst = lhs * rhs` (column-major slices) through faer's GEMM; `accumulate` adds to dst.
 pub(super) fn gemm(dst: &mut [f64], lhs: &[f64], rhs: &[f64], m: usize, k: usize, n: usize, accumulate: bool) {
-    let l = MatRef::from_column_major_slice(lhs, m, k);
+    let (lhs, rhs) = (MatRef::from_column_major_slice(lhs, m, k), MatRef::from_column_major_slice(rhs, k, n));
     let accum = if accumulate { Accum::Add } else { Accum::Replace };
-    let block = interrupt::items_per_poll(m * k).min(n.max(1));
+    product_in_blocks(MatMut::from_column_major_slice_mut(dst, m, n), accum, lhs, rhs);
+}
+
+/// `dst = lhs * rhs` (or `+=`) through faer's GEMM. A long product runs in blocks of columns, asking
+/// between them whether the user asked to stop.
+fn product_in_blocks(mut dst: MatMut<f64>, accum: Accum, lhs: MatRef<f64>, rhs: MatRef<f64>) {
+    let n = rhs.ncols();
+    let block = interrupt::items_per_poll(lhs.nrows() * lhs.ncols()).min(n.max(1));
     for first in (0..n).step_by(block) {
         let columns = block.min(n - first);
-        let r = MatRef::from_column_major_slice(&rhs[k * first..k * (first + columns)], k, columns);
-        let d = MatMut::from_column_major_slice_mut(&mut dst[m * first..m * (first + columns)], m, columns);
-        faer::linalg::matmul::matmul(d, accum, l, r, 1.0, Par::Seq);
+        faer::linalg::matmul::matmul(dst.as_mut().subcols_mut(first, columns), accum, lhs, rhs.subcols(first, columns), 1.0, Par::Seq);
         if columns < n {
             interrupt::stop_if_requested();
         }
@@ -270,8 +274,7 @@ fn mtimes_adjoint(inputs: &[&Value], result_adjoint: &[f64], wanted: &[bool]) ->
     let adjoint_c = MatRef::from_column_major_slice(result_adjoint, m, n);
     let product = |rows: usize, cols: usize, lhs: MatRef<f64>, rhs: MatRef<f64>| {
         let mut out = vec![0.0; rows * cols];
-        let dst = MatMut::from_column_major_slice_mut(&mut out, rows, cols);
-        faer::linalg::matmul::matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        product_in_blocks(MatMut::from_column_major_slice_mut(&mut out, rows, cols), Accum::Replace, lhs, rhs);
         out
     };
     let adjoint_a = wanted[0].then(|| product(m, k, adjoint_c, MatRef::from_column_major_slice(&b.data, k, n).transpose()));
