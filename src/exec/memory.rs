@@ -28,8 +28,20 @@ pub fn check(count: usize, element_bytes: usize) -> Result<()> {
 
 /// `check` for an array of dimensions `dims`, whose product may overflow.
 pub fn check_dims(dims: &[usize], element_bytes: usize) -> Result<()> {
-    let count = dims.iter().try_fold(1usize, |count, &extent| count.checked_mul(extent));
-    check(count.ok_or_else(out_of_memory)?, element_bytes)
+    check(element_count(dims), element_bytes)
+}
+
+/// `ensure` for an array of dimensions `dims`; gives its element count.
+pub fn ensure_dims(dims: &[usize], element_bytes: usize) -> usize {
+    let count = element_count(dims);
+    ensure(count, element_bytes);
+    count
+}
+
+/// The element count of an array of dimensions `dims`: `usize::MAX`, which no memory holds, when the
+/// product overflows.
+fn element_count(dims: &[usize]) -> usize {
+    dims.iter().try_fold(1usize, |count, &extent| count.checked_mul(extent)).unwrap_or(usize::MAX)
 }
 
 /// Whether `count` elements of `element_bytes` each fit in memory now.

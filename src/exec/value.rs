@@ -24,8 +24,7 @@ impl<T: Clone> Array<T> {
     }
     /// Stops the run with `memory::OutOfMemory` when memory cannot hold it.
     pub fn filled(dims: Vec<usize>, x: T) -> Array<T> {
-        let n = dims.iter().try_fold(1usize, |n, &extent| n.checked_mul(extent)).unwrap_or(usize::MAX);
-        super::memory::ensure(n, size_of::<T>());
+        let n = super::memory::ensure_dims(&dims, size_of::<T>());
         Array::new(dims, vec![x; n])
     }
     pub fn scalar(x: T) -> Array<T> {

@@ -104,8 +104,7 @@ fn strides(dims: &[usize]) -> Vec<usize> {
 /// For every element of an array of `out_dims` (column-major), the linear index in an array of
 /// `in_dims` of the element that `source(out_subscripts, in_subscripts)` picks.
 pub(super) fn index_map(out_dims: &[usize], in_dims: &[usize], source: impl Fn(&[usize], &mut [usize])) -> Vec<usize> {
-    let total = out_dims.iter().try_fold(1usize, |total, &extent| total.checked_mul(extent)).unwrap_or(usize::MAX);
-    memory::ensure(total, size_of::<usize>());
+    let total = memory::ensure_dims(out_dims, size_of::<usize>());
     let in_strides = strides(in_dims);
     let mut sub = vec![0; out_dims.len()];
     let mut src = vec![0; in_dims.len()];

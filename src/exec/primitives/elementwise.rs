@@ -317,8 +317,7 @@ pub(super) fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Dims> {
 /// For each operand, which of its elements each output element reads. Every caller goes on to make
 /// the expanded result: one too large for memory stops the run here (`memory::OutOfMemory`).
 pub fn row_maps(a: &[usize], b: &[usize], out: &[usize]) -> (RowMap, RowMap) {
-    let count = out.iter().try_fold(1usize, |count, &extent| count.checked_mul(extent)).unwrap_or(usize::MAX);
-    crate::exec::memory::ensure(count, size_of::<f64>());
+    crate::exec::memory::ensure_dims(out, size_of::<f64>());
     (row_map(a, out), row_map(b, out))
 }
 

@@ -190,8 +190,7 @@ fn forward_dot(fw: &Forward) -> Result<Deriv> {
 /// For every element of `kron(A, B)`, the element of A and the element of B it multiplies.
 fn kron_pairs(a_dims: &[usize], b_dims: &[usize]) -> (Vec<usize>, Vec<(usize, usize)>) {
     let (ma, na, mb, nb) = (a_dims[0], a_dims[1], b_dims[0], b_dims[1]);
-    let count = [ma, na, mb, nb].iter().try_fold(1usize, |count, &extent| count.checked_mul(extent)).unwrap_or(usize::MAX);
-    crate::exec::memory::ensure(count, size_of::<(usize, usize)>());
+    let count = crate::exec::memory::ensure_dims(&[ma, na, mb, nb], size_of::<(usize, usize)>());
     let mut pairs = Vec::with_capacity(count);
     for ja in 0..na {
         for jb in 0..nb {
