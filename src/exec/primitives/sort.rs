@@ -37,27 +37,21 @@ fn options(args: &[&Value]) -> Result<(Slices, bool)> {
     Ok((Slices::new(&dims, dim), descending))
 }
 
+/// Octave's sort order of two elements, NaN last (first when descending); `ordered` compares two that
+/// are not NaN, ascending.
+pub(super) fn sort_order(a_nan: bool, b_nan: bool, descending: bool, ordered: impl FnOnce() -> Ordering) -> Ordering {
+    let ascending = match (a_nan, b_nan) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => ordered(),
+    };
+    if descending { ascending.reverse() } else { ascending }
+}
+
 /// For every element of the result, the linear index of the input element it holds.
 fn permutation(slices: &Slices, x: &[f64], descending: bool) -> Vec<usize> {
-    let order = |a: f64, b: f64| match (a.is_nan(), b.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => {
-            if descending {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            }
-        }
-        (false, true) => {
-            if descending {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            }
-        }
-        _ if descending => b.partial_cmp(&a).expect("not NaN"),
-        _ => a.partial_cmp(&b).expect("not NaN"),
-    };
+    let order = |a: f64, b: f64| sort_order(a.is_nan(), b.is_nan(), descending, || a.partial_cmp(&b).expect("not NaN"));
     let mut source = vec![0; x.len()];
     let mut slice: Vec<usize> = Vec::with_capacity(slices.len);
     for s in 0..slices.count() {

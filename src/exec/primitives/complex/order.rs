@@ -3,6 +3,7 @@
 //! taken as 0. `max`, `min` and `sort` of complex arrays follow the same order; equality compares parts.
 
 use super::super::slices::Slices;
+use super::super::sort::sort_order;
 use super::super::{Prim, broadcast_dims, check_arity, row_maps, runtime};
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
@@ -147,27 +148,7 @@ pub(super) fn sort(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
         let at = |k: usize| z.data[slices.index(s, k)];
         ks.sort_by(|&i, &j| {
             let (x, y) = (at(i), at(j));
-            match (is_nan(x), is_nan(y)) {
-                (true, true) => Ordering::Equal,
-                (true, false) => {
-                    if descending {
-                        Ordering::Less
-                    } else {
-                        Ordering::Greater
-                    }
-                }
-                (false, true) => {
-                    if descending {
-                        Ordering::Greater
-                    } else {
-                        Ordering::Less
-                    }
-                }
-                _ => {
-                    let o = order(key(x, false), key(y, false)).unwrap_or(Ordering::Equal);
-                    if descending { o.reverse() } else { o }
-                }
-            }
+            sort_order(is_nan(x), is_nan(y), descending, || order(key(x, false), key(y, false)).unwrap_or(Ordering::Equal))
         });
         for (k, &from) in ks.iter().enumerate() {
             values[slices.index(s, k)] = at(from);
