@@ -4,6 +4,7 @@
 //! compression, or a user pattern).
 
 mod bidirectional;
+mod export;
 mod hessian;
 mod jacobian;
 mod mode;
@@ -161,6 +162,9 @@ pub struct Options {
     /// `None`: one per core.
     pub threads: Option<usize>,
     pub verbose: bool,
+    /// Instead of evaluating, write the code of a standalone .m file whose main function has this
+    /// name (`msad_export`).
+    pub export: Option<String>,
     /// Prepare without common-subexpression elimination, derivative caching and compiled scalar loops
     /// (to measure them).
     pub unoptimized: bool,
@@ -383,6 +387,10 @@ impl Engine {
     }
 
     pub fn evaluate(&mut self, host: &mut dyn Host, request: &Request) -> Result<Evaluation> {
+        if let Some(name) = &request.options.export {
+            let code = self.export(host, request, name)?;
+            return Ok(Evaluation { value: Value::string(&code), jacobian: None, hessian: None, log: Vec::new() });
+        }
         let wrt = request.options.wrt;
         let x = request.args.get(wrt).ok_or_else(|| {
             Diagnostic::new(ErrorKind::BadInput, format!("opts.wrt = {} but only {} arguments were given", wrt + 1, request.args.len()))

@@ -8,7 +8,7 @@ use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...), or [f, g, H] for a scalar f";
-const OPTION_NAMES: [&str; 7] = ["mode", "jacobian", "sparsity", "seed", "wrt", "threads", "verbose"];
+const OPTION_NAMES: [&str; 8] = ["mode", "jacobian", "sparsity", "seed", "wrt", "threads", "verbose", "export"];
 /// Arguments of msad_eval before the extra ones: fun, x, opts.
 const LEADING_ARGUMENTS: usize = 3;
 
@@ -142,6 +142,7 @@ fn parse_options(opts: Vec<(&str, &Value)>, arg_count: usize) -> Result<Options>
             }
             "threads" => options.threads = Some(thread_count(value)?),
             "verbose" => options.verbose = flag(value, "verbose")?,
+            "export" => options.export = Some(function_name(value)?),
             unknown => {
                 return bad_input(format!("unknown option '{unknown}'; valid options: {}", OPTION_NAMES.join(", ")));
             }
@@ -164,6 +165,19 @@ fn seed(value: &Value) -> Result<Array<f64>> {
         Value::Sparse(s) => Ok(s.to_dense()),
         Value::Double(a) if a.dims.len() == 2 => Ok(a.clone()),
         other => bad_input(format!("opts.seed must be a real 2-D double matrix (numel(x) x p), not a {}", describe_class(other))),
+    }
+}
+
+/// The name of the exported file's main function: a valid identifier.
+fn function_name(value: &Value) -> Result<String> {
+    match value.as_string() {
+        Some(name)
+            if name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+        {
+            Ok(name)
+        }
+        _ => bad_input("opts.export must be the name of the function to write, a valid identifier".to_string()),
     }
 }
 

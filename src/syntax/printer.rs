@@ -22,6 +22,25 @@ pub fn print_file(file: &File) -> String {
     printer.out
 }
 
+/// The text of statements, indented by `indent` levels.
+pub fn print_stmts(stmts: &[Stmt], indent: usize) -> String {
+    let mut printer = Printer { indent, ..Printer::default() };
+    printer.stmts(stmts);
+    printer.out
+}
+
+/// The text of a function definition (with its nested functions).
+pub fn print_function(function: &Function) -> String {
+    let mut printer = Printer::default();
+    printer.function(function);
+    printer.out
+}
+
+/// The arguments of an index or call, comma-separated.
+pub fn print_args(args: &[Expr]) -> String {
+    expr_list(args)
+}
+
 /// The text of one expression.
 pub fn print_expr(expr: &Expr) -> String {
     let mut printer = Printer::default();
