@@ -176,6 +176,17 @@ fn products_with_constant_complex_matrices() {
     check("@(x) A * exp(1i * x)", vec![("A", a.clone())], &X, 1e-7);
     check("@(x) A * x", vec![("A", a.clone())], &X, 1e-7);
     check("@(x) (x.' * A.') .* [1 2i]", vec![("A", a)], &X, 1e-7);
+    let square = Value::Complex(Array::new(
+        vec![3, 3],
+        [(4.0, 1.0), (1.0, 0.0), (0.0, -1.0), (0.5, 0.5), (3.0, -2.0), (1.0, 0.0), (0.0, 0.0), (2.0, 1.0), (5.0, 0.3)]
+            .iter()
+            .map(|&(r, i)| Complex64::new(r, i))
+            .collect(),
+    ));
+    check("@(x) B \\ (x + 1i * x.^2)", vec![("B", square.clone())], &X, 1e-7);
+    check("@(x) B \\ [x, x.^2]", vec![("B", square.clone())], &X, 1e-7);
+    check("@(x) (B + diag(x)) \\ exp(1i * x)", vec![("B", square)], &X, 1e-7);
+    check("@(x) [3 1 0; 1 4 x(1); 0 1 5] \\ (x * 1i)", vec![], &X, 1e-7);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use super::super::{Derivative, Forward, Kernel, Linearity, Prim, PrimId, get, linearity, output_is_differentiable, row_maps};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{Coef, Deriv, RowMap, combine_terms};
+use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine_terms};
 use crate::exec::value::{Array, Complex64, SparseMatrix, Value};
 use std::borrow::Cow;
 
@@ -74,6 +74,7 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Prim::Mldivide if scalar(0) => elementwise(Prim::Ldivide, fw),
         Prim::Mpower if scalar(0) && scalar(1) => elementwise(Prim::Power, fw),
         Prim::Mtimes => bilinear(id, fw),
+        Prim::Mldivide => solve(fw),
         _ if holomorphic(id).is_some() => unary(id, fw),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => split_linear(id, fw),
         _ if zero_on_complex(id) => Ok(Deriv::Zero),
@@ -408,4 +409,37 @@ fn jacobian(z: &Array<C>, stacked_jacobian: Value, pattern: bool) -> Value {
         }
         false => Value::Complex(Array::new(vec![m, n], entries.collect())),
     }
+}
+
+/// `X = A \ B` of matrices: `dX = A \ (dB - dA X)`, every direction solved at once as the columns of one
+/// complex right-hand side (one factorisation of A).
+fn solve(fw: &Forward) -> Result<Deriv> {
+    let (a, b, x) = (fw.inputs[0], fw.inputs[1], fw.output);
+    let m_b = b.numel();
+    let mut rhs = stacked(b, fw.derivs[1]).into_owned();
+    if !fw.derivs[0].is_zero() {
+        let zero = Deriv::Zero;
+        let product = bilinear(Prim::Mtimes, &Forward { inputs: &[a, x], derivs: &[fw.derivs[0], &zero], output: b })?;
+        rhs = combine_terms(&[(Coef::Same(1.0), &rhs, &RowMap::Identity), (Coef::Same(-1.0), &product, &RowMap::Identity)], 2 * m_b);
+    }
+    let (Some(nd), Some(&rows_b)) = (rhs.nd(), b.dims().first()) else { return Ok(Deriv::Zero) };
+    if m_b == 0 {
+        return Ok(Deriv::Zero);
+    }
+    let block = rhs.to_dense(2 * m_b, nd);
+    let columns = (0..nd).flat_map(|d| {
+        let column = block.column(d);
+        (0..m_b).map(move |i| C::new(column[i], column[m_b + i]))
+    });
+    let directions = Value::Complex(Array::new(vec![rows_b, m_b / rows_b * nd], columns.collect()));
+    let solved = super::linalg::mldivide(&[a, &directions])?;
+    let (z, m_x) = (complex_data(&solved), x.numel());
+    let mut out = DenseDeriv::zeros(2 * m_x, nd);
+    for d in 0..nd {
+        let column = out.column_mut(d);
+        for (i, v) in z.data[d * m_x..(d + 1) * m_x].iter().enumerate() {
+            (column[i], column[m_x + i]) = (v.re, v.im);
+        }
+    }
+    Ok(Deriv::Dense(out))
 }
