@@ -165,6 +165,7 @@ fn indexing_and_assignment_of_complex_values() {
     named("@(x) feval(@(z) z([3 1 1]), exp(1i * x))");
     named("@(x) feval(@(z) z(2:end), x * 1i + x.^3)");
     check("@(x) complex_assign(x)", vec![], &X, 1e-7);
+    check("@(x) complex_loop(x)", vec![], &X, 1e-7);
 }
 
 #[test]
