@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// What the table cannot say about a builtin.
 const NOTES: &[(&str, &str)] = &[
-    ("abs", "derivative sign(x): 0 at 0"),
+    ("abs", "derivative sign(x): 0 at 0; complex input: `real(conj(z) dz) / abs(z)` (0 at 0)"),
     ("all", "`all(x, dim)`; NaN counts as Octave's two loops count it"),
     ("any", "`any(x, dim)`; NaN counts as false"),
     ("cat", "Octave's empty-operand rules; char wins over numbers, logical only if all are"),
@@ -67,12 +67,15 @@ const NOTES: &[(&str, &str)] = &[
     ("func2str", "Octave's text of anonymous functions (its spacing)"),
     ("merge", "numeric or logical MASK; a scalar MASK picks a whole operand"),
     ("ifelse", "as merge"),
-    ("real", "complex input: the real part (never depending on x: see complex values in the README)"),
-    ("imag", "as real"),
+    ("real", "complex input: the real part; derivatives through complex values: see complex values in the README"),
+    ("imag", "as real; zero derivative for real input, the imaginary part's for complex input that depends on x"),
     ("conj", "as real"),
     ("iscomplex", "true for complex values (`complex(a, b)` stays complex; other results narrow as Octave's)"),
     ("complex", "`complex(re)`, `complex(re, im)`: complex even with zero imaginary parts"),
-    ("angle", "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave"),
+    (
+        "angle",
+        "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave; complex input that depends on x: `imag(conj(z) dz) / abs(z)^2`",
+    ),
     ("arg", "as angle"),
     ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),
 ];

@@ -129,7 +129,7 @@ pub(super) fn seeded(
     let p = seed.cols();
     let (value, directions, _) =
         run_dense(plan, args, wrt, Seed::Block(DenseDeriv::from_seed(n, p, seed.data.clone())), user_seed_id(seed), None, threads)?;
-    let m = value.numel();
+    let m = derivative_rows(&value);
     Ok((value, Value::Double(Array::new(vec![m, p], directions.data))))
 }
 
@@ -157,7 +157,7 @@ fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
     let seed = DenseDeriv::from_seed(n, n, identity);
     let (value, directions, _) = run_dense(plan, args, wrt, Seed::Block(seed), IDENTITY_SEED, None, options.threads)?;
-    let m = value.numel();
+    let m = derivative_rows(&value);
     let full = Array::new(vec![m, n], directions.data);
     let storage = options.jacobian;
     let jacobian = match storage {
@@ -180,7 +180,7 @@ pub(super) fn detect(
     let seed = Deriv::Sparse(SparseDeriv::identity(n));
     let (result, control) = run(plan, seeded_args(args, wrt, seed), true, None, None)?;
     log.push(format!("msad: sparsity detection took {}", super::milliseconds(detecting)));
-    let m = result.value.numel();
+    let m = derivative_rows(&result.value);
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
         other => {
@@ -251,7 +251,7 @@ pub(super) fn compressed(
     if !c.from_user && !c.control.same_path(&control) {
         return stale(plan, args, wrt, n, storage, log, Stale::Path);
     }
-    let m = value.numel();
+    let m = derivative_rows(&value);
     if m != c.pattern.nrows() {
         return stale(plan, args, wrt, n, storage, log, Stale::Size { rows: c.pattern.nrows(), elements: m });
     }
@@ -402,7 +402,7 @@ pub(super) fn run_dense(
             Seed::Colours { .. } => Deriv::Zero,
         };
         let (result, control) = run(plan, seeded_args(args, wrt, whole), false, Some(key(0, nd)), chunk(0, nd))?;
-        let m = result.value.numel();
+        let m = derivative_rows(&result.value);
         return Ok((result.value, result.deriv.into_dense(m, nd), control));
     }
     // The argument's derivative for directions lo..hi.
@@ -422,12 +422,12 @@ pub(super) fn run_dense(
     let mut first = None;
     for (run, &(lo, hi)) in runs.into_iter().zip(&bounds) {
         let (slot, control) = run?;
-        let m = slot.value.numel();
+        let m = derivative_rows(&slot.value);
         data.extend(slot.deriv.into_dense(m, hi - lo).data);
         first.get_or_insert((slot.value, control));
     }
     let (value, control) = first.expect("at least one chunk");
-    let m = value.numel();
+    let m = derivative_rows(&value);
     Ok((value, DenseDeriv::from_seed(m, nd, data), control))
 }
 
@@ -498,6 +498,12 @@ fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
         }
     }
     SparseMatrix { nrows: s.rows, ncols: n, colptr: counts, rowind, values }
+}
+
+/// Rows of J as computed: one per element of f, two for a complex f (its real and imaginary parts'
+/// rows, joined into a complex J by `complex::jacobian`).
+fn derivative_rows(value: &Value) -> usize {
+    crate::exec::primitives::complex::rows(value)
 }
 
 /// The pattern as a sparse matrix of ones (what `spy` and `JPattern` take).

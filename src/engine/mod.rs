@@ -396,6 +396,14 @@ impl Engine {
             Diagnostic::new(ErrorKind::BadInput, format!("opts.wrt = {} but only {} arguments were given", wrt + 1, request.args.len()))
         })?;
         let Value::Double(x_array) = x else {
+            if matches!(x, Value::Complex(_)) {
+                return err(
+                    ErrorKind::BadInput,
+                    "the differentiated argument is complex: msad differentiates with respect to real x; pass [real(z); imag(z)] \
+                     and build z inside the function (complex(x(1:n), x(n+1:end)))"
+                        .to_string(),
+                );
+            }
             return err(ErrorKind::BadInput, format!("the differentiated argument must be a real double array, not {}", x.class_name()));
         };
         if let Some(seed) = request.options.seed.as_ref().filter(|s| s.rows() != x_array.numel()) {

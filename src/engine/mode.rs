@@ -12,6 +12,7 @@
 use super::{JacobianStorage, Options, Prepared, jacobian};
 use crate::ad::reverse;
 use crate::diag::{ErrorKind, Result, err};
+use crate::exec::primitives::complex;
 use crate::exec::value::{Array, SparseMatrix, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -35,7 +36,8 @@ pub(super) fn evaluate(
 ) -> Result<(Value, Value)> {
     if let Some(seed) = &options.seed {
         log.push(format!("msad: forward mode with the user seed ({} directions)", seed.cols()));
-        return jacobian::seeded(plan, args, wrt, n, seed, options.threads);
+        let (value, product) = jacobian::seeded(plan, args, wrt, n, seed, options.threads)?;
+        return Ok(complex::outputs(value, product, false));
     }
     if uses_reverse(plan, n, options) {
         let run = match reverse::gradient(plan.interpreter(false), args, wrt) {
@@ -59,6 +61,7 @@ pub(super) fn evaluate(
         log.push("msad: the output is not scalar: forward mode".to_string());
     }
     let (value, jacobian) = jacobian::evaluate(plan, args, wrt, n, options, log)?;
+    let (value, jacobian) = complex::outputs(value, jacobian, options.jacobian == JacobianStorage::Pattern);
     let derivative = match options.jacobian {
         JacobianStorage::Pattern => jacobian,
         _ if value.numel() == 1 => transposed_row(jacobian),
@@ -104,6 +107,7 @@ pub(super) fn gradient_column(gradient: Vec<f64>, storage: JacobianStorage) -> V
 fn transposed_row(jacobian: Value) -> Value {
     match jacobian {
         Value::Double(row) => Value::Double(Array::column(row.data)),
+        Value::Complex(row) => Value::Complex(Array::column(row.data)),
         Value::Sparse(row) => Value::Sparse(SparseMatrix {
             nrows: row.ncols,
             ncols: 1,

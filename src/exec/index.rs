@@ -3,6 +3,7 @@
 
 use super::buffers;
 use super::deriv::{Deriv, RowMap, SeedColours, Stride, contiguous_start, extend_stride};
+use super::primitives::complex;
 use super::primitives::integers::{as_double, not_differentiable};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
@@ -243,6 +244,9 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if matches!(value, Value::Complex(_)) && !deriv.is_zero() {
+        return complex::index(value, deriv, |part, d| index(part, d, subs));
+    }
     if let Some(stride) = stride_within(value, subs)
         && let Some(deriv) = deriv.gather_stride(stride)
     {
@@ -392,6 +396,9 @@ pub fn assign(base: Option<(Value, Deriv)>, rhs: &Value, rhs_deriv: &Deriv, subs
         }
         let Value::Double(a) = value else { unreachable!("assignment of doubles into doubles") };
         return Ok((Value::Int(class, a.map(|&x| class.convert(x))), Deriv::Zero));
+    }
+    if complex::assignment_involved(base.as_ref(), rhs, rhs_deriv) {
+        return complex::assign(base, rhs, rhs_deriv, &|base, rhs, rhs_deriv| assign(base, rhs, rhs_deriv, subs));
     }
     let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
     if is_null(rhs) {

@@ -532,8 +532,8 @@ impl<'p> Interpreter<'p> {
         if matches!(value, Value::Int(..)) && tape.is_some() {
             return Err(primitives::integers::not_differentiable("subsasgn", value.class_name()));
         }
-        if matches!(value, Value::Complex(_)) && (!deriv.is_zero() || tape.is_some()) {
-            return Err(primitives::complex::depends_on_x("subsasgn"));
+        if matches!(value, Value::Complex(_)) && tape.is_some() {
+            return Err(primitives::complex::on_tape("subsasgn"));
         }
         Ok(Slot { value, deriv, tape })
     }
@@ -612,7 +612,7 @@ impl<'p> Interpreter<'p> {
                     let [id, message] = warning.map(Value::string);
                     self.warning(&[&id, &Value::string("%s"), &message])?;
                 }
-                reject_complex_derivative(*id, &results, &operands)?;
+                let results = complex_results(*id, results, &operands)?;
                 if let Some(Value::Int(..)) = results.first()
                     && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some())
                 {
@@ -1055,12 +1055,26 @@ fn stack_frame(file: &SourceFile, name: &str, span: Span) -> StackFrame {
 /// Complex values never carry derivatives: one made by primitive `id` from operands that depend on x is
 /// an error.
 #[inline]
-pub(super) fn reject_complex_derivative(id: primitives::PrimId, results: &[Value], operands: &[&Slot]) -> Result<()> {
-    let complex = results.iter().any(|r| matches!(r, Value::Complex(_)));
-    if complex && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some()) {
-        return Err(primitives::complex::depends_on_x(primitives::get(id).name()));
+/// The results of primitive `id`: complex values that depend on x carry derivatives in forward mode
+/// (a first result narrowed to real by the kernel stays complex, see `complex::keeps_complex`); reverse
+/// mode and Hessians refuse them.
+pub(super) fn complex_results<R>(id: primitives::PrimId, results: R, operands: &[&Slot]) -> Result<R>
+where
+    R: std::ops::Deref<Target = [Value]> + IntoIterator<Item = Value> + FromIterator<Value>,
+{
+    let complex = |v: &Value| matches!(v, Value::Complex(_));
+    let taped = operands.iter().any(|s| s.tape.is_some());
+    if taped && (results.iter().any(complex) || operands.iter().any(|s| complex(&s.value))) {
+        return Err(primitives::complex::on_tape(primitives::get(id).name()));
     }
-    Ok(())
+    let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
+    let differentiated = operands.iter().any(|s| !s.deriv.is_zero());
+    match results.first() {
+        Some(first) if differentiated && primitives::complex::keeps_complex(id, &values, first) => {
+            Ok(results.into_iter().enumerate().map(|(k, v)| if k == 0 { primitives::complex::widened(v) } else { v }).collect())
+        }
+        _ => Ok(results),
+    }
 }
 
 fn phi_input(phi: &Phi, pred: BlockId) -> ValueId {

@@ -47,7 +47,7 @@ impl Interpreter<'_> {
         let active = derivs.iter().any(|d| !d.is_zero());
         let taped = args.iter().any(|s| s.tape.is_some());
         let results = primitives::eval(id, &values, nargout.max(1))?;
-        super::reject_complex_derivative(id, &results, &operands)?;
+        let results = super::complex_results(id, results, &operands)?;
         let mut out = Vec::with_capacity(results.len());
         for (k, output) in results.into_iter().enumerate().take(nargout.max(1)) {
             let deriv = match active {

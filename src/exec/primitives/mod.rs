@@ -454,6 +454,9 @@ fn kernel_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Val
 
 /// Derivative of the first result given the inputs' derivatives (at least one is non-zero).
 pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
+    if complex::involved(fw) {
+        return complex::forward(id, fw);
+    }
     let p = get(id);
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, None),
@@ -552,6 +555,7 @@ pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Re
 pub fn forward_output(id: PrimId, fw: &Forward, k: usize) -> Result<Deriv> {
     match get(id).kernel {
         _ if k == 0 => forward(id, fw),
+        _ if complex::involved(fw) => Err(complex::unsupported_derivative(id)),
         Kernel::General { derivative: Derivative::Outputs { rule, differentiable }, .. } if differentiable(k) => rule(fw, k),
         _ => Ok(Deriv::Zero),
     }
@@ -606,6 +610,7 @@ fn no_derivative_rule(name: &str) -> Diagnostic {
 /// Whether result `k` (0-based) of a primitive can carry a derivative at all (used by activity analysis).
 pub fn output_is_differentiable(id: PrimId, k: usize) -> bool {
     match get(id).kernel {
+        _ if k == 0 && complex::varies_on_complex(id) => true,
         Kernel::General { derivative: Derivative::Outputs { differentiable, .. }, .. } => differentiable(k),
         _ if k > 0 => false,
         Kernel::Unary { df, .. } => df.is_some(),

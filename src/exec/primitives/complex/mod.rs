@@ -1,11 +1,11 @@
 //! Complex doubles. Octave makes them where a real function leaves its domain (`sqrt(-1)`, `log(-2)`,
 //! `(-8)^(1/3)`, `acos(2)`) and where code writes them (`1i`, `complex(a, b)`). Every primitive with a
 //! complex operand comes here (`eval`), so the real kernels and their fast paths stay as they are.
-//! Results narrow to real when every imaginary part is zero, as Octave's do (`complex`'s own excepted).
-//! Complex values never carry derivatives: one that depends on x is an msad:unsupported error
-//! (`depends_on_x`), raised by the interpreter where such a value is made.
+//! Results narrow to real when every imaginary part is zero, as Octave's do (`complex`'s own excepted),
+//! except where they carry a derivative (`derivative`: forward rules on stacked real and imaginary parts).
 
 mod c99;
+mod derivative;
 mod linalg;
 mod logic;
 mod math;
@@ -16,14 +16,18 @@ use super::{Derivative, Kernel, Linearity, Prim, PrimId, Primitive, check_arity,
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
+pub(crate) use derivative::{
+    assign, assignment_involved, forward, index, involved, keeps_complex, on_tape, outputs, rows, unsupported_derivative,
+    varies_on_complex, widened,
+};
 pub(crate) use logic::COLON_WARNING;
 pub(super) use math::{out_of_domain, real_power};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        // Complex results never carry derivatives (the interpreter rejects them first).
-        Primitive::new(Prim::Complex, Kernel::General { eval: eval_complex, derivative: Derivative::Missing }),
-        // Piecewise constant on the real line (0 or pi).
+        Primitive::new(Prim::Complex, Kernel::General { eval: eval_complex, derivative: Derivative::Rule(derivative::forward_complex) })
+            .linear(Linearity::Additive),
+        // Piecewise constant on the real line (0 or pi); complex operands have their rule in `derivative`.
         Primitive::new(Prim::Angle, Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
         Primitive::new(Prim::Arg, Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
     ]
@@ -31,12 +35,6 @@ pub(super) fn entries() -> Vec<Primitive> {
 
 pub(crate) fn has_complex(args: &[&Value]) -> bool {
     args.iter().any(|a| matches!(a, Value::Complex(_)))
-}
-
-/// The error for a complex value that depends on x.
-pub(crate) fn depends_on_x(what: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: the result is complex and depends on x"))
-        .with_hint("msad differentiates real code: keep values that depend on x real (complex values that do not depend on x are fine)")
 }
 
 /// Builtins whose real kernels take complex arguments as they are: those that read only class and size

@@ -1,0 +1,31 @@
+% BENCH_COMPLEX  Issue #22's power-flow target, measured side by side in this one Octave session: the
+% AC power-flow mismatch in complex form, F = [real(mis); imag(mis)], mis = V .* conj(Ybus * V) - S,
+% V = Vm .* exp(1j * Va), x = [Va; Vm], on a meshed 2000-bus network with a sparse complex Ybus passed
+% as an extra argument (tests/octave/fixtures/power_flow_network.m). J+f against Octave's own f, the
+% first call, and J against the hand-coded dSbus_dV Jacobian. Times: process CPU time (medians).
+%   octave-cli benches/octave/bench_complex.m
+benchDir = fileparts(mfilename('fullpath'));
+repoRoot = fileparts(fileparts(benchDir));
+addpath(benchDir, fullfile(repoRoot, 'tests', 'octave', 'fixtures'), fullfile(repoRoot, 'matlab'));
+runs = 5;
+disp('| problem | n | f (ms) | msad J+f (ms) | ratio | target | first call (s) | check |');
+disp('|---|---|---|---|---|---|---|---|');
+for buses = [500, 2000]
+  [Ybus, S, Va, Vm] = power_flow_network(buses);
+  x = [Va; Vm];
+  clear msad_eval;
+  tic; [~, J] = msad_eval(@power_mismatch, x, struct(), Ybus, S); first = toc;
+  V = Vm .* exp(1j * Va);
+  n = buses;
+  diagV = spdiags(V, 0, n, n);
+  diagIbus = spdiags(Ybus * V, 0, n, n);
+  diagVnorm = spdiags(V ./ abs(V), 0, n, n);
+  Jhand = [real([1j * diagV * conj(diagIbus - Ybus * diagV), diagV * conj(Ybus * diagVnorm) + conj(diagIbus) * diagVnorm]);
+           imag([1j * diagV * conj(diagIbus - Ybus * diagV), diagV * conj(Ybus * diagVnorm) + conj(diagIbus) * diagVnorm])];
+  check = sprintf('sparse %d, same pattern %d, rel. error %.1e', issparse(J), isequal(J ~= 0, Jhand ~= 0), ...
+                  max(abs(nonzeros(J - Jhand))) / max(abs(nonzeros(Jhand))));
+  tf = bench_median_time(@() power_mismatch(x, Ybus, S), runs, 0.2);
+  tm = bench_median_time(@() msad_eval(@power_mismatch, x, struct(), Ybus, S), runs, 0.2);
+  printf('| power-flow mismatch, complex form, sparse Ybus | %d buses (n = %d) | %.3g | %.3g | %.1f | <= 5x f, first call <= 1 s | %.3g | %s |\n', ...
+         buses, 2 * buses, 1e3 * tf, 1e3 * tm, tm / tf, first, check);
+end

@@ -1,0 +1,336 @@
+//! Derivatives through complex intermediates (issue 22, item 1): every complex rule against central
+//! differences of the real and imaginary parts, and against the complex step where the function is
+//! real-analytic in x; full, detected and compressed Jacobians; a complex f gives a complex J; reverse
+//! mode and Hessians refuse complex values (auto mode runs forward); a complex x is a clear error.
+
+mod common;
+
+use common::*;
+use msad::diag::ErrorKind;
+use msad::engine::{Engine, Evaluation, Mode, Options, Request, Sparsity};
+use msad::exec::value::{Array, Complex64, Value};
+
+fn request(text: &str, captured: Vec<(&str, Value)>, x: &[f64], options: Options, nargout: usize) -> Request {
+    Request { function: anonymous(text, captured), args: vec![column(x.to_vec())], options, nargout }
+}
+
+fn run(engine: &mut Engine, request: &Request) -> Evaluation {
+    engine.evaluate(&mut host(), request).unwrap_or_else(|d| panic!("{}: {d}", request.function.text()))
+}
+
+/// Real and imaginary parts of a numeric value, stacked (`[real(v(:)); imag(v(:))]`).
+fn stacked_parts(v: &Value) -> Vec<f64> {
+    let z = v.complex_parts().expect("numeric value");
+    z.data.iter().map(|z| z.re).chain(z.data.iter().map(|z| z.im)).collect()
+}
+
+/// J (m x n, real or complex, full or sparse; a scalar f's is the gradient column) as the 2m x n real
+/// matrix of its parts' rows.
+fn stacked_jacobian(j: &Value, m: usize) -> Vec<f64> {
+    let z = j.complex_parts().expect("numeric Jacobian");
+    let columns = if m == 1 { z.numel() } else { z.cols() };
+    assert_eq!(z.numel(), m * columns, "J has one row per element of f");
+    (0..columns).flat_map(|c| stacked_parts(&Value::Complex(Array::column(z.data[c * m..(c + 1) * m].to_vec())))).collect()
+}
+
+/// Central differences of f's real and imaginary parts.
+fn fd(text: &str, captured: &[(&str, Value)], x: &[f64]) -> Vec<f64> {
+    let mut engine = Engine::new();
+    central_differences(x, |xp| stacked_parts(&run(&mut engine, &request(text, captured.to_vec(), &xp, Options::default(), 1)).value))
+}
+
+/// J in full, detected (first call) and compressed (second call) forward mode, each against central
+/// differences; returns the full one.
+fn check(text: &str, captured: Vec<(&str, Value)>, x: &[f64], tol: f64) -> Evaluation {
+    let expected = fd(text, &captured, x);
+    let full = Options { mode: Mode::Forward, sparsity: Sparsity::None, ..Options::default() };
+    let auto = Options { mode: Mode::Forward, ..Options::default() };
+    let mut engine = Engine::new();
+    let mut results = vec![run(&mut Engine::new(), &request(text, captured.clone(), x, full, 2))];
+    for _ in 0..2 {
+        results.push(run(&mut engine, &request(text, captured.clone(), x, auto.clone(), 2)));
+    }
+    for result in &results {
+        let m = result.value.numel();
+        let j = stacked_jacobian(result.jacobian.as_ref().expect("J"), m);
+        let err = relative_error(&j, &expected);
+        assert!(err <= tol, "{text}: J differs from central differences by {err:e}");
+    }
+    results.swap_remove(0)
+}
+
+/// The complex step `J(:, j) = imag(f(x + i h e_j)) / h` (h = 1e-30), through an extra argument (x
+/// itself is real): exact for code real on the reals, where no complex intermediate's imaginary part
+/// would absorb the step.
+fn complex_step(text: &str, x: &[f64]) -> Vec<f64> {
+    let h = 1e-30;
+    let shifted = format!("@(x, d) feval({text}, x + d)");
+    let mut engine = Engine::new();
+    let mut jac = Vec::new();
+    for j in 0..x.len() {
+        let mut d = vec![Complex64::new(0.0, 0.0); x.len()];
+        d[j] = Complex64::new(0.0, h);
+        let args = vec![column(x.to_vec()), Value::Complex(Array::column(d))];
+        let req = Request { function: anonymous(&shifted, vec![]), args, options: Options::default(), nargout: 1 };
+        let f = run(&mut engine, &req).value;
+        jac.extend(f.complex_parts().expect("numeric").data.iter().map(|z| z.im / h));
+    }
+    jac
+}
+
+/// J of `text` as a real matrix (f real).
+fn real_jacobian(text: &str, x: &[f64]) -> Vec<f64> {
+    let result = run(&mut Engine::new(), &request(text, vec![], x, Options { mode: Mode::Forward, ..Options::default() }, 2));
+    let m = result.value.numel();
+    let j = stacked_jacobian(result.jacobian.as_ref().expect("J"), m);
+    (0..x.len()).flat_map(|c| j[c * 2 * m..c * 2 * m + m].to_vec()).collect()
+}
+
+const X: [f64; 3] = [0.7, -1.3, 2.1];
+
+#[test]
+fn holomorphic_functions_of_complex_values_match_differences() {
+    for f in ["exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "log10", "log2"] {
+        check(&format!("@(x) {f}(x + 0.5i * x.^2 + 0.25i)"), vec![], &X, 1e-7);
+    }
+}
+
+#[test]
+fn real_functions_outside_their_domain_differentiate_into_complex_values() {
+    check("@(x) sqrt(x)", vec![], &X, 1e-7);
+    check("@(x) log(x - 1)", vec![], &X, 1e-7);
+    check("@(x) x .^ 0.5", vec![], &X, 1e-7);
+}
+
+#[test]
+fn arithmetic_of_complex_with_real_and_real_with_complex() {
+    let texts = [
+        "@(x) (x + 2i) .* x",
+        "@(x) x .* (x - 1i)",
+        "@(x) (x + 2i) ./ x",
+        "@(x) x ./ (x + 1i)",
+        "@(x) (x + 1i) .\\ x.^2",
+        "@(x) x - (3 - x * 1i)",
+        "@(x) -(1i * x) + x(1)",
+        "@(x) (x + 1i) .^ 2",
+        "@(x) (x + 1i) .^ x",
+        "@(x) 2 .^ (1i * x)",
+        "@(x) (x(1) + 1i) ^ 3 * x",
+        "@(x) x / (x(2) + 1i)",
+        "@(x) (x(3) - 2i) \\ x",
+        "@(x) 1j * x",
+        "@(x) (1 + 2i) * x'",
+    ];
+    for text in texts {
+        check(text, vec![], &X, 1e-7);
+    }
+}
+
+#[test]
+fn parts_moduli_arguments_and_conjugates() {
+    for text in [
+        "@(x) real(exp(1i * x) .* x)",
+        "@(x) imag(exp(1i * x) .* x)",
+        "@(x) abs(x + 1i * x.^2)",
+        "@(x) angle(x + 1i * x.^2)",
+        "@(x) arg(x - 2i)",
+        "@(x) conj(x .* exp(1i * x))",
+        "@(x) complex(x, x.^2)",
+        "@(x) complex(x(1), x)",
+        "@(x) abs(exp(1i * x)).^2 + real(x .* (1 - 1i))",
+    ] {
+        check(text, vec![], &X, 1e-7);
+    }
+}
+
+#[test]
+fn linear_operations_on_complex_values() {
+    for text in [
+        "@(x) sum(exp(1i * x))",
+        "@(x) sum(x .* exp(1i * x) * [1 2i])",
+        "@(x) (x + 1i * x.^2)'",
+        "@(x) (x + 1i * x.^2).'",
+        "@(x) [x + 1i; exp(1i * x); 2]",
+        "@(x) [x.' * 1i, 3]",
+        "@(x) reshape(x * [1i, 2], 2, 3)",
+        "@(x) cumsum(x * 1i + x.^2)",
+    ] {
+        check(text, vec![], &X, 1e-7);
+    }
+}
+
+#[test]
+fn indexing_and_assignment_of_complex_values() {
+    let named = |name: &str| check(name, vec![], &X, 1e-7);
+    named("@(x) feval(@(z) z([3 1 1]), exp(1i * x))");
+    named("@(x) feval(@(z) z(2:end), x * 1i + x.^3)");
+    check("@(x) complex_assign(x)", vec![], &X, 1e-7);
+    check("@(x) complex_loop(x)", vec![], &X, 1e-7);
+}
+
+#[test]
+fn products_with_constant_complex_matrices() {
+    let a = Value::Complex(Array::new(
+        vec![2, 3],
+        [(1.0, 2.0), (0.5, -1.0), (0.0, 3.0), (2.0, 0.0), (-1.0, 1.0), (0.3, 0.2)].iter().map(|&(r, i)| Complex64::new(r, i)).collect(),
+    ));
+    check("@(x) A * exp(1i * x)", vec![("A", a.clone())], &X, 1e-7);
+    check("@(x) A * x", vec![("A", a.clone())], &X, 1e-7);
+    check("@(x) (x.' * A.') .* [1 2i]", vec![("A", a)], &X, 1e-7);
+    let square = Value::Complex(Array::new(
+        vec![3, 3],
+        [(4.0, 1.0), (1.0, 0.0), (0.0, -1.0), (0.5, 0.5), (3.0, -2.0), (1.0, 0.0), (0.0, 0.0), (2.0, 1.0), (5.0, 0.3)]
+            .iter()
+            .map(|&(r, i)| Complex64::new(r, i))
+            .collect(),
+    ));
+    check("@(x) B \\ (x + 1i * x.^2)", vec![("B", square.clone())], &X, 1e-7);
+    check("@(x) B \\ [x, x.^2]", vec![("B", square.clone())], &X, 1e-7);
+    check("@(x) (B + diag(x)) \\ exp(1i * x)", vec![("B", square)], &X, 1e-7);
+    check("@(x) [3 1 0; 1 4 x(1); 0 1 5] \\ (x * 1i)", vec![], &X, 1e-7);
+}
+
+#[test]
+fn a_real_f_gets_a_real_jacobian_and_a_complex_f_a_complex_one() {
+    let real = check("@(x) abs(exp(1i * x) + x)", vec![], &X, 1e-7);
+    assert!(matches!(real.jacobian, Some(Value::Double(_) | Value::Sparse(_))), "real J for a real f");
+    let complex = check("@(x) exp(1i * x)", vec![], &X, 1e-7);
+    assert!(matches!(complex.jacobian, Some(Value::Complex(_))), "complex J for a complex f");
+}
+
+#[test]
+fn a_complex_value_whose_imaginary_parts_are_zero_at_x_keeps_its_derivative() {
+    // exp(1i*0) = 1 is real (Octave narrows it), but its derivative is 1i.
+    let result = check("@(x) exp(1i * x)", vec![], &[0.0, 0.0], 1e-7);
+    assert!(matches!(result.value, Value::Double(_)), "f narrows as Octave's");
+    check("@(x) imag(exp(1i * x)) + 0 * x", vec![], &[0.0, 0.0], 1e-7);
+    check("@(x) imag((1i * x) .^ 2 + x)", vec![], &[0.0, 1.0], 1e-7);
+}
+
+#[test]
+fn complex_forms_agree_with_their_real_forms_and_the_complex_step() {
+    // The complex step does not apply through complex intermediates (their imaginary parts absorb the
+    // step): the real form of each function, whose J the complex step checks, is the oracle.
+    let pairs = [
+        ("@(x) (exp(1i * x) + exp(-1i * x)) / 2", "@(x) cos(x)"),
+        ("@(x) real(exp(1i * x) .* (x + 2i))", "@(x) cos(x) .* x - 2 * sin(x)"),
+        ("@(x) abs(x .* exp(2i * x) + 1).^2", "@(x) (x .* cos(2 * x) + 1).^2 + (x .* sin(2 * x)).^2"),
+        ("@(x) angle(exp(0.5i * x) .* (2 + x))", "@(x) 0.5 * x"),
+        ("@(x) imag(sqrt(x - 3))", "@(x) sqrt(3 - x)"),
+    ];
+    for (complex_form, real_form) in pairs {
+        let step = complex_step(real_form, &X);
+        let err = relative_error(&real_jacobian(real_form, &X), &step);
+        assert!(err <= 1e-13, "{real_form}: J differs from the complex step by {err:e}");
+        let err = relative_error(&real_jacobian(complex_form, &X), &step);
+        assert!(err <= 1e-13, "{complex_form}: J differs from the complex step of {real_form} by {err:e}");
+    }
+}
+
+#[test]
+fn a_real_gradient_through_complex_values_runs_forward_in_auto_mode() {
+    let text = "@(x) sum(abs(exp(1i * x)).^2 + real(x .* exp(1i * x)))";
+    let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 - 0.4).collect();
+    let result = run(&mut Engine::new(), &request(text, vec![], &x, Options { verbose: true, ..Options::default() }, 2));
+    let expected = fd(text, &[], &x);
+    let err = relative_error(
+        &values(result.jacobian.as_ref().expect("g")),
+        &expected[..x.len() * 2].iter().step_by(2).copied().collect::<Vec<_>>(),
+    );
+    assert!(err <= 1e-7, "gradient differs from central differences by {err:e}");
+    assert!(result.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", result.log);
+}
+
+#[test]
+fn reverse_mode_and_hessians_refuse_complex_values_that_depend_on_x() {
+    let text = "@(x) sum(real(x .* exp(1i * x)))";
+    for (mode, nargout) in [(Mode::Reverse, 2), (Mode::Auto, 3)] {
+        let err = Engine::new()
+            .evaluate(&mut host(), &request(text, vec![], &X, Options { mode, ..Options::default() }, nargout))
+            .expect_err("refused");
+        assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+        assert!(err.to_string().contains("complex values that depend on x"), "{err}");
+    }
+}
+
+#[test]
+fn a_complex_x_is_a_clear_error() {
+    let args = vec![Value::Complex(Array::column(vec![Complex64::new(1.0, 2.0)]))];
+    let req = Request { function: anonymous("@(z) z .^ 2", vec![]), args, options: Options::default(), nargout: 2 };
+    let err = Engine::new().evaluate(&mut host(), &req).expect_err("refused");
+    assert_eq!(err.kind, ErrorKind::BadInput);
+    assert!(err.to_string().contains("[real(z); imag(z)]"), "{err}");
+}
+
+#[test]
+fn functions_without_a_complex_rule_are_msad_errors() {
+    let err =
+        Engine::new().evaluate(&mut host(), &request("@(x) sort(x * 1i + x.^2)", vec![], &X, Options::default(), 2)).expect_err("refused");
+    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    assert!(err.to_string().contains("sort"), "{err}");
+}
+
+/// A meshed network: a ring of `n` buses plus chords `k -> (7k + 3) mod n`, line admittances
+/// `1 / (r + i x)` with r, x varying by line, and a shunt at each bus. Returns Ybus (dense: msad has no
+/// complex sparse values yet) as a complex array, row-major access `y[i * n + j]` = column-major of Ybus'.
+fn network(n: usize) -> Vec<Complex64> {
+    let mut y = vec![Complex64::new(0.0, 0.0); n * n];
+    let mut line = |i: usize, j: usize, k: usize| {
+        if i == j {
+            return;
+        }
+        let admittance = Complex64::new(0.01 + 0.002 * (k % 5) as f64, 0.1 + 0.01 * (k % 7) as f64).inv();
+        y[i + j * n] -= admittance;
+        y[j + i * n] -= admittance;
+        y[i + i * n] += admittance;
+        y[j + j * n] += admittance;
+    };
+    for k in 0..n {
+        line(k, (k + 1) % n, k);
+        line(k, (7 * k + 3) % n, k + n);
+    }
+    (0..n).for_each(|k| y[k + k * n] += Complex64::new(0.0, 0.01));
+    y
+}
+
+#[test]
+fn power_flow_jacobian_has_the_pattern_and_values_of_the_hand_coded_one() {
+    let n = 40;
+    let y = network(n);
+    let va: Vec<f64> = (0..n).map(|k| 0.05 * ((k * 13 % 11) as f64 - 5.0) / 5.0).collect();
+    let vm: Vec<f64> = (0..n).map(|k| 1.0 + 0.02 * ((k * 7 % 9) as f64 - 4.0) / 4.0).collect();
+    let v: Vec<Complex64> = va.iter().zip(&vm).map(|(&a, &m)| Complex64::from_polar(m, a)).collect();
+    let ibus: Vec<Complex64> = (0..n).map(|i| (0..n).map(|j| y[i + j * n] * v[j]).sum()).collect();
+    let s: Vec<Complex64> = (0..n).map(|k| Complex64::new(0.1 * (k % 3) as f64, -0.05 * (k % 4) as f64)).collect();
+    // dS/dVa = 1i diag(V) conj(diag(Ibus) - Ybus diag(V)); dS/dVm = diag(V) conj(Ybus diag(V./|V|)) + conj(diag(Ibus)) diag(V./|V|).
+    let mut expected = vec![0.0; 2 * n * 2 * n];
+    let i1 = Complex64::new(0.0, 1.0);
+    for j in 0..n {
+        let unit = v[j] / v[j].norm();
+        for i in 0..n {
+            let diag = if i == j { 1.0 } else { 0.0 };
+            let d_va = i1 * v[i] * (ibus[i] * diag - y[i + j * n] * v[j]).conj();
+            let d_vm = v[i] * (y[i + j * n] * unit).conj() + ibus[i].conj() * unit * diag;
+            for (column, d) in [(j, d_va), (n + j, d_vm)] {
+                expected[column * 2 * n + i] = d.re;
+                expected[column * 2 * n + n + i] = d.im;
+            }
+        }
+    }
+    let ybus = Value::Complex(Array::new(vec![n, n], y));
+    let s = Value::Complex(Array::column(s));
+    let x: Vec<f64> = va.iter().chain(&vm).copied().collect();
+    let mut engine = Engine::new();
+    for call in 0..2 {
+        let args = vec![column(x.clone()), ybus.clone(), s.clone()];
+        let req = Request { function: named("power_mismatch"), args, options: Options::default(), nargout: 2 };
+        let result = run(&mut engine, &req);
+        let j = result.jacobian.as_ref().expect("J");
+        assert!(matches!(j, Value::Sparse(_)), "call {call}: a sparse J");
+        let got = values(j);
+        let pattern = |m: &[f64]| m.iter().map(|v| *v != 0.0).collect::<Vec<_>>();
+        assert_eq!(pattern(&got), pattern(&expected), "call {call}: the pattern of the hand-coded Jacobian");
+        let err = relative_error(&got, &expected);
+        assert!(err <= 1e-13, "call {call}: J differs from the hand-coded Jacobian by {err:e}");
+    }
+}
