@@ -65,6 +65,9 @@ pub trait Host {
     fn progress(&mut self, _line: &str) {}
 }
 
+/// The stack of the thread a first call detects on: as deep as the host gives the engine.
+const DETECTION_STACK: usize = 1 << 30;
+
 /// A first call that has taken this long by the time its preparation ends says what comes next.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
@@ -417,7 +420,13 @@ impl Engine {
         let mut captured = self.captured_now(&request.function);
         captured.fix_arguments(request);
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
-        if started.elapsed() > PROGRESS_AFTER {
+        let detects = match request.nargout {
+            2 => plan.compression.is_none(),
+            3 => plan.hessian.is_none(),
+            _ => false,
+        };
+        let announced = started.elapsed() > PROGRESS_AFTER;
+        if announced {
             host.progress(&format!(
                 "msad: {} prepared in {:.1} s; now evaluating{} ...",
                 request.function.text(),
@@ -433,7 +442,12 @@ impl Engine {
         if plan.reads_warnings {
             plan.warnings = host.warnings();
         }
-        let outcome = run_plan(plan, request, &args, x_array.numel(), &mut log).map_err(|e| container_result(plan, request, &args, e));
+        let n = x_array.numel();
+        let outcome = match detects && !announced {
+            true => with_progress_line(host, started, request.function.text(), || run_plan(plan, request, &args, n, &mut log)),
+            false => run_plan(plan, request, &args, n, &mut log),
+        }
+        .map_err(|e| container_result(plan, request, &args, e));
         log.push(format!("msad: evaluation took {}", milliseconds(evaluating)));
         // Warnings come out as the user's code raised them, also when it failed afterwards.
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
@@ -627,6 +641,30 @@ fn value_bytes(value: &Value) -> usize {
 
 /// The value, and the derivatives the request's outputs ask for: J (or g), and H.
 /// `args`: the request's, then the captured values passed as inputs.
+/// Runs a first call's detection on a thread of its own, so that this one (the host's) can say what
+/// is going on once the call has taken `PROGRESS_AFTER`.
+fn with_progress_line<T: Send>(host: &mut dyn Host, started: Instant, function: &str, work: impl FnOnce() -> T + Send) -> T {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .stack_size(DETECTION_STACK)
+            .spawn_scoped(scope, move || {
+                let result = work();
+                let _ = done.send(());
+                result
+            })
+            .expect("a thread for a first call");
+        let wait = PROGRESS_AFTER.saturating_sub(started.elapsed());
+        if finished.recv_timeout(wait).is_err() && !worker.is_finished() {
+            host.progress(&format!(
+                "msad: first call of {function}: detecting and colouring the sparsity pattern ({:.1} s so far) ...",
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 fn run_plan(
     plan: &mut Prepared,
     request: &Request,

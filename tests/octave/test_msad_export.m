@@ -23,6 +23,11 @@ function test_msad_export()
                    reshape(x(1:4), 2, 2) \ x(4:5); (x(4:5).' / reshape(x(1:4), 2, 2)).'; x(5) ^ x(1)];
   check_export(matrices, [1; 2; 3; 5; 4], {[2; -1; 0.5; 3; 1.5]}, dir, 'matrices_jac', {});
 
+  % Complex intermediates between a real x and a real f (a power-flow mismatch on 4 buses).
+  Y = [3-9i, -1+3i, 0, -2+6i; -1+3i, 2-6i, -1+3i, 0; 0, -1+3i, 2-6i, -1+3i; -2+6i, 0, -1+3i, 3-9i];
+  mismatch = @(x) power_mismatch_parts(x(1:4) .* exp(1i * x(5:8)), Y);
+  check_export(mismatch, [1; 1.02; 0.98; 1.01; 0; -0.05; 0.03; 0.1], {[1.1; 0.9; 1; 1.05; 0.2; 0; -0.1; 0.05]}, dir, 'mismatch_jac', {});
+
   % A banded pattern, valid for every x, needs 3 compressed directions at any n.
   N = 40;
   lap = @(u) [u(2) - 2*u(1); u(3:end) - 2*u(2:end-1) + u(1:end-2); u(end-1) - 2*u(end)] - u.^3;
@@ -49,7 +54,7 @@ function test_msad_export()
   expect_error(@() msad_export(@(x) apply_twice(@(y) y.^2, x), [1; 2], fullfile(dir, 'nope.m')), 'msad:unsupported', 'function handle');
   expect_error(@() msad_export(@(x) cumprod(x), [1; 2], fullfile(dir, 'nope.m')), 'msad:unsupported', 'cumprod');
   expect_error(@() msad_export(@(x) x, [1; 2], fullfile(dir, 'nope.txt')), 'msad:badInput', '.txt');
-  printf('  msad_export: 12 exports equal f, msad_eval''s J and central differences at other points\n');
+  printf('  msad_export: 13 exports equal f, msad_eval''s J and central differences at other points\n');
 end
 
 function check_export(fun, x0, points, dir, name, extra)

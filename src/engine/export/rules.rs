@@ -2,7 +2,7 @@
 //! file runs without msad. A primitive with no rule here is refused by `msad_export` when a
 //! differentiated value reaches it (msad_eval itself still differentiates it).
 
-use crate::exec::primitives::{Derivative, Kernel, Prim, Primitive};
+use crate::exec::primitives::{self, Prim, Primitive};
 use crate::syntax::ast::BinOp;
 
 /// The exported derivative of one primitive call.
@@ -34,13 +34,15 @@ pub(super) enum ExportRule {
 /// The exported rule of `prim`, or `None` where msad_export has none yet.
 pub(super) fn rule(primitive: &Primitive) -> Option<ExportRule> {
     use ExportRule::*;
-    if has_zero_derivative(primitive) {
-        return Some(Zero);
-    }
+    // Rules first: `imag` and `angle` have zero derivatives on real values but not on complex ones.
     Some(match primitive.prim {
         Prim::Uminus => Slope("-ones(size(A))"),
-        Prim::Uplus | Prim::Real | Prim::Double | Prim::Full => Slope("ones(size(A))"),
-        Prim::Conj => Slope("ones(size(A))"),
+        Prim::Uplus | Prim::Double | Prim::Full => Slope("ones(size(A))"),
+        // Through complex intermediates the derivative of a part is that part of the derivative.
+        Prim::Real => Helper("msad_real"),
+        Prim::Conj => Helper("msad_conj"),
+        Prim::Imag => Helper("msad_imag"),
+        Prim::Angle | Prim::Arg => Helper("msad_angle"),
         Prim::Sin => Slope("cos(A)"),
         Prim::Cos => Slope("-sin(A)"),
         Prim::Tan => Slope("1 + Y.^2"),
@@ -52,7 +54,7 @@ pub(super) fn rule(primitive: &Primitive) -> Option<ExportRule> {
         Prim::Log1p => Slope("1 ./ (1 + A)"),
         Prim::Sqrt => Slope("0.5 ./ Y"),
         Prim::Cbrt => Slope("1 ./ (3 * Y.^2)"),
-        Prim::Abs => Slope("sign(A)"),
+        Prim::Abs => Helper("msad_abs"),
         Prim::Asin => Slope("1 ./ sqrt(1 - A.^2)"),
         Prim::Acos => Slope("-1 ./ sqrt(1 - A.^2)"),
         Prim::Atan => Slope("1 ./ (1 + A.^2)"),
@@ -74,8 +76,8 @@ pub(super) fn rule(primitive: &Primitive) -> Option<ExportRule> {
         Prim::Mldivide => Operator(BinOp::LeftDiv),
         Prim::Atan2 => Partials("B ./ (A.^2 + B.^2)", "-A ./ (A.^2 + B.^2)"),
         Prim::Hypot => Partials("A ./ Y", "B ./ Y"),
+        Prim::Ctranspose => Helper("msad_ctranspose"),
         Prim::Transpose
-        | Prim::Ctranspose
         | Prim::Reshape
         | Prim::Diag
         | Prim::Tril
@@ -97,12 +99,9 @@ pub(super) fn rule(primitive: &Primitive) -> Option<ExportRule> {
         Prim::Norm => Helper("msad_norm"),
         Prim::Dot => PairHelper("msad_dot"),
         Prim::Max | Prim::Min => Extremum,
+        _ if !primitives::output_is_differentiable(primitive.prim, 0) => Zero,
         _ => return None,
     })
-}
-
-fn has_zero_derivative(primitive: &Primitive) -> bool {
-    matches!(primitive.kernel, Kernel::Unary { df: None, .. } | Kernel::Predicate(_) | Kernel::General { derivative: Derivative::Zero, .. })
 }
 
 /// Whether the binary operator's result carries a derivative.

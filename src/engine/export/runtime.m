@@ -54,6 +54,43 @@ function s = msad_power_exponent_slope(a, y)
   s(a + zeros(size(s)) == 0) = 0;
 end
 
+function d = msad_real(y, a, d)
+  d = real(d);
+end
+
+function d = msad_conj(y, a, d)
+  d = conj(d);
+end
+
+function d = msad_ctranspose(y, a, d)
+  d = conj(msad_rows(d, msad_map(a, 0).'));
+end
+
+function d = msad_imag(y, a, d)
+  d = imag(d);
+end
+
+function d = msad_abs(y, a, d)
+  % d|a| = real(conj(a) da) / |a| (sign(a) da for real ones; 0 where a is 0). Octave makes a value
+  % real when its imaginary parts vanish, but its derivative may still be complex.
+  if isreal(d)
+    d = sign(a(:)) .* d;
+  else
+    d = real(msad_unit_conj(a) .* d);
+  end
+end
+
+function d = msad_angle(y, a, d)
+  % d angle(a) = imag(conj(a) da) / |a|^2 (0 where a is 0).
+  d = imag(msad_unit_conj(a) ./ abs(a(:)) .* d);
+  d(a(:) == 0, :) = 0;
+end
+
+function s = msad_unit_conj(a)
+  s = conj(a(:)) ./ abs(a(:));
+  s(a(:) == 0) = 0;
+end
+
 function d = msad_mtimes(y, a, da, b, db)
   if isscalar(a) || isscalar(b)
     d = msad_sum_terms(msad_scale_or_empty(b, da, a, y), msad_scale_or_empty(a, db, b, y));

@@ -391,9 +391,11 @@ impl<'a> Emitter<'a> {
             ExprKind::Postfix { op, operand } => {
                 let a = self.operand(operand)?;
                 let y = self.target(dest);
-                let symbol = if *op == PostOp::Transpose { ".'" } else { "'" };
+                let (symbol, deriv) = match op {
+                    PostOp::Transpose => (".'", format!("msad_rows({}, msad_map({}, 0).')", a.deriv_or_empty(), a.value)),
+                    PostOp::CTranspose => ("'", format!("msad_ctranspose({}, {}, {})", y.value, a.value, a.deriv_or_empty())),
+                };
                 self.line(&format!("{} = {}{symbol};", y.value, a.value));
-                let deriv = format!("msad_rows({}, msad_map({}, 0).')", a.deriv_or_empty(), a.value);
                 self.finish(y, &deriv)
             }
             ExprKind::Call { base, args } => match &base.kind {
