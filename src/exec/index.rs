@@ -243,6 +243,9 @@ fn linear_positions(view: &[usize], subs: &[Subscript], counts: &[usize]) -> Vec
 
 /// `a(subs...)` on the value and its derivative.
 pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some((full, elements)) = sparse_in_element_form(value, deriv)? {
+        return index(&full, &elements, subs);
+    }
     if let Some(stride) = stride_within(value, subs)
         && let Some(deriv) = deriv.gather_stride(stride)
     {
@@ -260,6 +263,18 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
         buffers::give(positions);
     }
     Ok((out, deriv))
+}
+
+/// A sparse matrix that depends on x as a full one with one derivative row per element (its block
+/// has one per stored entry): indexing and assignment read and write elements. None for other values.
+fn sparse_in_element_form(value: &Value, deriv: &Deriv) -> Result<Option<(Value, Deriv)>> {
+    match value {
+        Value::Sparse(s) if !deriv.is_zero() => {
+            crate::exec::memory::check_dims(&[s.nrows, s.ncols], size_of::<f64>())?;
+            Ok(Some((Value::Double(s.to_dense()), crate::exec::primitives::element_rows(s, deriv)?)))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// `index` of the seeded argument (a double array), its derivative the seed kept as its colouring.
@@ -286,6 +301,9 @@ fn stride_values(value: &Value, subs: &[Subscript], stride: Stride) -> Value {
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some((full, elements)) = sparse_in_element_form(&value, &deriv)? {
+        return index_owned(full, elements, subs);
+    }
     let (dims, first, count) = match stride_within(&value, subs) {
         Some(s) => {
             let dims = stride_dims(&value.shape(), subs, s.count);
@@ -394,6 +412,12 @@ pub fn assign(base: Option<(Value, Deriv)>, rhs: &Value, rhs_deriv: &Deriv, subs
         return Ok((Value::Int(class, a.map(|&x| class.convert(x))), Deriv::Zero));
     }
     let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
+    if let Some((full, elements)) = sparse_in_element_form(&base, &base_deriv)? {
+        return assign(Some((full, elements)), rhs, rhs_deriv, subs);
+    }
+    if let Some((full, elements)) = sparse_in_element_form(rhs, rhs_deriv)? {
+        return assign(Some((base, base_deriv)), &full, &elements, subs);
+    }
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);
     }
