@@ -91,8 +91,11 @@ fn eval_sparse(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::Sparse(matrix)])
 }
 
+/// (row, column, value) triplets, and for each the element of the operand that holds its value.
+pub(super) type SourcedTriplets = (Vec<(usize, usize, f64)>, Vec<usize>);
+
 /// The triplets of `sparse(i, j, v)` (scalars expanded), and for each the element of v it holds.
-pub(super) fn triplet_list(i: &Value, j: &Value, v: &Value) -> Result<(Vec<(usize, usize, f64)>, Vec<usize>)> {
+pub(super) fn triplet_list(i: &Value, j: &Value, v: &Value) -> Result<SourcedTriplets> {
     let (i, j, v) = (numeric("sparse", i)?, numeric("sparse", j)?, numeric("sparse", v)?);
     let len = i.numel().max(j.numel()).max(v.numel());
     let at = |a: &Array<f64>, k: usize| if a.numel() == 1 { 0 } else { k };
@@ -150,7 +153,7 @@ fn eval_spdiags(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 /// The triplets of `spdiags(B, d, m, n)` (column k of B on diagonal d(k)), and for each the element
 /// of B it holds. As in MATLAB, when m >= n the element of column j of A comes from B(j, k);
 /// otherwise the element of row i comes from B(i, k).
-pub(super) fn diagonal_triplets(b: &Value, d: &Value, m: usize, n: usize) -> Result<(Vec<(usize, usize, f64)>, Vec<usize>)> {
+pub(super) fn diagonal_triplets(b: &Value, d: &Value, m: usize, n: usize) -> Result<SourcedTriplets> {
     let (b, d) = (numeric("spdiags", b)?, numeric("spdiags", d)?);
     let rows = b.dims[0];
     if b.cols() != d.numel() && b.numel() != 1 {

@@ -46,9 +46,15 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
             let sign = if id == Prim::Plus { 1.0 } else { -1.0 };
             Ok(sum_rule(c, &[(a, d[0], 1.0), (b, d[1], sign)]))
         }
-        (Prim::Times | Prim::Mtimes, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => Ok(scaling_rule(a, d[0], c, d[1], false)),
-        (Prim::Times | Prim::Mtimes, [c, Value::Sparse(a)], Value::Sparse(_)) if scalar(c).is_some() => Ok(scaling_rule(a, d[1], c, d[0], false)),
-        (Prim::Rdivide | Prim::Mrdivide, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => Ok(scaling_rule(a, d[0], c, d[1], true)),
+        (Prim::Times | Prim::Mtimes, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[0], c, d[1], false))
+        }
+        (Prim::Times | Prim::Mtimes, [c, Value::Sparse(a)], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[1], c, d[0], false))
+        }
+        (Prim::Rdivide | Prim::Mrdivide, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[0], c, d[1], true))
+        }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
         (Prim::Mldivide, [Value::Sparse(a), b], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[0]).is_none() => {
             sparse_lu::forward_mldivide(a, d[0], d[1], out)
@@ -121,8 +127,11 @@ fn entry_rows(s: &SparseMatrix, elements: &Deriv) -> Result<Deriv> {
         Deriv::Zero | Deriv::Parts(_) => false,
     };
     if dropped {
-        return Err(Diagnostic::new(ErrorKind::NotDifferentiable, "a sparse result leaves out an element whose value is zero at this x but depends on x")
-            .with_hint("build the matrix with sparse(i, j, v, m, n) or spdiags, which keep every listed entry"));
+        return Err(Diagnostic::new(
+            ErrorKind::NotDifferentiable,
+            "a sparse result leaves out an element whose value is zero at this x but depends on x",
+        )
+        .with_hint("build the matrix with sparse(i, j, v, m, n) or spdiags, which keep every listed entry"));
     }
     Ok(elements.gather(&RowMap::Gather(stored), s.nnz()))
 }

@@ -52,7 +52,11 @@ impl SparseLu {
     fn solve_in_place(&self, op: &str, rhs: &mut [f64], cols: usize, transposed: bool) -> Result<()> {
         let finite = rhs.iter().all(|v| v.is_finite());
         let view = MatMut::from_column_major_slice_mut(rhs, self.n, cols);
-        if transposed { self.lu.solve_transpose_in_place(view) } else { self.lu.solve_in_place(view) }
+        if transposed {
+            self.lu.solve_transpose_in_place(view)
+        } else {
+            self.lu.solve_in_place(view)
+        }
         if finite && !rhs.iter().all(|v| v.is_finite()) {
             return Err(singular(op, 0.0));
         }
