@@ -33,7 +33,7 @@ fn constant_sparse() -> Value {
 
 /// x-dependent sparse matrices (`S(x)` tridiagonal from `sparse(i, j, v)`, `D(x)` from `spdiags`)
 /// through every operation with a stored-entry rule, and through indexing and `full` in element form.
-const EXPRESSIONS: [&str; 14] = [
+const EXPRESSIONS: [&str; 17] = [
     "S(x) * x",
     "S(x).' * x",
     "S(x)' * K * x",
@@ -47,6 +47,9 @@ const EXPRESSIONS: [&str; 14] = [
     "((speye(6) * 4 - D(x)) \\ ones(6, 1))",
     "(x.' / (speye(6) * 5 + S(x))).'",
     "S(x)(2:4, 3)",
+    "sum(S(x)).'",
+    "sum(S(x) * x(3), 2)",
+    "sum(D(x), 1).' + sum(D(x).', 2)",
     "K \\ x.^2 + (x.^2).' / K.'",
 ];
 

@@ -56,6 +56,10 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
             Ok(scaling_rule(a, d[0], c, d[1], true))
         }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
+        (Prim::Sum, [Value::Sparse(a)], Value::Double(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
+        (Prim::Sum, [Value::Sparse(a), dim], Value::Double(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
+            Ok(sum_along(a, d[0], scalar(dim).expect("a scalar dim") as usize))
+        }
         (Prim::Mldivide, [Value::Sparse(a), b], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[0]).is_none() => {
             sparse_lu::forward_mldivide(a, d[0], d[1], out)
         }
@@ -172,13 +176,18 @@ pub(super) fn assemble(nrows: usize, ncols: usize, triplets: &[(usize, usize, f6
 fn assembled_rule(s: &SparseMatrix, entry_of: &[usize], source: &[usize], dv: &Deriv) -> Deriv {
     let mut terms: Vec<Vec<usize>> = vec![vec![]; s.nnz()];
     entry_of.iter().zip(source).for_each(|(&e, &k)| terms[e].push(k));
+    dv.apply(&sums_of(terms))
+}
+
+/// The operator whose row r sums the rows `groups[r]`.
+fn sums_of(groups: Vec<Vec<usize>>) -> RowOperator {
     let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
-    for sources in terms {
+    for sources in groups {
         op.coef.extend(std::iter::repeat_n(1.0, sources.len()));
         op.src.extend(sources);
         op.ptr.push(op.src.len());
     }
-    dv.apply(&op)
+    op
 }
 
 fn triplets_rule(s: &SparseMatrix, i: &Value, j: &Value, v: &Value, dv: &Deriv, rest: &[&Value]) -> Result<Deriv> {
@@ -274,6 +283,17 @@ pub(super) fn times_entries(a: &SparseMatrix, da: &Deriv, x: &[f64], k: usize, t
         }
     }
     da.apply(&op)
+}
+
+/// `sum(A, dim)` (dim 1 or 2): each element of the result sums the stored entries of its column
+/// (dim 1) or row (dim 2).
+fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
+    let rows = if dim == 1 { a.ncols } else { a.nrows };
+    let mut by_result: Vec<Vec<usize>> = vec![vec![]; rows];
+    for (e, (i, j)) in entries(a).enumerate() {
+        by_result[if dim == 1 { j } else { i }].push(e);
+    }
+    da.apply(&sums_of(by_result))
 }
 
 /// `A X` with a sparse A and a full X: `A dX + dA X`.
