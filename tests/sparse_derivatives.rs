@@ -33,7 +33,7 @@ fn constant_sparse() -> Value {
 
 /// x-dependent sparse matrices (`S(x)` tridiagonal from `sparse(i, j, v)`, `D(x)` from `spdiags`)
 /// through every operation with a stored-entry rule, and through indexing and `full` in element form.
-const EXPRESSIONS: [&str; 17] = [
+const EXPRESSIONS: [&str; 20] = [
     "S(x) * x",
     "S(x).' * x",
     "S(x)' * K * x",
@@ -48,6 +48,9 @@ const EXPRESSIONS: [&str; 17] = [
     "(x.' / (speye(6) * 5 + S(x))).'",
     "S(x)(2:4, 3)",
     "sum(S(x)).'",
+    "full(S(x) * D(x))(:)",
+    "(K * S(x) * K.') * x",
+    "full(S(x).' * S(x))(:, 2)",
     "sum(S(x) * x(3), 2)",
     "sum(D(x), 1).' + sum(D(x).', 2)",
     "K \\ x.^2 + (x.^2).' / K.'",
@@ -195,9 +198,14 @@ fn derivative_blocks_have_one_row_per_stored_entry() {
 #[test]
 fn sparse_values_keep_octaves_class_and_shape() {
     let mut engine = Engine::new();
-    for (text, sparse) in
-        [("@(x) S(x) + K", true), ("@(x) S(x).'", true), ("@(x) 2 * S(x)", true), ("@(x) S(x) * x", false), ("@(x) K \\ x", false)]
-    {
+    for (text, sparse) in [
+        ("@(x) S(x) + K", true),
+        ("@(x) S(x).'", true),
+        ("@(x) 2 * S(x)", true),
+        ("@(x) S(x) * K", true),
+        ("@(x) S(x) * x", false),
+        ("@(x) K \\ x", false),
+    ] {
         let function = anonymous(text, captured());
         let result = evaluate(&mut engine, &function, vec![column(x0())], 2).unwrap_or_else(|d| panic!("{text}: {d}"));
         assert_eq!(matches!(result.value, Value::Sparse(_)), sparse, "{text}: issparse");

@@ -233,6 +233,11 @@ pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<SparseMatrix> {
     }
 }
 
+/// `A * B` of sparse matrices, sparse as in Octave.
+pub fn product(a: &SparseMatrix, b: &SparseMatrix) -> SparseMatrix {
+    sparse_deriv::product(a, b).0
+}
+
 /// `A * B` with a sparse A and a dense B (dense result).
 pub fn times_dense(a: &SparseMatrix, b: &Array<f64>) -> Array<f64> {
     let n = b.cols();

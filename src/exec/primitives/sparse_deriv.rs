@@ -56,6 +56,7 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
             Ok(scaling_rule(a, d[0], c, d[1], true))
         }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
+        (Prim::Mtimes, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => Ok(product_rule(a, d[0], b, d[1], c)),
         (Prim::Sum, [Value::Sparse(a)], Value::Double(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
         (Prim::Sum, [Value::Sparse(a), dim], Value::Double(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
             Ok(sum_along(a, d[0], scalar(dim).expect("a scalar dim") as usize))
@@ -294,6 +295,67 @@ fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
         by_result[if dim == 1 { j } else { i }].push(e);
     }
     da.apply(&sums_of(by_result))
+}
+
+/// The terms of `C = A * B` for sparse A and B: for each product `A(i, k) B(k, j)`, the stored entries
+/// of C, A and B it joins.
+pub(super) type ProductTerms = Vec<(usize, usize, usize)>;
+
+/// `A * B` of sparse matrices with every entry their structures make (Gustavson: column j of C
+/// gathers the columns of A that B's column j selects), and its terms.
+pub(super) fn product(a: &SparseMatrix, b: &SparseMatrix) -> (SparseMatrix, ProductTerms) {
+    let mut c = SparseMatrix { nrows: a.nrows, ncols: b.ncols, colptr: vec![0], rowind: vec![], values: vec![] };
+    let mut terms = Vec::new();
+    let mut slot_of_row = vec![usize::MAX; a.nrows];
+    for j in 0..b.ncols {
+        let (start, first_term) = (c.rowind.len(), terms.len());
+        for eb in b.colptr[j]..b.colptr[j + 1] {
+            let k = b.rowind[eb];
+            memory::reserve(&mut terms, a.colptr[k + 1] - a.colptr[k]);
+            for ea in a.colptr[k]..a.colptr[k + 1] {
+                let i = a.rowind[ea];
+                if slot_of_row[i] == usize::MAX || slot_of_row[i] < start {
+                    slot_of_row[i] = c.rowind.len();
+                    c.rowind.push(i);
+                    c.values.push(0.0);
+                }
+                c.values[slot_of_row[i]] += a.values[ea] * b.values[eb];
+                terms.push((slot_of_row[i], ea, eb));
+            }
+        }
+        // Rows sorted within the column, the terms' entries renumbered to match.
+        let mut order: Vec<usize> = (start..c.rowind.len()).collect();
+        order.sort_unstable_by_key(|&e| c.rowind[e]);
+        let mut renumbered = vec![0; order.len()];
+        order.iter().enumerate().for_each(|(new, &old)| renumbered[old - start] = start + new);
+        let (rows, values): (Vec<usize>, Vec<f64>) = order.iter().map(|&e| (c.rowind[e], c.values[e])).unzip();
+        c.rowind[start..].copy_from_slice(&rows);
+        c.values[start..].copy_from_slice(&values);
+        terms[first_term..].iter_mut().for_each(|t| t.0 = renumbered[t.0 - start]);
+        c.colptr.push(c.rowind.len());
+    }
+    (c, terms)
+}
+
+/// `dC = dA B + A dB` on the stored entries of `C = A * B`.
+fn product_rule(a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &SparseMatrix) -> Deriv {
+    let terms = product(a, b).1;
+    let operator = |own_entry: fn(&(usize, usize, usize)) -> usize, coef: &dyn Fn(&(usize, usize, usize)) -> f64| {
+        let mut by_entry: Vec<Vec<(usize, f64)>> = vec![vec![]; c.nnz()];
+        terms.iter().for_each(|t| by_entry[t.0].push((own_entry(t), coef(t))));
+        let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+        for row in by_entry {
+            for (src, coef) in row {
+                op.src.push(src);
+                op.coef.push(coef);
+            }
+            op.ptr.push(op.src.len());
+        }
+        op
+    };
+    let from_a = operator(|t| t.1, &|t| b.values[t.2]);
+    let from_b = operator(|t| t.2, &|t| a.values[t.1]);
+    crate::exec::deriv::sum(vec![da.apply(&from_a), db.apply(&from_b)], c.nnz())
 }
 
 /// `A X` with a sparse A and a full X: `A dX + dA X`.
