@@ -28,6 +28,8 @@ function test_msad_sparse_derivatives()
            @(x) u0' / (3 * speye(n) + S(x) / 10), 'u0'' / A(x)'; ...
            @(x) (5 * speye(n) - S(x) / 4) \ x, 'A(x) \ x'; ...
            @(x) S(x)(2:4, 3), 'A(x)(2:4, 3)'; ...
+           @(x) full(S(x) * S(x).')(:, 3), 'A(x) * B(x), both sparse'; ...
+           @(x) sum(S(x)).' + sum(S(x), 2), 'sum(A(x)), sum(A(x), 2)'; ...
            @(x) sparse([1 2 2 3], [1 1 1 2], x(1:4) .* [1 0 1 1]', 3, 2) * [1; 2], 'sparse with duplicates and zeros'};
   for k = 1:rows(cases)
     fun = cases{k, 1};
@@ -54,6 +56,9 @@ function test_msad_sparse_derivatives()
   A = sparse([1 3 2], [1 1 3], [4 0 5], 3, 3);
   r = msad_eval(@(x) A * 2 + speye(3) * x(1), x);
   assert(issparse(r) && nnz(r) == nnz(A * 2 + speye(3) * x(1)), 'sparse sum: class and nnz as Octave');
+  p = msad_eval(@(x) A * A.' * x(1), x);
+  assert(issparse(p) && nnz(p) == nnz(A * A.' * x(1)), 'sparse product: class and nnz as Octave');
+  check_value(full(p), full(A * A.' * x(1)), 1e-14, 'sparse product value');
   b = msad_eval(@(x) (speye(3) * 4 + A) \ x(1:3), x);
   check_value(b, (speye(3) * 4 + A) \ x(1:3), 1e-14, 'constant sparse solve');
 
