@@ -34,6 +34,10 @@ MSAD_BENCH_OUT="$work/octave.md" octave-cli --norc --no-gui benches/octave/run_b
 MSAD_BENCH_SCALE_OUT="$work/scale.md" octave-cli --norc --no-gui benches/octave/bench_scale.m 2>&1 |
     { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
 
+# Issue #22's sparse targets: their own Octave session as well.
+MSAD_BENCH_SPARSE_OUT="$work/sparse.md" octave-cli --norc --no-gui benches/octave/bench_sparse.m 2>&1 |
+    { grep --line-buffered -v 'ignoring const execution_exception& while preparing to exit' || true; }
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     commit="$commit (with uncommitted changes)"
@@ -65,6 +69,13 @@ fi
     sed -n '1,4s|^% \(BENCH_SCALE  \)\{0,1\}||p' benches/octave/bench_scale.m   # what it measures
     echo
     cat "$work/scale.md"
+    echo
+    echo
+    echo "## Sparse matrices: solves and x-dependent sparse matrices (issue #22, benches/octave/bench_sparse.m)"
+    echo
+    sed -n '1,4s|^% \(BENCH_SPARSE  \)\{0,1\}||p' benches/octave/bench_sparse.m   # what it measures
+    echo
+    cat "$work/sparse.md"
     echo
     echo
     echo "## Rust: Engine::evaluate against a hand-written Rust Brusselator (benches/brusselator.rs)"

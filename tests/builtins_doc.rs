@@ -57,7 +57,13 @@ const NOTES: &[(&str, &str)] = &[
     ("logical", "NaN is an error"),
     ("log2", "`[f, e] = log2(x)`: mantissa and exponent as Octave; f's derivative is 2^-e, e has none"),
     ("mtimes", "N-D operands fold into columns"),
-    ("sparse", "values that depend on x are not supported"),
+    (
+        "sparse",
+        "`sparse(i, j, v, m, n)`, `sparse(A)`: an x-dependent sparse matrix's derivative has one row per stored entry (entries zero at x kept); `+`, `-`, scalings, transposes, `*`, `\\`, `/` and `full` keep that form, other operations see its elements; reverse mode refuses it ('auto' runs forward)",
+    ),
+    ("spdiags", "`spdiags(B, d, m, n)`; B may depend on x (see sparse)"),
+    ("mldivide", "a sparse A: faer's sparse LU, one factorisation for the value, every direction and the adjoint solve"),
+    ("mrdivide", "a sparse A: the transposed solve on faer's sparse LU"),
     (
         "accumarray",
         "`accumarray(subs, vals, sz, [], fillval)`: sums, differentiated in vals; with a FUNC handle see below; sparse results are msad:unsupported",

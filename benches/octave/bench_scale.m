@@ -9,10 +9,7 @@ repoRoot = fileparts(fileparts(benchDir));
 addpath(benchDir, fullfile(benchDir, 'scale'), fullfile(repoRoot, 'matlab'));
 quick = ~isempty(getenv('MSAD_BENCH_QUICK'));
 runs = 5 - 2 * quick;
-lines = {'| problem | n | f (ms) | msad (ms) | ratio | target | first call (s) | check |', ...
-         '|---|---|---|---|---|---|---|---|'};
-row = @(name, n, tf, tm, target, first, check) sprintf('| %s | %d | %.3g | %.3g | %.2f | %s | %.3g | %s |', ...
-                                                     name, n, 1e3 * tf, 1e3 * tm, tm / tf, target, first, check);
+[lines, row] = bench_ratio_table();
 
 % Arrowhead Jacobian: 2 forward directions and 1 reverse pass whatever n.
 n = 1e4;
@@ -72,12 +69,5 @@ for k = 1:rows(families)
   lines{end+1} = sprintf('| %s | %d | %s | %s | %s |', families{k, 1}, numel(families{k, 3}), counts{:});
 end
 
-report = strjoin(lines, "\n");
-printf('%s\n', report);
-out = getenv('MSAD_BENCH_SCALE_OUT');
-if ~isempty(out)
-  fid = fopen(out, 'w');
-  fputs(fid, report);
-  fclose(fid);
-end
+bench_print_report(lines, 'MSAD_BENCH_SCALE_OUT');
 

@@ -147,7 +147,12 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
     let mut seed = Some(seed);
     args.iter()
         .enumerate()
-        .map(|(i, v)| Slot::new(v.clone(), if i == wrt { seed.take().expect("one seed") } else { Deriv::Zero }))
+        .map(|(i, v)| match (i == wrt, v) {
+            // A derivative for every element of x, zeros included: x is differentiated as a full matrix.
+            (true, Value::Sparse(s)) => Slot::new(Value::Double(s.to_dense()), seed.take().expect("one seed")),
+            (true, _) => Slot::new(v.clone(), seed.take().expect("one seed")),
+            (false, _) => Slot::new(v.clone(), Deriv::Zero),
+        })
         .collect()
 }
 
@@ -364,8 +369,12 @@ fn run<'p>(
     if let Some((param, colours)) = colours {
         interp = interp.with_seed_colours(param, colours);
     }
-    let result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
+    let mut result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
     result.value.check_function_result()?;
+    // The Jacobian has a row per element of f; a sparse f's block has one per stored entry.
+    if let Value::Sparse(s) = &result.value {
+        result.deriv = crate::exec::primitives::element_rows(s, &result.deriv)?;
+    }
     Ok((result, interp.control))
 }
 

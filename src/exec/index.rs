@@ -247,6 +247,9 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     if matches!(value, Value::Complex(_)) && !deriv.is_zero() {
         return complex::index(value, deriv, |part, d| index(part, d, subs));
     }
+    if let Some((full, elements)) = sparse_in_element_form(value, deriv)? {
+        return index(&full, &elements, subs);
+    }
     if let Some(stride) = stride_within(value, subs)
         && let Some(deriv) = deriv.gather_stride(stride)
     {
@@ -264,6 +267,18 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
         buffers::give(positions);
     }
     Ok((out, deriv))
+}
+
+/// A sparse matrix that depends on x as a full one with one derivative row per element (its block
+/// has one per stored entry): indexing and assignment read and write elements. None for other values.
+fn sparse_in_element_form(value: &Value, deriv: &Deriv) -> Result<Option<(Value, Deriv)>> {
+    match value {
+        Value::Sparse(s) if !deriv.is_zero() => {
+            crate::exec::memory::check_dims(&[s.nrows, s.ncols], size_of::<f64>())?;
+            Ok(Some((Value::Double(s.to_dense()), crate::exec::primitives::element_rows(s, deriv)?)))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// `index` of the seeded argument (a double array), its derivative the seed kept as its colouring.
@@ -290,6 +305,9 @@ fn stride_values(value: &Value, subs: &[Subscript], stride: Stride) -> Value {
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
+    if let Some((full, elements)) = sparse_in_element_form(&value, &deriv)? {
+        return index_owned(full, elements, subs);
+    }
     let (dims, first, count) = match stride_within(&value, subs) {
         Some(s) => {
             let dims = stride_dims(&value.shape(), subs, s.count);
@@ -401,6 +419,12 @@ pub fn assign(base: Option<(Value, Deriv)>, rhs: &Value, rhs_deriv: &Deriv, subs
         return complex::assign(base, rhs, rhs_deriv, &|base, rhs, rhs_deriv| assign(base, rhs, rhs_deriv, subs));
     }
     let (base, base_deriv) = base.unwrap_or((Value::Double(Array::new(vec![0, 0], vec![])), Deriv::Zero));
+    if let Some((full, elements)) = sparse_in_element_form(&base, &base_deriv)? {
+        return assign(Some((full, elements)), rhs, rhs_deriv, subs);
+    }
+    if let Some((full, elements)) = sparse_in_element_form(rhs, rhs_deriv)? {
+        return assign(Some((base, base_deriv)), &full, &elements, subs);
+    }
     if is_null(rhs) {
         return delete(&base, &base_deriv, subs);
     }

@@ -106,6 +106,14 @@ impl SparseMatrix {
         self.values.truncate(kept);
         self
     }
+    /// The matrix as Octave stores it: msad's kernels keep entries whose value is zero (they carry
+    /// derivatives), Octave's values have none.
+    pub fn as_stored(&self) -> std::borrow::Cow<'_, SparseMatrix> {
+        match self.values.contains(&0.0) {
+            true => std::borrow::Cow::Owned(self.clone().without_zeros()),
+            false => std::borrow::Cow::Borrowed(self),
+        }
+    }
     /// The nonzeros of a dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<f64>) -> SparseMatrix {
         let (nrows, ncols) = (a.rows(), a.cols());

@@ -173,7 +173,7 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
 pub fn to_output(value: &Value) -> Result<CallOutput> {
     Ok(match value {
         Value::Double(a) => CallOutput::doubles(&a.dims, &a.data),
-        Value::Sparse(s) => CallOutput::sparse(s),
+        Value::Sparse(s) => CallOutput::sparse(&s.as_stored()),
         other => CallOutput::of(to_array(other)?),
     })
 }
@@ -183,7 +183,7 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
         Value::Double(a) => OwnedArray::doubles(&a.dims, &a.data),
         Value::Logical(a) => OwnedArray::logicals(&a.dims, &a.data),
         Value::Char(a) => OwnedArray::chars(&a.dims, &a.data),
-        Value::Sparse(s) => OwnedArray::sparse(s),
+        Value::Sparse(s) => OwnedArray::sparse(&s.as_stored()),
         Value::Cell(a) => OwnedArray::cell(&a.dims, a.data.iter().map(to_array).collect::<Result<_>>()?),
         Value::Struct(s) => {
             let elements = s.elements.iter().map(|values| values.iter().map(to_array).collect()).collect::<Result<_>>()?;

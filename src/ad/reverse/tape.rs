@@ -215,6 +215,13 @@ impl Tape {
         if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
         }
+        if matches!(output, Value::Sparse(_)) || operands.iter().any(|s| s.tape.is_some() && matches!(s.value, Value::Sparse(_))) {
+            return Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("'{}' of a sparse matrix that depends on x, in reverse mode", primitives::get(id).name()),
+            )
+            .with_hint("use opts.mode = 'forward' (msad's default picks it here)"));
+        }
         if operands.iter().any(|s| self.is_container(s.tape)) || matches!(output, Value::Cell(_) | Value::Struct(_)) {
             return Err(Diagnostic::new(
                 ErrorKind::Unsupported,

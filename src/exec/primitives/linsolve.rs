@@ -9,7 +9,8 @@ use super::elementwise::{nonconformant, numeric};
 use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map};
 use super::matrix_second_order::matrix_function;
-use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general};
+use super::reverse::{Adjoints, Reverse, transposed_forward};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general, sparse_lu};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -19,6 +20,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Mldivide, eval_mldivide, forward_mldivide)
             .linear(Linearity::Denominator)
+            .vjp(reverse_mldivide)
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mldivide, a, t))),
         general(Prim::Mrdivide, eval_mrdivide, forward_mrdivide)
             .linear(Linearity::Numerator)
@@ -113,6 +115,9 @@ fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if is_scalar(args[0]) {
         return elementwise_eval(Prim::Ldivide, args);
     }
+    if let Value::Sparse(a) = args[0] {
+        return sparse_lu::eval_mldivide(a, args[1]);
+    }
     let (a, b) = (matrix_2d("mldivide", args[0])?, matrix_2d("mldivide", args[1])?);
     if a.dims[0] != b.dims[0] {
         return Err(nonconformant("operator \\", &a.dims, &b.dims));
@@ -123,6 +128,9 @@ fn eval_mldivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
 fn forward_mldivide(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[0]) {
         return elementwise_forward(Prim::Ldivide, fw);
+    }
+    if let Value::Sparse(a) = fw.inputs[0] {
+        return sparse_lu::forward_mldivide(a, fw.derivs[0], fw.derivs[1], fw.output);
     }
     let (a, b, x) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?, numeric("", fw.output)?);
     solve_derivative("operator \\", &a, &b, fw.derivs[0], fw.derivs[1], &x)
@@ -138,6 +146,9 @@ fn eval_mrdivide(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if is_scalar(args[1]) {
         return elementwise_eval(Prim::Rdivide, args);
     }
+    if let Value::Sparse(a) = args[1] {
+        return sparse_lu::eval_mrdivide(args[0], a);
+    }
     let (b, a) = (matrix_2d("mrdivide", args[0])?, matrix_2d("mrdivide", args[1])?);
     if a.dims[1] != b.dims[1] {
         return Err(nonconformant("operator /", &b.dims, &a.dims));
@@ -149,12 +160,24 @@ fn forward_mrdivide(fw: &Forward) -> Result<Deriv> {
     if is_scalar(fw.inputs[1]) {
         return elementwise_forward(Prim::Rdivide, fw);
     }
+    if let Value::Sparse(a) = fw.inputs[1] {
+        return sparse_lu::forward_mrdivide(fw.derivs[0], &fw.inputs[0].dims(), a, fw.derivs[1], fw.output);
+    }
     let (b, a, x) = (numeric("", fw.inputs[0])?, numeric("", fw.inputs[1])?, numeric("", fw.output)?);
     let transpose_block = |d: &Deriv, dims: &[usize]| d.gather(&RowMap::Gather(transpose_map(dims[0], dims[1])), dims[0] * dims[1]);
     let (at, bt, xt) = (transposed(&a), transposed(&b), transposed(&x));
     let dxt =
         solve_derivative("operator /", &at, &bt, &transpose_block(fw.derivs[1], &a.dims), &transpose_block(fw.derivs[0], &b.dims), &xt)?;
     Ok(transpose_block(&dxt, &xt.dims))
+}
+
+/// Reverse rule of `A\B`: with a constant sparse A, `adj B = A' \ adj X` on the same sparse factors
+/// (the transposed forward rule would build a dense inverse); otherwise the transposed forward rule.
+fn reverse_mldivide(rv: &Reverse) -> Result<Adjoints> {
+    match rv.inputs[0] {
+        Value::Sparse(a) if !rv.wanted[0] => Ok(vec![None, Some(sparse_lu::mldivide_adjoint(a, rv.adjoint)?)]),
+        _ => transposed_forward(Prim::Mldivide, rv),
+    }
 }
 
 #[cfg(test)]

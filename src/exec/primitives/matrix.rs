@@ -82,6 +82,12 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if is_scalar(args[0]) || is_scalar(args[1]) {
         return elementwise_eval(Prim::Times, args);
     }
+    if let (Value::Sparse(a), Value::Sparse(b)) = (args[0], args[1]) {
+        if b.nrows != a.ncols {
+            return Err(nonconformant("operator *", &args[0].dims(), &args[1].dims()));
+        }
+        return Ok(vec![Value::Sparse(sparse::product(a, b))]);
+    }
     if let Value::Sparse(a) = args[0] {
         let b = folded(args[1])?;
         if b.dims[0] != a.ncols {

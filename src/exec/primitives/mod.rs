@@ -32,6 +32,8 @@ pub mod second_order;
 mod slices;
 mod sort;
 mod sparse;
+mod sparse_deriv;
+mod sparse_lu;
 mod strings;
 mod structs;
 #[cfg(test)]
@@ -49,6 +51,7 @@ pub(crate) use construct::subscript_range;
 pub use elementwise::{Reused, broadcast_dims, row_maps};
 pub use integers::IntegerArgs;
 pub use prim::{Prim, lookup};
+pub use sparse_deriv::element_rows;
 
 /// What the IR and the tape store for a primitive.
 pub type PrimId = Prim;
@@ -452,11 +455,22 @@ fn kernel_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Val
     single.map(|value| Few::One([value]))
 }
 
-/// Derivative of the first result given the inputs' derivatives (at least one is non-zero).
+/// Derivative of the first result given the inputs' derivatives (at least one is non-zero). Sparse
+/// matrices that depend on x have their own derivative blocks (see `sparse_deriv`).
 pub fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     if complex::involved(fw) {
         return complex::forward(id, fw);
     }
+    if output_is_differentiable(id, 0)
+        && let Some(sparse) = sparse_deriv::forward(id, fw)
+    {
+        return sparse;
+    }
+    forward_rule(id, fw)
+}
+
+/// The primitive's own forward rule, on blocks with one row per element.
+fn forward_rule(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let p = get(id);
     match p.kernel {
         Kernel::Unary { df: Some(df), .. } => elementwise::forward_unary(df, fw, None),

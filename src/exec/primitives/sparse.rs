@@ -1,12 +1,11 @@
 //! Sparse matrices as values: construction (`sparse`, `speye`, `spdiags`), queries, `full`, and the
 //! operations that keep them sparse (sums, scaling, `kron`) or use their structure (`A * B`).
 //!
-//! Sparse matrices that depend on x are not supported (their derivative block would have a row for
-//! every element, stored or not): building one from an active value reports `msad:notDifferentiable`.
-//! Constant sparse operators applied to active values, the common case (`L * u`), are fully supported.
+//! Kernels keep every entry the operands' structure makes, even one whose value is zero: a sparse
+//! matrix that depends on x has a derivative for it (see `sparse_deriv`).
 
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, check_arity, runtime};
+use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, check_arity, runtime, sparse_deriv};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::memory;
@@ -18,9 +17,9 @@ fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry(Prim::Sparse, eval_sparse, Derivative::Missing),
+        entry(Prim::Sparse, eval_sparse, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Sparse, fw))),
         entry(Prim::Speye, eval_speye, Derivative::Zero),
-        entry(Prim::Spdiags, eval_spdiags, Derivative::Missing),
+        entry(Prim::Spdiags, eval_spdiags, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Spdiags, fw))),
         entry(Prim::Full, eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),
@@ -47,31 +46,15 @@ pub(super) fn entries() -> Vec<Primitive> {
     ]
 }
 
-/// Builds a CSC matrix from (row, col, value) triplets, summing duplicates and dropping zeros.
-pub fn from_triplets(nrows: usize, ncols: usize, mut triplets: Vec<(usize, usize, f64)>) -> SparseMatrix {
-    memory::ensure(ncols.saturating_add(1), size_of::<usize>());
-    triplets.sort_unstable_by_key(|&(i, j, _)| (j, i));
-    let mut m = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
-    let mut last: Option<(usize, usize)> = None;
-    for (i, j, v) in triplets {
-        if last == Some((i, j)) {
-            *m.values.last_mut().expect("a previous entry") += v;
-        } else {
-            m.rowind.push(i);
-            m.values.push(v);
-            m.colptr[j + 1] += 1;
-            last = Some((i, j));
-        }
-    }
-    for j in 0..ncols {
-        m.colptr[j + 1] += m.colptr[j];
-    }
-    m.without_zeros()
+/// Builds a CSC matrix from (row, col, value) triplets, summing duplicates and keeping every listed
+/// entry.
+pub fn from_triplets(nrows: usize, ncols: usize, triplets: Vec<(usize, usize, f64)>) -> SparseMatrix {
+    sparse_deriv::assemble(nrows, ncols, &triplets).0
 }
 
 /// `A.'`, sparse as in Octave.
 pub fn transposed(a: &SparseMatrix) -> SparseMatrix {
-    from_triplets(a.ncols, a.nrows, triplets(a).into_iter().map(|(i, j, v)| (j, i, v)).collect())
+    sparse_deriv::transpose(a).0
 }
 
 pub fn triplets(m: &SparseMatrix) -> Vec<(usize, usize, f64)> {
@@ -99,33 +82,48 @@ fn eval_sparse(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         }
         [m, n] => from_triplets(count(m, "sparse")?, count(n, "sparse")?, vec![]),
         [i, j, v, rest @ ..] => {
-            let (i, j, v) = (numeric("sparse", i)?, numeric("sparse", j)?, numeric("sparse", v)?);
-            let len = i.numel().max(j.numel()).max(v.numel());
-            let at = |a: &Array<f64>, k: usize| if a.numel() == 1 { a.data[0] } else { a.data[k] };
-            for a in [&i, &j, &v] {
-                if a.numel() != 1 && a.numel() != len {
-                    return Err(runtime("sparse: dimension mismatch"));
-                }
-            }
-            let index = |x: f64| -> Result<usize> {
-                if x >= 1.0 && x.fract() == 0.0 { Ok(x as usize - 1) } else { Err(runtime("sparse: subscripts must be positive integers")) }
-            };
-            let mut triplets = Vec::with_capacity(len);
-            for k in 0..len {
-                triplets.push((index(at(&i, k))?, index(at(&j, k))?, at(&v, k)));
-            }
-            let (m, n) = match rest {
-                [m, n, ..] => (count(m, "sparse")?, count(n, "sparse")?),
-                _ => (triplets.iter().map(|t| t.0 + 1).max().unwrap_or(0), triplets.iter().map(|t| t.1 + 1).max().unwrap_or(0)),
-            };
-            if triplets.iter().any(|t| t.0 >= m || t.1 >= n) {
-                return Err(runtime("sparse: index out of bounds"));
-            }
+            let (triplets, _) = triplet_list(i, j, v)?;
+            let (m, n) = triplet_dims(&triplets, rest)?;
             from_triplets(m, n, triplets)
         }
         _ => return Err(runtime("sparse: wrong number of arguments")),
     };
     Ok(vec![Value::Sparse(matrix)])
+}
+
+/// (row, column, value) triplets, and for each the element of the operand that holds its value.
+pub(super) type SourcedTriplets = (Vec<(usize, usize, f64)>, Vec<usize>);
+
+/// The triplets of `sparse(i, j, v)` (scalars expanded), and for each the element of v it holds.
+pub(super) fn triplet_list(i: &Value, j: &Value, v: &Value) -> Result<SourcedTriplets> {
+    let (i, j, v) = (numeric("sparse", i)?, numeric("sparse", j)?, numeric("sparse", v)?);
+    let len = i.numel().max(j.numel()).max(v.numel());
+    let at = |a: &Array<f64>, k: usize| if a.numel() == 1 { 0 } else { k };
+    for a in [&i, &j, &v] {
+        if a.numel() != 1 && a.numel() != len {
+            return Err(runtime("sparse: dimension mismatch"));
+        }
+    }
+    let index = |x: f64| -> Result<usize> {
+        if x >= 1.0 && x.fract() == 0.0 { Ok(x as usize - 1) } else { Err(runtime("sparse: subscripts must be positive integers")) }
+    };
+    let mut triplets = Vec::with_capacity(len);
+    for k in 0..len {
+        triplets.push((index(i.data[at(&i, k)])?, index(j.data[at(&j, k)])?, v.data[at(&v, k)]));
+    }
+    Ok((triplets, (0..len).map(|k| at(&v, k)).collect()))
+}
+
+/// The dims of `sparse(i, j, v, m, n)` (or of the largest subscripts), checked against the triplets.
+pub(super) fn triplet_dims(triplets: &[(usize, usize, f64)], rest: &[&Value]) -> Result<(usize, usize)> {
+    let (m, n) = match rest {
+        [m, n, ..] => (count(m, "sparse")?, count(n, "sparse")?),
+        _ => (triplets.iter().map(|t| t.0 + 1).max().unwrap_or(0), triplets.iter().map(|t| t.1 + 1).max().unwrap_or(0)),
+    };
+    if triplets.iter().any(|t| t.0 >= m || t.1 >= n) {
+        return Err(runtime("sparse: index out of bounds"));
+    }
+    Ok((m, n))
 }
 
 fn eval_speye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
@@ -143,19 +141,25 @@ fn eval_speye(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     Ok(vec![Value::Sparse(from_triplets(m, n, (0..m.min(n)).map(|i| (i, i, 1.0)).collect()))])
 }
 
-/// `spdiags(B, d, m, n)`: column k of B on diagonal d(k). As in MATLAB, when m >= n the element of
-/// column j of A comes from B(j, k); otherwise the element of row i comes from B(i, k).
 fn eval_spdiags(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     if args.len() != 4 {
         return Err(runtime("msad supports spdiags(B, d, m, n) only"));
     }
-    let (b, d) = (numeric("spdiags", args[0])?, numeric("spdiags", args[1])?);
     let (m, n) = (count(args[2], "spdiags")?, count(args[3], "spdiags")?);
+    let (triplets, _) = diagonal_triplets(args[0], args[1], m, n)?;
+    Ok(vec![Value::Sparse(from_triplets(m, n, triplets))])
+}
+
+/// The triplets of `spdiags(B, d, m, n)` (column k of B on diagonal d(k)), and for each the element
+/// of B it holds. As in MATLAB, when m >= n the element of column j of A comes from B(j, k);
+/// otherwise the element of row i comes from B(i, k).
+pub(super) fn diagonal_triplets(b: &Value, d: &Value, m: usize, n: usize) -> Result<SourcedTriplets> {
+    let (b, d) = (numeric("spdiags", b)?, numeric("spdiags", d)?);
     let rows = b.dims[0];
     if b.cols() != d.numel() && b.numel() != 1 {
         return Err(runtime("spdiags: B must have one column per diagonal"));
     }
-    let mut triplets = Vec::new();
+    let (mut triplets, mut sources) = (Vec::new(), Vec::new());
     for (k, &dk) in d.data.iter().enumerate() {
         let dk = dk as i64;
         for j in 0..n as i64 {
@@ -163,16 +167,17 @@ fn eval_spdiags(args: &[&Value], _: usize) -> Result<Vec<Value>> {
             if i < 0 || i >= m as i64 {
                 continue;
             }
-            let source = if m >= n { j } else { i } as usize;
-            let value = match b.numel() {
-                1 => b.data[0],
-                _ if source < rows => b.data[source + k * rows],
+            let row = if m >= n { j } else { i } as usize;
+            let source = match b.numel() {
+                1 => 0,
+                _ if row < rows => row + k * rows,
                 _ => continue,
             };
-            triplets.push((i as usize, j as usize, value));
+            triplets.push((i as usize, j as usize, b.data[source]));
+            sources.push(source);
         }
     }
-    Ok(vec![Value::Sparse(from_triplets(m, n, triplets))])
+    Ok((triplets, sources))
 }
 
 fn eval_full(args: &[&Value], _: usize) -> Result<Vec<Value>> {
@@ -211,7 +216,7 @@ pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<SparseMatrix> {
         Value::Double(a) if a.is_scalar() => Some(a.data[0]),
         _ => None,
     };
-    let scale = |s: &SparseMatrix, c: f64| SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() }.without_zeros();
+    let scale = |s: &SparseMatrix, c: f64| SparseMatrix { values: s.values.iter().map(|v| v * c).collect(), ..s.clone() };
     match (prim, args) {
         (Prim::Uminus, [Value::Sparse(s)]) => Some(scale(s, -1.0)),
         (Prim::Times, [Value::Sparse(s), c]) | (Prim::Times, [c, Value::Sparse(s)]) => {
@@ -226,6 +231,11 @@ pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<SparseMatrix> {
         }
         _ => None,
     }
+}
+
+/// `A * B` of sparse matrices, sparse as in Octave.
+pub fn product(a: &SparseMatrix, b: &SparseMatrix) -> SparseMatrix {
+    sparse_deriv::product(a, b).0
 }
 
 /// `A * B` with a sparse A and a dense B (dense result).
@@ -299,17 +309,14 @@ pub fn times_deriv(a: &SparseMatrix, db: &Deriv, n: usize) -> Deriv {
     }
 }
 
-/// The error for a sparse matrix whose values depend on x.
+/// The error for a sparse matrix whose values depend on x, where msad has no rule for it.
 pub fn depends_on_x() -> crate::diag::Diagnostic {
-    crate::diag::Diagnostic::new(crate::diag::ErrorKind::NotDifferentiable, "a sparse matrix that depends on x")
-        .with_hint("build the x-dependent part as a full matrix or apply it elementwise")
+    crate::diag::Diagnostic::new(crate::diag::ErrorKind::NotDifferentiable, "a sparse matrix that depends on x, in this operation")
+        .with_hint("use sparse(i, j, v, m, n), spdiags, +, -, scalings, *, \\ and transposes on it, or build that part as a full matrix")
 }
 
-/// Forward rule of `A * B` when A is a constant sparse matrix.
+/// Forward rule of `A * B` when A is a constant sparse matrix (an active one has its own, `sparse_deriv`).
 pub fn forward_times(a: &SparseMatrix, fw: &Forward) -> Result<Deriv> {
-    if !fw.derivs[0].is_zero() {
-        return Err(depends_on_x());
-    }
     // B's columns, N-D trailing dimensions folded in as `*` does.
     let n = fw.inputs[1].dims()[1..].iter().product();
     Ok(times_deriv(a, fw.derivs[1], n))

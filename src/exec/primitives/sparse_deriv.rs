@@ -1,0 +1,372 @@
+//! Sparse matrices that depend on x. The derivative block of a sparse value has one row per stored
+//! entry (in CSC order), never one per element of the full matrix: `sparse(i, j, v, m, n)`,
+//! `spdiags`, `A.'`, `A + B`, scalings, `A * X`, `A \ B`, `B / A` and `full` have rules on that block.
+//! Sparse kernels keep every entry their operands' structure makes (an entry whose value is zero at
+//! this x still has a derivative); values leave msad without explicit zeros (see `mex::convert`).
+//!
+//! Other primitives meet an active sparse operand in element form: its block scattered to one row per
+//! element and its value made full, their own rule run, and a sparse result's block gathered back at
+//! its stored entries. That gather fails (never silently drops a derivative) when an element the
+//! result does not store has one.
+
+use super::{Forward, Prim, sparse_lu};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::{Coef, Deriv, RowMap, RowOperator, combine_terms};
+use crate::exec::memory;
+use crate::exec::value::{SparseMatrix, Value};
+
+/// The derivative of `id` where a sparse operand depends on x or the result is sparse; None otherwise.
+pub(super) fn forward(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
+    let active_sparse = fw.inputs.iter().zip(fw.derivs).any(|(v, d)| matches!(v, Value::Sparse(_)) && !d.is_zero());
+    if !active_sparse && !matches!(fw.output, Value::Sparse(_)) {
+        return None;
+    }
+    Some(own_rule(id, fw).unwrap_or_else(|| through_elements(id, fw)))
+}
+
+fn scalar(v: &Value) -> Option<f64> {
+    match v {
+        Value::Double(a) if a.is_scalar() => Some(a.data[0]),
+        _ => None,
+    }
+}
+
+/// The rules written on stored-entry blocks.
+fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
+    let (d, out) = (fw.derivs, fw.output);
+    Some(match (id, fw.inputs, out) {
+        (Prim::Sparse, [Value::Sparse(_)], _) | (Prim::Uplus, [Value::Sparse(_)], _) => Ok(d[0].clone()),
+        (Prim::Sparse, [_], Value::Sparse(s)) => entry_rows(s, d[0]),
+        (Prim::Sparse, [i, j, v, rest @ ..], Value::Sparse(s)) => triplets_rule(s, i, j, v, d[2], rest),
+        (Prim::Spdiags, [b, dv, ..], Value::Sparse(s)) => spdiags_rule(s, b, dv, d[0]),
+        (Prim::Full, [Value::Sparse(s)], _) => element_rows(s, d[0]),
+        (Prim::Transpose | Prim::Ctranspose, [Value::Sparse(a)], _) => Ok(d[0].gather(&RowMap::Gather(transpose(a).1), a.nnz())),
+        (Prim::Uminus, [Value::Sparse(a)], _) => Ok(scaled(a.nnz(), d[0], -1.0)),
+        (Prim::Plus | Prim::Minus, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => {
+            let sign = if id == Prim::Plus { 1.0 } else { -1.0 };
+            Ok(sum_rule(c, &[(a, d[0], 1.0), (b, d[1], sign)]))
+        }
+        (Prim::Times | Prim::Mtimes, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[0], c, d[1], false))
+        }
+        (Prim::Times | Prim::Mtimes, [c, Value::Sparse(a)], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[1], c, d[0], false))
+        }
+        (Prim::Rdivide | Prim::Mrdivide, [Value::Sparse(a), c], Value::Sparse(_)) if scalar(c).is_some() => {
+            Ok(scaling_rule(a, d[0], c, d[1], true))
+        }
+        (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
+        (Prim::Mtimes, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => Ok(product_rule(a, d[0], b, d[1], c)),
+        (Prim::Sum, [Value::Sparse(a)], Value::Double(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
+        (Prim::Sum, [Value::Sparse(a), dim], Value::Double(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
+            Ok(sum_along(a, d[0], scalar(dim).expect("a scalar dim") as usize))
+        }
+        (Prim::Mldivide, [Value::Sparse(a), b], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[0]).is_none() => {
+            sparse_lu::forward_mldivide(a, d[0], d[1], out)
+        }
+        (Prim::Mrdivide, [b, Value::Sparse(a)], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[1]).is_none() => {
+            sparse_lu::forward_mrdivide(d[0], &b.dims(), a, d[1], out)
+        }
+        _ => return None,
+    })
+}
+
+/// The rule of `id` on full operands: active sparse operands (and the result) in element form.
+fn through_elements(id: Prim, fw: &Forward) -> Result<Deriv> {
+    let mut inputs = Vec::with_capacity(fw.inputs.len());
+    let mut derivs = Vec::with_capacity(fw.inputs.len());
+    for (v, d) in fw.inputs.iter().zip(fw.derivs) {
+        match v {
+            Value::Sparse(s) if !d.is_zero() => {
+                inputs.push(full(s)?);
+                derivs.push(element_rows(s, d)?);
+            }
+            _ => {
+                inputs.push((*v).clone());
+                derivs.push((*d).clone());
+            }
+        }
+    }
+    let output = match fw.output {
+        Value::Sparse(s) => full(s)?,
+        other => other.clone(),
+    };
+    let inputs: Vec<&Value> = inputs.iter().collect();
+    let derivs: Vec<&Deriv> = derivs.iter().collect();
+    let elements = super::forward_rule(id, &Forward { inputs: &inputs, derivs: &derivs, output: &output })?;
+    match fw.output {
+        Value::Sparse(s) => entry_rows(s, &elements),
+        _ => Ok(elements),
+    }
+}
+
+fn full(s: &SparseMatrix) -> Result<Value> {
+    memory::check_dims(&[s.nrows, s.ncols], size_of::<f64>())?;
+    Ok(Value::Double(s.to_dense()))
+}
+
+/// Column-major element positions of the stored entries.
+fn positions(s: &SparseMatrix) -> impl Iterator<Item = usize> + '_ {
+    (0..s.ncols).flat_map(move |j| s.rowind[s.colptr[j]..s.colptr[j + 1]].iter().map(move |&i| i + j * s.nrows))
+}
+
+/// A stored-entry block in element form: one row per element of the full matrix.
+pub fn element_rows(s: &SparseMatrix, d: &Deriv) -> Result<Deriv> {
+    let numel = s.nrows.saturating_mul(s.ncols);
+    if let Some(nd) = d.nd().filter(|_| matches!(d, Deriv::Dense(_))) {
+        memory::check(numel.saturating_mul(nd), size_of::<f64>())?;
+    }
+    let pairs: Vec<(usize, usize)> = positions(s).enumerate().map(|(e, p)| (p, e)).collect();
+    Ok(d.scatter(&pairs, numel))
+}
+
+/// An element-form block of a sparse result gathered at its stored entries; an element the result
+/// does not store must have no derivative.
+fn entry_rows(s: &SparseMatrix, elements: &Deriv) -> Result<Deriv> {
+    let stored: Vec<usize> = positions(s).collect();
+    let mut is_stored = vec![false; s.nrows.saturating_mul(s.ncols)];
+    stored.iter().for_each(|&p| is_stored[p] = true);
+    let dropped = match elements {
+        Deriv::Dense(d) => (0..d.nd).any(|j| d.column(j).iter().zip(&is_stored).any(|(v, kept)| !kept && *v != 0.0)),
+        Deriv::Sparse(b) => (0..b.rows).any(|r| !is_stored[r] && b.ptr[r + 1] > b.ptr[r]),
+        Deriv::Zero | Deriv::Parts(_) => false,
+    };
+    if dropped {
+        return Err(Diagnostic::new(
+            ErrorKind::NotDifferentiable,
+            "a sparse result leaves out an element whose value is zero at this x but depends on x",
+        )
+        .with_hint("build the matrix with sparse(i, j, v, m, n) or spdiags, which keep every listed entry"));
+    }
+    Ok(elements.gather(&RowMap::Gather(stored), s.nnz()))
+}
+
+fn scaled(rows: usize, d: &Deriv, c: f64) -> Deriv {
+    combine_terms(&[(Coef::Same(c), d, &RowMap::Identity)], rows)
+}
+
+/// A matrix built from `(row, column, value)` triplets with duplicates summed and every listed entry
+/// kept, and for each triplet the index of the stored entry it went to.
+pub(super) fn assemble(nrows: usize, ncols: usize, triplets: &[(usize, usize, f64)]) -> (SparseMatrix, Vec<usize>) {
+    memory::ensure(ncols.saturating_add(1), size_of::<usize>());
+    let mut order: Vec<usize> = (0..triplets.len()).collect();
+    order.sort_unstable_by_key(|&t| (triplets[t].1, triplets[t].0));
+    let mut m = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
+    let mut entry_of = vec![0; triplets.len()];
+    let mut last = None;
+    for t in order {
+        let (i, j, v) = triplets[t];
+        if last == Some((i, j)) {
+            *m.values.last_mut().expect("a previous entry") += v;
+        } else {
+            m.rowind.push(i);
+            m.values.push(v);
+            m.colptr[j + 1] += 1;
+            last = Some((i, j));
+        }
+        entry_of[t] = m.values.len() - 1;
+    }
+    for j in 0..ncols {
+        m.colptr[j + 1] += m.colptr[j];
+    }
+    (m, entry_of)
+}
+
+/// The block of a matrix assembled from triplets whose value `k` is element `source[k]` of an operand
+/// with block `dv`: each stored entry sums the rows of its triplets.
+fn assembled_rule(s: &SparseMatrix, entry_of: &[usize], source: &[usize], dv: &Deriv) -> Deriv {
+    let mut terms: Vec<Vec<usize>> = vec![vec![]; s.nnz()];
+    entry_of.iter().zip(source).for_each(|(&e, &k)| terms[e].push(k));
+    dv.apply(&sums_of(terms))
+}
+
+/// The operator whose row r sums the rows `groups[r]`.
+fn sums_of(groups: Vec<Vec<usize>>) -> RowOperator {
+    let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+    for sources in groups {
+        op.coef.extend(std::iter::repeat_n(1.0, sources.len()));
+        op.src.extend(sources);
+        op.ptr.push(op.src.len());
+    }
+    op
+}
+
+fn triplets_rule(s: &SparseMatrix, i: &Value, j: &Value, v: &Value, dv: &Deriv, rest: &[&Value]) -> Result<Deriv> {
+    let (triplets, source) = super::sparse::triplet_list(i, j, v)?;
+    let (m, n) = super::sparse::triplet_dims(&triplets, rest)?;
+    let (assembled, entry_of) = assemble(m, n, &triplets);
+    debug_assert_eq!(assembled.nnz(), s.nnz());
+    Ok(assembled_rule(s, &entry_of, &source, dv))
+}
+
+fn spdiags_rule(s: &SparseMatrix, b: &Value, d: &Value, db: &Deriv) -> Result<Deriv> {
+    let (triplets, source) = super::sparse::diagonal_triplets(b, d, s.nrows, s.ncols)?;
+    let (_, entry_of) = assemble(s.nrows, s.ncols, &triplets);
+    Ok(assembled_rule(s, &entry_of, &source, db))
+}
+
+/// `A.'` and, for each of its stored entries, the index of that entry in A (a counting sort by row).
+pub(super) fn transpose(a: &SparseMatrix) -> (SparseMatrix, Vec<usize>) {
+    let mut colptr = vec![0; a.nrows + 1];
+    a.rowind.iter().for_each(|&i| colptr[i + 1] += 1);
+    for i in 0..a.nrows {
+        colptr[i + 1] += colptr[i];
+    }
+    let mut next = colptr.clone();
+    let (mut rowind, mut values, mut order) = (vec![0; a.nnz()], vec![0.0; a.nnz()], vec![0; a.nnz()]);
+    for j in 0..a.ncols {
+        for e in a.colptr[j]..a.colptr[j + 1] {
+            let slot = &mut next[a.rowind[e]];
+            (rowind[*slot], values[*slot], order[*slot]) = (j, a.values[e], e);
+            *slot += 1;
+        }
+    }
+    (SparseMatrix { nrows: a.ncols, ncols: a.nrows, colptr, rowind, values }, order)
+}
+
+/// The stored entries of A (each `(row, column)`) in CSC order.
+fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
+    (0..a.ncols).flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| (i, j)))
+}
+
+/// `A + sign B` (and sums of more terms): each stored entry of C sums the entries of the operands
+/// at its position.
+fn sum_rule(c: &SparseMatrix, terms: &[(&SparseMatrix, &Deriv, f64)]) -> Deriv {
+    let parts: Vec<Deriv> = terms
+        .iter()
+        .map(|(a, d, sign)| {
+            let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+            let mut own = entries(a).enumerate().peekable();
+            for (i, j) in entries(c) {
+                if let Some(&(e, _)) = own.peek().filter(|(_, at)| *at == (i, j)) {
+                    op.src.push(e);
+                    op.coef.push(*sign);
+                    own.next();
+                }
+                op.ptr.push(op.src.len());
+            }
+            d.apply(&op)
+        })
+        .collect();
+    crate::exec::deriv::sum(parts, c.nnz())
+}
+
+/// `c A` (or `A / c`): `c dA + A dc` (`dA / c - A dc / c^2`), on A's stored entries.
+fn scaling_rule(a: &SparseMatrix, da: &Deriv, c: &Value, dc: &Deriv, divide: bool) -> Deriv {
+    let c = scalar(c).expect("a scalar operand");
+    let (own, of_c): (f64, Vec<f64>) = match divide {
+        false => (c, a.values.clone()),
+        true => (1.0 / c, a.values.iter().map(|v| -v / (c * c)).collect()),
+    };
+    combine_terms(&[(Coef::Same(own), da, &RowMap::Identity), (Coef::Each(&of_c), dc, &RowMap::Scalar)], a.nnz())
+}
+
+/// `dA X` for A m x n (`A.'` with `transposed`), its block `da` on stored entries, and X with `k`
+/// columns (column-major): row `i + m c` sums `dA(i, l) X(l, c)`.
+pub(super) fn times_entries(a: &SparseMatrix, da: &Deriv, x: &[f64], k: usize, transposed: bool) -> Deriv {
+    if da.is_zero() {
+        return Deriv::Zero;
+    }
+    let (m, inner) = if transposed { (a.ncols, a.nrows) } else { (a.nrows, a.ncols) };
+    let mut by_row: Vec<Vec<(usize, usize)>> = vec![vec![]; m];
+    for (e, (i, j)) in entries(a).enumerate() {
+        let (row, l) = if transposed { (j, i) } else { (i, j) };
+        by_row[row].push((e, l));
+    }
+    let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+    for c in 0..k {
+        for row in &by_row {
+            for &(e, l) in row {
+                op.src.push(e);
+                op.coef.push(x[l + inner * c]);
+            }
+            op.ptr.push(op.src.len());
+        }
+    }
+    da.apply(&op)
+}
+
+/// `sum(A, dim)` (dim 1 or 2): each element of the result sums the stored entries of its column
+/// (dim 1) or row (dim 2).
+fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
+    let rows = if dim == 1 { a.ncols } else { a.nrows };
+    let mut by_result: Vec<Vec<usize>> = vec![vec![]; rows];
+    for (e, (i, j)) in entries(a).enumerate() {
+        by_result[if dim == 1 { j } else { i }].push(e);
+    }
+    da.apply(&sums_of(by_result))
+}
+
+/// The terms of `C = A * B` for sparse A and B: for each product `A(i, k) B(k, j)`, the stored entries
+/// of C, A and B it joins.
+pub(super) type ProductTerms = Vec<(usize, usize, usize)>;
+
+/// `A * B` of sparse matrices with every entry their structures make (Gustavson: column j of C
+/// gathers the columns of A that B's column j selects), and its terms.
+pub(super) fn product(a: &SparseMatrix, b: &SparseMatrix) -> (SparseMatrix, ProductTerms) {
+    let mut c = SparseMatrix { nrows: a.nrows, ncols: b.ncols, colptr: vec![0], rowind: vec![], values: vec![] };
+    let mut terms = Vec::new();
+    let mut slot_of_row = vec![usize::MAX; a.nrows];
+    for j in 0..b.ncols {
+        let (start, first_term) = (c.rowind.len(), terms.len());
+        for eb in b.colptr[j]..b.colptr[j + 1] {
+            let k = b.rowind[eb];
+            memory::reserve(&mut terms, a.colptr[k + 1] - a.colptr[k]);
+            for ea in a.colptr[k]..a.colptr[k + 1] {
+                let i = a.rowind[ea];
+                if slot_of_row[i] == usize::MAX || slot_of_row[i] < start {
+                    slot_of_row[i] = c.rowind.len();
+                    c.rowind.push(i);
+                    c.values.push(0.0);
+                }
+                c.values[slot_of_row[i]] += a.values[ea] * b.values[eb];
+                terms.push((slot_of_row[i], ea, eb));
+            }
+        }
+        // Rows sorted within the column, the terms' entries renumbered to match.
+        let mut order: Vec<usize> = (start..c.rowind.len()).collect();
+        order.sort_unstable_by_key(|&e| c.rowind[e]);
+        let mut renumbered = vec![0; order.len()];
+        order.iter().enumerate().for_each(|(new, &old)| renumbered[old - start] = start + new);
+        let (rows, values): (Vec<usize>, Vec<f64>) = order.iter().map(|&e| (c.rowind[e], c.values[e])).unzip();
+        c.rowind[start..].copy_from_slice(&rows);
+        c.values[start..].copy_from_slice(&values);
+        terms[first_term..].iter_mut().for_each(|t| t.0 = renumbered[t.0 - start]);
+        c.colptr.push(c.rowind.len());
+    }
+    (c, terms)
+}
+
+/// `dC = dA B + A dB` on the stored entries of `C = A * B`.
+fn product_rule(a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &SparseMatrix) -> Deriv {
+    let terms = product(a, b).1;
+    let operator = |own_entry: fn(&(usize, usize, usize)) -> usize, coef: &dyn Fn(&(usize, usize, usize)) -> f64| {
+        let mut by_entry: Vec<Vec<(usize, f64)>> = vec![vec![]; c.nnz()];
+        terms.iter().for_each(|t| by_entry[t.0].push((own_entry(t), coef(t))));
+        let mut op = RowOperator { ptr: vec![0], src: vec![], coef: vec![] };
+        for row in by_entry {
+            for (src, coef) in row {
+                op.src.push(src);
+                op.coef.push(coef);
+            }
+            op.ptr.push(op.src.len());
+        }
+        op
+    };
+    let from_a = operator(|t| t.1, &|t| b.values[t.2]);
+    let from_b = operator(|t| t.2, &|t| a.values[t.1]);
+    crate::exec::deriv::sum(vec![da.apply(&from_a), db.apply(&from_b)], c.nnz())
+}
+
+/// `A X` with a sparse A and a full X: `A dX + dA X`.
+fn times_rule(a: &SparseMatrix, da: &Deriv, x: &Value, dx: &Deriv) -> Result<Deriv> {
+    let columns = x.dims()[1..].iter().product();
+    let x = super::elementwise::numeric("mtimes", x)?;
+    let parts = vec![super::sparse::times_deriv(a, dx, columns), times_entries(a, da, &x.data, columns, false)];
+    Ok(crate::exec::deriv::sum(parts, a.nrows * columns))
+}
+
+/// The rule of `sparse` and `spdiags` (their results are sparse: `forward` brings every call here).
+pub(super) fn constructor_rule(id: Prim, fw: &Forward) -> Result<Deriv> {
+    own_rule(id, fw).unwrap_or_else(|| Err(super::sparse::depends_on_x()))
+}
