@@ -32,6 +32,7 @@ pub mod second_order;
 mod slices;
 mod sort;
 mod sparse;
+mod special;
 mod strings;
 mod structs;
 #[cfg(test)]
@@ -383,6 +384,7 @@ fn table() -> &'static Table {
         entries.extend(integers::entries());
         entries.extend(complex::entries());
         entries.extend(mantissa::entries());
+        entries.extend(special::entries());
         entries.sort_by_key(|p| p.prim);
         for &prim in Prim::ALL {
             let records = entries.iter().filter(|p| p.prim == prim).count();
