@@ -213,7 +213,8 @@ fn octave_library_scan() -> String {
         "\nCalled by at least 5 files of Octave 7's own m-library (`scripts/scan_octave_library.sh`, which writes\n\
          `docs/octave_library_calls.txt`) and not in the table above: a function Octave implements as a `.m` file\n\
          is read and differentiated as user code (where msad parses everything it calls); a compiled builtin is\n\
-         not supported (`Octave:undefined-function` when its call runs).\n\n\
+         not supported (`Octave:undefined-function` when its call runs). Names without backticks: they are\n\
+         not msad builtins.\n\n\
          | function | files | status |\n|---|---|---|\n",
     );
     for line in scan.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
@@ -226,7 +227,7 @@ fn octave_library_scan() -> String {
             "m" => "Octave `.m` file: differentiated as user code",
             _ => "compiled builtin: not supported",
         };
-        out.push_str(&format!("| `{name}` | {files} | {status} |\n"));
+        out.push_str(&format!("| {name} | {files} | {status} |\n"));
     }
     out
 }

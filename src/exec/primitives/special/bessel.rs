@@ -187,14 +187,14 @@ fn airy_series(z: f64) -> [f64; 4] {
     let solve = |value: f64, slope: f64| {
         // Coefficients c_n of z^n: c_n = c_(n-3) / (n (n - 1)), c_2 = 0.
         let mut c = [value, slope, 0.0];
+        // power = z^(n-1); |z| <= 1: the terms fall below 1e-60 by n = 60.
         let (mut y, mut dy, mut power) = (value + slope * z, slope, z);
-        // |z| <= 1: the terms fall below 1e-60 by n = 60.
         for n in 3..60 {
             let next = c[n % 3] / (n * (n - 1)) as f64;
             c[n % 3] = next;
-            dy += n as f64 * next * power;
             power *= z;
-            y += next * power;
+            dy += n as f64 * next * power;
+            y += next * power * z;
         }
         (y, dy)
     };
@@ -213,10 +213,11 @@ mod tests {
 
     #[test]
     fn airy_and_bessel_match_octave() {
-        // Octave's airy(k, -2), airy(k, 1), besselj(1, 0.5), besselj(1, 2e4), besselk(1, 0.5), bessely(-1.5, 0.5).
+        // Octave's airy(k, -2), airy(k, 1), mpmath's at 0.4, besselj(1, 0.5), besselj(1, 2e4), besselk(1, 0.5), bessely(-1.5, 0.5).
         let octave = [[0.227_407_428_201_686, 0.618_259_020_741_691, -0.412_302_587_956_399, 0.278_795_166_921_169],
-            [0.135_292_416_312_881, -0.159_147_441_296_793, 1.207_423_594_952_871, 0.932_435_933_392_775]];
-        for (z, expected) in [-2.0, 1.0].into_iter().zip(octave) {
+            [0.135_292_416_312_881, -0.159_147_441_296_793, 1.207_423_594_952_871, 0.932_435_933_392_775],
+            [0.254_742_354_295_676_3, -0.235_832_034_419_208_2, 0.801_773_000_013_597_3, 0.507_281_676_050_622_4]];
+        for (z, expected) in [-2.0, 1.0, 0.4].into_iter().zip(octave) {
             let got = airy(z);
             for k in 0..4 {
                 assert!(close(got[k], expected[k], 1e-13), "airy({k}, {z}) = {} vs {}", got[k], expected[k]);
@@ -227,6 +228,9 @@ mod tests {
         assert!(close(bessel(Kind::K, 1.0, 0.5), 1.656_441_120_003_301, 1e-14));
         assert!(close(bessel(Kind::Y, -1.5, 0.5), -9.170_169_962_565_139e-2, 1e-13));
         assert!(close(bessel(Kind::I, -1.5, 0.5), -1.956_786_208_039_282, 1e-13));
-        assert!(close(airy(-1e6)[0], -2.191_260_721_419_946e-3, 1e-9));
+        // mpmath's Ai(-1000) and Ai(-1e6) (Octave's AMOS value at -1e6 is off by 2e-7): the rounding
+        // of zeta = 2/3 |z|^1.5 bounds the accuracy there.
+        assert!(close(airy(-1000.0)[0], 0.055_971_895_773_019_92, 1e-11));
+        assert!(close(airy(-1e6)[0], -0.002_191_261_141_343_057, 1e-6));
     }
 }
