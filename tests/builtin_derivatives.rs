@@ -131,9 +131,16 @@ fn special_functions() {
 #[test]
 fn special_function_parameters_are_constants() {
     let mut engine = Engine::new();
-    for text in ["@(x) besselj(x, 2)", "@(x) airy(round(x(1)) + x(1) * 0, 1)", "@(x) gammainc(1, x)", "@(x) betainc(0.5, 2, x.^2)", "@(x) psi(round(x(1)) + 0 * x(1), 2)"] {
+    for text in [
+        "@(x) besselj(x, 2)",
+        "@(x) airy(round(x(1)) + x(1) * 0, 1)",
+        "@(x) gammainc(1, x)",
+        "@(x) betainc(0.5, 2, x.^2)",
+        "@(x) psi(round(x(1)) + 0 * x(1), 2)",
+    ] {
         let f = anonymous(text, vec![]);
-        let request = Request { function: f, args: vec![column(X.iter().map(|v| v.abs() + 1.0).collect())], options: Options::default(), nargout: 2 };
+        let request =
+            Request { function: f, args: vec![column(X.iter().map(|v| v.abs() + 1.0).collect())], options: Options::default(), nargout: 2 };
         let error = engine.evaluate(&mut host(), &request).expect_err(text);
         assert_eq!(error.kind, msad::diag::ErrorKind::NotDifferentiable, "{text}: {error}");
     }

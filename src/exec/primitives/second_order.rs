@@ -38,6 +38,9 @@ pub enum Pairing {
     Every,
 }
 
+/// Per result element, the operand element it is a function of and the second derivative there.
+pub type Curvatures = fn(&[&Value]) -> Result<Vec<(usize, f64)>>;
+
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
 pub enum SecondOrder {
@@ -65,7 +68,7 @@ pub enum SecondOrder {
     MatrixFunction,
     /// Each result element a function of one element of operand `.0` (the others constant): per result
     /// element, that element and the second derivative (`betainc`, `legendre`).
-    OfOneOperand(usize, fn(&[&Value]) -> Result<Vec<(usize, f64)>>),
+    OfOneOperand(usize, Curvatures),
 }
 
 impl SecondOrder {

@@ -88,7 +88,7 @@ pub fn polygamma(n: u32, x: f64) -> f64 {
 /// psi^(n)(x) for x > 0: the recurrence psi^(n)(x) = psi^(n)(x + 1) + (-1)^(n+1) n! / x^(n+1) up to
 /// where the asymptotic series converges to double precision.
 fn polygamma_positive(n: u32, x: f64) -> f64 {
-    let sign = if n % 2 == 0 { -1.0 } else { 1.0 };
+    let sign = if n.is_multiple_of(2) { -1.0 } else { 1.0 };
     let n_factorial = factorial(n);
     let threshold = 20.0 + f64::from(n);
     let (mut x, mut shifted) = (x, 0.0);

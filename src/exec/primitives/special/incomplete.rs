@@ -19,12 +19,12 @@ pub(super) fn gammainc_entry() -> Primitive {
 }
 
 pub(super) fn betainc_entry() -> Primitive {
-    general(Prim::Betainc, eval_betainc, forward_betainc)
-        .pattern(PatternRule::Structural)
-        .hessian(Hessian::Own(|_, taped| match (1..3).find(|&k| taped.get(k) == Some(&true)) {
+    general(Prim::Betainc, eval_betainc, forward_betainc).pattern(PatternRule::Structural).hessian(Hessian::Own(|_, taped| {
+        match (1..3).find(|&k| taped.get(k) == Some(&true)) {
             Some(k) => Err(constant_operand(Prim::Betainc, k, SHAPES[k - 1])),
             None => Ok(SecondOrder::OfOneOperand(0, betainc_curvatures)),
-        }))
+        }
+    }))
 }
 
 /// Whether a call asks for the upper tail (`'upper'`; `'lower'` is the default). Octave's scaled tails

@@ -17,12 +17,12 @@ use crate::exec::value::{Array, Value};
 const MAX_DEGREE: f64 = 1000.0;
 
 pub(super) fn entry() -> Primitive {
-    general(Prim::Legendre, eval_legendre, forward_legendre)
-        .pattern(PatternRule::Structural)
-        .hessian(Hessian::Own(|_, taped| match taped.first() == Some(&true) {
+    general(Prim::Legendre, eval_legendre, forward_legendre).pattern(PatternRule::Structural).hessian(Hessian::Own(|_, taped| {
+        match taped.first() == Some(&true) {
             true => Err(constant_operand(Prim::Legendre, 0, "degree N")),
             false => Ok(SecondOrder::OfOneOperand(1, curvatures)),
-        }))
+        }
+    }))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -77,7 +77,7 @@ impl<'v> Call<'v> {
             Normalization::Normalized => self.n as f64 + 0.5,
         };
         let ratio: f64 = (self.n - m + 1..=self.n + m).map(|k| 1.0 / k as f64).product();
-        let phase = if m % 2 == 0 { 1.0 } else { -1.0 };
+        let phase = if m.is_multiple_of(2) { 1.0 } else { -1.0 };
         phase * (c * ratio).sqrt()
     }
 
@@ -98,7 +98,7 @@ fn sectoral(m: usize, x: f64) -> [f64; 3] {
         return [1.0, 0.0, 0.0];
     }
     let double_factorial: f64 = (1..=m).map(|k| (2 * k - 1) as f64).product();
-    let c = if m % 2 == 0 { double_factorial } else { -double_factorial };
+    let c = if m.is_multiple_of(2) { double_factorial } else { -double_factorial };
     let (v, e) = (1.0 - x * x, m as f64 / 2.0);
     // d2/dx2 v^e = 4 e (e - 1) x^2 v^(e-2) - 2 e v^(e-1), for v = 1 - x^2; the first term is 0 for m = 2.
     let bent = if m == 2 { 0.0 } else { 4.0 * e * (e - 1.0) * x * x * v.powf(e - 2.0) };
@@ -153,4 +153,3 @@ fn forward_legendre(fw: &Forward) -> Result<Deriv> {
     }
     Ok(fw.derivs[1].apply(&op))
 }
-

@@ -59,7 +59,13 @@ pub(super) fn entries() -> Vec<Primitive> {
         unary(Prim::Gammaln, functions::gammaln, |x, _| polygamma(0, x), |x, _| polygamma(1, x), Some(gammaln_is_real)),
         unary(Prim::Lgamma, functions::gammaln, |x, _| polygamma(0, x), |x, _| polygamma(1, x), Some(gammaln_is_real)),
         // E1' = -exp(-x)/x, E1'' = exp(-x) (x + 1)/x^2.
-        unary(Prim::Expint, functions::expint, |x, _| -(-x).exp() / x, |x, _| (-x).exp() * (x + 1.0) / (x * x), Some(|x| x >= 0.0 || x.is_nan())),
+        unary(
+            Prim::Expint,
+            functions::expint,
+            |x, _| -(-x).exp() / x,
+            |x, _| (-x).exp() * (x + 1.0) / (x * x),
+            Some(|x| x >= 0.0 || x.is_nan()),
+        ),
         with_kind!(PSI, |x, _| polygamma(2, x)),
         // Ai'' = z Ai, Bi'' = z Bi.
         with_kind!(AIRY, |x, y| x * y),
@@ -150,8 +156,9 @@ pub(super) fn constant_operand(prim: Prim, k: usize, what: &str) -> Diagnostic {
 
 /// Octave returns a complex value (or one msad does not reproduce) for these operands.
 pub(super) fn unsupported(name: &str, what: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{name}: {what}"))
-        .with_hint("msad computes the real values Octave gives; keep the arguments in that range or compute this outside the differentiated function")
+    Diagnostic::new(ErrorKind::Unsupported, format!("{name}: {what}")).with_hint(
+        "msad computes the real values Octave gives; keep the arguments in that range or compute this outside the differentiated function",
+    )
 }
 
 fn all(a: &Array<f64>, ok: impl Fn(f64) -> bool) -> bool {
@@ -179,7 +186,10 @@ fn check_bessel(prim: Prim, nu: &Array<f64>, x: &Array<f64>, largest: f64) -> Re
     let name = prim.name();
     if !all(x, |v| (0.0..=largest).contains(&v)) {
         let range = if largest < f64::MAX { format!("in [0, {largest}]") } else { "non-negative and finite".into() };
-        return Err(unsupported(name, &format!("msad evaluates arguments X {range} (Octave's value is complex, or an AMOS convention, elsewhere)")));
+        return Err(unsupported(
+            name,
+            &format!("msad evaluates arguments X {range} (Octave's value is complex, or an AMOS convention, elsewhere)"),
+        ));
     }
     if !all(nu, |v| v.abs() <= bessel::MAX_ORDER) {
         return Err(unsupported(name, &format!("msad evaluates orders NU with |NU| <= {}", bessel::MAX_ORDER)));
@@ -247,7 +257,10 @@ static AIRY: Pair = Pair {
             return Err(super::runtime("airy: K must be an integer value"));
         }
         if !all(z, f64::is_finite) {
-            return Err(unsupported("airy", "msad evaluates finite arguments Z (Octave's values at Inf and NaN follow AMOS's conventions)"));
+            return Err(unsupported(
+                "airy",
+                "msad evaluates finite arguments Z (Octave's values at Inf and NaN follow AMOS's conventions)",
+            ));
         }
         Ok(())
     },
