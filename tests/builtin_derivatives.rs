@@ -105,3 +105,43 @@ fn handles_and_selections() {
         check(text);
     }
 }
+
+#[test]
+fn special_functions() {
+    for text in [
+        "@(x) erfc(x) + erfcx(x)",
+        "@(x) erfinv(x / 3) + erfcinv(1 + x / 3)",
+        "@(x) gamma(x) + psi(x)",
+        "@(x) gammaln(x.^2) + psi(2, x.^2)",
+        "@(x) beta(x.^2, 1 + x.^2) + betaln(x.^2, 2)",
+        "@(x) gammainc(x.^2, 2.5) + gammainc(x.^2, [1 2 3 4 5 6]', 'upper')",
+        "@(x) betainc(1 ./ (1 + x.^2), 2, 3)",
+        "@(x) expint(x.^2)",
+        "@(x) besselj([0 1 2.5], x.^2)",
+        "@(x) bessely(-1.5, exp(x)) + besseli(-1, exp(x)) + besselk(0.3, exp(x))",
+        "@(x) airy(x) + airy(1, x) + airy(2, x) + airy(3, x)",
+        "@(x) legendre(3, x / 3)",
+        "@(x) legendre(2, x' / 3, 'norm')",
+    ] {
+        check(text);
+    }
+}
+
+/// An order, kind or shape parameter that depends on x has no derivative: msad:notDifferentiable.
+#[test]
+fn special_function_parameters_are_constants() {
+    let mut engine = Engine::new();
+    for text in [
+        "@(x) besselj(x, 2)",
+        "@(x) airy(round(x(1)) + x(1) * 0, 1)",
+        "@(x) gammainc(1, x)",
+        "@(x) betainc(0.5, 2, x.^2)",
+        "@(x) psi(round(x(1)) + 0 * x(1), 2)",
+    ] {
+        let f = anonymous(text, vec![]);
+        let request =
+            Request { function: f, args: vec![column(X.iter().map(|v| v.abs() + 1.0).collect())], options: Options::default(), nargout: 2 };
+        let error = engine.evaluate(&mut host(), &request).expect_err(text);
+        assert_eq!(error.kind, msad::diag::ErrorKind::NotDifferentiable, "{text}: {error}");
+    }
+}

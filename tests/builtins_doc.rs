@@ -1,7 +1,10 @@
 //! docs/builtins.md is generated from the primitive table: this test fails when the file is out of
 //! date. Regenerate with `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`.
 
-use msad::exec::primitives::{self, Derivative, Kernel};
+mod common;
+
+use common::EXPRESSIONS;
+use msad::exec::primitives::{self, Derivative, Hessian, Kernel, Linearity, Primitive, Vjp};
 use msad::ir::{HigherOrder, library};
 use std::path::PathBuf;
 
@@ -97,7 +100,7 @@ const HIGHER_ORDER: &[(&str, &str)] = &[
     ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
 ];
 
-fn derivative(kernel: &Kernel) -> &'static str {
+fn forward(kernel: &Kernel) -> &'static str {
     match kernel {
         Kernel::Unary { df: Some(_), .. } => "elementwise rule",
         Kernel::Unary { df: None, .. } => "zero (piecewise constant)",
@@ -110,29 +113,93 @@ fn derivative(kernel: &Kernel) -> &'static str {
     }
 }
 
+/// Whether the record has a derivative at all (every other column is then "zero").
+fn differentiable(p: &Primitive) -> bool {
+    !matches!(
+        p.kernel,
+        Kernel::Unary { df: None, .. } | Kernel::Predicate(_) | Kernel::General { derivative: Derivative::Zero | Derivative::Missing, .. }
+    )
+}
+
+fn reverse(p: &Primitive) -> &'static str {
+    match (p.kernel, p.vjp) {
+        _ if !differentiable(p) => "-",
+        (Kernel::Unary { .. } | Kernel::Binary { .. }, _) => "from the partials",
+        (_, Vjp::Transposed) => "transposed forward rule",
+        (_, Vjp::Own(_)) => "own rule",
+    }
+}
+
+fn hessian(p: &Primitive) -> &'static str {
+    match (p.linearity, p.hessian) {
+        _ if !differentiable(p) => "-",
+        (Linearity::Additive, _) => "zero (linear)",
+        (Linearity::PiecewiseLinear, _) => "zero (piecewise linear)",
+        (_, Hessian::Zero) => "zero",
+        (_, Hessian::FromKernel) => "second derivatives",
+        (_, Hessian::Bilinear(_)) => "bilinear term",
+        (_, Hessian::Own(_)) => "own rule",
+        (_, Hessian::Missing) => "none: msad:notDifferentiable",
+    }
+}
+
+/// How a builtin is tested, from the test sources: the consistency expressions (forward rule vs
+/// central differences, reverse vs forward, Hessian vs differences of the gradient), the conformance
+/// corpus (values vs Octave) and the Octave tests that call it.
+fn tested(name: &str, corpus: &str, octave_tests: &[String]) -> String {
+    let call = format!("{name}(");
+    let mut ways = Vec::new();
+    if EXPRESSIONS.iter().any(|e| e.contains(&call)) {
+        ways.push("FD, rev, H".to_string());
+    }
+    if corpus.contains(&call) {
+        ways.push("conformance".to_string());
+    }
+    let files = octave_tests.iter().filter(|text| text.contains(&call)).count();
+    if files > 0 {
+        ways.push(format!("{files} Octave test{}", if files == 1 { "" } else { "s" }));
+    }
+    ways.join("; ")
+}
+
+fn octave_test_sources() -> Vec<String> {
+    let dir = common::repo_path("tests/octave");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/octave").map(|e| e.expect("entry").path()).collect();
+    files.retain(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with("test_")) && f.extension().is_some_and(|e| e == "m"));
+    files.sort();
+    files.iter().map(|f| std::fs::read_to_string(f).expect("test source")).collect()
+}
+
 fn render() -> String {
     // Entries for a builtin's further outputs are listed under the builtin.
     let further: Vec<&str> =
         primitives::names().filter_map(|n| primitives::get(primitives::lookup(n)?).more_outputs.map(|p| p.name())).collect();
     let mut names: Vec<&str> = primitives::names().filter(|n| primitives::builtin(n).is_some() && !further.contains(n)).collect();
     names.sort_unstable();
-    let mut out = String::from(
+    let corpus = std::fs::read_to_string(common::repo_path("tests/octave/conformance/corpus.txt")).expect("conformance corpus");
+    let octave_tests = octave_test_sources();
+    let mut out = format!(
         "# Builtins\n\n\
          Generated from the primitive table by `tests/builtins_doc.rs` (regenerate with\n\
-         `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported;\n\
+         `MSAD_UPDATE_DOCS=1 cargo test --release --test builtins_doc`). Every builtin listed is supported ({} builtins);\n\
          any other name is looked up as a `.m` file on the path (Octave's own library included) and\n\
          differentiated as user code; a name found nowhere is Octave's error `Octave:undefined-function` when its\n\
          call runs.\n\n\
          Later outputs carry derivatives where the table says so (`[i, j, v] = find(x)`: v; every grid of\n\
          `meshgrid` and `ndgrid`); reverse mode records first outputs only, so 'auto' switches to forward\n\
-         mode for code that differentiates a later output. Values are checked against Octave by the conformance\n\
-         suite (`tests/octave/conformance`), derivatives against central differences (`tests/builtin_derivatives.rs`).\n\n\
-         | builtin | derivative | notes |\n|---|---|---|\n",
+         mode for code that differentiates a later output. The columns come from each record's facets: its\n\
+         forward rule, its reverse rule (vector-Jacobian product) and its second-order (Hessian) term. Tested:\n\
+         'FD, rev, H' = in the consistency expressions (`tests/common/expressions.rs`: forward rule vs central\n\
+         differences, reverse vs forward, Hessian vs differences of the gradient); 'conformance' = values vs\n\
+         Octave in `tests/octave/conformance`; 'N Octave tests' = called by N of `tests/octave/test_*.m`.\n\n\
+         | builtin | forward | reverse | Hessian | tested | notes |\n|---|---|---|---|---|---|\n",
+        names.len()
     );
     for name in names {
-        let kernel = &primitives::get(primitives::lookup(name).expect("listed")).kernel;
+        let p = primitives::get(primitives::lookup(name).expect("listed"));
         let note = NOTES.iter().find(|(n, _)| *n == name).map_or("", |(_, note)| note);
-        out.push_str(&format!("| `{name}` | {} | {note} |\n", derivative(kernel)));
+        let how = tested(name, &corpus, &octave_tests);
+        out.push_str(&format!("| `{name}` | {} | {} | {} | {how} | {note} |\n", forward(&p.kernel), reverse(p), hessian(p)));
     }
     out.push_str("\nRun by the evaluator, calling the function handles they are given (`@name`, anonymous functions with\ncaptured variables, handles to builtins); derivatives flow through the called code element by element:\n\n");
     for (name, note) in HIGHER_ORDER {
@@ -141,6 +208,40 @@ fn render() -> String {
     out.push_str("\nWritten in MATLAB by msad (`src/ir/library`), differentiated as user code:\n\n");
     for name in library::names() {
         out.push_str(&format!("- `{name}` (`src/ir/library/{name}.m`)\n"));
+    }
+    out.push_str(&octave_library_scan());
+    out
+}
+
+/// Names the lowering handles itself (`ir::lower`: `nargin`, `nargout`, `warning`, `lastwarn`).
+const LOWERED: [&str; 4] = ["nargin", "nargout", "warning", "lastwarn"];
+
+/// The functions Octave's own m-library calls in at least 5 of its files (`scripts/scan_octave_library.sh`
+/// writes `docs/octave_library_calls.txt`) that msad does not implement itself (primitives, library
+/// functions, higher-order builtins, names the lowering handles).
+fn octave_library_scan() -> String {
+    let scan = std::fs::read_to_string(common::repo_path("docs/octave_library_calls.txt")).expect("docs/octave_library_calls.txt");
+    let library: Vec<&str> = library::names().collect();
+    let mut out = String::from(
+        "\nCalled by at least 5 files of Octave 7's own m-library (`scripts/scan_octave_library.sh`, which writes\n\
+         `docs/octave_library_calls.txt`) and not in the table above: a function Octave implements as a `.m` file\n\
+         is read and differentiated as user code (where msad parses it and everything it calls); a compiled builtin is\n\
+         not supported (`Octave:undefined-function` when its call runs). Names without backticks: they are\n\
+         not msad builtins.\n\n\
+         | function | files | status |\n|---|---|---|\n",
+    );
+    for line in scan.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [name, files, kind] = fields[..] else { panic!("bad line in docs/octave_library_calls.txt: {line}") };
+        let evaluated = HigherOrder::ALL.iter().any(|h| h.name() == name) || LOWERED.contains(&name);
+        if primitives::lookup(name).is_some() || library.contains(&name) || evaluated {
+            continue;
+        }
+        let status = match kind {
+            "m" => "Octave `.m` file: read and differentiated as user code where msad parses it",
+            _ => "compiled builtin: not supported",
+        };
+        out.push_str(&format!("| {name} | {files} | {status} |\n"));
     }
     out
 }

@@ -1,7 +1,7 @@
 //! Elementwise functions and operators with MATLAB's implicit expansion, and their generic forward rules.
 
 use super::{Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, Reads, RuleReads, runtime};
-use crate::diag::{Diagnostic, Result};
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::small_list::Dims;
@@ -289,7 +289,10 @@ fn outside_domain(prim: Prim, x: &Array<f64>, f: fn(f64) -> f64, domain: Option<
         return None;
     }
     let complex = super::complex::out_of_domain(prim, x, inside, f);
-    Some(complex.ok_or_else(|| runtime(format!("{}: no complex result defined", prim.name()))))
+    Some(complex.ok_or_else(|| {
+        Diagnostic::new(ErrorKind::Unsupported, format!("{}: Octave's result is complex for these arguments", prim.name()))
+            .with_hint("msad computes this function's real values only; keep the arguments where it is real")
+    }))
 }
 
 /// Result dims of implicit expansion (each dim equal, or 1 in one operand).

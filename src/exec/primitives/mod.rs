@@ -34,6 +34,7 @@ mod sort;
 mod sparse;
 mod sparse_deriv;
 mod sparse_lu;
+mod special;
 mod strings;
 mod structs;
 #[cfg(test)]
@@ -386,6 +387,7 @@ fn table() -> &'static Table {
         entries.extend(integers::entries());
         entries.extend(complex::entries());
         entries.extend(mantissa::entries());
+        entries.extend(special::entries());
         entries.sort_by_key(|p| p.prim);
         for &prim in Prim::ALL {
             let records = entries.iter().filter(|p| p.prim == prim).count();

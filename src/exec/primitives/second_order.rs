@@ -13,6 +13,7 @@
 //! - `polyval`: the second derivative in the points, and the points' cross terms with the coefficients;
 //! - linear `interp1`: the second partials of `y0 + (y1 - y0) (q - a) / (b - a)` on each interval;
 //! - `logspace`: the exponentials' curvature in the two ends;
+//! - `betainc` and `legendre`: each result element's second derivative in its element of x;
 //! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
@@ -36,6 +37,9 @@ pub enum Pairing {
     /// Every element with every other (`kron`).
     Every,
 }
+
+/// Per result element, the operand element it is a function of and the second derivative there.
+pub type Curvatures = fn(&[&Value]) -> Result<Vec<(usize, f64)>>;
 
 /// What a primitive's second-order term is.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +66,9 @@ pub enum SecondOrder {
     LogSpacing,
     /// `A\B`, `B/A`, `inv`, `det`, `A^p` of a square A (see `matrix_second_order`).
     MatrixFunction,
+    /// Each result element a function of one element of operand `.0` (the others constant): per result
+    /// element, that element and the second derivative (`betainc`, `legendre`).
+    OfOneOperand(usize, Curvatures),
 }
 
 impl SecondOrder {
@@ -129,11 +136,25 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::MatrixFunction => matrix_second_order(id, t),
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
+        SecondOrder::OfOneOperand(operand, curvatures) => of_one_operand(operand, curvatures(t.inputs)?, t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
         }
     }
+}
+
+fn of_one_operand(operand: usize, curvatures: Vec<(usize, f64)>, t: &Tangents) -> Result<Adjoints> {
+    let mut terms = vec![None; t.inputs.len()];
+    let Some(dx) = t.tangents[operand] else { return Ok(terms) };
+    let n = t.inputs[operand].numel();
+    let mut term = vec![0.0; n * t.directions];
+    for (k, &(i, curvature)) in curvatures.iter().enumerate() {
+        let weight = t.adjoint[k] * curvature;
+        (0..t.directions).for_each(|j| term[j * n + i] += weight * dx.get(i, j));
+    }
+    terms[operand] = Some(term);
+    Ok(terms)
 }
 
 fn power_norm(p: f64, t: &Tangents) -> Result<Adjoints> {
@@ -247,6 +268,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
         SecondOrder::Product { cumulative } => super::products::product_pairs(inputs, cumulative, &mut pair),
         SecondOrder::Polynomial => super::interpolate::polyval_pairs(inputs, &mut pair),
         SecondOrder::Interpolation => super::interpolate::interp1_pairs(inputs, &mut pair),
+        SecondOrder::OfOneOperand(k, _) => (0..inputs[k].numel()).for_each(|i| pair((k, i), (k, i))),
         SecondOrder::LogSpacing => [((0, 0), (0, 0)), ((0, 0), (1, 0)), ((1, 0), (1, 0))].into_iter().for_each(|(u, v)| pair(u, v)),
         SecondOrder::MatrixFunction => {
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();

@@ -80,6 +80,31 @@ function cases = fmadtest_builtin_cases()
     'eps', 'derivative', @eps
     'eq', 'value', @(x) x == 0.7
     'erf', 'derivative', @erf
+    'erfc', 'derivative', @erfc
+    'erfcx', 'derivative', @erfcx
+    'erfinv', 'derivative', @(x) erfinv(x / 2)
+    'erfcinv', 'derivative', @(x) erfcinv(x + 0.6)
+    'gamma', 'derivative', @gamma
+    'gammaln', 'derivative', @(x) gammaln(x + 1)
+    'lgamma', 'derivative', @(x) lgamma(x + 1)
+    'psi', 'derivative', @(x) psi(x + 1)
+    'psi', 'derivative', @(x) psi(1, x + 1)
+    'expint', 'derivative', @(x) expint(x + 1)
+    'gammainc', 'derivative', @(x) gammainc(x + 1, 2)
+    'gammainc', 'derivative', @(x) gammainc(x + 1, 2.5, 'upper')
+    'betainc', 'derivative', @(x) betainc((x + 1) / 3, 2, 3)
+    'besselj', 'derivative', @(x) besselj(1.5, x + 1)
+    'bessely', 'derivative', @(x) bessely(0, x + 1)
+    'besseli', 'derivative', @(x) besseli(-1, x + 1)
+    'besselk', 'derivative', @(x) besselk(2, x + 1)
+    'besselj', 'error', {unsupported, @(x) besselj([0 1], x + 1)}
+    'airy', 'derivative', @airy
+    'airy', 'derivative', @(x) airy(1, x)
+    'airy', 'derivative', @(x) airy(2, x)
+    'airy', 'derivative', @(x) airy(3, x)
+    'beta', 'error', {unsupported, @(x) beta(x + 1, 2)}
+    'betaln', 'error', {unsupported, @(x) betaln(x + 1, 2)}
+    'legendre', 'error', {unsupported, @(x) legendre(2, x / 2)}
     'error', 'other', raising
     'exp', 'derivative', @exp
     'expm1', 'derivative', @expm1

@@ -1,0 +1,4 @@
+function y = lgamma(x)
+%LGAMMA  As gammaln.
+  y = gammaln(x);
+end
