@@ -236,6 +236,14 @@ prims! {
     Angle = "angle",
     Arg = "arg",
     Log2Parts = "[f, e] = log2",
+    Expm = "expm",
+    Logm = "logm",
+    Sqrtm = "sqrtm",
+    Chol = "chol",
+    CholFlag = "[R, p] = chol",
+    Eig = "eig",
+    EigVectors = "[V, D] = eig",
+    Svd = "svd",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).

@@ -62,6 +62,9 @@ pub enum SecondOrder {
     LogSpacing,
     /// `A\B`, `B/A`, `inv`, `det`, `A^p` of a square A (see `matrix_second_order`).
     MatrixFunction,
+    /// A function of its first operand alone whose every two elements may interact, with its own
+    /// term (`expm`, `logm`, `sqrtm`, decompositions).
+    Term(fn(&Tangents) -> Result<Adjoints>),
 }
 
 impl SecondOrder {
@@ -129,6 +132,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::MatrixFunction => matrix_second_order(id, t),
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
+        SecondOrder::Term(term) => term(t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -252,7 +256,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
             matrix_pairs(id, &numel, &mut pair);
         }
-        SecondOrder::PowerNorm(_) => {
+        SecondOrder::PowerNorm(_) | SecondOrder::Term(_) => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
         }
