@@ -90,6 +90,10 @@ const OBJECTIVES: &[&str] = &[
     "sum(sum(reshape(x, 2, 3) .* [1 2 3; 4 5 6], 2) .^ 2) - sum(-x) + sum(+x .^ 3)",
     "hessian_loops(x)",
     "norm(x) + norm(reshape(x, 2, 3), 'fro')^3 + norm(x(2:4)', 2) * x(1)",
+    "trace(expm(reshape(x(1:4), 2, 2))) * x(5) + sum(sum(sqrtm([2 x(6); x(1) 3]) .^ 2))",
+    "sum(eig([4 x(1) x(2); x(1) 5 x(3); x(2) x(3) 7]) .^ 3) + sum(sum(logm([2 x(4); x(5) 3])))",
+    "sum(spline([0 0.9 2.1 3 3.8 5], x, [0.4 1.7 4.4]) .^ 2) + sum(interp1(0:5, x, [0.4 2.2 4.4], 'pchip') .^ 2)",
+    "sum(cumtrapz(cumsum(x), x .^ 2))",
 ];
 
 #[test]

@@ -98,7 +98,7 @@ prims! {
     Diff = "diff",
     Tril = "tril",
     Triu = "triu",
-    Interp1 = "interp1",
+    Interp1 = "__interp1__",
     Polyval = "polyval",
     Zeros = "zeros",
     Ones = "ones",
