@@ -100,6 +100,9 @@ fn interpolation_and_quadrature_match_central_differences() {
         "polyfit(cumsum(x), [1 3 2 5 4 6], 2)".to_string(),
         "polyfit(0:5, x, 3)".to_string(),
         "polyval(polyfit(0:5, x, 2), 2.5)".to_string(),
+        "integral(@(t) exp(-x(1) * t .^ 2) .* cos(x(2) * t), 0, 4)".to_string(),
+        "quadgk(@(t) x(3) ./ (1 + (x(4) * t) .^ 2), -1, 2)".to_string(),
+        "integral(@(t) sin(x(5) * t), x(1), 3 * x(2), 'RelTol', 1e-10)".to_string(),
     ] {
         check(&expression(&text), 1e-7);
     }
@@ -133,6 +136,8 @@ fn values_follow_octave() {
     assert!(relative_error(&p, &[2.0, 1.0]) < 1e-14, "{p:?}");
     let e = value(&mut engine, "eig([2 1; 1 2])");
     assert!(relative_error(&e, &[1.0, 3.0]) < 1e-15, "{e:?}");
+    let q = value(&mut engine, "quadgk(@(t) 1 ./ (1 + t .^ 2), -3, 5)");
+    assert!((q[0] - (5f64.atan() + 3f64.atan())).abs() < 1e-14, "{q:?}");
     let r = value(&mut engine, "expm(zeros(2))");
     assert_eq!(r, vec![1.0, 0.0, 0.0, 1.0]);
 }

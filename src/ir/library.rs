@@ -19,6 +19,9 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("__sorted_samples__", include_str!("library/__sorted_samples__.m")),
     ("polyfit", include_str!("library/polyfit.m")),
     ("pinv", include_str!("library/pinv.m")),
+    ("integral", include_str!("library/integral.m")),
+    ("quadgk", include_str!("library/quadgk.m")),
+    ("__gauss_kronrod__", include_str!("library/__gauss_kronrod__.m")),
 ];
 
 /// The source of library function `name`, if msad has one.

@@ -1,8 +1,8 @@
 function test_msad_interpolation()
 % TEST_MSAD_INTERPOLATION  Interpolation and quadrature (issue 24): interp1 with every method and
-% extrapolation, spline (not-a-knot and complete), pchip, ppval, cumtrapz, trapz and polyfit give
-% Octave's values through msad_eval, and Jacobians in the values, the sample points and the query
-% points that match central differences (forward and reverse mode).
+% extrapolation, spline (not-a-knot and complete), pchip, ppval, cumtrapz, trapz, polyfit, integral
+% and quadgk give Octave's values through msad_eval, and Jacobians in the values, the sample points
+% and the query points that match central differences (forward and reverse mode).
   x = [0.31; 0.52; 0.74; 0.43; 0.65; 0.86];
   s = [0 0.9 2.1 3 3.8 5];
   q = [-1 0 0.4 1.7 2.95 3 4.4 4.99 5 6];
@@ -22,6 +22,8 @@ function test_msad_interpolation()
   cases(end + 1, :) = {'cumtrapz dim', @(x) cumtrapz(reshape(x, 2, 3), 2)};
   cases(end + 1, :) = {'trapz', @(x) trapz(cumsum(x), sin(x))};
   cases(end + 1, :) = {'polyfit', @(x) polyfit(cumsum(x), [1 3 2 5 4 6], 2)};
+  cases(end + 1, :) = {'integral', @(x) integral(@(t) exp(-x(1) * t .^ 2) .* cos(x(2) * t), 0, 4)};
+  cases(end + 1, :) = {'quadgk', @(x) quadgk(@(t) x(3) ./ (1 + (x(4) * t) .^ 2), -1, 2)};
   for k = 1:rows(cases)
     [label, fun] = cases{k, :};
     [f, J] = msad_eval(fun, x);
