@@ -10,7 +10,7 @@
 //! Where a derivative does not exist (repeated eigenvalues or singular values, zero singular values) the
 //! rules fail with `msad:notDifferentiable`; the values are still computed.
 
-use super::factor::{Lu, svd, transpose};
+use super::factor::{Lu, transpose};
 use super::matrix::matrix_2d;
 use super::matrix_functions::{linear_in, mul};
 use super::reverse::Adjoints;
@@ -278,15 +278,18 @@ fn eigenvalues_second_order(t: &Tangents) -> Result<Adjoints> {
 
 // ---- svd ----
 
-fn svd_parts(args: &[&Value]) -> Result<(super::factor::Svd, usize, usize)> {
+/// The operand of `svd`: a finite 2-D matrix.
+fn svd_operand<'v>(args: &[&'v Value]) -> Result<std::borrow::Cow<'v, Array<f64>>> {
     super::check_arity("svd", args, 1, 1)?;
     let a = matrix_2d("svd", args[0])?;
     if a.data.iter().any(|v| !v.is_finite()) {
         return Err(runtime("svd: cannot take SVD of matrix containing Inf or NaN values"));
     }
-    let (m, n) = (a.dims[0], a.dims[1]);
-    let parts = svd(&a.data, m, n).ok_or_else(|| runtime("svd: the singular value decomposition did not converge"))?;
-    Ok((parts, m, n))
+    Ok(a)
+}
+
+fn svd_failed<T>(_: T) -> Diagnostic {
+    runtime("svd: the singular value decomposition did not converge")
 }
 
 fn eval_svd(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
@@ -294,20 +297,27 @@ fn eval_svd(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
         return Err(Diagnostic::new(ErrorKind::Unsupported, "svd: singular vectors ([U, S, V] = svd(A))")
             .with_hint("msad computes the singular values s = svd(A); for a symmetric A, [V, D] = eig(A) gives vectors"));
     }
-    Ok(vec![Value::Double(Array::column(svd_parts(args)?.0.s))])
+    let a = svd_operand(args)?;
+    let s = MatRef::from_column_major_slice(&a.data, a.dims[0], a.dims[1]).singular_values().map_err(svd_failed)?;
+    Ok(vec![Value::Double(Array::column(s))])
 }
 
+/// `ds_k = u_k' dA v_k` from the thin SVD (U m x k, V n x k).
 fn forward_svd(fw: &Forward) -> Result<Deriv> {
-    let (parts, m, n) = svd_parts(fw.inputs)?;
-    let s = &parts.s;
+    let a = svd_operand(fw.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    let parts = MatRef::from_column_major_slice(&a.data, m, n).thin_svd().map_err(svd_failed)?;
+    let k = m.min(n);
+    let s: Vec<f64> = (0..k).map(|i| parts.S().column_vector()[i]).collect();
+    let (u, v) = (super::factor::to_vec(parts.U()), super::factor::to_vec(parts.V()));
     let scale = s.first().copied().unwrap_or(0.0).max(f64::MIN_POSITIVE);
     let tolerance = 16.0 * m.max(n) as f64 * f64::EPSILON * scale;
     if s.windows(2).any(|w| w[0] - w[1] <= tolerance) || s.last().is_some_and(|&l| l <= tolerance) {
         return Err(not_differentiable("svd: repeated or zero singular values have no derivative".into())
             .with_hint("norm(A, 'fro') or sum(svd(A).^2) are differentiable everywhere"));
     }
-    linear_in(fw.derivs[0], m * n, s.len(), |da| {
-        Ok((0..s.len()).map(|k| (0..n).map(|j| (0..m).map(|i| parts.u[i + m * k] * da[i + m * j]).sum::<f64>() * parts.v[j + n * k]).sum()).collect())
+    linear_in(fw.derivs[0], m * n, k, |da| {
+        Ok((0..k).map(|l| (0..n).map(|j| (0..m).map(|i| u[i + m * l] * da[i + m * j]).sum::<f64>() * v[j + n * l]).sum()).collect())
     })
 }
 
