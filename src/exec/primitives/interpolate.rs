@@ -49,6 +49,8 @@ impl Interp1 {
     fn new(args: &[&Value]) -> Result<Interp1> {
         super::check_arity("interp1", args, 2, 6)?;
         let (mut xi_arg, mut outside) = (None, Some(NA));
+        // A number after the method or 'extrap' is the outside value (`interp1(y, xi, 'linear', v)`).
+        let first_text = args.iter().position(|a| a.as_string().is_some()).unwrap_or(args.len());
         for (i, arg) in args.iter().enumerate().skip(2) {
             match arg.as_string().map(|s| s.to_lowercase()) {
                 Some(s) if s == "extrap" => outside = None,
@@ -56,7 +58,7 @@ impl Interp1 {
                 Some(s) => {
                     return Err(unsupported(format!("interp1: method or option '{s}'")).with_hint("msad supports linear interpolation"));
                 }
-                None if xi_arg.is_none() => xi_arg = Some(i),
+                None if xi_arg.is_none() && i < first_text => xi_arg = Some(i),
                 None => outside = Some(numeric("interp1", arg)?.data.first().copied().unwrap_or(NA)),
             }
         }
