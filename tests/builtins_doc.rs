@@ -86,7 +86,10 @@ const NOTES: &[(&str, &str)] = &[
         "eig",
         "values ascending (a general matrix: differentiable where its spectrum is real); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian for a symmetric A",
     ),
-    ("svd", "singular values (`[U, S, V] = svd(A)` is msad:unsupported); repeated or zero singular values: msad:notDifferentiable; no Hessian"),
+    (
+        "svd",
+        "singular values (`[U, S, V] = svd(A)` is msad:unsupported); repeated or zero singular values: msad:notDifferentiable; no Hessian",
+    ),
     ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),
 ];
 

@@ -41,7 +41,10 @@ fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
     let m = forward.len() / n;
     let w = weights(m, 5);
     let jtw: Vec<f64> = (0..n).map(|j| (0..m).map(|i| forward[j * m + i] * w[i]).sum()).collect();
-    let weighted = anonymous("@(x) sum(w(:) .* reshape(f(x), [], 1))", vec![("w", column(w)), ("f", msad::exec::value::Value::Handle(std::sync::Arc::new(f.clone())))]);
+    let weighted = anonymous(
+        "@(x) sum(w(:) .* reshape(f(x), [], 1))",
+        vec![("w", column(w)), ("f", msad::exec::value::Value::Handle(std::sync::Arc::new(f.clone())))],
+    );
     let reverse = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
     let gradient = jacobian(&mut engine, &weighted, &X, reverse);
     assert!(relative_error(&gradient, &jtw) <= 1e-12, "{f:?}: reverse {gradient:?} vs J'w {jtw:?}");
@@ -164,6 +167,7 @@ fn undefined_derivatives_are_clear_errors() {
         assert_eq!(error_of(text, 1).kind, ErrorKind::Unsupported, "{text}");
     }
     // Hessians: chol and svd have no second-order rule, and say so.
-    let e = evaluate(&mut Engine::new(), &expression("sum(sum(chol([4 x(1); x(1) 5])))"), vec![column(X.to_vec())], 3).expect_err("Hessian");
+    let e =
+        evaluate(&mut Engine::new(), &expression("sum(sum(chol([4 x(1); x(1) 5])))"), vec![column(X.to_vec())], 3).expect_err("Hessian");
     assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'chol'"), "{e}");
 }

@@ -22,7 +22,9 @@ use crate::exec::value::{Array, Value};
 use faer::{MatRef, Side};
 
 pub(super) fn entries() -> Vec<Primitive> {
-    let outputs = |prim, eval, rule, differentiable| Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } });
+    let outputs = |prim, eval, rule, differentiable| {
+        Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })
+    };
     vec![
         super::general(Prim::Chol, eval_chol, |fw| forward_chol(fw, 0)).more_outputs(Prim::CholFlag),
         outputs(Prim::CholFlag, eval_chol_flag, forward_chol, |k| k == 0),
@@ -192,8 +194,9 @@ fn differentiable_eigen(fw_inputs: &[&Value]) -> Result<(Eigen, usize)> {
     sorted.sort_by(f64::total_cmp);
     let scale = sorted.iter().fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
     if sorted.windows(2).any(|w| w[1] - w[0] <= 16.0 * n as f64 * f64::EPSILON * scale) {
-        return Err(not_differentiable("eig: repeated eigenvalues have no derivative".into())
-            .with_hint("the derivative of each eigenvalue exists only where it is simple; a symmetric function of them (trace, det) has one"));
+        return Err(not_differentiable("eig: repeated eigenvalues have no derivative".into()).with_hint(
+            "the derivative of each eigenvalue exists only where it is simple; a symmetric function of them (trace, det) has one",
+        ));
     }
     Ok((e, n))
 }

@@ -408,7 +408,8 @@ mod tests {
 
     #[test]
     fn outside_points_and_unsorted_samples_follow_octave() {
-        let out = value("__interp1__", &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])], 1);
+        let out =
+            value("__interp1__", &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])], 1);
         let v = out[0].numeric().unwrap().data.clone();
         assert!(v[0].is_nan() && v[0].to_bits() == super::NA.to_bits() && v[1] == 5.5 && v[2].is_nan());
         let out = value("__interp1__", &[matrix(1, 3, &[3.0, 1.0, 2.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[1.5, 2.5])], 1);
