@@ -5,7 +5,7 @@ function [columns, widths, order, sz] = __trapezoids__(name, x, y, dim)
   if nargin < 4
     dim = [];
   end
-  if nargin == 2 || (nargin == 3 && isscalar(y))
+  if nargin == 2 || (nargin == 3 && isscalar(y) && ~isscalar(x))
     % (y) or, as in Octave, (y, dim).
     if nargin == 3
       dim = y;
