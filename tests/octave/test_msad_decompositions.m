@@ -43,10 +43,14 @@ function test_msad_decompositions()
 
   % Singular and repeated cases: values as Octave, derivatives a clear error.
   check_value(msad_eval(@(x) eig(x(1) * eye(2)), x), eig(x(1) * eye(2)), 0, 'repeated eigenvalues');
-  expect_error(@() jacobian_of(@(x) eig(x(1) * eye(2)), x), 'msad:notDifferentiable', 'repeated eigenvalues');
-  expect_error(@() jacobian_of(@(x) svd([x(1) 0; 0 x(1)]), x), 'msad:notDifferentiable', 'singular values');
-  expect_error(@() jacobian_of(@(x) chol([1 x(1); x(1) -1]), x), '', 'positive definite');
-  expect_error(@() jacobian_of(@(x) sqrtm([-1 x(1); 0 2]), x), 'msad:unsupported', 'eigenvalue');
+  repeated = @(x) eig(x(1) * eye(2));
+  double_singular = @(x) svd([x(1) 0; 0 x(1)]);
+  indefinite = @(x) chol([1 x(1); x(1) -1]);
+  negative = @(x) sqrtm([-1 x(1); 0 2]);
+  expect_error(@() jacobian_of(repeated, x), 'msad:notDifferentiable', 'repeated eigenvalues');
+  expect_error(@() jacobian_of(double_singular, x), 'msad:notDifferentiable', 'singular values');
+  expect_error(@() jacobian_of(indefinite, x), '', 'positive definite');
+  expect_error(@() jacobian_of(negative, x), 'msad:unsupported', 'eigenvalue');
   singular = @(x) [x(1) x(1); 1 1];
   check_value(msad_eval(@(x) det(singular(x)), x), det(singular(x)), 0, 'det of a singular matrix');
   warning('off', 'Octave:singular-matrix', 'local');

@@ -14,7 +14,7 @@ function [columns, widths, order, sz] = __trapezoids__(name, x, y, dim)
     x = [];
   end
   if isempty(dim)
-    dim = find(size(y) ~= 1, 1);
+    dim = find(size(y) > 1, 1);
     if isempty(dim)
       dim = 1;
     end
