@@ -354,7 +354,7 @@ mod tests {
         let mut rng = Random::new(52);
         for n in [1, 2, 3, 5] {
             let a = spd(n, &mut rng);
-            check("eig", &[a.clone()], &[0]);
+            check("eig", std::slice::from_ref(&a), &[0]);
             check("svd", &[rng.matrix(n, n + 1)], &[0]);
             check("svd", &[rng.matrix(n + 2, n)], &[0]);
         }
