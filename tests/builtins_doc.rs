@@ -87,6 +87,22 @@ const NOTES: &[(&str, &str)] = &[
     ),
     ("arg", "as angle"),
     ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),
+    (
+        "expm",
+        "Octave's (8, 8) Padé approximant with scaling and squaring (without balancing); forward, reverse and second-order rules from the kernel on [A dA; 0 A]",
+    ),
+    ("logm", "inverse scaling and squaring; a real eigenvalue <= 0 (complex or no result in Octave) is msad:unsupported; rules as expm"),
+    ("sqrtm", "Denman-Beavers iteration; as logm"),
+    ("chol", "upper R from A's upper triangle, as Octave; `[R, p] = chol(A)`; dR = Φ(R^-T dA R^-1) R; no Hessian"),
+    (
+        "eig",
+        "values ascending (a general matrix: differentiable where its spectrum is real); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian for a symmetric A",
+    ),
+    (
+        "svd",
+        "singular values (`[U, S, V] = svd(A)` is msad:unsupported); repeated or zero singular values: msad:notDifferentiable; no Hessian",
+    ),
+    ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),
 ];
 
 /// What the evaluator's higher-order builtins (`ir::HigherOrder`) support.

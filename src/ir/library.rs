@@ -8,6 +8,20 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("sumsq", include_str!("library/sumsq.m")),
     ("bsxfun", include_str!("library/bsxfun.m")),
     ("nth_element", include_str!("library/nth_element.m")),
+    ("cumtrapz", include_str!("library/cumtrapz.m")),
+    ("__trapezoids__", include_str!("library/__trapezoids__.m")),
+    ("interp1", include_str!("library/interp1.m")),
+    ("spline", include_str!("library/spline.m")),
+    ("pchip", include_str!("library/pchip.m")),
+    ("ppval", include_str!("library/ppval.m")),
+    ("__pp_eval__", include_str!("library/__pp_eval__.m")),
+    ("__hermite_coefs__", include_str!("library/__hermite_coefs__.m")),
+    ("__sorted_samples__", include_str!("library/__sorted_samples__.m")),
+    ("polyfit", include_str!("library/polyfit.m")),
+    ("pinv", include_str!("library/pinv.m")),
+    ("integral", include_str!("library/integral.m")),
+    ("quadgk", include_str!("library/quadgk.m")),
+    ("__gauss_kronrod__", include_str!("library/__gauss_kronrod__.m")),
 ];
 
 /// The source of library function `name`, if msad has one.

@@ -49,6 +49,8 @@ impl Interp1 {
     fn new(args: &[&Value]) -> Result<Interp1> {
         super::check_arity("interp1", args, 2, 6)?;
         let (mut xi_arg, mut outside) = (None, Some(NA));
+        // A number after the method or 'extrap' is the outside value (`interp1(y, xi, 'linear', v)`).
+        let first_text = args.iter().position(|a| a.as_string().is_some()).unwrap_or(args.len());
         for (i, arg) in args.iter().enumerate().skip(2) {
             match arg.as_string().map(|s| s.to_lowercase()) {
                 Some(s) if s == "extrap" => outside = None,
@@ -56,7 +58,7 @@ impl Interp1 {
                 Some(s) => {
                     return Err(unsupported(format!("interp1: method or option '{s}'")).with_hint("msad supports linear interpolation"));
                 }
-                None if xi_arg.is_none() => xi_arg = Some(i),
+                None if xi_arg.is_none() && i < first_text => xi_arg = Some(i),
                 None => outside = Some(numeric("interp1", arg)?.data.first().copied().unwrap_or(NA)),
             }
         }
@@ -396,23 +398,24 @@ mod tests {
             let xi = matrix(m, n, &xi);
             let y = rng.matrix(5, 1);
             for active in [&[0][..], &[1], &[2], &[0, 1, 2]] {
-                check("interp1", &[x.clone(), y.clone(), xi.clone()], active);
-                check("interp1", &[x.clone(), rng.matrix(5, 2), xi.clone(), Value::string("linear")], active);
-                check("interp1", &[x.clone(), y.clone(), xi.clone(), Value::string("linear"), Value::string("extrap")], active);
+                check("__interp1__", &[x.clone(), y.clone(), xi.clone()], active);
+                check("__interp1__", &[x.clone(), rng.matrix(5, 2), xi.clone(), Value::string("linear")], active);
+                check("__interp1__", &[x.clone(), y.clone(), xi.clone(), Value::string("linear"), Value::string("extrap")], active);
             }
-            check("interp1", &[y, xi], &[0, 1]);
+            check("__interp1__", &[y, xi], &[0, 1]);
         }
     }
 
     #[test]
     fn outside_points_and_unsorted_samples_follow_octave() {
-        let out = value("interp1", &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])], 1);
+        let out =
+            value("__interp1__", &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 3, &[0.0, 2.5, 4.0])], 1);
         let v = out[0].numeric().unwrap().data.clone();
         assert!(v[0].is_nan() && v[0].to_bits() == super::NA.to_bits() && v[1] == 5.5 && v[2].is_nan());
-        let out = value("interp1", &[matrix(1, 3, &[3.0, 1.0, 2.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[1.5, 2.5])], 1);
+        let out = value("__interp1__", &[matrix(1, 3, &[3.0, 1.0, 2.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[1.5, 2.5])], 1);
         assert_eq!(out[0].numeric().unwrap().data, vec![5.5, 5.0]);
         let extrapolated = value(
-            "interp1",
+            "__interp1__",
             &[matrix(1, 3, &[1.0, 2.0, 3.0]), matrix(1, 3, &[4.0, 5.0, 6.0]), matrix(1, 2, &[0.0, 4.0]), Value::string("extrap")],
             1,
         );

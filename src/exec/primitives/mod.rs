@@ -6,6 +6,7 @@ mod accumulate;
 mod arrays;
 pub(crate) mod complex;
 mod construct;
+mod decompositions;
 mod diff;
 mod elementwise;
 pub mod errors;
@@ -18,6 +19,7 @@ mod linalg;
 mod linsolve;
 mod mantissa;
 mod matrix;
+mod matrix_functions;
 mod matrix_second_order;
 mod minmax;
 mod norm;
@@ -388,6 +390,8 @@ fn table() -> &'static Table {
         entries.extend(complex::entries());
         entries.extend(mantissa::entries());
         entries.extend(special::entries());
+        entries.extend(matrix_functions::entries());
+        entries.extend(decompositions::entries());
         entries.sort_by_key(|p| p.prim);
         for &prim in Prim::ALL {
             let records = entries.iter().filter(|p| p.prim == prim).count();

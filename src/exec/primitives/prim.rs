@@ -98,7 +98,7 @@ prims! {
     Diff = "diff",
     Tril = "tril",
     Triu = "triu",
-    Interp1 = "interp1",
+    Interp1 = "__interp1__",
     Polyval = "polyval",
     Zeros = "zeros",
     Ones = "ones",
@@ -255,6 +255,14 @@ prims! {
     Besselk = "besselk",
     Airy = "airy",
     Legendre = "legendre",
+    Expm = "expm",
+    Logm = "logm",
+    Sqrtm = "sqrtm",
+    Chol = "chol",
+    CholFlag = "[R, p] = chol",
+    Eig = "eig",
+    EigVectors = "[V, D] = eig",
+    Svd = "svd",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).

@@ -69,6 +69,9 @@ pub enum SecondOrder {
     /// Each result element a function of one element of operand `.0` (the others constant): per result
     /// element, that element and the second derivative (`betainc`, `legendre`).
     OfOneOperand(usize, Curvatures),
+    /// A function of its first operand alone whose every two elements may interact, with its own
+    /// term (`expm`, `logm`, `sqrtm`, decompositions).
+    Term(fn(&Tangents) -> Result<Adjoints>),
 }
 
 impl SecondOrder {
@@ -137,6 +140,7 @@ pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<
         SecondOrder::Interpolation => super::interpolate::interp1_second_order(t),
         SecondOrder::LogSpacing => super::grids::logspace_second_order(t),
         SecondOrder::OfOneOperand(operand, curvatures) => of_one_operand(operand, curvatures(t.inputs)?, t),
+        SecondOrder::Term(term) => term(t),
         SecondOrder::Product { cumulative } => {
             let term = super::products::products_second_order(t, cumulative)?;
             Ok(std::iter::once(term).chain(vec![None; t.inputs.len() - 1]).collect())
@@ -274,7 +278,7 @@ pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &V
             let numel: Vec<usize> = inputs.iter().map(|v| v.numel()).collect();
             matrix_pairs(id, &numel, &mut pair);
         }
-        SecondOrder::PowerNorm(_) => {
+        SecondOrder::PowerNorm(_) | SecondOrder::Term(_) => {
             let n = inputs[0].numel();
             (0..n).for_each(|i| (i..n).for_each(|j| pair((0, i), (0, j))));
         }

@@ -1,0 +1,43 @@
+function out = spline(x, y, xi)
+% SPLINE  Cubic spline interpolation, written for msad (differentiated like user code, in x, y and
+%   xi): pp = spline(x, y), yi = spline(x, y, xi). Not-a-knot end conditions, or the end slopes
+%   y(1) and y(end) when y has two more values than x (complete spline); 2 points give the line,
+%   3 the parabola. Vector y only.
+  [x, y, ends] = __sorted_samples__('spline', x, y, 2);
+  n = numel(x);
+  h = diff(x);
+  del = diff(y) ./ h;
+  if isempty(ends) && n == 2
+    s = [del, del];
+  elseif isempty(ends) && n == 3
+    curvature = (del(2) - del(1)) / (x(3) - x(1));
+    s = [del(1) - curvature * h(1), del(1) + curvature * h(1), del(2) + curvature * h(2)];
+  else
+    % The slopes' tridiagonal system: continuity of the second derivative at the interior points.
+    interior = 3 * (h(2:end) .* del(1:end - 1) + h(1:end - 1) .* del(2:end));
+    diagonal = 2 * (h(1:end - 1) + h(2:end));
+    if isempty(ends)
+      % Not-a-knot: the third derivative is continuous at x(2) and x(n - 1).
+      main = [h(2), diagonal, h(end - 1)];
+      upper = [h(1) + h(2), h(1:end - 1)];
+      lower = [h(2:end), h(end) + h(end - 1)];
+      first = ((h(1) + 2 * (h(1) + h(2))) * h(2) * del(1) + h(1) ^ 2 * del(2)) / (h(1) + h(2));
+      last = (h(end) ^ 2 * del(end - 1) + (2 * (h(end - 1) + h(end)) + h(end)) * h(end - 1) * del(end)) / (h(end - 1) + h(end));
+    else
+      main = [1, diagonal, 1];
+      upper = [0, h(1:end - 1)];
+      lower = [h(2:end), 0];
+      first = ends(1);
+      last = ends(2);
+    end
+    system = diag(main) + diag(upper, 1) + diag(lower, -1);
+    s = (system \ [first; interior(:); last]).';
+  end
+  % The values at xi without a struct, whose x-dependent fields reverse mode would refuse.
+  coefs = __hermite_coefs__(x, y, s);
+  if nargin < 3
+    out = struct('form', 'pp', 'breaks', x, 'coefs', coefs, 'pieces', n - 1, 'order', 4, 'dim', 1);
+  else
+    out = __pp_eval__(x, coefs, xi);
+  end
+end

@@ -1,0 +1,173 @@
+//! Matrix functions, decompositions, interpolation and quadrature (issue 24): Jacobians against central
+//! differences in forward mode (sparse detection, compressed and full), reverse-mode gradients against
+//! forward-mode Jacobians, and the errors where a derivative does not exist.
+
+mod common;
+
+use common::*;
+use msad::diag::ErrorKind;
+use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
+use msad::exec::value::FunctionHandle;
+
+const X: [f64; 6] = [0.31, 0.52, 0.74, 0.43, 0.65, 0.86];
+
+fn jacobian(engine: &mut Engine, f: &FunctionHandle, x: &[f64], options: Options) -> Vec<f64> {
+    let request = Request { function: f.clone(), args: vec![column(x.to_vec())], options, nargout: 2 };
+    let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{f:?}: {d}"));
+    values(&result.jacobian.expect("Jacobian requested"))
+}
+
+/// The Jacobian in every storage against central differences, and the reverse-mode gradient of
+/// `w . f(x)` against `J' w`.
+fn check(f: &FunctionHandle, tol: f64) {
+    check_forward(f, tol, true);
+}
+
+/// `check`, with the reverse-mode part where `reverse` (which follows first outputs only).
+fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
+    let mut engine = Engine::new();
+    let fd = fd_jacobian(&mut engine, f, &X, &[]);
+    let full = Options { jacobian: JacobianStorage::Full, ..Options::default() };
+    let mut forward = Vec::new();
+    for options in [Options::default(), Options::default(), full] {
+        forward = jacobian(&mut engine, f, &X, options);
+        let err = relative_error(&forward, &fd);
+        assert!(err <= tol, "{f:?}: Jacobian differs from central differences by {err:e}\nJ  {forward:?}\nfd {fd:?}");
+    }
+    if !reverse {
+        return;
+    }
+    let n = X.len();
+    let m = forward.len() / n;
+    let w = weights(m, 5);
+    let jtw: Vec<f64> = (0..n).map(|j| (0..m).map(|i| forward[j * m + i] * w[i]).sum()).collect();
+    let weighted = anonymous(
+        "@(x) sum(w(:) .* reshape(f(x), [], 1))",
+        vec![("w", column(w)), ("f", msad::exec::value::Value::Handle(std::sync::Arc::new(f.clone())))],
+    );
+    let reverse = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
+    let gradient = jacobian(&mut engine, &weighted, &X, reverse);
+    assert!(relative_error(&gradient, &jtw) <= 1e-12, "{f:?}: reverse {gradient:?} vs J'w {jtw:?}");
+}
+
+fn expression(text: &str) -> FunctionHandle {
+    anonymous(&format!("@(x) {text}"), vec![])
+}
+
+#[test]
+fn matrix_functions_and_decompositions_match_central_differences() {
+    for text in [
+        "expm(reshape(x(1:4), 2, 2))",
+        "expm([x(1) 2 0; 0 x(2) 1; x(3) 0 -x(4)] * 3)",
+        "logm([2 x(1) 0; x(2) 3 x(3); 0 x(4) 4])",
+        "sqrtm([2 x(1) 0; x(2) 3 x(3); 0 x(4) 4])",
+        "sqrtm([1 -x(1); x(2) 1])",
+        "chol([4 x(1) x(2); x(1) 5 x(3); x(2) x(3) 6])",
+        "eig([4 x(1) x(2); x(1) 5 x(3); x(2) x(3) 7])",
+        "eig([x(1) 1; 0 x(2) + 1])",
+        "svd([x(1) x(2) x(3); x(4) x(5) x(6) + 1])",
+        "pinv([x(1:3)'; x(4:6)' + 1])",
+        "pinv(reshape(x, 3, 2))",
+        "inv(expm(reshape(x(1:4), 2, 2)))",
+    ] {
+        check(&expression(text), 1e-7);
+    }
+    // Reverse mode follows first outputs only: [V, D] and [R, p] in forward mode.
+    check_forward(&named("eig_vectors_of"), 1e-7, false);
+    check_forward(&named("chol_flag_of"), 1e-7, false);
+}
+
+#[test]
+fn interpolation_and_quadrature_match_central_differences() {
+    let samples = "[0 0.9 2.1 3 3.8 5]";
+    for text in [
+        format!("interp1({samples}, x, [0.4 1.7 2.95 4.4 4.99], 'pchip')"),
+        format!("interp1({samples}, x, [0.4 1.7 2.95 4.4 4.99], 'spline')"),
+        format!("interp1({samples}, x, [-1 0.4 4.4 6], 'spline', 'extrap')"),
+        format!("interp1({samples}, x, [-1 0.4 4.4 6], 'pchip', 0.5)"),
+        format!("interp1({samples}, x, [0.3 1.7 2.5 4.6], 'nearest')"),
+        format!("interp1({samples}, x, [0.3 1.7 2.5 4.6 7], 'previous')"),
+        format!("interp1({samples}, x, [-2 0.3 1.7 2.5 4.6], 'next', 'extrap')"),
+        format!("interp1({samples}, x, [0.4 1.7 4.4])"),
+        "interp1(x, [1 4 2 8 5 7], [0.5 0.6 0.7], 'spline')".to_string(),
+        "interp1([0 1 2 3 4 5], [1 4 2 8 5 7], 5 * x, 'pchip')".to_string(),
+        "spline(0:5, x, 5 * x)".to_string(),
+        "spline(0:3, [x(1); x(2:5); x(6)], [0.5 1.5 2.9])".to_string(),
+        "spline([0 1 3], x(1:3), [0.5 2 2.5])".to_string(),
+        "spline([0 2], x(1:2), [0.5 1.7])".to_string(),
+        "pchip(0:5, [1 3 2 2 5 4] .* x', [0.5 1.5 2.5 3.3 4.9])".to_string(),
+        "cumtrapz(x)".to_string(),
+        "cumtrapz(cumsum(x), x .^ 2)".to_string(),
+        "cumtrapz(reshape(x, 2, 3), 2)".to_string(),
+        "trapz(cumsum(x), sin(x))".to_string(),
+        "polyfit(cumsum(x), [1 3 2 5 4 6], 2)".to_string(),
+        "polyfit(0:5, x, 3)".to_string(),
+        "polyval(polyfit(0:5, x, 2), 2.5)".to_string(),
+    ] {
+        check(&expression(&text), 1e-7);
+    }
+    // The pp form is a struct, whose x-dependent fields reverse mode refuses, and an integrand that
+    // captures x is a handle holding x-dependent values, which reverse mode refuses too: forward mode.
+    for text in [
+        "ppval(spline(0:5, x), [0.5 1.5 4.9])",
+        "ppval(pchip(0:5, x), [0.5 1.5 4.9])",
+        "integral(@(t) exp(-x(1) * t .^ 2) .* cos(x(2) * t), 0, 4)",
+        "quadgk(@(t) x(3) ./ (1 + (x(4) * t) .^ 2), -1, 2)",
+        "integral(@(t) sin(x(5) * t), x(1), 3 * x(2), 'RelTol', 1e-10)",
+    ] {
+        check_forward(&expression(text), 1e-7, false);
+    }
+}
+
+#[test]
+fn values_follow_octave() {
+    let mut engine = Engine::new();
+    let value = |engine: &mut Engine, text: &str| {
+        values(&evaluate(engine, &expression(text), vec![column(X.to_vec())], 1).unwrap_or_else(|d| panic!("{text}: {d}")).value)
+    };
+    // The not-a-knot spline through four points is the cubic through them.
+    let cubic = value(&mut engine, "spline(0:3, (0:3) .^ 3, [0.5 2.5 4])");
+    assert!(relative_error(&cubic, &[0.125, 15.625, 64.0]) < 1e-14, "{cubic:?}");
+    // Octave: interp1(1:5, 3:2:11, [0 6], method, 'extrap') gives [1 13], [3 11], [3 11], [3 11].
+    for (method, expected) in [("linear", [1.0, 13.0]), ("nearest", [3.0, 11.0]), ("previous", [3.0, 11.0]), ("next", [3.0, 11.0])] {
+        let got = value(&mut engine, &format!("interp1(1:5, 3:2:11, [0 6], '{method}', 'extrap')"));
+        assert_eq!(got, expected, "{method}");
+    }
+    let nearest = value(&mut engine, "interp1(1:3, [10 20 30], [1.5 2.49 0], 'nearest')");
+    assert!(nearest[0] == 20.0 && nearest[1] == 20.0 && nearest[2].is_nan(), "{nearest:?}");
+    // pchip keeps monotone data monotone and its flat pieces flat.
+    let flat = value(&mut engine, "pchip([0 1 2 3], [0 1 1 2], [1.25 1.5 1.75])");
+    assert_eq!(flat, vec![1.0, 1.0, 1.0]);
+    assert_eq!(value(&mut engine, "cumtrapz([1 2 3])"), vec![0.0, 1.5, 4.0]);
+    let p = value(&mut engine, "polyfit([0 1 2 3], [1 3 5 7], 1)");
+    assert!(relative_error(&p, &[2.0, 1.0]) < 1e-14, "{p:?}");
+    let e = value(&mut engine, "eig([2 1; 1 2])");
+    assert!(relative_error(&e, &[1.0, 3.0]) < 1e-15, "{e:?}");
+    let q = value(&mut engine, "quadgk(@(t) 1 ./ (1 + t .^ 2), -3, 5)");
+    assert!((q[0] - (5f64.atan() + 3f64.atan())).abs() < 1e-14, "{q:?}");
+    let r = value(&mut engine, "expm(zeros(2))");
+    assert_eq!(r, vec![1.0, 0.0, 0.0, 1.0]);
+}
+
+fn error_of(text: &str, nargout: usize) -> msad::diag::Diagnostic {
+    evaluate(&mut Engine::new(), &expression(text), vec![column(X.to_vec())], nargout).expect_err(text)
+}
+
+#[test]
+fn undefined_derivatives_are_clear_errors() {
+    // Repeated eigenvalues and singular values: values, but no derivative.
+    for text in ["eig(x(1) * eye(2))", "svd([x(1) 0; 0 x(1)])", "svd([x(1) 0; 0 0])"] {
+        assert!(evaluate(&mut Engine::new(), &expression(text), vec![column(X.to_vec())], 1).is_ok(), "{text}");
+        let e = error_of(text, 2);
+        assert_eq!(e.kind, ErrorKind::NotDifferentiable, "{text}: {e}");
+    }
+    let e = error_of("chol([1 x(1); x(1) -1])", 1);
+    assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Runtime, "chol: input matrix must be positive definite"), "{e}");
+    for text in ["sqrtm([-1 x(1); 0 2])", "logm([x(1) 0; 0 -2])"] {
+        assert_eq!(error_of(text, 1).kind, ErrorKind::Unsupported, "{text}");
+    }
+    // Hessians: chol and svd have no second-order rule, and say so.
+    let e =
+        evaluate(&mut Engine::new(), &expression("sum(sum(chol([4 x(1); x(1) 5])))"), vec![column(X.to_vec())], 3).expect_err("Hessian");
+    assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'chol'"), "{e}");
+}
