@@ -163,7 +163,7 @@ end
 %!error id=msad:badInput msad_eval(42, 1)
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', ones(3, 1)))
 %!error id=msad:badInput msad_eval(@(x) x, [1; 2], struct('seed', eye(2), 'jacobian', 'sparse'))
-%!error id=msad:unsupported msad_eval(@(x) eig([x, 1; 1, x]), 1)
+%!error id=msad:unsupported msad_eval(@(x) schur([x, 1; 1, x]), 1)
 %!error id=Octave:index-out-of-bounds msad_eval(@(x) x(3), [1; 2])
 %!error id=msad:runtime msad_eval(@(x) error('no identifier'), 1)
 %!test  # last: remove the folder of written functions

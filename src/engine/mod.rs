@@ -701,6 +701,12 @@ fn container_result(plan: &Prepared, request: &Request, args: &[Value], error: D
     }
 }
 
+/// Whether `path` is in Octave's own function library (or an installed package) rather than the user's.
+fn is_octave_library(path: &std::path::Path) -> bool {
+    let text = path.to_string_lossy();
+    text.contains("/share/octave/") || text.contains("/lib/octave/")
+}
+
 fn signature(v: &Value) -> Option<ArgSignature> {
     Some(ArgSignature { class: Class::of(v), dims: v.dims() })
 }
@@ -719,8 +725,11 @@ fn prepare(
     let resolved_in = host.resolution_state();
     let host = &mut Recording { host, lookups: vec![] };
     let mut program = match function {
-        // A handle to a builtin (`@sin`) has no source: call the primitive through a wrapper.
-        FunctionHandle::Named(name) if host.which(name).is_none() && crate::exec::primitives::builtin(name).is_some() => {
+        // A handle to a builtin (`@sin`, or `@expint`, which Octave writes in .m) calls the primitive
+        // through a wrapper, as a call in the code would; a user's own file of that name comes first.
+        FunctionHandle::Named(name)
+            if crate::exec::primitives::builtin(name).is_some() && host.which(name).is_none_or(|path| is_octave_library(&path)) =>
+        {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
             Loader::new(host).load_anonymous(&text, Captures::Values { values: &[], as_inputs: &[], unmodelled: &[] })?

@@ -132,6 +132,14 @@ function check_errors()
   expect_error(@() msad_eval(@(v) betainc(v, 2, 3), x + 1), 'msad:runtime', 'X must be in the range [0, 1]');
   expect_error(@() msad_eval(@(v) legendre(2, v), x + 1), 'msad:runtime', 'range -1 <= X <= 1');
   expect_error(@() hessian_of(@(v) sum(betainc(0.5, v, 3)), x), 'msad:notDifferentiable', 'shape parameter A');
+  % A handle to a builtin Octave writes in .m runs msad's primitive, as a call in the code does.
+  z = [0.5; 1.5; 3];
+  [f, J] = msad_eval(@expint, z);
+  assert(max(abs(f - expint(z))) <= 1e-14, 'msad_eval(@expint, z) values');
+  assert(max(max(abs(J - diag(-exp(-z) ./ z)))) <= 1e-14, 'msad_eval(@expint, z): d E1(z)/dz = -exp(-z)/z');
+  [f, J] = msad_eval(@gammainc, z, struct(), 2);
+  assert(max(abs(f - gammainc(z, 2))) <= 1e-14, 'msad_eval(@gammainc, z, [], 2) values');
+  assert(max(max(abs(J - diag(z .* exp(-z))))) <= 1e-14, 'd gammainc(z, 2)/dz = z exp(-z) / Gamma(2)');
 end
 
 function jacobian_of(f, x)

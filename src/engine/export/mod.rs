@@ -8,7 +8,7 @@ mod literal;
 mod rules;
 mod transform;
 
-use super::{Engine, Host, JacobianStorage, Options, Request};
+use super::{Engine, Host, JacobianStorage, Options, Request, is_octave_library};
 use crate::ad::coloring::color_columns;
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile};
@@ -187,11 +187,6 @@ fn resolve_user(host: &mut dyn Host, caller: &UserFunction, name: &str) -> Resul
         Some(path) if !is_octave_library(&path) => parsed_file(path, name).map(Some),
         _ => Ok(None),
     }
-}
-
-fn is_octave_library(path: &std::path::Path) -> bool {
-    let text = path.to_string_lossy();
-    text.contains("/share/octave/") || text.contains("/lib/octave/")
 }
 
 /// The differentiated copy of a function, and the user functions it calls.

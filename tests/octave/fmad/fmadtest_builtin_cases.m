@@ -84,7 +84,8 @@ function cases = fmadtest_builtin_cases()
     'erfcx', 'derivative', @erfcx
     'erfinv', 'derivative', @(x) erfinv(x / 2)
     'erfcinv', 'derivative', @(x) erfcinv(x + 0.6)
-    'gamma', 'derivative', @gamma
+    'gamma', 'derivative', @(x) gamma(x + 1)
+    'gamma', 'first derivative', @gamma
     'gammaln', 'derivative', @(x) gammaln(x + 1)
     'lgamma', 'derivative', @(x) lgamma(x + 1)
     'psi', 'derivative', @(x) psi(x + 1)
@@ -142,6 +143,26 @@ function cases = fmadtest_builtin_cases()
     'interp1', 'derivative', @(x) interp1([0 1 2 3], x, [0.5 2.25], 'nearest')
     'interp1', 'derivative', @(x) interp1([-1 0 1 2], [1 3 2 5], x, 'pchip', 'extrap')
     'interp1', 'error', {unsupported, @(x) interp1([0 1 2 3], x, [0.5 2.25], 'pchip')}
+    'chol', 'error', {unsupported, @(x) chol(M(x) * M(x)' + eye(2))}
+    'eig', 'error', {unsupported, @(x) eig(M(x) + M(x)')}
+    'expm', 'error', {unsupported, @(x) expm(M(x))}
+    'logm', 'error', {unsupported, @(x) logm(M(x) + 2 * eye(2))}
+    'sqrtm', 'error', {unsupported, @(x) sqrtm(M(x) + 2 * eye(2))}
+    'svd', 'error', {unsupported, @(x) svd(M(x))}
+    'pinv', 'error', {unsupported, @(x) pinv(M(x))}
+    'spline', 'derivative', @(x) spline(1:4, x.', 2.5)
+    'polyfit', 'derivative', @(x) polyfit(1:4, x.', 1)
+    'cumtrapz', 'derivative', @cumtrapz
+    'pchip', 'error', {unsupported, @(x) pchip(1:4, x.', 2.5)}
+    'ppval', 'other', 'evaluates a piecewise polynomial struct (its coefficients, not x, carry derivatives)'
+    'integral', 'other', 'integrates a function handle (fmad passes no derivatives through a handle''s captured values)'
+    'quadgk', 'other', 'integrates a function handle (fmad passes no derivatives through a handle''s captured values)'
+    '__gauss_kronrod__', 'other', 'msad''s helper for its library integral.m'
+    '__hermite_coefs__', 'other', 'msad''s helper for its library interp1.m'
+    '__interp1__', 'other', 'msad''s helper for its library interp1.m'
+    '__pp_eval__', 'other', 'msad''s helper for its library ppval.m'
+    '__sorted_samples__', 'other', 'msad''s helper for its library interp1.m'
+    '__trapezoids__', 'other', 'msad''s helper for its library trapz.m and cumtrapz.m'
     'intmax', 'other', constant
     'intmin', 'other', constant
     'inv', 'derivative', @(x) inv(M(x))
