@@ -655,7 +655,8 @@ fn with_progress_line<T: Send>(host: &mut dyn Host, started: Instant, function: 
             })
             .expect("a thread for a first call");
         let wait = PROGRESS_AFTER.saturating_sub(started.elapsed());
-        if finished.recv_timeout(wait).is_err() && !worker.is_finished() {
+        // A worker that failed drops its sender: that is no reason to say anything.
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(wait) {
             host.progress(&format!(
                 "msad: first call of {function}: detecting and colouring the sparsity pattern ({:.1} s so far) ...",
                 started.elapsed().as_secs_f64()

@@ -489,7 +489,11 @@ impl<'p> Interpreter<'p> {
             if let Some(p) = from_other
                 && let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize]
             {
-                match slot.deriv.with_structure_of(&alt.deriv) {
+                // Sides that leave the variable with different sizes (or one complex) have no
+                // common pattern: a zero block would take the other side's row count.
+                let same_rows = alt.value.numel() == slot.value.numel()
+                    && matches!(alt.value, Value::Complex(_)) == matches!(slot.value, Value::Complex(_));
+                match slot.deriv.with_structure_of(&alt.deriv).filter(|_| same_rows) {
                     Some(d) => slot.deriv = d,
                     None => self.control.unexplored_side(),
                 }
