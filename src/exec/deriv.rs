@@ -497,7 +497,8 @@ impl Deriv {
     }
 
     /// `self` with the structure of `other` added as explicit zeros (sparse blocks of equal rows; dense
-    /// blocks already hold every entry). None when the shapes differ.
+    /// blocks already hold every entry). None when the shapes differ. The caller has checked that both
+    /// belong to values of the same number of elements (a zero block takes `other`'s rows).
     pub fn with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
         match (self, other) {
             (d, Deriv::Zero) => Some(d.clone()),
@@ -513,12 +514,21 @@ impl Deriv {
                 })
             }
             (Deriv::Parts(a), Deriv::Parts(b)) if a.len() == b.len() => {
-                a.iter().zip(b).map(|(a, b)| a.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+                a.iter().zip(b).map(|(a, b)| a.part_with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
             }
             (Deriv::Zero, Deriv::Parts(b)) => {
-                b.iter().map(|b| Deriv::Zero.with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
+                b.iter().map(|b| Deriv::Zero.part_with_structure_of(b)).collect::<Option<Vec<_>>>().map(Deriv::Parts)
             }
             _ => None,
+        }
+    }
+
+    /// `with_structure_of` for an element of a container, whose sizes on the two sides were not
+    /// compared: a zero block cannot take the other side's row count.
+    fn part_with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
+        match (self, other) {
+            (Deriv::Zero, Deriv::Sparse(_)) => None,
+            _ => self.with_structure_of(other),
         }
     }
 

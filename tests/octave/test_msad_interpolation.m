@@ -5,9 +5,9 @@ function test_msad_interpolation()
 % and the query points that match central differences (forward and reverse mode).
   x = [0.31; 0.52; 0.74; 0.43; 0.65; 0.86];
   s = [0 0.9 2.1 3 3.8 5];
-  % (At most 6 query points: with more points than samples, indexing the coefficients meets an
-  % msad:internal error in a sparse derivative block, reported with issue 24.)
-  q = [-1 0.4 2.95 4.4 5 6];
+  % More query points than samples: the argument parsing of interp1 explores branches on which its
+  % cell of arguments holds values of other sizes (their patterns must not be merged).
+  q = [-1 0.4 1.7 2.95 3.5 4.4 5 6];
   cases = cell(0, 2);
   for m = {'linear', 'nearest', 'previous', 'next', 'pchip', 'cubic', 'spline'}
     cases(end + 1, :) = {['interp1 ', m{1}], @(x) interp1(s, x, q, m{1})};
