@@ -24,13 +24,13 @@ end
 function d = msad_spread(d, a, y)
   % a's derivative repeated as implicit expansion repeats a's elements in y.
   if numel(a) ~= numel(y)
-    d = msad_rows(d, msad_map(a, 0) + zeros(size(y)));
+    d = msad_rows(d, bsxfun(@plus, msad_map(a, 0), zeros(size(y))));
   end
 end
 
 function d = msad_scale(c, d, a, y)
   % a's derivative spread to y, each row times the element of c (expanded to y's size) it belongs to.
-  d = msad_spread(d, a, y) .* reshape(c + zeros(size(y)), [], 1);
+  d = bsxfun(@times, msad_spread(d, a, y), reshape(bsxfun(@plus, c, zeros(size(y))), [], 1));
 end
 
 function d = msad_assigned(old, map, new)
@@ -45,13 +45,13 @@ end
 function s = msad_power_base_slope(a, b)
   % d(a.^b)/da, 0 where b is 0.
   s = b .* a .^ (b - 1);
-  s(b + zeros(size(s)) == 0) = 0;
+  s(bsxfun(@plus, b, zeros(size(s))) == 0) = 0;
 end
 
 function s = msad_power_exponent_slope(a, y)
   % d(a.^b)/db, 0 where a is 0.
   s = y .* log(a);
-  s(a + zeros(size(s)) == 0) = 0;
+  s(bsxfun(@plus, a, zeros(size(s))) == 0) = 0;
 end
 
 function d = msad_real(y, a, d)
@@ -74,15 +74,15 @@ function d = msad_abs(y, a, d)
   % d|a| = real(conj(a) da) / |a| (sign(a) da for real ones; 0 where a is 0). Octave makes a value
   % real when its imaginary parts vanish, but its derivative may still be complex.
   if isreal(d)
-    d = sign(a(:)) .* d;
+    d = bsxfun(@times, sign(a(:)), d);
   else
-    d = real(msad_unit_conj(a) .* d);
+    d = real(bsxfun(@times, msad_unit_conj(a), d));
   end
 end
 
 function d = msad_angle(y, a, d)
   % d angle(a) = imag(conj(a) da) / |a|^2 (0 where a is 0).
-  d = imag(msad_unit_conj(a) ./ abs(a(:)) .* d);
+  d = imag(bsxfun(@times, msad_unit_conj(a) ./ abs(a(:)), d));
   d(a(:) == 0, :) = 0;
 end
 
