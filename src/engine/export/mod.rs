@@ -75,7 +75,9 @@ impl Engine {
                 out.push_str(&print_function(&user.function));
             }
             for callee in callees {
-                pending.push((resolve_user(host, &user, &callee)?.expect("a callee found when collected"), String::new()));
+                if let Some(found) = resolve_user(host, &user, &callee)? {
+                    pending.push((found, String::new()));
+                }
             }
         }
         out.push_str(RUNTIME);
