@@ -1,8 +1,5 @@
 function y = bessely(nu, x)
 %BESSELY  Bessel function of an fmad argument X (the order NU a constant scalar): its
 %  derivative is (C_(nu-1) - C_(nu+1))/2.
-  if isa(nu, 'fmad') || ~isscalar(nu)
-    unsupported('bessely with an fmad or non-scalar order NU', 'msad_eval takes orders of any shape');
-  end
-  y = unary_chain(x, bessely(nu, x.value), (bessely(nu - 1, x.value) - bessely(nu + 1, x.value)) / 2);
+  y = bessel_chain(@bessely, 'bessely', nu, x, 1, -1);
 end
