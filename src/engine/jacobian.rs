@@ -188,9 +188,14 @@ pub(super) fn detect(
     let m = derivative_rows(&result.value);
     let (pattern, jacobian) = match result.deriv {
         Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
+        // A dense block (a rule that knows no structure, such as a sparse solve) may hold entries that
+        // are zero only at this x (cancellation, underflow): its pattern is every entry.
+        Deriv::Dense(d) => {
+            let j = SparseMatrix::from_dense(&Array::new(vec![m, n], d.data));
+            (Pattern::from_dense(m, n, &vec![true; m * n]), j)
+        }
         other => {
-            let full = Array::new(vec![m, n], other.to_dense(m, n).data);
-            let j = SparseMatrix::from_dense(&full);
+            let j = SparseMatrix::from_dense(&Array::new(vec![m, n], other.to_dense(m, n).data));
             (Pattern::from_sparse(&j), j)
         }
     };
