@@ -225,7 +225,7 @@ pub(super) fn transpose(a: &SparseMatrix) -> (SparseMatrix, Vec<usize>) {
 }
 
 /// The stored entries of A (each `(row, column)`) in CSC order.
-fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
+pub(super) fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
     (0..a.ncols).flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| (i, j)))
 }
 
