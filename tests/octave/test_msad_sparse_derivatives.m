@@ -70,11 +70,26 @@ function test_msad_sparse_derivatives()
   [~, g, H] = msad_eval(obj, x);
   check_value(g, grad, 1e-13, 'gradient with the Hessian');
   check_jacobian(H, fd_jacobian(@(x) derivative_of(obj, x, struct('mode', 'reverse')), x), 1e-6, 'Hessian vs fd of the gradient');
-  % Indexing one is forward mode only: a clear error in reverse mode, 'auto' runs forward.
-  pick = @(x) sum(S(x)(2:4, 3));
-  expect_error(@() derivative_of(pick, x, struct('mode', 'reverse')), 'msad:unsupported', 'sparse matrix that depends on x');
-  [~, grad] = msad_eval(pick, x);
-  check_value(grad, cs_jacobian(pick, x)', 1e-12, 'gradient of an indexed sparse matrix (auto)');
+  pick = @(x) sum(S(x)(2:4, 3)) + S(x)(4, :) * x;
+  [~, grad] = msad_eval(pick, x, struct('mode', 'reverse'));
+  check_value(grad, cs_jacobian(pick, x)', 1e-12, 'reverse gradient of an indexed sparse matrix vs complex step');
+  % Assigning into one is forward mode only: a clear error in reverse mode, 'auto' runs forward.
+  x4 = x(1:4);
+  expect_error(@() derivative_of(@sparse_assign_objective, x4, struct('mode', 'reverse')), 'msad:unsupported', 'sparse matrix that depends on x');
+  [~, grad] = msad_eval(@sparse_assign_objective, x4);
+  check_value(grad, cs_jacobian(@sparse_assign_objective, x4)', 1e-12, 'gradient through a sparse assignment (auto)');
+
+  % Indexing a sparse matrix gives a sparse result as in Octave (class, shape, nnz, values), and the
+  % Jacobian of the x-dependent one is per element of f.
+  picks = {@(x) S(x)(2:5, 3:4), @(x) S(x)(:, 2), @(x) S(x)(3, :), @(x) S(x)([1 9 10]), @(x) A(2:3, [1 3]) * x(1), @(x) A(:) * x(2)};
+  for k = 1:numel(picks)
+    [f, J] = msad_eval(picks{k}, x);
+    o = picks{k}(x);
+    label = func2str(picks{k});
+    assert(issparse(f) && isequal(size(f), size(o)) && nnz(f) == nnz(o), '%s: class, shape or nnz differ from Octave''s', label);
+    check_value(full(f), full(o), 1e-15, [label ' value']);
+    check_jacobian(J, fd_jacobian(@(x) reshape(full(picks{k}(x)), [], 1), x), 1e-7, [label ' Jacobian vs fd']);
+  end
 end
 
 

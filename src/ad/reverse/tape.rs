@@ -7,7 +7,7 @@
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
-use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
+use crate::exec::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
@@ -317,10 +317,17 @@ impl Tape {
 
     pub fn record_index(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
         let Some(base_var) = base.tape else { return Ok(None) };
-        if matches!(base.value, Value::Sparse(_)) {
-            return Err(Tape::sparse_elements_refused("indexing"));
+        let (dims, positions) = gather_plan(&base.value.dims(), subs)?;
+        if let Value::Sparse(s) = &base.value {
+            // The result is sparse (see `index`): its adjoints gather those of the entries it picked.
+            if dims.len() != 2 {
+                return Err(Tape::sparse_elements_refused("indexing"));
+            }
+            let entries = pick_sparse(s, &dims, &positions).1;
+            let out = self.input(entries.len());
+            self.steps.push(Step::Gather { base: base_var, positions: entries, out });
+            return Ok(Some(out));
         }
-        let (_, positions) = gather_plan(&base.value.dims(), subs)?;
         if self.is_container(base.tape) {
             // A struct's parts are its elements' fields, element by element.
             let width = match &base.value {
