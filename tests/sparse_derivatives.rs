@@ -123,7 +123,8 @@ fn reverse_mode_through_sparse_matrices_is_the_transpose_of_forward() {
     let mut engine = Engine::new();
     let x = x0();
     for expression in REVERSE_EXPRESSIONS {
-        let (value, j) = jacobian(&mut engine, &format!("@(x) {expression}"), &x, Mode::Forward).unwrap_or_else(|d| panic!("{expression}: {d}"));
+        let (value, j) =
+            jacobian(&mut engine, &format!("@(x) {expression}"), &x, Mode::Forward).unwrap_or_else(|d| panic!("{expression}: {d}"));
         let (m, n) = (value.numel(), x.len());
         let (v, w) = (weights(n, 3), weights(m, 4));
         let jv: Vec<f64> = (0..m).map(|i| (0..n).map(|c| j[c * m + i] * v[c]).sum()).collect();
@@ -151,7 +152,12 @@ fn reverse_mode_through_sparse_matrices_is_the_transpose_of_forward() {
 fn reverse_mode_refuses_sparse_assignment_and_auto_uses_forward() {
     let x = x0();
     let function = named("sparse_assign_objective");
-    let request = |mode| Request { function: function.clone(), args: vec![column(x.clone())], options: Options { mode, ..Options::default() }, nargout: 2 };
+    let request = |mode| Request {
+        function: function.clone(),
+        args: vec![column(x.clone())],
+        options: Options { mode, ..Options::default() },
+        nargout: 2,
+    };
     let mut engine = Engine::new();
     let err = engine.evaluate(&mut host(), &request(Mode::Reverse)).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");

@@ -264,7 +264,14 @@ pub type Element = (usize, usize);
 /// derivative `d2 y / du dv` for some element of the result: the Hessian's sparsity follows from them.
 /// Each unordered pair is reported at least once.
 /// `taped`: the operands that depend on x.
-pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &Value, taped: &[bool], mut pair: impl FnMut(Element, Element)) {
+pub fn interactions(
+    id: PrimId,
+    kind: SecondOrder,
+    inputs: &[&Value],
+    output: &Value,
+    taped: &[bool],
+    mut pair: impl FnMut(Element, Element),
+) {
     if !matches!(kind, SecondOrder::Zero) && sparse_reverse::involved(inputs, output, taped) {
         return sparse_reverse::interactions(id, inputs, &mut pair);
     }

@@ -144,7 +144,8 @@ impl<'a> System<'a> {
     /// The stored entries of A as `(row, column)` of C, in A's CSC order.
     fn entries(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         let a = self.a;
-        (0..a.ncols).flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| if self.transposed { (j, i) } else { (i, j) }))
+        (0..a.ncols)
+            .flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| if self.transposed { (j, i) } else { (i, j) }))
     }
 
     /// Solves `C Z = rhs` (`C' Z = rhs` with `adjoint`) in place, `cols` right-hand sides.
@@ -203,7 +204,14 @@ fn operands(id: super::Prim) -> (usize, usize) {
 /// Reverse rule of `X = A\B` or `X = B/A` with a sparse A and a full B, `columns` adjoint columns:
 /// `D' = C' \ Z'` (one solve for every column) and, where A is wanted, `Abar = -Dbar Z'` at A's
 /// stored entries (never a dense n x n block).
-pub(super) fn solve_adjoints(id: super::Prim, a: &SparseMatrix, x: &Array<f64>, adjoint: &[f64], columns: usize, wanted: &[bool]) -> Result<Adjoints> {
+pub(super) fn solve_adjoints(
+    id: super::Prim,
+    a: &SparseMatrix,
+    x: &Array<f64>,
+    adjoint: &[f64],
+    columns: usize,
+    wanted: &[bool],
+) -> Result<Adjoints> {
     let system = System::new(id, a)?;
     let (ka, kb) = operands(id);
     let (rows, cols) = (x.rows(), x.cols());

@@ -36,7 +36,9 @@ fn is_scalar(v: &Value) -> bool {
 /// The sparse A of a solve `A\B` or `B/A` with a full B (other operands: None).
 fn solve_operands<'v>(id: PrimId, inputs: &[&'v Value]) -> Option<(&'v SparseMatrix, &'v Value)> {
     match (id, inputs) {
-        (Prim::Mldivide, [Value::Sparse(a), b]) | (Prim::Mrdivide, [b, Value::Sparse(a)]) if !matches!(b, Value::Sparse(_)) && a.nnz() > 0 => {
+        (Prim::Mldivide, [Value::Sparse(a), b]) | (Prim::Mrdivide, [b, Value::Sparse(a)])
+            if !matches!(b, Value::Sparse(_)) && a.nnz() > 0 =>
+        {
             Some((a, b))
         }
         _ => None,
@@ -62,7 +64,9 @@ pub fn check_second_order(id: PrimId, inputs: &[&Value]) -> Result<()> {
             ErrorKind::NotDifferentiable,
             format!("msad has no second-order (Hessian) rule for '{}' of a sparse matrix that depends on x", id.name()),
         )
-        .with_hint("gradients work (request two outputs); Hessians follow sparse(i, j, v), spdiags, sums, transposes, products and solves")),
+        .with_hint(
+            "gradients work (request two outputs); Hessians follow sparse(i, j, v), spdiags, sums, transposes, products and solves",
+        )),
     }
 }
 
@@ -113,7 +117,8 @@ pub fn interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element
         (Value::Sparse(s), other) | (other, Value::Sparse(s)) => {
             let sparse_first = matches!(a, Value::Sparse(_));
             let (sparse_k, other_k) = if sparse_first { (0, 1) } else { (1, 0) };
-            let mut both = |e: usize, f: usize| if sparse_first { pair((sparse_k, e), (other_k, f)) } else { pair((other_k, f), (sparse_k, e)) };
+            let mut both =
+                |e: usize, f: usize| if sparse_first { pair((sparse_k, e), (other_k, f)) } else { pair((other_k, f), (sparse_k, e)) };
             let numel = s.nrows * s.ncols;
             for (e, (i, j)) in sparse_deriv::entries(s).enumerate() {
                 match id {
