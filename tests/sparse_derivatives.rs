@@ -286,6 +286,9 @@ fn sparse_values_keep_octaves_class_and_shape() {
         ("@(x) S(x)(2:5, 3:4)", true),
         ("@(x) S(x)(:, 2)", true),
         ("@(x) K(4, :) * x(1)", true),
+        ("@(x) sum(S(x))", true),
+        ("@(x) sum(D(x), 2)", true),
+        ("@(x) sum(K) * x(1)", true),
         ("@(x) K \\ x", false),
     ] {
         let function = anonymous(text, captured());

@@ -79,9 +79,10 @@ function test_msad_sparse_derivatives()
   [~, grad] = msad_eval(@sparse_assign_objective, x4);
   check_value(grad, cs_jacobian(@sparse_assign_objective, x4)', 1e-12, 'gradient through a sparse assignment (auto)');
 
-  % Indexing a sparse matrix gives a sparse result as in Octave (class, shape, nnz, values), and the
+  % Indexing and summing a sparse matrix give sparse results as in Octave (class, shape, nnz, values), and the
   % Jacobian of the x-dependent one is per element of f.
-  picks = {@(x) S(x)(2:5, 3:4), @(x) S(x)(:, 2), @(x) S(x)(3, :), @(x) S(x)([1 9 10]), @(x) A(2:3, [1 3]) * x(1), @(x) A(:) * x(2)};
+  picks = {@(x) S(x)(2:5, 3:4), @(x) S(x)(:, 2), @(x) S(x)(3, :), @(x) S(x)([1 9 10]), @(x) A(2:3, [1 3]) * x(1), @(x) A(:) * x(2), ...
+           @(x) sum(S(x)), @(x) sum(S(x), 2), @(x) sum(A) * x(1)};
   for k = 1:numel(picks)
     [f, J] = msad_eval(picks{k}, x);
     o = picks{k}(x);
