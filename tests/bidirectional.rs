@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use msad::ad::bicoloring::{Bicoloring, Partition, bicolor};
+use msad::ad::coloring::Ordering;
 use msad::ad::pattern::Pattern;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request, Sparsity};
 use msad::exec::value::{SparseMatrix, Value};
@@ -57,7 +58,7 @@ fn assert_direct(pattern: &Pattern, b: &Bicoloring) {
 }
 
 fn bidirectional(pattern: &Pattern) -> Bicoloring {
-    match Partition::choose(pattern) {
+    match Partition::choose(pattern, pattern.ncols() / 4) {
         Partition::Bidirectional(b) => {
             assert_direct(pattern, &b);
             b
@@ -96,8 +97,31 @@ fn column_colouring_is_kept_without_dense_rows() {
     let mut rows: Vec<Vec<usize>> = (0..50).map(|i| vec![i, (i + 1) % 50]).collect();
     rows.push((0..50).step_by(20).collect());
     let pattern = Pattern::from_rows(50, &rows);
-    assert!(matches!(Partition::choose(&pattern), Partition::Columns(_)));
+    assert!(matches!(Partition::choose(&pattern, 50 / 4), Partition::Columns(_)));
     assert_eq!(bicolor(&pattern, 3), None, "no partition beats 3 forward passes");
+}
+
+/// A near-full pattern (the inverse of a tridiagonal matrix with its underflowed corners) is not
+/// coloured: every partition needs more passes than compression may take, so it gets one colour per
+/// column at once (colouring it took 24 s at n = 2000). A band within the budget is still coloured,
+/// and patterns with a few dense rows keep their bidirectional partitions (the tests above).
+#[test]
+fn near_full_patterns_skip_colouring() {
+    let band = |n: usize, half: usize| {
+        let rows: Vec<Vec<usize>> = (0..n).map(|i| (i.saturating_sub(half)..(i + half + 1).min(n)).collect()).collect();
+        Pattern::from_rows(n, &rows)
+    };
+    let (n, near_full) = (2000, band(2000, 700));
+    let started = std::time::Instant::now();
+    match Partition::choose(&near_full, n / 4) {
+        Partition::Columns(c) => assert_eq!((c.ncolors, c.ordering_used), (n, Ordering::Natural)),
+        Partition::Bidirectional(b) => panic!("a bidirectional partition of {} passes", b.passes()),
+    }
+    assert!(started.elapsed().as_secs_f64() < 2.0, "took {:?}", started.elapsed());
+    match Partition::choose(&band(400, 10), 100) {
+        Partition::Columns(c) => assert_eq!((c.ncolors, c.ordering_used == Ordering::Natural), (21, false)),
+        Partition::Bidirectional(b) => panic!("a bidirectional partition of {} passes", b.passes()),
+    }
 }
 
 fn options(mode: Mode, sparsity: Sparsity, jacobian: JacobianStorage) -> Options {

@@ -62,7 +62,7 @@ const NOTES: &[(&str, &str)] = &[
     ("mtimes", "N-D operands fold into columns"),
     (
         "sparse",
-        "`sparse(i, j, v, m, n)`, `sparse(A)`: an x-dependent sparse matrix's derivative has one row per stored entry (entries zero at x kept); `+`, `-`, scalings, transposes, `*`, `\\`, `/` and `full` keep that form, other operations see its elements; reverse mode refuses it ('auto' runs forward)",
+        "`sparse(i, j, v, m, n)`, `sparse(A)`: an x-dependent sparse matrix's derivative has one row per stored entry (entries zero at x kept); `+`, `-`, scalings, transposes, `*`, `\\`, `/` and `full` keep that form, other operations see its elements; reverse mode and Hessians follow it per stored entry (indexing or assigning it: forward mode)",
     ),
     ("spdiags", "`spdiags(B, d, m, n)`; B may depend on x (see sparse)"),
     ("mldivide", "a sparse A: faer's sparse LU, one factorisation for the value, every direction and the adjoint solve"),

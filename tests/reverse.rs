@@ -145,20 +145,17 @@ fn reverse_mode_on_a_vector_output_runs_forward() {
     assert_eq!(jacobian, vec![2.0, 0.0, 0.0, 4.0]);
 }
 
-/// Reverse mode refuses a sparse matrix that depends on x (its derivative block has a row per stored
-/// entry, the tape one adjoint per element): an explicit request is an error, 'auto' runs forward.
+/// Reverse mode follows a sparse matrix that depends on x with one adjoint per stored entry (more in
+/// tests/sparse_derivatives.rs).
 #[test]
-fn sparse_matrix_depending_on_x_is_an_error_in_reverse_mode() {
+fn sparse_matrices_in_reverse_mode() {
     let mut engine = Engine::new();
-    let request = Request {
-        function: anonymous("@(x) sum(full(sparse(x)))", vec![]),
-        args: vec![column(x0())],
-        options: options(Mode::Reverse),
-        nargout: 2,
-    };
-    let error = engine.evaluate(&mut host(), &request).unwrap_err();
-    assert_eq!(error.identifier(), "msad:unsupported");
-    assert!(error.message.contains("sparse matrix that depends on x"), "{error}");
+    let function = anonymous("@(x) sum(full(sparse(x)) .^ 2)", vec![]);
+    let request = Request { function, args: vec![column(x0())], options: options(Mode::Reverse), nargout: 2 };
+    let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
+    assert!(result.log.iter().any(|l| l.contains("reverse mode gradient")), "{:?}", result.log);
+    let expected: Vec<f64> = x0().iter().map(|v| 2.0 * v).collect();
+    assert!(relative_error(&values(&result.jacobian.unwrap()), &expected) <= 1e-15);
 }
 
 /// Cells are not on the tape: a gradient through `cellfun` over `num2cell(x)` is refused in reverse mode

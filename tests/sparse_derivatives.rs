@@ -1,6 +1,6 @@
 //! Sparse matrices that depend on x (issue #22): every rule against central differences, reverse mode
-//! of the sparse solve against forward mode (dot-product test), reverse mode through an x-dependent
-//! sparse matrix refused (never a wrong gradient), and derivative blocks of one row per stored entry.
+//! against forward mode (dot-product test), Hessians against differences of the gradient, reverse
+//! mode's refusals (never a wrong gradient), and derivative blocks of one row per stored entry.
 
 mod common;
 
@@ -94,26 +94,51 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Expressions with x-dependent sparse matrices that reverse mode follows (per stored entry).
+const REVERSE_EXPRESSIONS: [&str; 19] = [
+    "K \\ x",
+    "(K \\ [x, 2 * x]) * [1; -1]",
+    "[x.'; x.'] / K",
+    "S(x) * x",
+    "S(x)' * K * x",
+    "(S(x) + K) * x - S(x).' * x.^2",
+    "(K - S(x) / 3) * x",
+    "full(x(2) * S(x))(:)",
+    "full(S(x) * D(x))(:)",
+    "(speye(6) * 4 - 0.1 * S(x)) \\ x",
+    "(speye(6) * 4 - 0.1 * S(x)) \\ [x, x.^2]",
+    "(x.' / (speye(6) * 5 + S(x))).'",
+    "sum(S(x)).' + sum(D(x), 2)",
+    "sum(S(x) .* D(x), 2)",
+    "abs(S(x) - 0.5 * D(x)) * x",
+    "[S(x), S(x).'] * [x; x]",
+    "S(x)(2:4, 3)",
+    "S(x)(:, 2:3) * x(1:2) + S(x)(4, :).' .* x",
+    "full(D(x)([1 3 4], [2 2 5]))(:)",
+];
+
+/// `<J v, w>` from forward mode equals `<v, J' w>` from one reverse sweep of `sum(w .* f(x))`.
 #[test]
-fn reverse_sparse_solve_is_the_transpose_of_forward() {
+fn reverse_mode_through_sparse_matrices_is_the_transpose_of_forward() {
     let mut engine = Engine::new();
     let x = x0();
-    for expression in ["K \\ x", "(K \\ [x, 2 * x]) * [1; -1]"] {
-        let (value, j) = jacobian(&mut engine, &format!("@(x) {expression}"), &x, Mode::Forward).unwrap();
+    for expression in REVERSE_EXPRESSIONS {
+        let (value, j) =
+            jacobian(&mut engine, &format!("@(x) {expression}"), &x, Mode::Forward).unwrap_or_else(|d| panic!("{expression}: {d}"));
         let (m, n) = (value.numel(), x.len());
         let (v, w) = (weights(n, 3), weights(m, 4));
         let jv: Vec<f64> = (0..m).map(|i| (0..n).map(|c| j[c * m + i] * v[c]).sum()).collect();
         let weighted = Value::Double(Array::new(value.dims(), w.clone()));
         let mut with_w = captured();
         with_w.push(("w", weighted));
-        let g = anonymous(&format!("@(x) sum(w .* ({expression}))"), with_w);
+        let g = anonymous(&format!("@(x) full(sum(sum(w .* ({expression}))))"), with_w);
         let request = Request {
             function: g,
             args: vec![column(x.clone())],
             options: Options { mode: Mode::Reverse, ..Options::default() },
             nargout: 2,
         };
-        let result = engine.evaluate(&mut host(), &request).unwrap();
+        let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{expression}: {d}"));
         assert!(result.log.iter().any(|l| l.contains("reverse mode gradient")), "{:?}", result.log);
         let gradient = values(&result.jacobian.unwrap());
         let (lhs, rhs) = (dot(&jv, &w), dot(&v, &gradient));
@@ -121,17 +146,71 @@ fn reverse_sparse_solve_is_the_transpose_of_forward() {
     }
 }
 
+/// Reverse mode refuses what it cannot follow per stored entry (an assignment into an x-dependent
+/// sparse matrix: never a wrong gradient); auto mode then runs forward.
 #[test]
-fn reverse_mode_through_an_x_dependent_sparse_matrix_is_refused_and_auto_uses_forward() {
-    let mut engine = Engine::new();
+fn reverse_mode_refuses_sparse_assignment_and_auto_uses_forward() {
     let x = x0();
-    let text = "@(x) sum(((speye(6) * 4 - 0.1 * S(x)) \\ x).^2)";
-    let err = jacobian(&mut engine, text, &x, Mode::Reverse).unwrap_err();
+    let function = named("sparse_assign_objective");
+    let request = |mode| Request {
+        function: function.clone(),
+        args: vec![column(x.clone())],
+        options: Options { mode, ..Options::default() },
+        nargout: 2,
+    };
+    let mut engine = Engine::new();
+    let err = engine.evaluate(&mut host(), &request(Mode::Reverse)).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
     assert!(err.message.contains("sparse matrix that depends on x"), "{err}");
-    let (_, gradient) = jacobian(&mut Engine::new(), text, &x, Mode::Auto).unwrap();
-    let fd = fd_jacobian(&mut engine, &anonymous(text, captured()), &x, &[]);
+    let gradient = values(&engine.evaluate(&mut host(), &request(Mode::Auto)).unwrap_or_else(|d| panic!("{d}")).jacobian.unwrap());
+    let fd = fd_jacobian(&mut engine, &function, &x, &[]);
     assert!(relative_error(&gradient, &fd) <= 1e-8, "gradient {gradient:?} vs differences {fd:?}");
+}
+
+/// Central differences of the reverse-mode gradient (n x n, column-major).
+fn fd_hessian(engine: &mut Engine, text: &str, x: &[f64]) -> Vec<f64> {
+    let mut h = Vec::new();
+    for j in 0..x.len() {
+        let step = 1e-5;
+        let mut at = |delta: f64| {
+            let mut xp = x.to_vec();
+            xp[j] += delta;
+            jacobian(engine, text, &xp, Mode::Reverse).unwrap_or_else(|d| panic!("{text}: {d}")).1
+        };
+        let (plus, minus) = (at(step), at(-step));
+        h.extend(plus.iter().zip(&minus).map(|(p, m)| (p - m) / (2.0 * step)));
+    }
+    h
+}
+
+/// Hessians through x-dependent sparse matrices (forward over reverse, per stored entry) against
+/// central differences of the gradient, with and without the detected Hessian pattern.
+#[test]
+fn hessians_through_sparse_matrices_match_differences_of_the_gradient() {
+    let objectives = [
+        "sum(((speye(6) - 0.1 * S(x)) \\ x).^2)",
+        "sum(((speye(6) * 3 + D(x)) \\ ones(6, 1)).^2) + x.' * ((speye(6) * 4 + S(x)) \\ x.^2)",
+        "sum((x.' / (speye(6) * 5 + S(x))).^3)",
+        "x.' * S(x) * x + sum(sum(S(x) * D(x))) + sum(x(1) * S(x)) * x",
+        "sum(sum(S(x) .* D(x))) + sum(sum((x(2) * D(x)).'))",
+    ];
+    let x = x0();
+    for text in objectives {
+        let text = format!("@(x) {text}");
+        let mut engine = Engine::new();
+        let fd = fd_hessian(&mut engine, &text, &x);
+        let (_, forward) = jacobian(&mut engine, &text, &x, Mode::Forward).unwrap_or_else(|d| panic!("{text}: {d}"));
+        let (_, reverse) = jacobian(&mut engine, &text, &x, Mode::Reverse).unwrap_or_else(|d| panic!("{text}: {d}"));
+        assert!(relative_error(&reverse, &forward) <= 1e-12, "{text}: reverse gradient {reverse:?} vs forward {forward:?}");
+        for sparsity in [msad::engine::Sparsity::Auto, msad::engine::Sparsity::None] {
+            let options = Options { jacobian: JacobianStorage::Full, sparsity, ..Options::default() };
+            let request = Request { function: anonymous(&text, captured()), args: vec![column(x.clone())], options, nargout: 3 };
+            let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{text}: {d}"));
+            let h = values(&result.hessian.expect("Hessian"));
+            let err = relative_error(&h, &fd);
+            assert!(err <= 1e-7, "{text}: H differs from differences of g: {err:e}\nH = {h:?}\nfd = {fd:?}");
+        }
+    }
 }
 
 /// `rows` x `nd` dense block with distinct values.
@@ -204,12 +283,36 @@ fn sparse_values_keep_octaves_class_and_shape() {
         ("@(x) 2 * S(x)", true),
         ("@(x) S(x) * K", true),
         ("@(x) S(x) * x", false),
+        ("@(x) S(x)(2:5, 3:4)", true),
+        ("@(x) S(x)(:, 2)", true),
+        ("@(x) K(4, :) * x(1)", true),
+        ("@(x) sum(S(x))", true),
+        ("@(x) sum(D(x), 2)", true),
+        ("@(x) sum(K) * x(1)", true),
         ("@(x) K \\ x", false),
     ] {
         let function = anonymous(text, captured());
         let result = evaluate(&mut engine, &function, vec![column(x0())], 2).unwrap_or_else(|d| panic!("{text}: {d}"));
         assert_eq!(matches!(result.value, Value::Sparse(_)), sparse, "{text}: issparse");
-        let expected_rows = if sparse { 36 } else { 6 };
+        let expected_rows = result.value.numel();
         assert_eq!(result.jacobian.unwrap().dims(), vec![expected_rows, 6], "{text}: J has a row per element of f");
+    }
+}
+
+/// Sparse solves with several right-hand sides give the dense solves' values (a transposition of a
+/// non-vector B in `B/A` once mixed up rows and columns).
+#[test]
+fn sparse_solves_match_dense_solves() {
+    let mut engine = Engine::new();
+    for (sparse, dense) in [
+        ("[x.'; x.'.^2; 1:6] / (K + S(x))", "[x.'; x.'.^2; 1:6] / full(K + S(x))"),
+        ("(K + S(x)) \\ [x, x.^2, (1:6).']", "full(K + S(x)) \\ [x, x.^2, (1:6).']"),
+    ] {
+        let mut value = |text: &str| {
+            let result = evaluate(&mut engine, &anonymous(&format!("@(x) {text}"), captured()), vec![column(x0())], 1);
+            values(&result.unwrap_or_else(|d| panic!("{text}: {d}")).value)
+        };
+        let (s, d) = (value(sparse), value(dense));
+        assert!(relative_error(&s, &d) <= 1e-12, "{sparse}: {s:?} differs from {d:?}");
     }
 }

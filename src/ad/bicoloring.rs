@@ -134,6 +134,15 @@ fn partition(pattern: &Pattern, reverse: &[usize]) -> Bicoloring {
     Bicoloring { row_groups, nreverse, columns }
 }
 
+/// Whether every partition of `pattern` needs more than `budget` passes: a row with more entries
+/// than that cannot be a forward row (its entries need distinct colours), and one reverse group holds
+/// at most `n / (budget + 1)` such rows (its rows share no column). O(m).
+fn passes_exceed(pattern: &Pattern, budget: usize) -> bool {
+    let long_rows = (0..pattern.nrows()).filter(|&i| pattern.row(i).len() > budget).count();
+    let per_group = pattern.ncols() / (budget + 1);
+    long_rows > 0 && (per_group == 0 || long_rows.div_ceil(per_group) > budget)
+}
+
 /// How a Jacobian pattern is compressed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Partition {
@@ -142,8 +151,13 @@ pub enum Partition {
 }
 
 impl Partition {
-    /// Column colouring, or the bidirectional partition where it needs fewer weighted passes.
-    pub fn choose(pattern: &Pattern) -> Partition {
+    /// Column colouring, or the bidirectional partition where it needs fewer weighted passes; one
+    /// colour per column, without colouring, where every partition needs more than `budget` passes
+    /// (a near-full pattern, such as `inv(K)`'s: colouring it costs O(m n^2) and saves nothing).
+    pub fn choose(pattern: &Pattern, budget: usize) -> Partition {
+        if passes_exceed(pattern, budget) {
+            return Partition::Columns(Coloring::one_per_column(pattern.ncols()));
+        }
         if let Some(b) = bicolor(pattern, pattern.max_row_nnz()) {
             return Partition::Bidirectional(b);
         }

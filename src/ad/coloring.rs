@@ -14,7 +14,8 @@ pub enum Ordering {
     LargestFirst,
     SmallestLast,
     IncidenceDegree,
-    /// Index order, used alone when a full row forces one colour per column.
+    /// Index order: one colour per column, where a full row forces it or compression cannot pay
+    /// (see `Partition::choose`).
     Natural,
 }
 
@@ -26,13 +27,20 @@ pub struct Coloring {
     pub ordering_used: Ordering,
 }
 
+impl Coloring {
+    /// Every column its own colour (the identity seed).
+    pub fn one_per_column(ncols: usize) -> Coloring {
+        Coloring { colors: (0..ncols).collect(), ncolors: ncols, ordering_used: Ordering::Natural }
+    }
+}
+
 /// Greedy distance-2 colouring under each ordering in turn, keeping the first with fewest colours;
 /// stops early once the lower bound `max_row_nnz` is reached. O(sum over rows of nnz(row)^2).
 pub fn color_columns(pattern: &Pattern) -> Coloring {
     let ncols = pattern.ncols();
     let lower_bound = pattern.max_row_nnz();
     if lower_bound == ncols {
-        return Coloring { colors: (0..ncols).collect(), ncolors: ncols, ordering_used: Ordering::Natural };
+        return Coloring::one_per_column(ncols);
     }
     let degrees = neighbour_counts(pattern);
     let max_degree = degrees.iter().copied().max().unwrap_or(0);

@@ -44,19 +44,24 @@ pub(super) struct Compression {
     pub(super) seed_id: u64,
 }
 
+/// The most passes (directions) with which compression pays for `n` columns: a quarter of them.
+fn pass_budget(n: usize) -> usize {
+    n / 4
+}
+
 /// The full-mode seed's id in the derivative cache; compressions count up from 1.
 const IDENTITY_SEED: u64 = 0;
 
 impl Compression {
     fn new(pattern: Pattern, control: ControlRecord, from_user: bool) -> Compression {
-        let partition = Partition::choose(&pattern);
+        let partition = Partition::choose(&pattern, pass_budget(pattern.ncols()));
         static SEEDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(IDENTITY_SEED + 1);
         let seed_id = SEEDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Compression { pattern, partition, control, from_user, seed_id }
     }
 
     fn pays(&self) -> bool {
-        4 * self.partition.passes() <= self.pattern.ncols()
+        self.partition.passes() <= pass_budget(self.pattern.ncols())
     }
 
     fn describe(&self, log: &mut Vec<String>) {

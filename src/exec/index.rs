@@ -7,7 +7,7 @@ use super::primitives::complex;
 use super::primitives::integers::{as_double, not_differentiable};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
-use super::value::{Array, Complex64, IntClass, StructArray, Value, normalize_dims};
+use super::value::{Array, Complex64, IntClass, SparseMatrix, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
@@ -247,6 +247,14 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
     if matches!(value, Value::Complex(_)) && !deriv.is_zero() {
         return complex::index(value, deriv, |part, d| index(part, d, subs));
     }
+    if let Value::Sparse(s) = value {
+        let (dims, positions) = gather_plan(&value.shape(), subs)?;
+        if dims.len() == 2 {
+            let (picked, entries) = pick_sparse(s, &dims, &positions);
+            let rows = picked.nnz();
+            return Ok((Value::Sparse(picked), deriv.gather(&RowMap::Gather(entries), rows)));
+        }
+    }
     if let Some((full, elements)) = sparse_in_element_form(value, deriv)? {
         return index(&full, &elements, subs);
     }
@@ -267,6 +275,27 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
         buffers::give(positions);
     }
     Ok((out, deriv))
+}
+
+/// `s(positions)` shaped `dims` (2-D): sparse, as Octave's, keeping every stored entry it picks (one
+/// whose value is zero at this x still has a derivative); and for each of its entries, the entry of
+/// `s` it came from (its derivative row).
+pub(crate) fn pick_sparse(s: &SparseMatrix, dims: &[usize], positions: &[usize]) -> (SparseMatrix, Vec<usize>) {
+    let (nrows, ncols) = (dims[0], dims[1]);
+    let mut picked = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
+    let mut entries = Vec::new();
+    for (r, &k) in positions.iter().enumerate() {
+        if let Some(e) = s.entry_at(k) {
+            picked.rowind.push(r % nrows.max(1));
+            picked.values.push(s.values[e]);
+            picked.colptr[r / nrows.max(1) + 1] += 1;
+            entries.push(e);
+        }
+    }
+    for j in 0..ncols {
+        picked.colptr[j + 1] += picked.colptr[j];
+    }
+    (picked, entries)
 }
 
 /// A sparse matrix that depends on x as a full one with one derivative row per element (its block
@@ -305,8 +334,8 @@ fn stride_values(value: &Value, subs: &[Subscript], stride: Stride) -> Value {
 /// `x(a:b)`) keep its buffers: the selected rows move down in place (not at all for `x(:)`), with no
 /// fresh value or derivative block.
 pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Value, Deriv)> {
-    if let Some((full, elements)) = sparse_in_element_form(&value, &deriv)? {
-        return index_owned(full, elements, subs);
+    if matches!(value, Value::Sparse(_)) {
+        return index(&value, &deriv, subs);
     }
     let (dims, first, count) = match stride_within(&value, subs) {
         Some(s) => {

@@ -81,9 +81,14 @@ impl SparseMatrix {
     }
     /// The element at linear (column-major) index `k`, found in its column's sorted rows.
     pub fn at(&self, k: usize) -> f64 {
+        self.entry_at(k).map_or(0.0, |e| self.values[e])
+    }
+
+    /// The stored entry at column-major position `k`, if any.
+    pub fn entry_at(&self, k: usize) -> Option<usize> {
         let (i, j) = (k % self.nrows, k / self.nrows);
         let (start, end) = (self.colptr[j], self.colptr[j + 1]);
-        self.rowind[start..end].binary_search(&i).map_or(0.0, |found| self.values[start + found])
+        self.rowind[start..end].binary_search(&i).ok().map(|found| start + found)
     }
     /// The same matrix without the entries whose value is exactly zero (Octave stores none).
     pub fn without_zeros(mut self) -> SparseMatrix {

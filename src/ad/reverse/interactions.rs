@@ -31,7 +31,8 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
                 let (values, output): (Vec<&Value>, &Value) = (values.iter().map(|v| &**v).collect(), &output);
                 let operands: Vec<&Deriv> = vars.iter().map(of).collect();
                 if !matches!(second, SecondOrder::Zero) {
-                    add_interactions(&mut rows, *id, *second, &values, output, &operands);
+                    let taped: Vec<bool> = vars.iter().map(Option::is_some).collect();
+                    add_interactions(&mut rows, (*id, *second), (&values, output, &taped), &operands);
                 }
                 if !needed[out.index()] {
                     continue;
@@ -76,12 +77,11 @@ fn needed_variables(tape: &Tape) -> Vec<bool> {
     needed
 }
 
+/// The pairs of x's elements step `(id, second)` on `(values, output, taped)` makes interact.
 fn add_interactions(
     rows: &mut [Vec<usize>],
-    id: crate::exec::primitives::PrimId,
-    second: SecondOrder,
-    values: &[&Value],
-    output: &Value,
+    (id, second): (crate::exec::primitives::PrimId, SecondOrder),
+    (values, output, taped): (&[&Value], &Value, &[bool]),
     operands: &[&Deriv],
 ) {
     let n = rows.len();
@@ -93,7 +93,7 @@ fn add_interactions(
             row.dedup();
         }
     };
-    interactions(id, second, values, output, |(a, i), (b, j)| {
+    interactions(id, second, values, output, taped, |(a, i), (b, j)| {
         let (u, v) = (dependencies_of(operands[a], i), dependencies_of(operands[b], j));
         u.iter().for_each(|&p| extend(&mut rows[p], v));
         v.iter().for_each(|&q| extend(&mut rows[q], u));

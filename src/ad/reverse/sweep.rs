@@ -7,6 +7,7 @@ use crate::diag::{ErrorKind, Result, err};
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::primitives::reverse::{Reverse, Seen, adjoint, elementwise_adjoint};
 use crate::exec::primitives::second_order::{SecondOrder, Tangents, second_order_term};
+use crate::exec::primitives::sparse_reverse::adjoint_rows;
 use crate::exec::value::Value;
 use std::borrow::Cow;
 
@@ -55,13 +56,13 @@ fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>,
                 let mut contributions = adjoint(*id, &reverse)?;
                 if directions > 0 && !matches!(second, SecondOrder::Zero) {
                     let dense: Vec<Option<Cow<DenseDeriv>>> =
-                        tangents.iter().zip(&inputs).map(|(d, v)| dense_tangent(d, v.numel(), directions)).collect();
+                        tangents.iter().zip(&inputs).map(|(d, v)| dense_tangent(d, adjoint_rows(v), directions)).collect();
                     let tangents: Vec<Option<&DenseDeriv>> = dense.iter().map(|d| d.as_deref()).collect();
-                    let m = output.numel();
+                    let m = adjoint_rows(output);
                     let t = Tangents { inputs: &inputs, output, adjoint: &a[..m], tangents: &tangents, wanted: &wanted, directions };
                     for (k, term) in second_order_term(*id, *second, &t)?.into_iter().enumerate() {
                         let Some(term) = term else { continue };
-                        let size = inputs[k].numel();
+                        let size = adjoint_rows(inputs[k]);
                         let c = contributions[k].get_or_insert_with(|| vec![0.0; size * columns]);
                         c[size..].iter_mut().zip(&term).for_each(|(c, t)| *c += t);
                     }

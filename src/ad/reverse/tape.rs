@@ -7,10 +7,11 @@
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
-use crate::exec::index::{Subscript, assign_plan, gather_plan, resize_map};
+use crate::exec::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
+use crate::exec::primitives::sparse_reverse;
 use crate::exec::primitives::{self, Kernel, PrimId, Reads};
 use crate::exec::value::{Array, Value};
 use std::borrow::Cow;
@@ -215,13 +216,6 @@ impl Tape {
         if !primitives::output_is_differentiable(id, 0) {
             return Ok(None);
         }
-        if matches!(output, Value::Sparse(_)) || operands.iter().any(|s| s.tape.is_some() && matches!(s.value, Value::Sparse(_))) {
-            return Err(Diagnostic::new(
-                ErrorKind::Unsupported,
-                format!("'{}' of a sparse matrix that depends on x, in reverse mode", primitives::get(id).name()),
-            )
-            .with_hint("use opts.mode = 'forward' (msad's default picks it here)"));
-        }
         if operands.iter().any(|s| self.is_container(s.tape)) || matches!(output, Value::Cell(_) | Value::Struct(_)) {
             return Err(Diagnostic::new(
                 ErrorKind::Unsupported,
@@ -242,13 +236,24 @@ impl Tape {
         } else {
             (SecondOrder::Zero, vec![])
         };
-        let (read_operands, read_output) = self.read_values(id, second, operands, &taped);
+        let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+        let (read_operands, read_output) = match sparse_reverse::involved(&values, output, &taped) {
+            // Sparse rules read the patterns (O(nnz)) whatever their entries say.
+            true => (vec![true; operands.len()], true),
+            false => self.read_values(id, second, operands, &taped),
+        };
         let keep = |value: &Value, read: bool| if read { Kept::Value(value.clone()) } else { Kept::Shape(value.dims()) };
         let inputs = operands.iter().zip(read_operands).map(|(s, read)| keep(&s.value, read)).collect();
-        let out = self.input(output.numel());
+        let out = self.input(sparse_reverse::adjoint_rows(output));
         let vars = operands.iter().map(|s| s.tape).collect();
         self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: keep(output, read_output), out, second, tangents })));
         Ok(Some(out))
+    }
+
+    /// The error for indexing or assigning a sparse matrix that depends on x on the tape.
+    fn sparse_elements_refused(what: &str) -> Diagnostic {
+        Diagnostic::new(ErrorKind::Unsupported, format!("{what} a sparse matrix that depends on x, in reverse mode"))
+            .with_hint("use opts.mode = 'forward' (msad's default picks it here), or build the part you need with sparse(i, j, v)")
     }
 
     /// Which operands' values, and whether the result's, the step's rules read: the reverse rule of each
@@ -312,7 +317,17 @@ impl Tape {
 
     pub fn record_index(&mut self, base: &Slot, subs: &[Subscript]) -> Result<Option<TapeVar>> {
         let Some(base_var) = base.tape else { return Ok(None) };
-        let (_, positions) = gather_plan(&base.value.dims(), subs)?;
+        let (dims, positions) = gather_plan(&base.value.dims(), subs)?;
+        if let Value::Sparse(s) = &base.value {
+            // The result is sparse (see `index`): its adjoints gather those of the entries it picked.
+            if dims.len() != 2 {
+                return Err(Tape::sparse_elements_refused("indexing"));
+            }
+            let entries = pick_sparse(s, &dims, &positions).1;
+            let out = self.input(entries.len());
+            self.steps.push(Step::Gather { base: base_var, positions: entries, out });
+            return Ok(Some(out));
+        }
         if self.is_container(base.tape) {
             // A struct's parts are its elements' fields, element by element.
             let width = match &base.value {
@@ -331,6 +346,10 @@ impl Tape {
         let base_var = base.and_then(|s| s.tape);
         if base_var.is_none() && rhs.tape.is_none() {
             return Ok(None);
+        }
+        let sparse = |slot: &Slot| slot.tape.is_some() && matches!(slot.value, Value::Sparse(_));
+        if base.is_some_and(sparse) || sparse(rhs) {
+            return Err(Tape::sparse_elements_refused("assigning into or from"));
         }
         let old_dims = base.map_or(vec![0, 0], |s| s.value.dims());
         let (new_dims, targets) = assign_plan(&old_dims, subs, &rhs.value.dims())?;

@@ -24,6 +24,7 @@ pub(super) fn entries() -> Vec<Primitive> {
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mldivide, a, t))),
         general(Prim::Mrdivide, eval_mrdivide, forward_mrdivide)
             .linear(Linearity::Numerator)
+            .vjp(reverse_mrdivide)
             .integers(IntegerArgs::KeepClass)
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mrdivide, a, t))),
     ]
@@ -174,9 +175,21 @@ fn forward_mrdivide(fw: &Forward) -> Result<Deriv> {
 /// Reverse rule of `A\B`: with a constant sparse A, `adj B = A' \ adj X` on the same sparse factors
 /// (the transposed forward rule would build a dense inverse); otherwise the transposed forward rule.
 fn reverse_mldivide(rv: &Reverse) -> Result<Adjoints> {
-    match rv.inputs[0] {
-        Value::Sparse(a) if !rv.wanted[0] => Ok(vec![None, Some(sparse_lu::mldivide_adjoint(a, rv.adjoint)?)]),
-        _ => transposed_forward(Prim::Mldivide, rv),
+    reverse_solve(Prim::Mldivide, 0, rv)
+}
+
+/// Reverse rule of `B/A`: `adj B = adj X / A'`, as `reverse_mldivide`.
+fn reverse_mrdivide(rv: &Reverse) -> Result<Adjoints> {
+    reverse_solve(Prim::Mrdivide, 1, rv)
+}
+
+fn reverse_solve(id: Prim, matrix: usize, rv: &Reverse) -> Result<Adjoints> {
+    match rv.inputs[matrix] {
+        Value::Sparse(a) if !rv.wanted[matrix] && !matches!(rv.inputs[1 - matrix], Value::Sparse(_)) && a.nnz() > 0 => {
+            let x = numeric("", rv.output)?;
+            sparse_lu::solve_adjoints(id, a, &x, rv.adjoint, rv.columns, rv.wanted)
+        }
+        _ => transposed_forward(id, rv),
     }
 }
 

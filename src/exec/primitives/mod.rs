@@ -36,6 +36,7 @@ mod sort;
 mod sparse;
 mod sparse_deriv;
 mod sparse_lu;
+pub mod sparse_reverse;
 mod special;
 mod strings;
 mod structs;

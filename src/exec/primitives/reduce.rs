@@ -4,7 +4,7 @@
 use super::elementwise::numeric;
 use super::reverse::{Adjoints, Reverse, by_column};
 use super::slices::{Slices, working_dim};
-use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general};
+use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general, sparse_deriv};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -90,6 +90,19 @@ fn scale(op: Reduction, len: usize) -> f64 {
 
 fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
     let p = plan(op.prim(), args, matches!(op, Reduction::CumSum))?;
+    if let (Reduction::Sum, Value::Sparse(a)) = (op, args[0]) {
+        // Sparse as in Octave, along the first two dimensions.
+        let dim = if p.out_dims[0] == 1 && a.nrows != 1 {
+            Some(1)
+        } else if p.out_dims.get(1) == Some(&1) && a.ncols != 1 {
+            Some(2)
+        } else {
+            None
+        };
+        if let Some(dim) = dim {
+            return Ok(vec![Value::Sparse(sparse_deriv::sparse_sum(a, dim))]);
+        }
+    }
     let x = numeric(op.prim().name(), args[0])?;
     let s = &p.slices;
     let n: usize = p.out_dims.iter().product();

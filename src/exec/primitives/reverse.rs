@@ -12,6 +12,7 @@
 //! Hessian sweep carries the adjoint and its tangents together (see `second_order`).
 
 use super::elementwise::{numeric, row_maps};
+use super::sparse_reverse::{self, adjoint_rows};
 use super::{Derivative, Forward, Kernel, PrimId, Vjp, forward, get, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, SparseDeriv};
@@ -32,6 +33,9 @@ pub struct Reverse<'a> {
 pub type Adjoints = Vec<Option<Vec<f64>>>;
 
 pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
+    if sparse_reverse::involved(rv.inputs, rv.output, rv.wanted) {
+        return sparse_reverse::adjoint(id, rv);
+    }
     let p = get(id);
     let none = || vec![None; rv.inputs.len()];
     match p.kernel {
@@ -118,6 +122,11 @@ pub fn elementwise_adjoint(
     columns: usize,
     wanted: &[bool],
 ) -> Option<Result<Adjoints>> {
+    let sparse = |seen: &Seen| matches!(seen, Seen::Values(Value::Sparse(_)));
+    if sparse(output) || inputs.iter().zip(wanted).any(|(v, &w)| w && sparse(v)) {
+        // Adjoints per stored entry (see `sparse_reverse`).
+        return None;
+    }
     let elements =
         || -> Result<(Vec<Elements>, Elements)> { Ok((inputs.iter().map(Elements::new).collect::<Result<_>>()?, Elements::new(output)?)) };
     match get(id).kernel {
@@ -162,7 +171,8 @@ fn binary(
     vec![grad_a, grad_b]
 }
 
-/// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed.
+/// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed
+/// (a sparse value's rows are its stored entries).
 pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let zero = Deriv::Zero;
     (0..rv.inputs.len())
@@ -170,11 +180,11 @@ pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
             if !rv.wanted[k] {
                 return Ok(None);
             }
-            let n = rv.inputs[k].numel();
+            let n = adjoint_rows(rv.inputs[k]);
             let seed = Deriv::Sparse(SparseDeriv::identity(n));
             let derivs: Vec<&Deriv> = (0..rv.inputs.len()).map(|i| if i == k { &seed } else { &zero }).collect();
             let local = forward(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output })?;
-            let m = rv.output.numel();
+            let m = adjoint_rows(rv.output);
             let columns = (0..rv.columns).flat_map(|c| transpose_times(&local, &rv.adjoint[c * m..(c + 1) * m], n));
             Ok(Some(columns.collect()))
         })

@@ -22,10 +22,11 @@
 use super::elementwise::{numeric, row_maps};
 use super::matrix_second_order::{matrix_pairs, matrix_second_order};
 use super::reverse::{Adjoints, Reverse, adjoint};
+use super::sparse_reverse::{self, adjoint_rows, with_values};
 use super::{Hessian, Kernel, Linearity, PrimId, Reads, get};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::DenseDeriv;
-use crate::exec::value::{Array, Value};
+use crate::exec::value::Value;
 
 /// Which elements of the two operands a bilinear product multiplies together.
 #[derive(Clone, Copy, Debug)]
@@ -90,7 +91,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
     let p = get(id);
     let only = |k: usize| taped.iter().enumerate().all(|(i, &t)| !t || i == k);
     let one_taped = taped.iter().filter(|&&t| t).count() == 1;
-    match (p.linearity, p.hessian) {
+    let kind = match (p.linearity, p.hessian) {
         (Linearity::Additive | Linearity::PiecewiseLinear, _) => Ok(SecondOrder::Zero),
         (Linearity::Bilinear, _) if one_taped => Ok(SecondOrder::Zero),
         (Linearity::Numerator, _) if only(0) => Ok(SecondOrder::Zero),
@@ -104,7 +105,12 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
             _ => Err(no_second_order(id)),
         },
         (_, Hessian::Missing) => Err(no_second_order(id)),
+    }?;
+    let sparse_operand = operands.iter().zip(taped).any(|(v, &t)| t && matches!(v, Value::Sparse(_)));
+    if sparse_operand && !matches!(kind, SecondOrder::Zero) {
+        sparse_reverse::check_second_order(id, operands)?;
     }
+    Ok(kind)
 }
 
 /// The error for a Hessian through `id`, which has no second-order rule (on these operands).
@@ -129,6 +135,9 @@ pub struct Tangents<'a> {
 
 /// Per wanted operand, its second-order contribution to the adjoint tangents (`numel x p`).
 pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<Adjoints> {
+    if !matches!(kind, SecondOrder::Zero) && sparse_reverse::involved(t.inputs, t.output, t.wanted) {
+        return sparse_reverse::second_order_term(id, t);
+    }
     match kind {
         SecondOrder::Zero => Ok(vec![None; t.inputs.len()]),
         SecondOrder::Unary(d2f) => unary(d2f, t),
@@ -219,21 +228,22 @@ fn binary(second: fn(f64, f64, f64) -> (f64, f64, f64), t: &Tangents) -> Result<
     Ok(vec![term_a, term_b])
 }
 
-/// For operand k: the reverse rule with each other operand l replaced by its tangent column j.
-fn bilinear(id: PrimId, t: &Tangents) -> Result<Adjoints> {
+/// For operand k: the reverse rule with each other operand l replaced by its tangent column j (a
+/// sparse operand keeps its pattern, its tangent being per stored entry).
+pub(super) fn bilinear(id: PrimId, t: &Tangents) -> Result<Adjoints> {
     let count = t.inputs.len();
     (0..count)
         .map(|k| {
             if !t.wanted[k] {
                 return Ok(None);
             }
-            let size = t.inputs[k].numel();
+            let size = adjoint_rows(t.inputs[k]);
             let mut term: Option<Vec<f64>> = None;
             let wanted: Vec<bool> = (0..count).map(|i| i == k).collect();
             for l in (0..count).filter(|&l| l != k) {
                 let Some(dl) = t.tangents[l] else { continue };
                 for j in 0..t.directions {
-                    let replaced = Value::Double(Array::new(t.inputs[l].dims(), dl.column(j).to_vec()));
+                    let replaced = with_values(t.inputs[l], dl.column(j));
                     let inputs: Vec<&Value> = (0..count).map(|i| if i == l { &replaced } else { t.inputs[i] }).collect();
                     let reverse = Reverse { inputs: &inputs, output: t.output, adjoint: t.adjoint, columns: 1, wanted: &wanted };
                     if let Some(c) = adjoint(id, &reverse)?.swap_remove(k) {
@@ -253,7 +263,18 @@ pub type Element = (usize, usize);
 /// Calls `pair(u, v)` for each pair of operand elements with a nonzero (or possibly nonzero) second
 /// derivative `d2 y / du dv` for some element of the result: the Hessian's sparsity follows from them.
 /// Each unordered pair is reported at least once.
-pub fn interactions(id: PrimId, kind: SecondOrder, inputs: &[&Value], output: &Value, mut pair: impl FnMut(Element, Element)) {
+/// `taped`: the operands that depend on x.
+pub fn interactions(
+    id: PrimId,
+    kind: SecondOrder,
+    inputs: &[&Value],
+    output: &Value,
+    taped: &[bool],
+    mut pair: impl FnMut(Element, Element),
+) {
+    if !matches!(kind, SecondOrder::Zero) && sparse_reverse::involved(inputs, output, taped) {
+        return sparse_reverse::interactions(id, inputs, &mut pair);
+    }
     match kind {
         SecondOrder::Zero => {}
         SecondOrder::Unary(_) => (0..inputs[0].numel()).for_each(|i| pair((0, i), (0, i))),

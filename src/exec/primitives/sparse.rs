@@ -5,7 +5,7 @@
 //! matrix that depends on x has a derivative for it (see `sparse_deriv`).
 
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Linearity, Prim, Primitive, check_arity, runtime, sparse_deriv};
+use super::{Derivative, EvalFn, Forward, Hessian, IntegerArgs, Kernel, Linearity, Prim, Primitive, check_arity, runtime, sparse_deriv};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowOperator};
 use crate::exec::memory;
@@ -17,9 +17,10 @@ fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        entry(Prim::Sparse, eval_sparse, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Sparse, fw))),
+        // Linear in the values (the subscripts and sizes are data): no second-order term.
+        entry(Prim::Sparse, eval_sparse, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Sparse, fw))).hessian(Hessian::Zero),
         entry(Prim::Speye, eval_speye, Derivative::Zero),
-        entry(Prim::Spdiags, eval_spdiags, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Spdiags, fw))),
+        entry(Prim::Spdiags, eval_spdiags, Derivative::Rule(|fw| sparse_deriv::constructor_rule(Prim::Spdiags, fw))).hessian(Hessian::Zero),
         entry(Prim::Full, eval_full, Derivative::Rule(|fw| Ok(fw.derivs[0].clone())))
             .linear(Linearity::Additive)
             .integers(IntegerArgs::KeepClass),

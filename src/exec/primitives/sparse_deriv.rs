@@ -57,8 +57,8 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
         (Prim::Mtimes, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => Ok(product_rule(a, d[0], b, d[1], c)),
-        (Prim::Sum, [Value::Sparse(a)], Value::Double(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
-        (Prim::Sum, [Value::Sparse(a), dim], Value::Double(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
+        (Prim::Sum, [Value::Sparse(a)], Value::Sparse(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
+        (Prim::Sum, [Value::Sparse(a), dim], Value::Sparse(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
             Ok(sum_along(a, d[0], scalar(dim).expect("a scalar dim") as usize))
         }
         (Prim::Mldivide, [Value::Sparse(a), b], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[0]).is_none() => {
@@ -225,7 +225,7 @@ pub(super) fn transpose(a: &SparseMatrix) -> (SparseMatrix, Vec<usize>) {
 }
 
 /// The stored entries of A (each `(row, column)`) in CSC order.
-fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
+pub(super) fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
     (0..a.ncols).flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| (i, j)))
 }
 
@@ -286,15 +286,37 @@ pub(super) fn times_entries(a: &SparseMatrix, da: &Deriv, x: &[f64], k: usize, t
     da.apply(&op)
 }
 
-/// `sum(A, dim)` (dim 1 or 2): each element of the result sums the stored entries of its column
-/// (dim 1) or row (dim 2).
-fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
+/// For `sum(A, dim)` (dim 1 or 2), the stored entries of A each element of the result sums: those
+/// of its column (dim 1) or row (dim 2).
+fn sum_groups(a: &SparseMatrix, dim: usize) -> Vec<Vec<usize>> {
     let rows = if dim == 1 { a.ncols } else { a.nrows };
     let mut by_result: Vec<Vec<usize>> = vec![vec![]; rows];
     for (e, (i, j)) in entries(a).enumerate() {
         by_result[if dim == 1 { j } else { i }].push(e);
     }
-    da.apply(&sums_of(by_result))
+    by_result
+}
+
+/// `sum(A, dim)` (dim 1 or 2) of a sparse A, sparse as in Octave: an entry for each column (row)
+/// with a stored entry, even one summing to zero at this x (it still has a derivative).
+pub(super) fn sparse_sum(a: &SparseMatrix, dim: usize) -> SparseMatrix {
+    let groups = sum_groups(a, dim);
+    let (nrows, ncols) = if dim == 1 { (1, a.ncols) } else { (a.nrows, 1) };
+    let triplets: Vec<(usize, usize, f64)> = groups
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| !g.is_empty())
+        .map(|(r, g)| {
+            let (i, j) = if dim == 1 { (0, r) } else { (r, 0) };
+            (i, j, g.iter().map(|&e| a.values[e]).sum())
+        })
+        .collect();
+    assemble(nrows, ncols, &triplets).0
+}
+
+/// The block of `sum(A, dim)` (see `sparse_sum`): each stored entry sums its group's rows.
+fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
+    da.apply(&sums_of(sum_groups(a, dim).into_iter().filter(|g| !g.is_empty()).collect()))
 }
 
 /// The terms of `C = A * B` for sparse A and B: for each product `A(i, k) B(k, j)`, the stored entries

@@ -8,6 +8,8 @@
 use super::elementwise::{nonconformant, numeric};
 use super::linsolve::singular;
 use super::matrix::{matrix_2d, transpose_map};
+use super::reverse::Adjoints;
+use super::second_order::Tangents;
 use super::sparse_deriv::times_entries;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Coef, Deriv, RowMap, combine_terms};
@@ -93,7 +95,7 @@ pub(super) fn eval_mrdivide(b: &Value, a: &SparseMatrix) -> Result<Vec<Value>> {
 
 fn transposed(a: &Array<f64>) -> Array<f64> {
     let (m, n) = (a.rows(), a.cols());
-    Array::new(vec![n, m], transpose_map(n, m).into_iter().map(|k| a.data[k]).collect())
+    Array::new(vec![n, m], transpose_map(m, n).into_iter().map(|k| a.data[k]).collect())
 }
 
 /// `dx = A \ (db - dA x)` (or with A.' for `transposed`), x being m x k; `da` has one row per stored
@@ -124,9 +126,145 @@ pub(super) fn forward_mrdivide(db: &Deriv, b_dims: &[usize], a: &SparseMatrix, d
     Ok(transpose_block(&dxt, xt.rows(), xt.cols()))
 }
 
-/// `A' \ adj X` for a constant sparse A: the adjoint of B in `A\B`, on the same factors.
-pub(super) fn mldivide_adjoint(a: &SparseMatrix, adjoint: &[f64]) -> Result<Vec<f64>> {
-    let mut out = adjoint.to_vec();
-    SparseLu::shared("operator \\", a)?.solve_in_place("operator \\", &mut out, adjoint.len() / a.nrows.max(1), true)?;
+/// The system `C Z = D` of `A\B` (C = A) or of `B/A` read transposed (C = A.', Z = X.', D = B.'), for
+/// the reverse and second-order rules: one sparse factorisation of A serves C and C'.
+struct System<'a> {
+    op: &'static str,
+    a: &'a SparseMatrix,
+    lu: Rc<SparseLu>,
+    transposed: bool,
+}
+
+impl<'a> System<'a> {
+    fn new(id: super::Prim, a: &'a SparseMatrix) -> Result<System<'a>> {
+        let (op, transposed) = if id == super::Prim::Mldivide { ("operator \\", false) } else { ("operator /", true) };
+        Ok(System { op, a, lu: SparseLu::shared(op, a)?, transposed })
+    }
+
+    /// The stored entries of A as `(row, column)` of C, in A's CSC order.
+    fn entries(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let a = self.a;
+        (0..a.ncols)
+            .flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| if self.transposed { (j, i) } else { (i, j) }))
+    }
+
+    /// Solves `C Z = rhs` (`C' Z = rhs` with `adjoint`) in place, `cols` right-hand sides.
+    fn solve(&self, rhs: &mut [f64], cols: usize, adjoint: bool) -> Result<()> {
+        self.lu.solve_in_place(self.op, rhs, cols, adjoint != self.transposed)
+    }
+
+    /// `scale * U V'` at A's stored entries, U and V n x k (column-major).
+    fn outer_on_entries(&self, u: &[f64], v: &[f64], k: usize, scale: f64) -> Vec<f64> {
+        let n = self.a.nrows;
+        self.entries().map(|(i, l)| scale * (0..k).map(|c| u[i + n * c] * v[l + n * c]).sum::<f64>()).collect()
+    }
+
+    /// `C_e' W` for the matrix C_e with A's pattern and the entry values `e`, W n x k.
+    fn entries_transposed_times(&self, e: &[f64], w: &[f64], k: usize) -> Vec<f64> {
+        let n = self.a.nrows;
+        let mut out = vec![0.0; n * k];
+        for ((i, l), &v) in self.entries().zip(e) {
+            (0..k).for_each(|c| out[l + n * c] += v * w[i + n * c]);
+        }
+        out
+    }
+
+    /// `C_e W`, as `entries_transposed_times`.
+    fn entries_times(&self, e: &[f64], w: &[f64], k: usize) -> Vec<f64> {
+        let n = self.a.nrows;
+        let mut out = vec![0.0; n * k];
+        for ((i, l), &v) in self.entries().zip(e) {
+            (0..k).for_each(|c| out[i + n * c] += v * w[l + n * c]);
+        }
+        out
+    }
+
+    /// An m x n operand or result (column-major) in C's frame: transposed for `B/A`.
+    fn frame(&self, data: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+        match self.transposed {
+            false => data.to_vec(),
+            true => transpose_map(rows, cols).into_iter().map(|k| data[k]).collect(),
+        }
+    }
+
+    /// Back from C's frame to the operand's m x n shape.
+    fn unframe(&self, data: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+        match self.transposed {
+            false => data.to_vec(),
+            true => transpose_map(cols, rows).into_iter().map(|k| data[k]).collect(),
+        }
+    }
+}
+
+/// Operand positions of A and B in `A\B` (0, 1) and `B/A` (1, 0).
+fn operands(id: super::Prim) -> (usize, usize) {
+    if id == super::Prim::Mldivide { (0, 1) } else { (1, 0) }
+}
+
+/// Reverse rule of `X = A\B` or `X = B/A` with a sparse A and a full B, `columns` adjoint columns:
+/// `D' = C' \ Z'` (one solve for every column) and, where A is wanted, `Abar = -Dbar Z'` at A's
+/// stored entries (never a dense n x n block).
+pub(super) fn solve_adjoints(
+    id: super::Prim,
+    a: &SparseMatrix,
+    x: &Array<f64>,
+    adjoint: &[f64],
+    columns: usize,
+    wanted: &[bool],
+) -> Result<Adjoints> {
+    let system = System::new(id, a)?;
+    let (ka, kb) = operands(id);
+    let (rows, cols) = (x.rows(), x.cols());
+    let size = rows * cols;
+    let k = size / a.nrows.max(1);
+    let z = system.frame(&x.data, rows, cols);
+    let mut dbar: Vec<f64> = adjoint.chunks(size.max(1)).take(columns).flat_map(|c| system.frame(c, rows, cols)).collect();
+    system.solve(&mut dbar, k * columns, true)?;
+    let mut out = vec![None, None];
+    if wanted[ka] {
+        out[ka] = Some(dbar.chunks(size.max(1)).flat_map(|d| system.outer_on_entries(d, &z, k, -1.0)).collect());
+    }
+    if wanted[kb] {
+        out[kb] = Some(dbar.chunks(size.max(1)).flat_map(|d| system.unframe(d, rows, cols)).collect());
+    }
+    Ok(out)
+}
+
+/// Second-order term of `X = A\B` or `X = B/A` with a sparse A that depends on x (see
+/// `second_order`), in C's frame: with `Dbar = C' \ Zbar` and per direction `Zdot = C \ (Ddot - Cdot Z)`,
+/// `S = -C' \ (Cdot' Dbar)` goes to B and `-(S Z' + Dbar Zdot')` to A's stored entries.
+pub(super) fn solve_second_order(id: super::Prim, a: &SparseMatrix, x: &Array<f64>, t: &Tangents) -> Result<Adjoints> {
+    let system = System::new(id, a)?;
+    let (ka, kb) = operands(id);
+    let (rows, cols) = (x.rows(), x.cols());
+    let (n, size, p) = (a.nrows, rows * cols, t.directions);
+    let k = size / n.max(1);
+    let z = system.frame(&x.data, rows, cols);
+    let mut dbar = system.frame(&t.adjoint[..size], rows, cols);
+    system.solve(&mut dbar, k, true)?;
+    let a_dot = t.tangents[ka].expect("A depends on x");
+    let mut s: Vec<f64> = (0..p).flat_map(|j| system.entries_transposed_times(a_dot.column(j), &dbar, k)).collect();
+    system.solve(&mut s, k * p, true)?;
+    s.iter_mut().for_each(|v| *v = -*v);
+    let mut z_dot: Vec<f64> = (0..p)
+        .flat_map(|j| {
+            let own = system.entries_times(a_dot.column(j), &z, k);
+            let d_dot = t.tangents[kb].map(|d| system.frame(d.column(j), rows, cols));
+            own.into_iter().enumerate().map(move |(r, v)| d_dot.as_ref().map_or(0.0, |d| d[r]) - v)
+        })
+        .collect();
+    system.solve(&mut z_dot, k * p, false)?;
+    let mut out = vec![None, None];
+    if t.wanted[ka] {
+        let term = (0..p).flat_map(|j| {
+            let (s, z_dot) = (&s[j * size..(j + 1) * size], &z_dot[j * size..(j + 1) * size]);
+            let from_s = system.outer_on_entries(s, &z, k, -1.0);
+            system.outer_on_entries(&dbar, z_dot, k, -1.0).into_iter().zip(from_s).map(|(a, b)| a + b)
+        });
+        out[ka] = Some(term.collect());
+    }
+    if t.wanted[kb] {
+        out[kb] = Some(s.chunks(size.max(1)).flat_map(|c| system.unframe(c, rows, cols)).collect());
+    }
     Ok(out)
 }
