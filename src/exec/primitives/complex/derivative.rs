@@ -23,7 +23,7 @@ pub(crate) fn rows(value: &Value) -> usize {
 
 /// Whether a forward rule meets complex values: a complex result, or a complex operand with a derivative.
 pub(crate) fn involved(fw: &Forward) -> bool {
-    matches!(fw.output, Value::Complex(_)) || fw.inputs.iter().zip(fw.derivs).any(|(v, d)| matches!(v, Value::Complex(_)) && !d.is_zero())
+    is_complex(fw.output) || fw.inputs.iter().zip(fw.derivs).any(|(v, d)| matches!(v, Value::Complex(_)) && !d.is_zero())
 }
 
 /// Functions that are piecewise constant on the reals but not on complex values: activity analysis
@@ -41,7 +41,11 @@ fn real_valued(id: PrimId) -> bool {
 /// derivative, must stay complex: Octave narrows a result whose imaginary parts are all zero, but their
 /// derivatives need not be zero (`exp(1i * x)` at x = 0).
 pub(crate) fn keeps_complex(id: PrimId, operands: &[&Value], result: &Value) -> bool {
-    matches!(result, Value::Double(_)) && operands.iter().any(|v| matches!(v, Value::Complex(_))) && !real_valued(id)
+    matches!(result, Value::Double(_)) && operands.iter().any(|v| is_complex(v)) && !real_valued(id)
+}
+
+fn is_complex(value: &Value) -> bool {
+    matches!(value, Value::Complex(_) | Value::ComplexSparse(_))
 }
 
 /// `value` as a complex value (zero imaginary parts).
@@ -60,6 +64,9 @@ pub(crate) fn on_tape(what: &str) -> Diagnostic {
 
 /// The derivative of the first result of `id` where complex values are involved (see `involved`).
 pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
+    if matches!(fw.output, Value::ComplexSparse(_)) {
+        return Err(sparse_depends_on_x(id));
+    }
     let scalar = |k: usize| fw.inputs.get(k).is_some_and(|v| v.numel() == 1);
     match id {
         Prim::Real => Ok(half(fw.inputs[0], fw.derivs[0], Part::Re).into_owned()),
@@ -87,6 +94,11 @@ pub(crate) fn unsupported_derivative(id: PrimId) -> Diagnostic {
         .with_hint("apply it to real(...) and imag(...) of the value, or compute this part outside the differentiated function")
 }
 
+fn sparse_depends_on_x(id: PrimId) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{}: complex sparse matrices that depend on x are not supported", id.name()))
+        .with_hint("keep the complex sparse matrix constant (e.g. Ybus * V with V depending on x), or build it with full(...) values")
+}
+
 /// Results constant in the operands' values also for complex operands (sizes, comparisons, rounding
 /// of each part); `sign` is not one (`z / abs(z)`).
 fn zero_on_complex(id: PrimId) -> bool {
@@ -109,6 +121,7 @@ fn part_value(value: &Value, part: Part) -> Cow<'_, Value> {
     match (value, part) {
         (Value::Complex(a), Part::Re) => Cow::Owned(Value::Double(a.map(|z| z.re))),
         (Value::Complex(a), Part::Im) => Cow::Owned(Value::Double(a.map(|z| z.im))),
+        (Value::ComplexSparse(a), part) => Cow::Owned(Value::Sparse(a.part(part == Part::Im))),
         (other, _) => Cow::Borrowed(other),
     }
 }
@@ -305,7 +318,7 @@ fn bilinear(id: PrimId, fw: &Forward) -> Result<Deriv> {
                 continue;
             }
             for o_part in [Part::Re, Part::Im] {
-                if o_part == Part::Im && !matches!(fw.inputs[other], Value::Complex(_)) {
+                if o_part == Part::Im && !is_complex(fw.inputs[other]) {
                     continue;
                 }
                 let o = part_value(fw.inputs[other], o_part);

@@ -10,6 +10,7 @@ mod linalg;
 mod logic;
 mod math;
 mod order;
+mod sparse;
 mod text;
 
 use super::{Derivative, Kernel, Linearity, Prim, PrimId, Primitive, check_arity, linearity, runtime};
@@ -34,7 +35,7 @@ pub(super) fn entries() -> Vec<Primitive> {
 }
 
 pub(crate) fn has_complex(args: &[&Value]) -> bool {
-    args.iter().any(|a| matches!(a, Value::Complex(_)))
+    args.iter().any(|a| matches!(a, Value::Complex(_) | Value::ComplexSparse(_)))
 }
 
 /// Builtins whose real kernels take complex arguments as they are: those that read only class and size
@@ -83,6 +84,9 @@ const KERNEL_AS_IS: &[Prim] = &[
 pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
     if KERNEL_AS_IS.contains(&id) {
         return real_kernel(id, args, nargout);
+    }
+    if sparse::involved(args) {
+        return Ok(vec![sparse::eval(id, args)?]);
     }
     if let Some(result) = logic::eval(id, args, nargout) {
         return result;
