@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, Evaluation, Mode, Options, Request, Sparsity};
-use msad::exec::value::{Array, Complex64, Value};
+use msad::exec::value::{Array, Complex64, ComplexSparse, Value};
 
 fn request(text: &str, captured: Vec<(&str, Value)>, x: &[f64], options: Options, nargout: usize) -> Request {
     Request { function: anonymous(text, captured), args: vec![column(x.to_vec())], options, nargout }
@@ -271,8 +271,8 @@ fn functions_without_a_complex_rule_are_msad_errors() {
 }
 
 /// A meshed network: a ring of `n` buses plus chords `k -> (7k + 3) mod n`, line admittances
-/// `1 / (r + i x)` with r, x varying by line, and a shunt at each bus. Returns Ybus (dense: msad has no
-/// complex sparse values yet) as a complex array, row-major access `y[i * n + j]` = column-major of Ybus'.
+/// `1 / (r + i x)` with r, x varying by line, and a shunt at each bus. Returns Ybus as a dense complex
+/// array (column-major).
 fn network(n: usize) -> Vec<Complex64> {
     let mut y = vec![Complex64::new(0.0, 0.0); n * n];
     let mut line = |i: usize, j: usize, k: usize| {
@@ -317,12 +317,13 @@ fn power_flow_jacobian_has_the_pattern_and_values_of_the_hand_coded_one() {
             }
         }
     }
-    let ybus = Value::Complex(Array::new(vec![n, n], y));
+    let dense = Array::new(vec![n, n], y);
     let s = Value::Complex(Array::column(s));
     let x: Vec<f64> = va.iter().chain(&vm).copied().collect();
+    let sparse = Value::ComplexSparse(ComplexSparse::from_dense(&dense));
     let mut engine = Engine::new();
-    for call in 0..2 {
-        let args = vec![column(x.clone()), ybus.clone(), s.clone()];
+    for (call, ybus) in [Value::Complex(dense), sparse.clone(), sparse].into_iter().enumerate() {
+        let args = vec![column(x.clone()), ybus, s.clone()];
         let req = Request { function: named("power_mismatch"), args, options: Options::default(), nargout: 2 };
         let result = run(&mut engine, &req);
         let j = result.jacobian.as_ref().expect("J");
@@ -332,5 +333,91 @@ fn power_flow_jacobian_has_the_pattern_and_values_of_the_hand_coded_one() {
         assert_eq!(pattern(&got), pattern(&expected), "call {call}: the pattern of the hand-coded Jacobian");
         let err = relative_error(&got, &expected);
         assert!(err <= 1e-13, "call {call}: J differs from the hand-coded Jacobian by {err:e}");
+    }
+}
+
+/// A 3 x 3 complex sparse matrix with real, imaginary and complex entries and an empty row.
+fn complex_sparse() -> Value {
+    let entries = [(1.0, 2.0), (0.0, 0.0), (0.0, -1.5), (0.5, 0.0), (0.0, 0.0), (0.0, 0.0), (2.0, -1.0), (0.0, 0.0), (3.0, 0.25)];
+    Value::ComplexSparse(ComplexSparse::from_dense(&Array::new(vec![3, 3], entries.iter().map(|&(r, i)| Complex64::new(r, i)).collect())))
+}
+
+fn dense_of(v: &Value) -> Value {
+    match v {
+        Value::ComplexSparse(s) => Value::Complex(s.to_dense()),
+        other => other.clone(),
+    }
+}
+
+/// Each expression's value on the complex sparse matrix: sparse where Octave's is, with the values
+/// the same expression gives on the full matrix.
+#[test]
+fn complex_sparse_kernels_keep_octaves_storage_and_match_the_full_ones() {
+    let y = complex_sparse();
+    let cases = [
+        ("@(Y) Y * [1; 2i; -3]", false),
+        ("@(Y) [1, 2i, -3] * Y", false),
+        ("@(Y) Y * [1 2; 3 4; 5 6i]", false),
+        ("@(Y) Y * Y", true),
+        ("@(Y) Y * sparse([1 0 0; 0 0 2; 0 3 0])", true),
+        ("@(Y) Y + Y.'", true),
+        ("@(Y) Y - sparse(eye(3))", true),
+        ("@(Y) Y + 1", false),
+        ("@(Y) 2i * Y", true),
+        ("@(Y) Y / 4", true),
+        ("@(Y) conj(Y)", true),
+        ("@(Y) Y'", true),
+        ("@(Y) -Y", true),
+        ("@(Y) real(Y)", true),
+        ("@(Y) imag(Y)", true),
+        ("@(Y) abs(Y)", true),
+        ("@(Y) Y(2:3, [1 3])", true),
+        ("@(Y) Y(:, 1)", true),
+        ("@(Y) full(Y)", false),
+        ("@(Y) [nnz(Y), size(Y), issparse(Y), iscomplex(Y), isreal(Y)]", false),
+    ];
+    let mut engine = Engine::new();
+    let mut value_of = |text: &str, y: &Value| {
+        let x = column(vec![0.0]);
+        let function = anonymous(&text.replacen("@(Y)", "@(x)", 1), vec![("Y", y.clone())]);
+        evaluate(&mut engine, &function, vec![x], 1).unwrap_or_else(|e| panic!("{text}: {e}")).value
+    };
+    for (text, sparse) in cases {
+        let got = value_of(text, &y);
+        assert_eq!(matches!(got, Value::Sparse(_) | Value::ComplexSparse(_)), sparse, "{text}: storage of {got:?}");
+        let on_full = value_of(&text.replace("issparse(Y)", "1"), &dense_of(&y));
+        let (got, expected) = (got.complex_parts().expect("numeric"), on_full.complex_parts().expect("numeric"));
+        assert_eq!(got.dims, expected.dims, "{text}");
+        assert_eq!(got.data, expected.data, "{text}");
+    }
+    assert_eq!(values(&value_of("@(Y) nnz(Y)", &y)), [5.0]);
+    let real = value_of("@(Y) Y(1, 2) * 2", &y);
+    assert!(matches!(real, Value::Sparse(_)), "a real part alone narrows to real sparse: {real:?}");
+}
+
+/// Products of a constant complex sparse matrix with complex values that depend on x, against central
+/// differences (the derivative reads the matrix's real and imaginary parts, both sparse).
+#[test]
+fn products_with_constant_complex_sparse_matrices() {
+    let y = complex_sparse();
+    for text in [
+        "@(x) Y * exp(1i * x)",
+        "@(x) Y * x",
+        "@(x) Y.' * (x .* exp(1i * x))",
+        "@(x) x.' * Y'",
+        "@(x) real(conj(Y * exp(1i * x)) .* x)",
+        "@(x) (2 * Y + Y.') * [x, x.^2]",
+    ] {
+        check(text, vec![("Y", y.clone())], &X, 1e-7);
+    }
+}
+
+#[test]
+fn complex_sparse_matrices_that_depend_on_x_are_refused() {
+    let y = complex_sparse();
+    for (text, what) in [("@(x) full(x(1) * Y) * x", "complex sparse matrices that depend on x"), ("@(x) Y .* x", "complex sparse")] {
+        let err = Engine::new().evaluate(&mut host(), &request(text, vec![("Y", y.clone())], &X, Options::default(), 2)).expect_err(text);
+        assert_eq!(err.kind, ErrorKind::Unsupported, "{text}: {err}");
+        assert!(err.to_string().contains(what), "{text}: {err}");
     }
 }
