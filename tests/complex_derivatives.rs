@@ -227,30 +227,91 @@ fn complex_forms_agree_with_their_real_forms_and_the_complex_step() {
     }
 }
 
+/// The gradient of a real scalar f through complex values, in reverse mode (the tape's complex steps
+/// carry adjoints of the real and imaginary parts) and forward mode: the two agree to round-off (the
+/// dot-product test of the transposed rules) and match central differences.
 #[test]
-fn a_real_gradient_through_complex_values_runs_forward_in_auto_mode() {
-    let text = "@(x) sum(abs(exp(1i * x)).^2 + real(x .* exp(1i * x)))";
+fn real_gradients_through_complex_values_in_reverse_mode_match_forward_mode() {
     let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 - 0.4).collect();
-    let result = run(&mut Engine::new(), &request(text, vec![], &x, Options { verbose: true, ..Options::default() }, 2));
-    let expected = fd(text, &[], &x);
-    let err = relative_error(
-        &values(result.jacobian.as_ref().expect("g")),
-        &expected[..x.len() * 2].iter().step_by(2).copied().collect::<Vec<_>>(),
-    );
-    assert!(err <= 1e-7, "gradient differs from central differences by {err:e}");
-    assert!(result.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", result.log);
+    let a = Value::Complex(Array::new(
+        vec![2, 12],
+        (0..24).map(|k| Complex64::new(0.3 * (k % 5) as f64 - 0.5, 0.2 * (k % 7) as f64 - 0.6)).collect(),
+    ));
+    let texts = [
+        "@(x) sum(abs(exp(1i * x)).^2 + real(x .* exp(1i * x)))",
+        "@(x) sum(angle(x + 2i) .* imag(sqrt(x - 1)))",
+        "@(x) sum(abs(A * (x .* exp(1i * x))).^2)",
+        "@(x) real(sum(conj(x + 1i * x.^2) .* log(x + 3i)))",
+        "@(x) abs((x(1) + 1i) * (x(2) - 2i) * x(3) / (x(4) + 0.5i))",
+        "@(x) sum(sum(abs((x + 0.5i) .^ 2 ./ (x.' - 3i))))",
+        "@(x) imag(sum(exp(1i * x(3:7))) * (x(1) + 2i))",
+        "@(x) real([exp(1i * x(1:2)); x(3) + 1i]' * [x(4); 2i; x(5)])",
+        "@(x) sum(real(([4 1; 1 3] + 1i * [x(1) 0; 0 x(2)]) \\ [x(3); 1i * x(4)]))",
+    ];
+    for text in texts {
+        let captured = vec![("A", a.clone())];
+        let options = |mode| Options { mode, verbose: true, ..Options::default() };
+        let reverse = run(&mut Engine::new(), &request(text, captured.clone(), &x, options(Mode::Reverse), 2));
+        assert!(reverse.log.iter().any(|l| l.contains("reverse mode gradient")), "{text}: {:?}", reverse.log);
+        let forward = run(&mut Engine::new(), &request(text, captured.clone(), &x, options(Mode::Forward), 2));
+        let (g_reverse, g_forward) = (values(reverse.jacobian.as_ref().expect("g")), values(forward.jacobian.as_ref().expect("g")));
+        let err = relative_error(&g_reverse, &g_forward);
+        assert!(err <= 1e-13, "{text}: reverse and forward gradients differ by {err:e}");
+        let expected: Vec<f64> = fd(text, &captured, &x).into_iter().step_by(2).collect();
+        let err = relative_error(&g_reverse, &expected);
+        assert!(err <= 1e-7, "{text}: gradient differs from central differences by {err:e}");
+    }
+}
+
+/// The power-flow least-squares objective 0.5 * sum(F.^2) through the complex sparse Ybus, reverse
+/// against forward mode.
+#[test]
+fn the_power_flow_least_squares_gradient_runs_in_reverse_mode() {
+    let n = 30;
+    let ybus = Value::ComplexSparse(ComplexSparse::from_dense(&Array::new(vec![n, n], network(n))));
+    let s = Value::Complex(Array::column((0..n).map(|k| Complex64::new(0.1 * (k % 3) as f64, -0.05 * (k % 4) as f64)).collect()));
+    let x: Vec<f64> = (0..n).map(|k| 0.05 * ((k * 13 % 11) as f64 - 5.0) / 5.0).chain((0..n).map(|k| 1.0 + 0.01 * (k % 5) as f64)).collect();
+    let text = "@(x) 0.5 * sum(power_mismatch(x, Y, S).^2)";
+    let gradient = |mode: Mode| {
+        let req = request(text, vec![("Y", ybus.clone()), ("S", s.clone())], &x, Options { mode, verbose: true, ..Options::default() }, 2);
+        let result = run(&mut Engine::new(), &req);
+        (values(result.jacobian.as_ref().expect("g")), result.log)
+    };
+    let ((reverse, log), (forward, _)) = (gradient(Mode::Reverse), gradient(Mode::Forward));
+    assert!(log.iter().any(|l| l.contains("reverse mode gradient")), "{log:?}");
+    let err = relative_error(&reverse, &forward);
+    assert!(err <= 1e-12, "reverse and forward gradients differ by {err:e}");
 }
 
 #[test]
-fn reverse_mode_and_hessians_refuse_complex_values_that_depend_on_x() {
+fn hessians_refuse_complex_values_that_depend_on_x() {
     let text = "@(x) sum(real(x .* exp(1i * x)))";
-    for (mode, nargout) in [(Mode::Reverse, 2), (Mode::Auto, 3)] {
-        let err = Engine::new()
-            .evaluate(&mut host(), &request(text, vec![], &X, Options { mode, ..Options::default() }, nargout))
-            .expect_err("refused");
-        assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
-        assert!(err.to_string().contains("complex values that depend on x"), "{err}");
-    }
+    let err = Engine::new().evaluate(&mut host(), &request(text, vec![], &X, Options::default(), 3)).expect_err("refused");
+    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    assert!(err.to_string().contains("complex values that depend on x"), "{err}");
+}
+
+/// Reverse mode refuses indexed assignment into a complex value that depends on x: 'auto' falls back
+/// to forward mode, and a later explicit 'reverse' request on the same plan raises the refusal rather
+/// than reusing the forward plan silently.
+#[test]
+fn an_explicit_reverse_request_after_an_auto_fallback_is_refused_not_run_forward() {
+    let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 + 0.05).collect();
+    let function = named("complex_assign_objective");
+    let call = |engine: &mut Engine, mode: Mode| {
+        let req = Request { function: function.clone(), args: vec![column(x.clone())], options: Options { mode, verbose: true, ..Options::default() }, nargout: 2 };
+        engine.evaluate(&mut host(), &req)
+    };
+    let mut engine = Engine::new();
+    let auto = call(&mut engine, Mode::Auto).expect("auto runs forward");
+    assert!(auto.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", auto.log);
+    let expected = central_differences(&x, |xp| values(&evaluate(&mut Engine::new(), &function, vec![column(xp)], 1).expect("f").value));
+    let err = relative_error(&values(auto.jacobian.as_ref().expect("g")), &expected);
+    assert!(err <= 1e-7, "gradient differs from central differences by {err:e}");
+    let refused = call(&mut engine, Mode::Reverse).expect_err("an explicit reverse request is refused");
+    assert_eq!(refused.kind, ErrorKind::Unsupported, "{refused}");
+    assert!(refused.to_string().contains("subsasgn"), "{refused}");
+    assert!(call(&mut engine, Mode::Auto).is_ok(), "auto still runs forward");
 }
 
 #[test]

@@ -218,6 +218,9 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
+    /// Whether reverse mode refused this plan's code ('auto' then runs forward; an explicit 'reverse'
+    /// request tries again and raises the refusal).
+    reverse_refused: bool,
     hessian: Option<hessian::HessianCompression>,
     /// What the latest run asks the host to do.
     host_calls: std::sync::Mutex<Vec<HostCall>>,
@@ -802,6 +805,7 @@ fn prepare(
         checked: None,
         compression: None,
         scalar_output: None,
+        reverse_refused: false,
         hessian: None,
         host_calls: Default::default(),
         warnings: WarningState::default(),

@@ -35,7 +35,9 @@ pub struct Gradient {
 pub fn gradient(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
     let (result, tape, x, _) = record_gradient(interpreter, args, wrt)?;
     let tape_bytes = tape.bytes();
-    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
+    // A complex f has a complex J: forward mode's.
+    let real_scalar = result.value.numel() == 1 && !matches!(result.value, Value::Complex(_));
+    let gradient = real_scalar.then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
     Ok(Gradient { value: result.value, gradient, tape_bytes, on_tape: result.tape.is_some() })
 }
 

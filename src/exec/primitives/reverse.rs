@@ -12,7 +12,7 @@
 //! Hessian sweep carries the adjoint and its tangents together (see `second_order`).
 
 use super::elementwise::{numeric, row_maps};
-use super::{Derivative, Forward, Kernel, PrimId, Vjp, forward, get, require_derivative_rule};
+use super::{Derivative, Forward, Kernel, PrimId, Vjp, complex, forward, get, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use crate::exec::value::Value;
@@ -34,6 +34,9 @@ pub type Adjoints = Vec<Option<Vec<f64>>>;
 pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let p = get(id);
     let none = || vec![None; rv.inputs.len()];
+    if on_complex_values(rv.inputs, rv.output) {
+        return transposed_forward(id, rv);
+    }
     match p.kernel {
         Kernel::Unary { df: Some(_), .. } | Kernel::Binary { .. } => {
             let inputs: Vec<Seen> = rv.inputs.iter().map(|v| Seen::Values(v)).collect();
@@ -118,6 +121,10 @@ pub fn elementwise_adjoint(
     columns: usize,
     wanted: &[bool],
 ) -> Option<Result<Adjoints>> {
+    let complex_seen = |seen: &Seen| matches!(seen, Seen::Values(v) if complex::is_complex(v));
+    if complex_seen(output) || inputs.iter().any(complex_seen) {
+        return None;
+    }
     let elements =
         || -> Result<(Vec<Elements>, Elements)> { Ok((inputs.iter().map(Elements::new).collect::<Result<_>>()?, Elements::new(output)?)) };
     match get(id).kernel {
@@ -162,7 +169,14 @@ fn binary(
     vec![grad_a, grad_b]
 }
 
-/// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed.
+/// Whether a step meets complex values: its adjoints then have two rows per complex element (real
+/// parts, then imaginary parts), and its rule is the transposed complex forward rule.
+fn on_complex_values(inputs: &[&Value], output: &Value) -> bool {
+    complex::is_complex(output) || inputs.iter().any(|v| complex::is_complex(v))
+}
+
+/// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed
+/// (one row per element, two per complex element: see `complex::rows`).
 pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let zero = Deriv::Zero;
     (0..rv.inputs.len())
@@ -170,11 +184,11 @@ pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
             if !rv.wanted[k] {
                 return Ok(None);
             }
-            let n = rv.inputs[k].numel();
+            let n = complex::rows(rv.inputs[k]);
             let seed = Deriv::Sparse(SparseDeriv::identity(n));
             let derivs: Vec<&Deriv> = (0..rv.inputs.len()).map(|i| if i == k { &seed } else { &zero }).collect();
             let local = forward(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output })?;
-            let m = rv.output.numel();
+            let m = complex::rows(rv.output);
             let columns = (0..rv.columns).flat_map(|c| transpose_times(&local, &rv.adjoint[c * m..(c + 1) * m], n));
             Ok(Some(columns.collect()))
         })

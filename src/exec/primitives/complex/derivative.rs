@@ -44,7 +44,8 @@ pub(crate) fn keeps_complex(id: PrimId, operands: &[&Value], result: &Value) -> 
     matches!(result, Value::Double(_)) && operands.iter().any(|v| is_complex(v)) && !real_valued(id)
 }
 
-fn is_complex(value: &Value) -> bool {
+/// Whether a value is complex (full or sparse).
+pub(crate) fn is_complex(value: &Value) -> bool {
     matches!(value, Value::Complex(_) | Value::ComplexSparse(_))
 }
 
@@ -58,8 +59,8 @@ pub(crate) fn widened(value: Value) -> Value {
 
 /// The error for a complex value that depends on x met by reverse mode or a Hessian.
 pub(crate) fn on_tape(what: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: reverse mode and Hessians do not follow complex values that depend on x"))
-        .with_hint("use opts.mode = 'forward' for J and g ('auto' does); for a Hessian, write the complex arithmetic with real and imaginary parts")
+    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: Hessians (and indexed assignment in reverse mode) do not follow complex values that depend on x"))
+        .with_hint("J and g work as they are (forward or reverse mode); for a Hessian, write the complex arithmetic with real and imaginary parts")
 }
 
 /// The derivative of the first result of `id` where complex values are involved (see `involved`).

@@ -18,7 +18,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
 pub(crate) use derivative::{
-    assign, assignment_involved, forward, index, involved, keeps_complex, on_tape, outputs, rows, unsupported_derivative,
+    assign, assignment_involved, forward, index, involved, is_complex, keeps_complex, on_tape, outputs, rows, unsupported_derivative,
     varies_on_complex, widened,
 };
 pub(crate) use logic::COLON_WARNING;
