@@ -1,7 +1,8 @@
 function test_msad_complex_sparse()
 % Complex sparse matrices (issue #22): a complex sparse Ybus read from Octave stays sparse; each
 % expression's value, class, issparse and iscomplex are Octave's own, and products with x-dependent
-% complex values differentiate (J against central differences of the real and imaginary parts).
+% complex values differentiate (J against central differences of the real and imaginary parts); the
+% power-flow least-squares gradient in reverse mode equals forward mode's and central differences.
   [Ybus, ~, ~, ~] = power_flow_network(12);
   Y = Ybus(1:5, 1:5);
   exprs = {@(x, Y) Y * (x + 1i), @(x, Y) (x.' + 2) * Y, @(x, Y) Y * Y, @(x, Y) Y + Y.', @(x, Y) Y - speye(5), ...
@@ -27,8 +28,16 @@ function test_msad_complex_sparse()
     check_jacobian(real(J), real(Jfd), 1e-7, [label ': real part of J']);
     check_jacobian(imag(J), imag(Jfd), 1e-7, [label ': imaginary part of J']);
   end
+  [Ybus, S, Va, Vm] = power_flow_network(40);
+  x = [Va; Vm];
+  objective = @(x, Ybus, S) 0.5 * sum(power_mismatch(x, Ybus, S).^2);
+  [f, g] = msad_eval(objective, x, struct('mode', 'reverse', 'verbose', false), Ybus, S);
+  [~, g_forward] = msad_eval(objective, x, struct('mode', 'forward'), Ybus, S);
+  check_value(f, objective(x, Ybus, S), 1e-14, 'least-squares objective');
+  assert(max(abs(g - g_forward)) <= 1e-12 * max(abs(g_forward)), 'reverse and forward gradients differ');
+  check_jacobian(g.', fd_jacobian(@(x) objective(x, Ybus, S), x), 1e-7, 'least-squares gradient');
   try
-    msad_eval(@(x, Y) Y .* x(1:5).', x, struct(), Y);
+    msad_eval(@(x, Y) Y .* x(1:5).', x(1:5), struct(), Y);
     error('test:expected', 'Y .* x was not refused');
   catch err
     assert(strcmp(err.identifier, 'msad:unsupported'), 'Y .* x: %s (%s)', err.message, err.identifier);
