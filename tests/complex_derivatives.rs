@@ -482,3 +482,43 @@ fn complex_sparse_matrices_that_depend_on_x_are_refused() {
         assert!(err.to_string().contains(what), "{text}: {err}");
     }
 }
+
+/// `fft` and `ifft` (linear: each direction's block transformed) against central differences, with
+/// padding, truncation, a dimension and matrices; a real f through them in reverse mode as forward mode.
+#[test]
+fn fourier_transforms_match_differences_in_both_modes() {
+    for text in [
+        "@(x) fft(x)",
+        "@(x) fft(x, 5)",
+        "@(x) fft(x, 2)",
+        "@(x) ifft(exp(1i * x))",
+        "@(x) ifft(x.^2, 4)",
+        "@(x) fft([x, x.^2])",
+        "@(x) fft([x, x.^2], [], 2)",
+        "@(x) fft([x; 1; x], 8)",
+        "@(x) abs(fft(x.' .* [1 2 3])).^2",
+        "@(x) real(ifft(fft(x) .* [1; 2i; -1]))",
+    ] {
+        check(text, vec![], &X, 1e-7);
+    }
+    let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 - 0.4).collect();
+    for text in ["@(x) sum(abs(fft(x .* exp(1i * x))).^2)", "@(x) real(sum(ifft(x, 16) .* exp(1i * (1:16)')))"] {
+        let gradient = |mode| {
+            let result = run(&mut Engine::new(), &request(text, vec![], &x, Options { mode, ..Options::default() }, 2));
+            values(result.jacobian.as_ref().expect("g"))
+        };
+        let (reverse, forward) = (gradient(Mode::Reverse), gradient(Mode::Forward));
+        assert!(relative_error(&reverse, &forward) <= 1e-13, "{text}: reverse and forward gradients differ");
+        let expected: Vec<f64> = fd(text, &[], &x).into_iter().step_by(2).collect();
+        assert!(relative_error(&forward, &expected) <= 1e-7, "{text}: gradient differs from central differences");
+    }
+}
+
+/// An fft whose value narrows to real (a symmetric x) keeps its imaginary parts' derivatives.
+#[test]
+fn a_real_valued_fft_keeps_its_imaginary_derivatives() {
+    let x = [1.0, 2.0, 3.0, 2.0];
+    let result = check("@(x) fft(x)", vec![], &x, 1e-7);
+    assert!(matches!(result.jacobian, Some(Value::Complex(_))), "J is complex");
+    assert!(matches!(result.value, Value::Double(_)), "f narrows to real as Octave's");
+}

@@ -37,11 +37,12 @@ fn real_valued(id: PrimId) -> bool {
     matches!(id, Prim::Real | Prim::Imag | Prim::Abs | Prim::Angle | Prim::Arg | Prim::Norm) || !output_is_differentiable(id, 0)
 }
 
-/// Whether the first result of `id`, computed by a complex kernel from `operands` of which some carry a
-/// derivative, must stay complex: Octave narrows a result whose imaginary parts are all zero, but their
-/// derivatives need not be zero (`exp(1i * x)` at x = 0).
+/// Whether the first result of `id`, computed from `operands` of which some depend on x, must stay
+/// complex: Octave narrows a result whose imaginary parts are all zero, but their derivatives need not
+/// be zero (`exp(1i * x)` at x = 0, `fft` of a symmetric x).
 pub(crate) fn keeps_complex(id: PrimId, operands: &[&Value], result: &Value) -> bool {
-    matches!(result, Value::Double(_)) && operands.iter().any(|v| is_complex(v)) && !real_valued(id)
+    let complex_valued = matches!(id, Prim::Fft | Prim::Ifft) || operands.iter().any(|v| is_complex(v));
+    matches!(result, Value::Double(_)) && complex_valued && !real_valued(id)
 }
 
 /// Whether a value is complex (full or sparse).
@@ -83,6 +84,7 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Prim::Mpower if scalar(0) && scalar(1) => elementwise(Prim::Power, fw),
         Prim::Mtimes => bilinear(id, fw),
         Prim::Mldivide => solve(fw),
+        Prim::Fft | Prim::Ifft => super::fft::forward(id, fw),
         _ if holomorphic(id).is_some() => unary(id, fw),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => split_linear(id, fw),
         _ if zero_on_complex(id) => Ok(Deriv::Zero),

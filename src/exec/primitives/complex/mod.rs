@@ -6,6 +6,7 @@
 
 mod c99;
 mod derivative;
+mod fft;
 mod linalg;
 mod logic;
 mod math;
@@ -31,6 +32,14 @@ pub(super) fn entries() -> Vec<Primitive> {
         // Piecewise constant on the real line (0 or pi); complex operands have their rule in `derivative`.
         Primitive::new(Prim::Angle, Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
         Primitive::new(Prim::Arg, Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
+        Primitive::new(
+            Prim::Fft,
+            Kernel::General { eval: |a, _| Ok(vec![fft::eval(Prim::Fft, a)?]), derivative: Derivative::Rule(|fw| fft::forward(Prim::Fft, fw)) },
+        ),
+        Primitive::new(
+            Prim::Ifft,
+            Kernel::General { eval: |a, _| Ok(vec![fft::eval(Prim::Ifft, a)?]), derivative: Derivative::Rule(|fw| fft::forward(Prim::Ifft, fw)) },
+        ),
     ]
 }
 
@@ -113,6 +122,7 @@ pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Va
         }
         Prim::Num2str | Prim::Mat2str | Prim::Sprintf => Ok(vec![text::eval(id, args)?]),
         Prim::Double | Prim::Full => Ok(vec![args[0].clone()]),
+        Prim::Fft | Prim::Ifft => Ok(vec![fft::eval(id, args)?]),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => Ok(vec![split(id, args, nargout)?]),
         _ => Err(unsupported(id.name())),
     }
