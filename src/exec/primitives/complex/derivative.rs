@@ -84,6 +84,7 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Prim::Mpower if scalar(0) && scalar(1) => elementwise(Prim::Power, fw),
         Prim::Mtimes => bilinear(id, fw),
         Prim::Mldivide => solve(fw),
+        Prim::Mrdivide => right_solve(fw),
         Prim::Fft | Prim::Ifft => super::fft::forward(id, fw),
         _ if holomorphic(id).is_some() => unary(id, fw),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => split_linear(id, fw),
@@ -458,4 +459,26 @@ fn solve(fw: &Forward) -> Result<Deriv> {
         }
     }
     Ok(Deriv::Dense(out))
+}
+
+/// `X = B / A` of matrices, as `(A.' \ B.').'` on transposed values and blocks.
+fn right_solve(fw: &Forward) -> Result<Deriv> {
+    let (b, a) = (fw.inputs[0], fw.inputs[1]);
+    let ((at, dat), (bt, dbt)) = (transposed(a, fw.derivs[1])?, transposed(b, fw.derivs[0])?);
+    let xt = transposed_value(fw.output)?;
+    let dxt = solve(&Forward { inputs: &[&at, &bt], derivs: &[&dat, &dbt], output: &xt })?;
+    let x = widened(fw.output.clone());
+    split_linear(Prim::Transpose, &Forward { inputs: &[&xt], derivs: &[&dxt], output: &x })
+}
+
+/// `v.'` as a complex value (its block then stacks both parts).
+fn transposed_value(v: &Value) -> Result<Value> {
+    Ok(widened(super::super::eval(Prim::Transpose, &[v], 1)?.swap_remove(0)))
+}
+
+/// `v.'` and its block, stacked as a complex value's.
+fn transposed(v: &Value, d: &Deriv) -> Result<(Value, Deriv)> {
+    let vt = transposed_value(v)?;
+    let dt = split_linear(Prim::Transpose, &Forward { inputs: &[v], derivs: &[d], output: &vt })?;
+    Ok((vt, dt))
 }
