@@ -270,7 +270,8 @@ fn the_power_flow_least_squares_gradient_runs_in_reverse_mode() {
     let n = 30;
     let ybus = Value::ComplexSparse(ComplexSparse::from_dense(&Array::new(vec![n, n], network(n))));
     let s = Value::Complex(Array::column((0..n).map(|k| Complex64::new(0.1 * (k % 3) as f64, -0.05 * (k % 4) as f64)).collect()));
-    let x: Vec<f64> = (0..n).map(|k| 0.05 * ((k * 13 % 11) as f64 - 5.0) / 5.0).chain((0..n).map(|k| 1.0 + 0.01 * (k % 5) as f64)).collect();
+    let x: Vec<f64> =
+        (0..n).map(|k| 0.05 * ((k * 13 % 11) as f64 - 5.0) / 5.0).chain((0..n).map(|k| 1.0 + 0.01 * (k % 5) as f64)).collect();
     let text = "@(x) 0.5 * sum(power_mismatch(x, Y, S).^2)";
     let gradient = |mode: Mode| {
         let req = request(text, vec![("Y", ybus.clone()), ("S", s.clone())], &x, Options { mode, verbose: true, ..Options::default() }, 2);
@@ -299,7 +300,12 @@ fn an_explicit_reverse_request_after_an_auto_fallback_is_refused_not_run_forward
     let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 + 0.05).collect();
     let function = named("complex_assign_objective");
     let call = |engine: &mut Engine, mode: Mode| {
-        let req = Request { function: function.clone(), args: vec![column(x.clone())], options: Options { mode, verbose: true, ..Options::default() }, nargout: 2 };
+        let req = Request {
+            function: function.clone(),
+            args: vec![column(x.clone())],
+            options: Options { mode, verbose: true, ..Options::default() },
+            nargout: 2,
+        };
         engine.evaluate(&mut host(), &req)
     };
     let mut engine = Engine::new();

@@ -2,10 +2,10 @@
 //! cells, structs and function handles.
 
 use super::buffers;
+pub use super::complex_sparse::ComplexSparse;
 use super::small_list::Dims;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::Callee;
-pub use super::complex_sparse::ComplexSparse;
 pub use num_complex::Complex64;
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -77,7 +77,9 @@ fn value_bytes(value: &Value) -> usize {
         Value::Logical(a) => a.data.len(),
         Value::Char(a) => a.data.len() * size_of::<u16>(),
         Value::Sparse(s) => s.values.len() * (size_of::<f64>() + size_of::<usize>()) + s.colptr.len() * size_of::<usize>(),
-        Value::ComplexSparse(s) => s.nnz() * (size_of::<crate::exec::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>(),
+        Value::ComplexSparse(s) => {
+            s.nnz() * (size_of::<crate::exec::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>()
+        }
         Value::Cell(a) => a.data.iter().map(|v| size_of::<Value>() + value_bytes(v)).sum(),
         Value::Struct(_) | Value::Handle(_) => 0,
     };

@@ -26,8 +26,14 @@ macro_rules! is {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        is!(Prim::Isnumeric, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_) | Value::ComplexSparse(_))),
-        is!(Prim::Isreal, |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) | Value::ComplexSparse(_))),
+        is!(Prim::Isnumeric, |v| matches!(
+            v,
+            Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_) | Value::ComplexSparse(_)
+        )),
+        is!(Prim::Isreal, |v| !matches!(
+            v,
+            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) | Value::ComplexSparse(_)
+        )),
         is!(Prim::Isfloat, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_) | Value::ComplexSparse(_))),
         is!(Prim::Isinteger, |v| matches!(v, Value::Int(..))),
         is!(Prim::Iscomplex, |v| matches!(v, Value::Complex(_) | Value::ComplexSparse(_))),

@@ -60,8 +60,13 @@ pub(crate) fn widened(value: Value) -> Value {
 
 /// The error for a complex value that depends on x met by reverse mode or a Hessian.
 pub(crate) fn on_tape(what: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: Hessians (and indexed assignment in reverse mode) do not follow complex values that depend on x"))
-        .with_hint("J and g work as they are (forward or reverse mode); for a Hessian, write the complex arithmetic with real and imaginary parts")
+    Diagnostic::new(
+        ErrorKind::Unsupported,
+        format!("{what}: Hessians (and indexed assignment in reverse mode) do not follow complex values that depend on x"),
+    )
+    .with_hint(
+        "J and g work as they are (forward or reverse mode); for a Hessian, write the complex arithmetic with real and imaginary parts",
+    )
 }
 
 /// The derivative of the first result of `id` where complex values are involved (see `involved`).

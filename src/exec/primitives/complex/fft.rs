@@ -35,7 +35,9 @@ fn plan(id: PrimId, args: &[&Value]) -> Result<Plan> {
         }
     };
     let dim = match args.get(2) {
-        Some(v) => count(v, "DIM")?.ok_or_else(|| runtime(format!("{name}: DIM must be a valid dimension along which to perform FFT")))? - 1,
+        Some(v) => {
+            count(v, "DIM")?.ok_or_else(|| runtime(format!("{name}: DIM must be a valid dimension along which to perform FFT")))? - 1
+        }
         None => dims.iter().position(|&d| d != 1).unwrap_or(0),
     };
     let length = dims.get(dim).copied().unwrap_or(1);
@@ -106,7 +108,7 @@ fn forward_dft(x: &[C]) -> Vec<C> {
     // The sum and (n even) the alternating sum exactly, as radix-2 and Octave's FFTW give them: a real
     // x has real ones, and their derivatives' imaginary rows are exact zeros.
     transformed[0] = x.iter().sum();
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         transformed[n / 2] = x.iter().enumerate().map(|(j, z)| if j % 2 == 0 { *z } else { -z }).sum();
     }
     transformed
@@ -206,7 +208,9 @@ mod tests {
         let n = x.len();
         let sign = if inverse { 1.0 } else { -1.0 };
         let scale = if inverse { 1.0 / n as f64 } else { 1.0 };
-        (0..n).map(|k| x.iter().enumerate().map(|(j, v)| v * C::from_polar(scale, sign * 2.0 * PI * ((j * k) % n) as f64 / n as f64)).sum()).collect()
+        (0..n)
+            .map(|k| x.iter().enumerate().map(|(j, v)| v * C::from_polar(scale, sign * 2.0 * PI * ((j * k) % n) as f64 / n as f64)).sum())
+            .collect()
     }
 
     #[test]

@@ -34,11 +34,17 @@ pub(super) fn entries() -> Vec<Primitive> {
         Primitive::new(Prim::Arg, Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
         Primitive::new(
             Prim::Fft,
-            Kernel::General { eval: |a, _| Ok(vec![fft::eval(Prim::Fft, a)?]), derivative: Derivative::Rule(|fw| fft::forward(Prim::Fft, fw)) },
+            Kernel::General {
+                eval: |a, _| Ok(vec![fft::eval(Prim::Fft, a)?]),
+                derivative: Derivative::Rule(|fw| fft::forward(Prim::Fft, fw)),
+            },
         ),
         Primitive::new(
             Prim::Ifft,
-            Kernel::General { eval: |a, _| Ok(vec![fft::eval(Prim::Ifft, a)?]), derivative: Derivative::Rule(|fw| fft::forward(Prim::Ifft, fw)) },
+            Kernel::General {
+                eval: |a, _| Ok(vec![fft::eval(Prim::Ifft, a)?]),
+                derivative: Derivative::Rule(|fw| fft::forward(Prim::Ifft, fw)),
+            },
         ),
     ]
 }

@@ -20,9 +20,7 @@ pub(super) fn involved(args: &[&Value]) -> bool {
 pub(super) fn eval(id: PrimId, args: &[&Value]) -> Result<Value> {
     let name = id.name();
     match (id, args) {
-        (Prim::Conj | Prim::Real | Prim::Imag | Prim::Abs | Prim::Uminus | Prim::Uplus, [Value::ComplexSparse(a)]) => {
-            Ok(entrywise(id, a))
-        }
+        (Prim::Conj | Prim::Real | Prim::Imag | Prim::Abs | Prim::Uminus | Prim::Uplus, [Value::ComplexSparse(a)]) => Ok(entrywise(id, a)),
         (Prim::Full, [Value::ComplexSparse(a)]) => Ok(Value::Complex(a.to_dense())),
         (Prim::Sparse | Prim::Double, [Value::ComplexSparse(a)]) => Ok(Value::ComplexSparse(a.clone())),
         (Prim::Transpose, [Value::ComplexSparse(a)]) => Ok(Value::ComplexSparse(transposed(a))),
