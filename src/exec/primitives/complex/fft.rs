@@ -10,6 +10,7 @@
 use super::super::{Forward, Prim, PrimId, check_arity, runtime};
 use crate::diag::Result;
 use crate::exec::deriv::{DenseDeriv, Deriv};
+use crate::exec::memory;
 use crate::exec::value::{Array, Complex64, Value};
 use std::f64::consts::PI;
 
@@ -34,10 +35,10 @@ fn plan(id: PrimId, args: &[&Value]) -> Result<Plan> {
             _ => Err(runtime(format!("{name}: {what} must be greater than zero"))),
         }
     };
+    let invalid_dim = || runtime(format!("{name}: DIM must be a valid dimension along which to perform FFT"));
     let dim = match args.get(2) {
-        Some(v) => {
-            count(v, "DIM")?.ok_or_else(|| runtime(format!("{name}: DIM must be a valid dimension along which to perform FFT")))? - 1
-        }
+        // Beyond 64 dimensions, an array's size list alone would be a large allocation.
+        Some(v) => count(v, "DIM")?.filter(|&d| d <= 64).ok_or_else(invalid_dim)? - 1,
         None => dims.iter().position(|&d| d != 1).unwrap_or(0),
     };
     let length = dims.get(dim).copied().unwrap_or(1);
@@ -51,6 +52,8 @@ fn plan(id: PrimId, args: &[&Value]) -> Result<Plan> {
 pub(super) fn eval(id: PrimId, args: &[&Value]) -> Result<Value> {
     let plan = plan(id, args)?;
     let x = args[0].complex_parts().ok_or_else(|| runtime(format!("{}: X must be a numeric array", id.name())))?;
+    // Bluestein's two work vectors of power-of-two length.
+    memory::check((2 * plan.n).next_power_of_two().saturating_mul(2), size_of::<C>())?;
     Ok(Value::narrowed(transform(&x, &plan)))
 }
 
