@@ -86,6 +86,11 @@ const NOTES: &[(&str, &str)] = &[
         "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave; complex input that depends on x: `imag(conj(z) dz) / abs(z)^2`",
     ),
     ("arg", "as angle"),
+    (
+        "fft",
+        "`fft(x)`, `fft(x, n)` (zero padding or truncation), `fft(x, n, dim)`; radix-2, Bluestein for other lengths; linear: each direction's block transformed (reverse: the transposed rule); results that depend on x stay complex",
+    ),
+    ("ifft", "as fft, scaled by 1/n"),
     ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),
     (
         "expm",

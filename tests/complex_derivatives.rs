@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, Evaluation, Mode, Options, Request, Sparsity};
-use msad::exec::value::{Array, Complex64, Value};
+use msad::exec::value::{Array, Complex64, ComplexSparse, Value};
 
 fn request(text: &str, captured: Vec<(&str, Value)>, x: &[f64], options: Options, nargout: usize) -> Request {
     Request { function: anonymous(text, captured), args: vec![column(x.to_vec())], options, nargout }
@@ -227,30 +227,97 @@ fn complex_forms_agree_with_their_real_forms_and_the_complex_step() {
     }
 }
 
+/// The gradient of a real scalar f through complex values, in reverse mode (the tape's complex steps
+/// carry adjoints of the real and imaginary parts) and forward mode: the two agree to round-off (the
+/// dot-product test of the transposed rules) and match central differences.
 #[test]
-fn a_real_gradient_through_complex_values_runs_forward_in_auto_mode() {
-    let text = "@(x) sum(abs(exp(1i * x)).^2 + real(x .* exp(1i * x)))";
+fn real_gradients_through_complex_values_in_reverse_mode_match_forward_mode() {
     let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 - 0.4).collect();
-    let result = run(&mut Engine::new(), &request(text, vec![], &x, Options { verbose: true, ..Options::default() }, 2));
-    let expected = fd(text, &[], &x);
-    let err = relative_error(
-        &values(result.jacobian.as_ref().expect("g")),
-        &expected[..x.len() * 2].iter().step_by(2).copied().collect::<Vec<_>>(),
-    );
-    assert!(err <= 1e-7, "gradient differs from central differences by {err:e}");
-    assert!(result.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", result.log);
+    let a = Value::Complex(Array::new(
+        vec![2, 12],
+        (0..24).map(|k| Complex64::new(0.3 * (k % 5) as f64 - 0.5, 0.2 * (k % 7) as f64 - 0.6)).collect(),
+    ));
+    let texts = [
+        "@(x) sum(abs(exp(1i * x)).^2 + real(x .* exp(1i * x)))",
+        "@(x) sum(angle(x + 2i) .* imag(sqrt(x - 1)))",
+        "@(x) sum(abs(A * (x .* exp(1i * x))).^2)",
+        "@(x) real(sum(conj(x + 1i * x.^2) .* log(x + 3i)))",
+        "@(x) abs((x(1) + 1i) * (x(2) - 2i) * x(3) / (x(4) + 0.5i))",
+        "@(x) sum(sum(abs((x + 0.5i) .^ 2 ./ (x.' - 3i))))",
+        "@(x) imag(sum(exp(1i * x(3:7))) * (x(1) + 2i))",
+        "@(x) real([exp(1i * x(1:2)); x(3) + 1i]' * [x(4); 2i; x(5)])",
+        "@(x) sum(real(([4 1; 1 3] + 1i * [x(1) 0; 0 x(2)]) \\ [x(3); 1i * x(4)]))",
+    ];
+    for text in texts {
+        let captured = vec![("A", a.clone())];
+        let options = |mode| Options { mode, verbose: true, ..Options::default() };
+        let reverse = run(&mut Engine::new(), &request(text, captured.clone(), &x, options(Mode::Reverse), 2));
+        assert!(reverse.log.iter().any(|l| l.contains("reverse mode gradient")), "{text}: {:?}", reverse.log);
+        let forward = run(&mut Engine::new(), &request(text, captured.clone(), &x, options(Mode::Forward), 2));
+        let (g_reverse, g_forward) = (values(reverse.jacobian.as_ref().expect("g")), values(forward.jacobian.as_ref().expect("g")));
+        let err = relative_error(&g_reverse, &g_forward);
+        assert!(err <= 1e-13, "{text}: reverse and forward gradients differ by {err:e}");
+        let expected: Vec<f64> = fd(text, &captured, &x).into_iter().step_by(2).collect();
+        let err = relative_error(&g_reverse, &expected);
+        assert!(err <= 1e-7, "{text}: gradient differs from central differences by {err:e}");
+    }
+}
+
+/// The power-flow least-squares objective 0.5 * sum(F.^2) through the complex sparse Ybus, reverse
+/// against forward mode.
+#[test]
+fn the_power_flow_least_squares_gradient_runs_in_reverse_mode() {
+    let n = 30;
+    let ybus = Value::ComplexSparse(ComplexSparse::from_dense(&Array::new(vec![n, n], network(n))));
+    let s = Value::Complex(Array::column((0..n).map(|k| Complex64::new(0.1 * (k % 3) as f64, -0.05 * (k % 4) as f64)).collect()));
+    let x: Vec<f64> =
+        (0..n).map(|k| 0.05 * ((k * 13 % 11) as f64 - 5.0) / 5.0).chain((0..n).map(|k| 1.0 + 0.01 * (k % 5) as f64)).collect();
+    let text = "@(x) 0.5 * sum(power_mismatch(x, Y, S).^2)";
+    let gradient = |mode: Mode| {
+        let req = request(text, vec![("Y", ybus.clone()), ("S", s.clone())], &x, Options { mode, verbose: true, ..Options::default() }, 2);
+        let result = run(&mut Engine::new(), &req);
+        (values(result.jacobian.as_ref().expect("g")), result.log)
+    };
+    let ((reverse, log), (forward, _)) = (gradient(Mode::Reverse), gradient(Mode::Forward));
+    assert!(log.iter().any(|l| l.contains("reverse mode gradient")), "{log:?}");
+    let err = relative_error(&reverse, &forward);
+    assert!(err <= 1e-12, "reverse and forward gradients differ by {err:e}");
 }
 
 #[test]
-fn reverse_mode_and_hessians_refuse_complex_values_that_depend_on_x() {
+fn hessians_refuse_complex_values_that_depend_on_x() {
     let text = "@(x) sum(real(x .* exp(1i * x)))";
-    for (mode, nargout) in [(Mode::Reverse, 2), (Mode::Auto, 3)] {
-        let err = Engine::new()
-            .evaluate(&mut host(), &request(text, vec![], &X, Options { mode, ..Options::default() }, nargout))
-            .expect_err("refused");
-        assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
-        assert!(err.to_string().contains("complex values that depend on x"), "{err}");
-    }
+    let err = Engine::new().evaluate(&mut host(), &request(text, vec![], &X, Options::default(), 3)).expect_err("refused");
+    assert_eq!(err.kind, ErrorKind::Unsupported, "{err}");
+    assert!(err.to_string().contains("complex values that depend on x"), "{err}");
+}
+
+/// Reverse mode refuses indexed assignment into a complex value that depends on x: 'auto' falls back
+/// to forward mode, and a later explicit 'reverse' request on the same plan raises the refusal rather
+/// than reusing the forward plan silently.
+#[test]
+fn an_explicit_reverse_request_after_an_auto_fallback_is_refused_not_run_forward() {
+    let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 + 0.05).collect();
+    let function = named("complex_assign_objective");
+    let call = |engine: &mut Engine, mode: Mode| {
+        let req = Request {
+            function: function.clone(),
+            args: vec![column(x.clone())],
+            options: Options { mode, verbose: true, ..Options::default() },
+            nargout: 2,
+        };
+        engine.evaluate(&mut host(), &req)
+    };
+    let mut engine = Engine::new();
+    let auto = call(&mut engine, Mode::Auto).expect("auto runs forward");
+    assert!(auto.log.iter().any(|l| l.contains("reverse mode unavailable")), "{:?}", auto.log);
+    let expected = central_differences(&x, |xp| values(&evaluate(&mut Engine::new(), &function, vec![column(xp)], 1).expect("f").value));
+    let err = relative_error(&values(auto.jacobian.as_ref().expect("g")), &expected);
+    assert!(err <= 1e-7, "gradient differs from central differences by {err:e}");
+    let refused = call(&mut engine, Mode::Reverse).expect_err("an explicit reverse request is refused");
+    assert_eq!(refused.kind, ErrorKind::Unsupported, "{refused}");
+    assert!(refused.to_string().contains("subsasgn"), "{refused}");
+    assert!(call(&mut engine, Mode::Auto).is_ok(), "auto still runs forward");
 }
 
 #[test]
@@ -271,8 +338,8 @@ fn functions_without_a_complex_rule_are_msad_errors() {
 }
 
 /// A meshed network: a ring of `n` buses plus chords `k -> (7k + 3) mod n`, line admittances
-/// `1 / (r + i x)` with r, x varying by line, and a shunt at each bus. Returns Ybus (dense: msad has no
-/// complex sparse values yet) as a complex array, row-major access `y[i * n + j]` = column-major of Ybus'.
+/// `1 / (r + i x)` with r, x varying by line, and a shunt at each bus. Returns Ybus as a dense complex
+/// array (column-major).
 fn network(n: usize) -> Vec<Complex64> {
     let mut y = vec![Complex64::new(0.0, 0.0); n * n];
     let mut line = |i: usize, j: usize, k: usize| {
@@ -317,12 +384,13 @@ fn power_flow_jacobian_has_the_pattern_and_values_of_the_hand_coded_one() {
             }
         }
     }
-    let ybus = Value::Complex(Array::new(vec![n, n], y));
+    let dense = Array::new(vec![n, n], y);
     let s = Value::Complex(Array::column(s));
     let x: Vec<f64> = va.iter().chain(&vm).copied().collect();
+    let sparse = Value::ComplexSparse(ComplexSparse::from_dense(&dense));
     let mut engine = Engine::new();
-    for call in 0..2 {
-        let args = vec![column(x.clone()), ybus.clone(), s.clone()];
+    for (call, ybus) in [Value::Complex(dense), sparse.clone(), sparse].into_iter().enumerate() {
+        let args = vec![column(x.clone()), ybus, s.clone()];
         let req = Request { function: named("power_mismatch"), args, options: Options::default(), nargout: 2 };
         let result = run(&mut engine, &req);
         let j = result.jacobian.as_ref().expect("J");
@@ -333,4 +401,159 @@ fn power_flow_jacobian_has_the_pattern_and_values_of_the_hand_coded_one() {
         let err = relative_error(&got, &expected);
         assert!(err <= 1e-13, "call {call}: J differs from the hand-coded Jacobian by {err:e}");
     }
+}
+
+/// A 3 x 3 complex sparse matrix with real, imaginary and complex entries and an empty row.
+fn complex_sparse() -> Value {
+    let entries = [(1.0, 2.0), (0.0, 0.0), (0.0, -1.5), (0.5, 0.0), (0.0, 0.0), (0.0, 0.0), (2.0, -1.0), (0.0, 0.0), (3.0, 0.25)];
+    Value::ComplexSparse(ComplexSparse::from_dense(&Array::new(vec![3, 3], entries.iter().map(|&(r, i)| Complex64::new(r, i)).collect())))
+}
+
+fn dense_of(v: &Value) -> Value {
+    match v {
+        Value::ComplexSparse(s) => Value::Complex(s.to_dense()),
+        other => other.clone(),
+    }
+}
+
+/// Each expression's value on the complex sparse matrix: sparse where Octave's is, with the values
+/// the same expression gives on the full matrix.
+#[test]
+fn complex_sparse_kernels_keep_octaves_storage_and_match_the_full_ones() {
+    let y = complex_sparse();
+    let cases = [
+        ("@(Y) Y * [1; 2i; -3]", false),
+        ("@(Y) [1, 2i, -3] * Y", false),
+        ("@(Y) Y * [1 2; 3 4; 5 6i]", false),
+        ("@(Y) Y * Y", true),
+        ("@(Y) Y * sparse([1 0 0; 0 0 2; 0 3 0])", true),
+        ("@(Y) Y + Y.'", true),
+        ("@(Y) Y - sparse(eye(3))", true),
+        ("@(Y) Y + 1", false),
+        ("@(Y) 2i * Y", true),
+        ("@(Y) Y / 4", true),
+        ("@(Y) conj(Y)", true),
+        ("@(Y) Y'", true),
+        ("@(Y) -Y", true),
+        ("@(Y) real(Y)", true),
+        ("@(Y) imag(Y)", true),
+        ("@(Y) abs(Y)", true),
+        ("@(Y) Y(2:3, [1 3])", true),
+        ("@(Y) Y(:, 1)", true),
+        ("@(Y) full(Y)", false),
+        ("@(Y) [nnz(Y), size(Y), issparse(Y), iscomplex(Y), isreal(Y)]", false),
+    ];
+    let mut engine = Engine::new();
+    let mut value_of = |text: &str, y: &Value| {
+        let x = column(vec![0.0]);
+        let function = anonymous(&text.replacen("@(Y)", "@(x)", 1), vec![("Y", y.clone())]);
+        evaluate(&mut engine, &function, vec![x], 1).unwrap_or_else(|e| panic!("{text}: {e}")).value
+    };
+    for (text, sparse) in cases {
+        let got = value_of(text, &y);
+        assert_eq!(matches!(got, Value::Sparse(_) | Value::ComplexSparse(_)), sparse, "{text}: storage of {got:?}");
+        let on_full = value_of(&text.replace("issparse(Y)", "1"), &dense_of(&y));
+        let (got, expected) = (got.complex_parts().expect("numeric"), on_full.complex_parts().expect("numeric"));
+        assert_eq!(got.dims, expected.dims, "{text}");
+        assert_eq!(got.data, expected.data, "{text}");
+    }
+    assert_eq!(values(&value_of("@(Y) nnz(Y)", &y)), [5.0]);
+    let real = value_of("@(Y) Y(1, 2) * 2", &y);
+    assert!(matches!(real, Value::Sparse(_)), "a real part alone narrows to real sparse: {real:?}");
+}
+
+/// Products of a constant complex sparse matrix with complex values that depend on x, against central
+/// differences (the derivative reads the matrix's real and imaginary parts, both sparse).
+#[test]
+fn products_with_constant_complex_sparse_matrices() {
+    let y = complex_sparse();
+    for text in [
+        "@(x) Y * exp(1i * x)",
+        "@(x) Y * x",
+        "@(x) Y.' * (x .* exp(1i * x))",
+        "@(x) x.' * Y'",
+        "@(x) real(conj(Y * exp(1i * x)) .* x)",
+        "@(x) (2 * Y + Y.') * [x, x.^2]",
+    ] {
+        check(text, vec![("Y", y.clone())], &X, 1e-7);
+    }
+}
+
+#[test]
+fn complex_sparse_matrices_that_depend_on_x_are_refused() {
+    let y = complex_sparse();
+    for (text, what) in [("@(x) full(x(1) * Y) * x", "complex sparse matrices that depend on x"), ("@(x) Y .* x", "complex sparse")] {
+        let err = Engine::new().evaluate(&mut host(), &request(text, vec![("Y", y.clone())], &X, Options::default(), 2)).expect_err(text);
+        assert_eq!(err.kind, ErrorKind::Unsupported, "{text}: {err}");
+        assert!(err.to_string().contains(what), "{text}: {err}");
+    }
+}
+
+/// `fft` and `ifft` (linear: each direction's block transformed) against central differences, with
+/// padding, truncation, a dimension and matrices; a real f through them in reverse mode as forward mode.
+#[test]
+fn fourier_transforms_match_differences_in_both_modes() {
+    for text in [
+        "@(x) fft(x)",
+        "@(x) fft(x, 5)",
+        "@(x) fft(x, 2)",
+        "@(x) ifft(exp(1i * x))",
+        "@(x) ifft(x.^2, 4)",
+        "@(x) fft([x, x.^2])",
+        "@(x) fft([x, x.^2], [], 2)",
+        "@(x) fft([x; 1; x], 8)",
+        "@(x) abs(fft(x.' .* [1 2 3])).^2",
+        "@(x) real(ifft(fft(x) .* [1; 2i; -1]))",
+    ] {
+        check(text, vec![], &X, 1e-7);
+    }
+    let x: Vec<f64> = (0..12).map(|k| 0.1 * k as f64 - 0.4).collect();
+    for text in ["@(x) sum(abs(fft(x .* exp(1i * x))).^2)", "@(x) real(sum(ifft(x, 16) .* exp(1i * (1:16)')))"] {
+        let gradient = |mode| {
+            let result = run(&mut Engine::new(), &request(text, vec![], &x, Options { mode, ..Options::default() }, 2));
+            values(result.jacobian.as_ref().expect("g"))
+        };
+        let (reverse, forward) = (gradient(Mode::Reverse), gradient(Mode::Forward));
+        assert!(relative_error(&reverse, &forward) <= 1e-13, "{text}: reverse and forward gradients differ");
+        let expected: Vec<f64> = fd(text, &[], &x).into_iter().step_by(2).collect();
+        assert!(relative_error(&forward, &expected) <= 1e-7, "{text}: gradient differs from central differences");
+    }
+}
+
+/// An fft whose value narrows to real (a symmetric x) keeps its imaginary parts' derivatives.
+#[test]
+fn a_real_valued_fft_keeps_its_imaginary_derivatives() {
+    let x = [1.0, 2.0, 3.0, 2.0];
+    let result = check("@(x) fft(x)", vec![], &x, 1e-7);
+    assert!(matches!(result.jacobian, Some(Value::Complex(_))), "J is complex");
+    assert!(matches!(result.value, Value::Double(_)), "f narrows to real as Octave's");
+}
+
+/// `B / A` with complex operands (`(A.' \ B.').'`, one factorisation for every direction), in forward
+/// mode against central differences and in reverse mode against forward mode.
+#[test]
+fn right_division_by_complex_matrices() {
+    let square = Value::Complex(Array::new(
+        vec![3, 3],
+        [(4.0, 1.0), (1.0, 0.0), (0.0, -1.0), (0.5, 0.5), (3.0, -2.0), (1.0, 0.0), (0.0, 0.0), (2.0, 1.0), (5.0, 0.3)]
+            .iter()
+            .map(|&(r, i)| Complex64::new(r, i))
+            .collect(),
+    ));
+    for text in [
+        "@(x) (x.' + 1i * x.'.^2) / B",
+        "@(x) [x.'; x.'.^2] / B",
+        "@(x) exp(1i * x.') / [3 1 0; 1 4 x(1); 0 1 5]",
+        "@(x) [x.'; 2 * x.'] / (B + diag(x))",
+        "@(x) x.' / (B * x(2))",
+    ] {
+        check(text, vec![("B", square.clone())], &X, 1e-7);
+    }
+    let text = "@(x) sum(abs(exp(1i * x.') / (B + diag(x))).^2)";
+    let gradient = |mode| {
+        let req = request(text, vec![("B", square.clone())], &X, Options { mode, ..Options::default() }, 2);
+        values(run(&mut Engine::new(), &req).jacobian.as_ref().expect("g"))
+    };
+    let err = relative_error(&gradient(Mode::Reverse), &gradient(Mode::Forward));
+    assert!(err <= 1e-13, "reverse and forward gradients differ by {err:e}");
 }

@@ -21,7 +21,7 @@ pub enum Class {
 impl Class {
     pub fn of(v: &Value) -> Class {
         match v {
-            Value::Double(_) | Value::Sparse(_) | Value::Complex(_) => Class::Double,
+            Value::Double(_) | Value::Sparse(_) | Value::Complex(_) | Value::ComplexSparse(_) => Class::Double,
             Value::Logical(_) => Class::Logical,
             Value::Char(_) => Class::Char,
             Value::Cell(_) => Class::Cell,

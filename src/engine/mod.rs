@@ -218,6 +218,9 @@ struct Prepared {
     compression: Option<jacobian::Compression>,
     /// Whether the first output was scalar on the last run (reverse mode applies), once known.
     scalar_output: Option<bool>,
+    /// Whether reverse mode refused this plan's code ('auto' then runs forward; an explicit 'reverse'
+    /// request tries again and raises the refusal).
+    reverse_refused: bool,
     hessian: Option<hessian::HessianCompression>,
     /// What the latest run asks the host to do.
     host_calls: std::sync::Mutex<Vec<HostCall>>,
@@ -635,6 +638,7 @@ fn value_bytes(value: &Value) -> usize {
         Value::Struct(s) => s.elements.iter().flatten().map(value_bytes).sum(),
         Value::Sparse(s) => 16 * s.values.len() + 8 * s.colptr.len(),
         Value::Complex(_) => 16 * value.numel(),
+        Value::ComplexSparse(s) => 24 * s.nnz() + 8 * s.cols(),
         _ => 8 * value.numel(),
     }
 }
@@ -801,6 +805,7 @@ fn prepare(
         checked: None,
         compression: None,
         scalar_output: None,
+        reverse_refused: false,
         hessian: None,
         host_calls: Default::default(),
         warnings: WarningState::default(),

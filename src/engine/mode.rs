@@ -44,8 +44,8 @@ pub(super) fn evaluate(
             // What reverse mode cannot record yet, forward mode may handle: 'auto' falls back.
             Err(d) if options.mode == Mode::Auto && d.kind == ErrorKind::Unsupported => {
                 log.push(format!("msad: reverse mode unavailable ({}): forward mode", d.message));
-                // Not retried for this plan: reverse mode would fail the same way.
-                plan.scalar_output = Some(false);
+                // Not retried in 'auto' mode for this plan: reverse mode would fail the same way.
+                plan.reverse_refused = true;
                 return evaluate(plan, args, wrt, n, options, log);
             }
             other => other?,
@@ -91,7 +91,7 @@ fn uses_reverse(plan: &Prepared, n: usize, options: &Options) -> bool {
     match options.mode {
         Mode::Forward => false,
         Mode::Reverse => may_be_scalar,
-        Mode::Auto => may_be_scalar && n > REVERSE_ABOVE_N,
+        Mode::Auto => may_be_scalar && !plan.reverse_refused && n > REVERSE_ABOVE_N,
     }
 }
 

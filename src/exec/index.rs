@@ -7,7 +7,7 @@ use super::primitives::complex;
 use super::primitives::integers::{as_double, not_differentiable};
 use super::primitives::runtime;
 use super::small_list::{Dims, Few};
-use super::value::{Array, Complex64, IntClass, SparseMatrix, StructArray, Value, normalize_dims};
+use super::value::{Array, Complex64, ComplexSparse, IntClass, SparseMatrix, StructArray, Value, normalize_dims};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 
 /// One index argument: `:` or a list of zero-based positions (with the index's own dims, for the
@@ -405,6 +405,8 @@ pub(crate) fn gather_value(value: &Value, dims: Vec<usize>, positions: &[usize])
         Value::Complex(a) => Value::narrowed(pick(a, dims, positions)),
         // Each element looked up in its column: indexing never makes the whole matrix dense.
         Value::Sparse(s) => Value::Double(Array::new(dims, positions.iter().map(|&k| s.at(k)).collect())),
+        // Sparse, as Octave's.
+        Value::ComplexSparse(s) => ComplexSparse::from_dense(&Array::new(dims, positions.iter().map(|&k| s.at(k)).collect())).narrowed(),
         Value::Struct(_) | Value::Handle(_) => {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("indexing a {}", value.class_name())));
         }

@@ -510,6 +510,8 @@ impl<'p> Interpreter<'p> {
             None => None,
         };
         let (value, deriv) = index(&base.value, &base.deriv, subs)?;
+        // A taped complex value's elements stay complex: their variable has rows for both parts.
+        let value = if tape.is_some() && matches!(base.value, Value::Complex(_)) { primitives::complex::widened(value) } else { value };
         Ok(Slot { value, deriv, tape })
     }
 
@@ -1056,25 +1058,17 @@ fn stack_frame(file: &SourceFile, name: &str, span: Span) -> StackFrame {
     StackFrame { file: file.path.display().to_string(), name, line, column }
 }
 
-/// Complex values never carry derivatives: one made by primitive `id` from operands that depend on x is
-/// an error.
-#[inline]
-/// The results of primitive `id`: complex values that depend on x carry derivatives in forward mode
-/// (a first result narrowed to real by the kernel stays complex, see `complex::keeps_complex`); reverse
-/// mode and Hessians refuse them.
+/// The results of primitive `id`: complex values that depend on x carry derivatives (a first result
+/// narrowed to real by the kernel stays complex, see `complex::keeps_complex`); the tape decides
+/// whether it follows them (gradients do, Hessians refuse).
 pub(super) fn complex_results<R>(id: primitives::PrimId, results: R, operands: &[&Slot]) -> Result<R>
 where
     R: std::ops::Deref<Target = [Value]> + IntoIterator<Item = Value> + FromIterator<Value>,
 {
-    let complex = |v: &Value| matches!(v, Value::Complex(_));
-    let taped = operands.iter().any(|s| s.tape.is_some());
-    if taped && (results.iter().any(complex) || operands.iter().any(|s| complex(&s.value))) {
-        return Err(primitives::complex::on_tape(primitives::get(id).name()));
-    }
     let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
-    let differentiated = operands.iter().any(|s| !s.deriv.is_zero());
+    let depends_on_x = operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some());
     match results.first() {
-        Some(first) if differentiated && primitives::complex::keeps_complex(id, &values, first) => {
+        Some(first) if depends_on_x && primitives::complex::keeps_complex(id, &values, first) => {
             Ok(results.into_iter().enumerate().map(|(k, v)| if k == 0 { primitives::complex::widened(v) } else { v }).collect())
         }
         _ => Ok(results),

@@ -1,6 +1,7 @@
 //! Runtime: values, derivative blocks, indexing, the primitive table and the evaluator of prepared code.
 
 pub(crate) mod buffers;
+pub mod complex_sparse;
 pub mod containers;
 pub mod deriv;
 pub mod index;

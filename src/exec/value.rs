@@ -2,6 +2,7 @@
 //! cells, structs and function handles.
 
 use super::buffers;
+pub use super::complex_sparse::ComplexSparse;
 use super::small_list::Dims;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::Callee;
@@ -258,8 +259,10 @@ pub enum Value {
     Struct(StructArray),
     Handle(Arc<FunctionHandle>),
     Int(IntClass, Array<f64>),
-    /// Complex double (never sparse, never carrying a derivative): made where Octave's result is complex.
+    /// Complex double: made where Octave's result is complex (it carries a derivative in forward mode).
     Complex(Array<Complex64>),
+    /// Complex sparse double (never carrying a derivative, see `complex_sparse`).
+    ComplexSparse(ComplexSparse),
 }
 
 impl Value {
@@ -283,6 +286,7 @@ impl Value {
             Value::Handle(_) => vec![1, 1],
             Value::Int(_, a) => a.dims.clone(),
             Value::Complex(a) => a.dims.clone(),
+            Value::ComplexSparse(s) => vec![s.rows(), s.cols()],
         }
     }
     /// The value's size as `dims()` gives it, copied inline rather than into a new vector.
@@ -296,6 +300,7 @@ impl Value {
             Value::Struct(s) => s.dims.iter().copied().collect(),
             Value::Handle(_) => [1, 1].into_iter().collect(),
             Value::Complex(a) => a.dims.iter().copied().collect(),
+            Value::ComplexSparse(s) => [s.rows(), s.cols()].into_iter().collect(),
         }
     }
     /// Whether the value's size is `dims` (what `dims()` returns, without building it).
@@ -310,6 +315,7 @@ impl Value {
             Value::Handle(_) => dims == [1, 1],
             Value::Int(_, a) => a.dims == dims,
             Value::Complex(a) => a.dims == dims,
+            Value::ComplexSparse(s) => dims == [s.rows(), s.cols()],
         }
     }
     pub fn numel(&self) -> usize {
@@ -323,11 +329,12 @@ impl Value {
             Value::Handle(_) => 1,
             Value::Int(_, a) => a.numel(),
             Value::Complex(a) => a.numel(),
+            Value::ComplexSparse(s) => s.rows() * s.cols(),
         }
     }
     pub fn class_name(&self) -> &'static str {
         match self {
-            Value::Double(_) | Value::Sparse(_) | Value::Complex(_) => "double",
+            Value::Double(_) | Value::Sparse(_) | Value::Complex(_) | Value::ComplexSparse(_) => "double",
             Value::Logical(_) => "logical",
             Value::Char(_) => "char",
             Value::Cell(_) => "cell",
@@ -364,6 +371,7 @@ impl Value {
     pub fn complex_parts(&self) -> Option<Cow<'_, Array<Complex64>>> {
         match self {
             Value::Complex(a) => Some(Cow::Borrowed(a)),
+            Value::ComplexSparse(s) => Some(Cow::Owned(s.to_dense())),
             other => Some(Cow::Owned(other.numeric()?.map(|&x| Complex64::new(x, 0.0)))),
         }
     }
@@ -392,6 +400,10 @@ impl Value {
             Value::Complex(a) => {
                 "complex".hash(h);
                 a.data.iter().for_each(|z| (z.re.to_bits(), z.im.to_bits()).hash(h));
+            }
+            Value::ComplexSparse(s) => {
+                "complex sparse".hash(h);
+                s.0.iter().for_each(|(z, (i, j))| (i, j, z.re.to_bits(), z.im.to_bits()).hash(h));
             }
         }
     }
@@ -435,6 +447,11 @@ impl Value {
                 a.dims == b.dims
                     && a.data.iter().zip(&b.data).all(|(p, q)| (p.re.to_bits(), p.im.to_bits()) == (q.re.to_bits(), q.im.to_bits()))
             }
+            (Value::ComplexSparse(a), Value::ComplexSparse(b)) => {
+                let parts = |s: &ComplexSparse| (s.part(false), s.part(true));
+                let ((ar, ai), (br, bi)) = (parts(a), parts(b));
+                (ar.colptr, ar.rowind) == (br.colptr, br.rowind) && same_bits(&ar.values, &br.values) && same_bits(&ai.values, &bi.values)
+            }
             _ => false,
         }
     }
@@ -443,7 +460,13 @@ impl Value {
     /// J, g and H are derivatives of its elements.
     pub fn check_function_result(&self) -> Result<()> {
         match self {
-            Value::Double(_) | Value::Logical(_) | Value::Sparse(_) | Value::Char(_) | Value::Int(..) | Value::Complex(_) => Ok(()),
+            Value::Double(_)
+            | Value::Logical(_)
+            | Value::Sparse(_)
+            | Value::Char(_)
+            | Value::Int(..)
+            | Value::Complex(_)
+            | Value::ComplexSparse(_) => Ok(()),
             other => {
                 Err(Diagnostic::new(ErrorKind::BadInput, format!("the function must return a numeric array, not a {}", other.class_name()))
                     .with_hint("return the numbers to differentiate (e.g. c{1} or s.field), or [c{:}] for a cell of arrays"))
@@ -459,7 +482,7 @@ impl Value {
             Value::Char(a) => Some(Cow::Owned(a.map(|&c| c as f64))),
             Value::Sparse(s) => Some(Cow::Owned(s.to_dense())),
             Value::Int(_, a) => Some(Cow::Borrowed(a)),
-            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) => None,
+            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) | Value::ComplexSparse(_) => None,
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::array::{self, ArrayRef, CallOutput, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::value::{Array, Complex64, FunctionHandle, IntClass, StructArray, Value};
+use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, IntClass, StructArray, Value};
 use std::fmt;
 use std::sync::Arc;
 
@@ -192,22 +192,32 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
         Value::Handle(handle) => handle_array(handle)?,
         Value::Int(class, a) => converted(class.name(), OwnedArray::doubles(&a.dims, &a.data).as_ref())?,
         Value::Complex(a) => complex_array(a)?,
+        Value::ComplexSparse(s) => complex_sparse_array(s)?,
     })
 }
 
-/// A complex host array, read through the host's `full`, `real` and `imag` (the C shim reads real
-/// doubles only; msad's complex values are full). Only values the function reads may be complex: the
-/// differentiated argument is checked later.
+/// A complex host array, read through the host's `real` and `imag` (the C shim reads real doubles
+/// only). Only values the function reads may be complex: the differentiated argument is checked later.
 fn complex_value(array: ArrayRef, dims: &[usize], place: &Place) -> Result<Value> {
-    let call = |name: &str, input: ArrayRef| -> Result<OwnedArray> {
-        let mut outputs = array::call(name, &[input], 1)
-            .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {name} failed on {place}")))?;
-        Ok(outputs.remove(0))
-    };
-    let full = call("full", array)?;
-    let (re, im) = (call("real", full.as_ref())?.as_ref().doubles(), call("imag", full.as_ref())?.as_ref().doubles());
+    let (re, im) = (host_call("real", array, place)?, host_call("imag", array, place)?);
+    if re.as_ref().kind() == Kind::MSAD_SPARSE {
+        return Ok(complex_sparse_value(re.as_ref(), im.as_ref()));
+    }
+    let (re, im) = (re.as_ref().doubles(), im.as_ref().doubles());
     let data = re.into_iter().zip(im).map(|(re, im)| Complex64::new(re, im)).collect();
     Ok(Value::Complex(Array::new(dims.to_vec(), data)))
+}
+
+/// A complex sparse host array from its real and imaginary parts (real sparse arrays).
+fn complex_sparse_value(re: ArrayRef, im: ArrayRef) -> Value {
+    Value::ComplexSparse(ComplexSparse::from_parts(&re.sparse(), &im.sparse()))
+}
+
+/// The one result of the host's function `name` on `input`.
+fn host_call(name: &str, input: ArrayRef, place: &Place) -> Result<OwnedArray> {
+    let mut outputs = array::call(name, &[input], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {name} failed on {place}")))?;
+    Ok(outputs.remove(0))
 }
 
 /// A complex result made by the host's `complex(re, im)`, which keeps it complex even when every
@@ -216,6 +226,14 @@ fn complex_array(a: &Array<Complex64>) -> Result<OwnedArray> {
     let re: Vec<f64> = a.data.iter().map(|z| z.re).collect();
     let im: Vec<f64> = a.data.iter().map(|z| z.im).collect();
     let (re, im) = (OwnedArray::doubles(&a.dims, &re), OwnedArray::doubles(&a.dims, &im));
+    let mut outputs = array::call("complex", &[re.as_ref(), im.as_ref()], 1)
+        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the host's complex conversion failed"))?;
+    Ok(outputs.remove(0))
+}
+
+/// A complex sparse result made by the host's `complex(re, im)` of its real sparse parts.
+fn complex_sparse_array(s: &ComplexSparse) -> Result<OwnedArray> {
+    let (re, im) = (OwnedArray::sparse(&s.part(false).without_zeros()), OwnedArray::sparse(&s.part(true).without_zeros()));
     let mut outputs = array::call("complex", &[re.as_ref(), im.as_ref()], 1)
         .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, "the host's complex conversion failed"))?;
     Ok(outputs.remove(0))

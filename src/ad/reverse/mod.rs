@@ -12,7 +12,7 @@ mod sweep;
 pub mod tape;
 
 use crate::ad::pattern::Pattern;
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::interp::{ControlRecord, Interpreter, Slot};
 use crate::exec::value::Value;
@@ -35,7 +35,9 @@ pub struct Gradient {
 pub fn gradient(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
     let (result, tape, x, _) = record_gradient(interpreter, args, wrt)?;
     let tape_bytes = tape.bytes();
-    let gradient = (result.value.numel() == 1).then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
+    // A complex f has a complex J: forward mode's.
+    let real_scalar = result.value.numel() == 1 && !matches!(result.value, Value::Complex(_));
+    let gradient = real_scalar.then(|| sweep::sweep(tape, result.tape, x, 0)).transpose()?;
     Ok(Gradient { value: result.value, gradient, tape_bytes, on_tape: result.tape.is_some() })
 }
 
@@ -58,6 +60,10 @@ pub fn transposed_products(
     q: usize,
 ) -> Result<TransposedProducts> {
     let (result, tape, x, control) = record_gradient(interpreter, args, wrt)?;
+    if matches!(result.value, Value::Complex(_)) {
+        // W weighs one row per element; a complex f has two (real and imaginary parts).
+        return Err(Diagnostic::new(ErrorKind::Unsupported, "J' W products of a complex f in reverse mode"));
+    }
     let products =
         (result.value.numel() * q == weights.len()).then(|| sweep::transposed_products(tape, result.tape, x, weights, q)).transpose()?;
     Ok(TransposedProducts { value: result.value, products, control })

@@ -12,7 +12,7 @@ use crate::exec::interp::Slot;
 use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, second_order};
 use crate::exec::primitives::sparse_reverse;
-use crate::exec::primitives::{self, Kernel, PrimId, Reads};
+use crate::exec::primitives::{self, Kernel, PrimId, Reads, complex};
 use crate::exec::value::{Array, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -78,6 +78,9 @@ fn value_bytes(value: &Value) -> usize {
         Value::Logical(a) => a.data.len(),
         Value::Char(a) => a.data.len() * size_of::<u16>(),
         Value::Sparse(s) => s.values.len() * (size_of::<f64>() + size_of::<usize>()) + s.colptr.len() * size_of::<usize>(),
+        Value::ComplexSparse(s) => {
+            s.nnz() * (size_of::<crate::exec::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>()
+        }
         Value::Cell(a) => a.data.iter().map(|v| size_of::<Value>() + value_bytes(v)).sum(),
         Value::Struct(_) | Value::Handle(_) => 0,
     };
@@ -224,6 +227,9 @@ impl Tape {
             .with_hint("build the container with {...}, c{k} = v or s.f = v, or use opts.mode = 'forward'"));
         }
         let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
+        if complex::is_complex(output) || operands.iter().any(|s| s.tape.is_some() && complex::is_complex(&s.value)) {
+            return self.record_complex(id, operands, output);
+        }
         let (second, tangents) = if self.second_order {
             let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
             let second = second_order(id, &values, &taped)?;
@@ -254,6 +260,21 @@ impl Tape {
     fn sparse_elements_refused(what: &str) -> Diagnostic {
         Diagnostic::new(ErrorKind::Unsupported, format!("{what} a sparse matrix that depends on x, in reverse mode"))
             .with_hint("use opts.mode = 'forward' (msad's default picks it here), or build the part you need with sparse(i, j, v)")
+    }
+
+    /// A step on complex values (gradient tapes only): its variables have two adjoint rows per complex
+    /// element (real parts, then imaginary parts, as forward blocks), and its reverse rule, the
+    /// transposed complex forward rule, reads every value.
+    fn record_complex(&mut self, id: PrimId, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
+        if self.second_order {
+            return Err(complex::on_tape(primitives::get(id).name()));
+        }
+        let inputs = operands.iter().map(|s| Kept::Value(s.value.clone())).collect();
+        let out = self.input(complex::rows(output));
+        let vars = operands.iter().map(|s| s.tape).collect();
+        let (second, tangents) = (SecondOrder::Zero, vec![]);
+        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: Kept::Value(output.clone()), out, second, tangents })));
+        Ok(Some(out))
     }
 
     /// Which operands' values, and whether the result's, the step's rules read: the reverse rule of each
@@ -337,6 +358,11 @@ impl Tape {
             let parts = positions.iter().flat_map(|&p| p * width..(p + 1) * width).map(|k| self.part(base.tape, k)).collect();
             return Ok(self.container(parts));
         }
+        // A complex value's real parts' rows, then its imaginary parts'.
+        let positions = match &base.value {
+            Value::Complex(a) => positions.iter().copied().chain(positions.iter().map(|p| p + a.numel())).collect(),
+            _ => positions,
+        };
         let out = self.input(positions.len());
         self.steps.push(Step::Gather { base: base_var, positions, out });
         Ok(Some(out))

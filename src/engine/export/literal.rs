@@ -1,7 +1,7 @@
 //! Values as Octave source text, for the constants an exported file carries (captured variables and
 //! extra arguments): numbers written so that they read back bit for bit.
 
-use crate::exec::value::{Array, Value};
+use crate::exec::value::{Array, SparseMatrix, Value};
 
 /// `value` as an expression, or `None` for values that have no source form (function handles).
 pub(super) fn literal(value: &Value) -> Option<String> {
@@ -15,17 +15,8 @@ pub(super) fn literal(value: &Value) -> Option<String> {
             let im = Array { dims: a.dims.clone(), data: a.data.iter().map(|z| z.im).collect() };
             format!("complex({}, {})", shaped(&re, number), shaped(&im, number))
         }
-        Value::Sparse(s) => {
-            let (mut rows, mut cols) = (Vec::new(), Vec::new());
-            for j in 0..s.ncols {
-                for k in s.colptr[j]..s.colptr[j + 1] {
-                    rows.push(number(&((s.rowind[k] + 1) as f64)));
-                    cols.push(number(&((j + 1) as f64)));
-                }
-            }
-            let values: Vec<String> = s.values.iter().map(number).collect();
-            format!("sparse([{}], [{}], [{}], {}, {})", rows.join(", "), cols.join(", "), values.join(", "), s.nrows, s.ncols)
-        }
+        Value::Sparse(s) => sparse_literal(s),
+        Value::ComplexSparse(s) => format!("complex({}, {})", sparse_literal(&s.part(false)), sparse_literal(&s.part(true))),
         Value::Cell(a) => {
             let items: Option<Vec<String>> = a.data.iter().map(literal).collect();
             format!("reshape({{{}}}, {})", items?.join(", "), dims_text(&a.dims))
@@ -44,6 +35,19 @@ pub(super) fn literal(value: &Value) -> Option<String> {
         }
         Value::Handle(_) => return None,
     })
+}
+
+/// `sparse(i, j, v, m, n)` with every stored entry.
+fn sparse_literal(s: &SparseMatrix) -> String {
+    let (mut rows, mut cols) = (Vec::new(), Vec::new());
+    for j in 0..s.ncols {
+        for k in s.colptr[j]..s.colptr[j + 1] {
+            rows.push(number(&((s.rowind[k] + 1) as f64)));
+            cols.push(number(&((j + 1) as f64)));
+        }
+    }
+    let values: Vec<String> = s.values.iter().map(number).collect();
+    format!("sparse([{}], [{}], [{}], {}, {})", rows.join(", "), cols.join(", "), values.join(", "), s.nrows, s.ncols)
 }
 
 /// A number that reads back as the same double.

@@ -26,11 +26,17 @@ macro_rules! is {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        is!(Prim::Isnumeric, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_))),
-        is!(Prim::Isreal, |v| !matches!(v, Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_))),
-        is!(Prim::Isfloat, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_))),
+        is!(Prim::Isnumeric, |v| matches!(
+            v,
+            Value::Double(_) | Value::Sparse(_) | Value::Int(..) | Value::Complex(_) | Value::ComplexSparse(_)
+        )),
+        is!(Prim::Isreal, |v| !matches!(
+            v,
+            Value::Cell(_) | Value::Struct(_) | Value::Handle(_) | Value::Complex(_) | Value::ComplexSparse(_)
+        )),
+        is!(Prim::Isfloat, |v| matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_) | Value::ComplexSparse(_))),
         is!(Prim::Isinteger, |v| matches!(v, Value::Int(..))),
-        is!(Prim::Iscomplex, |v| matches!(v, Value::Complex(_))),
+        is!(Prim::Iscomplex, |v| matches!(v, Value::Complex(_) | Value::ComplexSparse(_))),
         is!(Prim::Islogical, |v| matches!(v, Value::Logical(_))),
         is!(Prim::Isbool, |v| matches!(v, Value::Logical(_))),
         is!(Prim::Ischar, |v| matches!(v, Value::Char(_))),
@@ -99,7 +105,7 @@ fn eval_isa(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     check_arity("isa", args, 2, 2)?;
     let class = args[1].as_string().ok_or_else(|| runtime("isa: CLASSNAME must be a string"))?;
     let v = args[0];
-    let float = matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_));
+    let float = matches!(v, Value::Double(_) | Value::Sparse(_) | Value::Complex(_) | Value::ComplexSparse(_));
     Ok(vec![truth(match class.as_str() {
         "float" => float,
         "numeric" => float || matches!(v, Value::Int(..)),

@@ -263,6 +263,9 @@ prims! {
     Eig = "eig",
     EigVectors = "[V, D] = eig",
     Svd = "svd",
+    // Complex transforms (issue #22).
+    Fft = "fft",
+    Ifft = "ifft",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).

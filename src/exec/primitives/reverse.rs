@@ -13,7 +13,7 @@
 
 use super::elementwise::{numeric, row_maps};
 use super::sparse_reverse::{self, adjoint_rows};
-use super::{Derivative, Forward, Kernel, PrimId, Vjp, forward, get, require_derivative_rule};
+use super::{Derivative, Forward, Kernel, PrimId, Vjp, complex, forward, get, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use crate::exec::value::Value;
@@ -38,6 +38,9 @@ pub fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     }
     let p = get(id);
     let none = || vec![None; rv.inputs.len()];
+    if on_complex_values(rv.inputs, rv.output) {
+        return transposed_forward(id, rv);
+    }
     match p.kernel {
         Kernel::Unary { df: Some(_), .. } | Kernel::Binary { .. } => {
             let inputs: Vec<Seen> = rv.inputs.iter().map(|v| Seen::Values(v)).collect();
@@ -123,8 +126,9 @@ pub fn elementwise_adjoint(
     wanted: &[bool],
 ) -> Option<Result<Adjoints>> {
     let sparse = |seen: &Seen| matches!(seen, Seen::Values(Value::Sparse(_)));
-    if sparse(output) || inputs.iter().zip(wanted).any(|(v, &w)| w && sparse(v)) {
-        // Adjoints per stored entry (see `sparse_reverse`).
+    let complex_seen = |seen: &Seen| matches!(seen, Seen::Values(v) if complex::is_complex(v));
+    // Adjoints per stored entry (see `sparse_reverse`), or two rows per complex element.
+    if sparse(output) || inputs.iter().zip(wanted).any(|(v, &w)| w && sparse(v)) || complex_seen(output) || inputs.iter().any(complex_seen) {
         return None;
     }
     let elements =
@@ -171,8 +175,14 @@ fn binary(
     vec![grad_a, grad_b]
 }
 
+/// Whether a step meets complex values: its adjoints then have two rows per complex element (real
+/// parts, then imaginary parts), and its rule is the transposed complex forward rule.
+fn on_complex_values(inputs: &[&Value], output: &Value) -> bool {
+    complex::is_complex(output) || inputs.iter().any(|v| complex::is_complex(v))
+}
+
 /// `J_k' * adjoint` for each wanted operand k, with `J_k` from the forward rule on an identity seed
-/// (a sparse value's rows are its stored entries).
+/// (a sparse value's rows are its stored entries, a complex element has two: see `adjoint_rows`).
 pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     let zero = Deriv::Zero;
     (0..rv.inputs.len())

@@ -21,11 +21,12 @@ pub fn involved(inputs: &[&Value], output: &Value, taped: &[bool]) -> bool {
     matches!(output, Value::Sparse(_)) || inputs.iter().zip(taped).any(|(v, &t)| t && matches!(v, Value::Sparse(_)))
 }
 
-/// The adjoint length of a value: its stored entries when sparse, else its elements.
+/// The adjoint length of a value: its stored entries when sparse, two rows per element when complex
+/// (real parts, then imaginary parts), else its elements.
 pub fn adjoint_rows(v: &Value) -> usize {
     match v {
         Value::Sparse(s) => s.nnz(),
-        other => other.numel(),
+        other => super::complex::rows(other),
     }
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn rows(value: &Value) -> usize {
 
 /// Whether a forward rule meets complex values: a complex result, or a complex operand with a derivative.
 pub(crate) fn involved(fw: &Forward) -> bool {
-    matches!(fw.output, Value::Complex(_)) || fw.inputs.iter().zip(fw.derivs).any(|(v, d)| matches!(v, Value::Complex(_)) && !d.is_zero())
+    is_complex(fw.output) || fw.inputs.iter().zip(fw.derivs).any(|(v, d)| matches!(v, Value::Complex(_)) && !d.is_zero())
 }
 
 /// Functions that are piecewise constant on the reals but not on complex values: activity analysis
@@ -37,11 +37,17 @@ fn real_valued(id: PrimId) -> bool {
     matches!(id, Prim::Real | Prim::Imag | Prim::Abs | Prim::Angle | Prim::Arg | Prim::Norm) || !output_is_differentiable(id, 0)
 }
 
-/// Whether the first result of `id`, computed by a complex kernel from `operands` of which some carry a
-/// derivative, must stay complex: Octave narrows a result whose imaginary parts are all zero, but their
-/// derivatives need not be zero (`exp(1i * x)` at x = 0).
+/// Whether the first result of `id`, computed from `operands` of which some depend on x, must stay
+/// complex: Octave narrows a result whose imaginary parts are all zero, but their derivatives need not
+/// be zero (`exp(1i * x)` at x = 0, `fft` of a symmetric x).
 pub(crate) fn keeps_complex(id: PrimId, operands: &[&Value], result: &Value) -> bool {
-    matches!(result, Value::Double(_)) && operands.iter().any(|v| matches!(v, Value::Complex(_))) && !real_valued(id)
+    let complex_valued = matches!(id, Prim::Fft | Prim::Ifft) || operands.iter().any(|v| is_complex(v));
+    matches!(result, Value::Double(_)) && complex_valued && !real_valued(id)
+}
+
+/// Whether a value is complex (full or sparse).
+pub(crate) fn is_complex(value: &Value) -> bool {
+    matches!(value, Value::Complex(_) | Value::ComplexSparse(_))
 }
 
 /// `value` as a complex value (zero imaginary parts).
@@ -54,12 +60,20 @@ pub(crate) fn widened(value: Value) -> Value {
 
 /// The error for a complex value that depends on x met by reverse mode or a Hessian.
 pub(crate) fn on_tape(what: &str) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("{what}: reverse mode and Hessians do not follow complex values that depend on x"))
-        .with_hint("use opts.mode = 'forward' for J and g ('auto' does); for a Hessian, write the complex arithmetic with real and imaginary parts")
+    Diagnostic::new(
+        ErrorKind::Unsupported,
+        format!("{what}: Hessians (and indexed assignment in reverse mode) do not follow complex values that depend on x"),
+    )
+    .with_hint(
+        "J and g work as they are (forward or reverse mode); for a Hessian, write the complex arithmetic with real and imaginary parts",
+    )
 }
 
 /// The derivative of the first result of `id` where complex values are involved (see `involved`).
 pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
+    if matches!(fw.output, Value::ComplexSparse(_)) {
+        return Err(sparse_depends_on_x(id));
+    }
     let scalar = |k: usize| fw.inputs.get(k).is_some_and(|v| v.numel() == 1);
     match id {
         Prim::Real => Ok(half(fw.inputs[0], fw.derivs[0], Part::Re).into_owned()),
@@ -75,6 +89,8 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Prim::Mpower if scalar(0) && scalar(1) => elementwise(Prim::Power, fw),
         Prim::Mtimes => bilinear(id, fw),
         Prim::Mldivide => solve(fw),
+        Prim::Mrdivide => right_solve(fw),
+        Prim::Fft | Prim::Ifft => super::fft::forward(id, fw),
         _ if holomorphic(id).is_some() => unary(id, fw),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => split_linear(id, fw),
         _ if zero_on_complex(id) => Ok(Deriv::Zero),
@@ -85,6 +101,11 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
 pub(crate) fn unsupported_derivative(id: PrimId) -> Diagnostic {
     Diagnostic::new(ErrorKind::Unsupported, format!("{}: msad has no derivative rule for complex values that depend on x", id.name()))
         .with_hint("apply it to real(...) and imag(...) of the value, or compute this part outside the differentiated function")
+}
+
+fn sparse_depends_on_x(id: PrimId) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Unsupported, format!("{}: complex sparse matrices that depend on x are not supported", id.name()))
+        .with_hint("keep the complex sparse matrix constant (e.g. Ybus * V with V depending on x), or build it with full(...) values")
 }
 
 /// Results constant in the operands' values also for complex operands (sizes, comparisons, rounding
@@ -109,6 +130,7 @@ fn part_value(value: &Value, part: Part) -> Cow<'_, Value> {
     match (value, part) {
         (Value::Complex(a), Part::Re) => Cow::Owned(Value::Double(a.map(|z| z.re))),
         (Value::Complex(a), Part::Im) => Cow::Owned(Value::Double(a.map(|z| z.im))),
+        (Value::ComplexSparse(a), part) => Cow::Owned(Value::Sparse(a.part(part == Part::Im))),
         (other, _) => Cow::Borrowed(other),
     }
 }
@@ -305,7 +327,7 @@ fn bilinear(id: PrimId, fw: &Forward) -> Result<Deriv> {
                 continue;
             }
             for o_part in [Part::Re, Part::Im] {
-                if o_part == Part::Im && !matches!(fw.inputs[other], Value::Complex(_)) {
+                if o_part == Part::Im && !is_complex(fw.inputs[other]) {
                     continue;
                 }
                 let o = part_value(fw.inputs[other], o_part);
@@ -442,4 +464,26 @@ fn solve(fw: &Forward) -> Result<Deriv> {
         }
     }
     Ok(Deriv::Dense(out))
+}
+
+/// `X = B / A` of matrices, as `(A.' \ B.').'` on transposed values and blocks.
+fn right_solve(fw: &Forward) -> Result<Deriv> {
+    let (b, a) = (fw.inputs[0], fw.inputs[1]);
+    let ((at, dat), (bt, dbt)) = (transposed(a, fw.derivs[1])?, transposed(b, fw.derivs[0])?);
+    let xt = transposed_value(fw.output)?;
+    let dxt = solve(&Forward { inputs: &[&at, &bt], derivs: &[&dat, &dbt], output: &xt })?;
+    let x = widened(fw.output.clone());
+    split_linear(Prim::Transpose, &Forward { inputs: &[&xt], derivs: &[&dxt], output: &x })
+}
+
+/// `v.'` as a complex value (its block then stacks both parts).
+fn transposed_value(v: &Value) -> Result<Value> {
+    Ok(widened(super::super::eval(Prim::Transpose, &[v], 1)?.swap_remove(0)))
+}
+
+/// `v.'` and its block, stacked as a complex value's.
+fn transposed(v: &Value, d: &Deriv) -> Result<(Value, Deriv)> {
+    let vt = transposed_value(v)?;
+    let dt = split_linear(Prim::Transpose, &Forward { inputs: &[v], derivs: &[d], output: &vt })?;
+    Ok((vt, dt))
 }

@@ -6,10 +6,12 @@
 
 mod c99;
 mod derivative;
+mod fft;
 mod linalg;
 mod logic;
 mod math;
 mod order;
+mod sparse;
 mod text;
 
 use super::{Derivative, Kernel, Linearity, Prim, PrimId, Primitive, check_arity, linearity, runtime};
@@ -17,7 +19,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::value::{Array, Complex64, Value};
 
 pub(crate) use derivative::{
-    assign, assignment_involved, forward, index, involved, keeps_complex, on_tape, outputs, rows, unsupported_derivative,
+    assign, assignment_involved, forward, index, involved, is_complex, keeps_complex, on_tape, outputs, rows, unsupported_derivative,
     varies_on_complex, widened,
 };
 pub(crate) use logic::COLON_WARNING;
@@ -30,11 +32,25 @@ pub(super) fn entries() -> Vec<Primitive> {
         // Piecewise constant on the real line (0 or pi); complex operands have their rule in `derivative`.
         Primitive::new(Prim::Angle, Kernel::General { eval: |a, _| math::angle("angle", a), derivative: Derivative::Zero }),
         Primitive::new(Prim::Arg, Kernel::General { eval: |a, _| math::angle("arg", a), derivative: Derivative::Zero }),
+        Primitive::new(
+            Prim::Fft,
+            Kernel::General {
+                eval: |a, _| Ok(vec![fft::eval(Prim::Fft, a)?]),
+                derivative: Derivative::Rule(|fw| fft::forward(Prim::Fft, fw)),
+            },
+        ),
+        Primitive::new(
+            Prim::Ifft,
+            Kernel::General {
+                eval: |a, _| Ok(vec![fft::eval(Prim::Ifft, a)?]),
+                derivative: Derivative::Rule(|fw| fft::forward(Prim::Ifft, fw)),
+            },
+        ),
     ]
 }
 
 pub(crate) fn has_complex(args: &[&Value]) -> bool {
-    args.iter().any(|a| matches!(a, Value::Complex(_)))
+    args.iter().any(|a| matches!(a, Value::Complex(_) | Value::ComplexSparse(_)))
 }
 
 /// Builtins whose real kernels take complex arguments as they are: those that read only class and size
@@ -84,6 +100,9 @@ pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Va
     if KERNEL_AS_IS.contains(&id) {
         return real_kernel(id, args, nargout);
     }
+    if sparse::involved(args) {
+        return Ok(vec![sparse::eval(id, args)?]);
+    }
     if let Some(result) = logic::eval(id, args, nargout) {
         return result;
     }
@@ -109,6 +128,7 @@ pub(super) fn eval(id: PrimId, args: &[&Value], nargout: usize) -> Result<Vec<Va
         }
         Prim::Num2str | Prim::Mat2str | Prim::Sprintf => Ok(vec![text::eval(id, args)?]),
         Prim::Double | Prim::Full => Ok(vec![args[0].clone()]),
+        Prim::Fft | Prim::Ifft => Ok(vec![fft::eval(id, args)?]),
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => Ok(vec![split(id, args, nargout)?]),
         _ => Err(unsupported(id.name())),
     }

@@ -1,0 +1,103 @@
+//! Complex sparse matrices (a power-flow admittance matrix `Ybus`): `sprs` compressed-column storage of
+//! complex doubles. They are constants of the differentiated code (read from the caller, made by
+//! `conj`, `.'`, sums and products of such constants); derivative rules meet them through their real
+//! and imaginary parts, real sparse matrices (`part`).
+
+use super::value::{Array, Complex64, SparseMatrix, Value};
+use sprs::CsMat;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComplexSparse(pub CsMat<Complex64>);
+
+impl ComplexSparse {
+    /// `re + i im` of two real sparse matrices of one size (their patterns joined).
+    pub fn from_parts(re: &SparseMatrix, im: &SparseMatrix) -> ComplexSparse {
+        let as_complex = |s: &SparseMatrix, unit: Complex64| csc(s).map(|&x| unit * x);
+        let sum = &as_complex(re, Complex64::new(1.0, 0.0)) + &as_complex(im, Complex64::new(0.0, 1.0));
+        ComplexSparse(sum)
+    }
+    /// The stored entries of a complex dense matrix (exact zeros dropped, as Octave's `sparse` does).
+    pub fn from_dense(a: &Array<Complex64>) -> ComplexSparse {
+        let (rows, cols) = (a.rows(), a.cols());
+        let mut triplets = sprs::TriMat::new((rows, cols));
+        for (k, z) in a.data.iter().enumerate().filter(|(_, z)| z.re != 0.0 || z.im != 0.0) {
+            triplets.add_triplet(k % rows, k / rows, *z);
+        }
+        ComplexSparse(triplets.to_csc())
+    }
+    pub fn rows(&self) -> usize {
+        self.0.rows()
+    }
+    pub fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    pub fn nnz(&self) -> usize {
+        self.0.nnz()
+    }
+    /// The real (`imaginary` false) or imaginary parts at every stored entry (zeros kept: the pattern
+    /// is the complex matrix's).
+    pub fn part(&self, imaginary: bool) -> SparseMatrix {
+        let m = &self.0;
+        SparseMatrix {
+            nrows: m.rows(),
+            ncols: m.cols(),
+            colptr: m.indptr().to_proper().to_vec(),
+            rowind: m.indices().to_vec(),
+            values: m.data().iter().map(|z| if imaginary { z.im } else { z.re }).collect(),
+        }
+    }
+    pub fn to_dense(&self) -> Array<Complex64> {
+        let rows = self.rows();
+        let mut dense = Array::filled(vec![rows, self.cols()], Complex64::new(0.0, 0.0));
+        for (z, (i, j)) in self.0.iter() {
+            dense.data[i + j * rows] = *z;
+        }
+        dense
+    }
+    /// The matrix as Octave stores it: no entry whose value is exactly zero.
+    pub fn without_zeros(&self) -> ComplexSparse {
+        let mut triplets = sprs::TriMat::new((self.rows(), self.cols()));
+        for (z, (i, j)) in self.0.iter().filter(|(z, _)| z.re != 0.0 || z.im != 0.0) {
+            triplets.add_triplet(i, j, *z);
+        }
+        ComplexSparse(triplets.to_csc())
+    }
+    /// The value as Octave keeps it: real sparse when every imaginary part is zero.
+    pub fn narrowed(self) -> Value {
+        match self.0.data().iter().all(|z| z.im == 0.0) {
+            true => Value::Sparse(self.part(false).without_zeros()),
+            false => Value::ComplexSparse(self),
+        }
+    }
+    /// The element at column-major index `k`.
+    pub fn at(&self, k: usize) -> Complex64 {
+        let rows = self.rows();
+        self.0.get(k % rows, k / rows).copied().unwrap_or_default()
+    }
+}
+
+/// A real sparse matrix in `sprs` form (its arrays copied: msad's real sparse values keep their own).
+fn csc(s: &SparseMatrix) -> CsMat<f64> {
+    CsMat::new_csc((s.nrows, s.ncols), s.colptr.clone(), s.rowind.clone(), s.values.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_join_and_split_back() {
+        // 3 x 2: a real entry, an imaginary entry, and one with both parts.
+        let re = SparseMatrix { nrows: 3, ncols: 2, colptr: vec![0, 1, 2], rowind: vec![0, 2], values: vec![1.5, -2.0] };
+        let im = SparseMatrix { nrows: 3, ncols: 2, colptr: vec![0, 1, 2], rowind: vec![1, 2], values: vec![3.0, 4.0] };
+        let z = ComplexSparse::from_parts(&re, &im);
+        assert_eq!(z.nnz(), 3);
+        let dense = z.to_dense();
+        let expected = [(1.5, 0.0), (0.0, 3.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (-2.0, 4.0)];
+        assert_eq!(dense.data, expected.iter().map(|&(r, i)| Complex64::new(r, i)).collect::<Vec<_>>());
+        assert_eq!((0..6).map(|k| z.at(k)).collect::<Vec<_>>(), dense.data);
+        assert_eq!(z.part(false).to_dense().data, [1.5, 0.0, 0.0, 0.0, 0.0, -2.0]);
+        assert_eq!(z.part(true).to_dense().data, [0.0, 3.0, 0.0, 0.0, 0.0, 4.0]);
+        assert_eq!(ComplexSparse::from_dense(&dense), z);
+    }
+}
