@@ -230,6 +230,22 @@ int msad_load_path_hash(uint64_t *) noexcept { return 0; }
 int msad_path_generation(uint64_t *) noexcept { return 0; }
 #endif
 
+mxArray *msad_get_global(const char *name) noexcept {
+    try {
+        return mexGetVariable("global", name);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+int msad_put_global(const char *name, const mxArray *value) noexcept {
+    try {
+        return mexPutVariable("global", name, value);
+    } catch (...) {
+        return 1;
+    }
+}
+
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }
 
 void msad_at_exit(void (*release)(void)) noexcept { mexAtExit(release); }

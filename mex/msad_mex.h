@@ -87,6 +87,11 @@ void msad_destroy(mxArray *array) MSAD_NOEXCEPT;
 int msad_call(const char *function, int output_count, mxArray **outputs, int input_count,
               mxArray **inputs) MSAD_NOEXCEPT;
 
+/* A copy of the host's global variable `name` (the caller destroys it); NULL when it does not exist. */
+mxArray *msad_get_global(const char *name) MSAD_NOEXCEPT;
+/* Sets the host's global variable `name` to a copy of `value`; 0 on success. */
+int msad_put_global(const char *name, const mxArray *value) MSAD_NOEXCEPT;
+
 /* The function name of a simple handle (@name), read without calling into the interpreter; NULL for
    any other handle, or where the host offers no such access (then call "functions"). The text stays
    valid until the next call. */

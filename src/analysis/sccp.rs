@@ -174,6 +174,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::LastError
         | Op::LastWarning
         | Op::Output(_)
+        | Op::DeclareShared(_)
+        | Op::LoadShared(_)
+        | Op::StoreShared(_)
         | Op::TargetCount { .. }
         | Op::Outputs(_)
         | Op::ListPart { .. }

@@ -274,6 +274,20 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
     (status == 0 && outputs.len() == output_count).then_some(outputs)
 }
 
+/// The host's global variable `name`, when it exists.
+pub fn global(name: &str) -> Option<OwnedArray> {
+    let name = c_string(name);
+    // SAFETY: the name is NUL-terminated; the result is a new array we own (or null).
+    unsafe { OwnedArray::from_raw(ffi::msad_get_global(name.as_ptr())) }
+}
+
+/// Sets the host's global variable `name` to (a copy of) `value`; false when the host refused.
+pub fn set_global(name: &str, value: ArrayRef) -> bool {
+    let name = c_string(name);
+    // SAFETY: the name is NUL-terminated; the host copies the array, which outlives the call.
+    unsafe { ffi::msad_put_global(name.as_ptr(), value.raw()) == 0 }
+}
+
 /// Whether the user has pressed Ctrl-C: the engine's interrupt poll (any thread).
 pub fn interrupt_pending() -> bool {
     // SAFETY: reads a flag of the host's signal handler; no precondition.
