@@ -97,6 +97,12 @@ int msad_put_global(const char *name, const mxArray *value) MSAD_NOEXCEPT;
    valid until the next call. */
 const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
 
+/* An anonymous function handle's identity (0 for other values, or where the host offers none): the
+   same for every copy of the handle, different for any other, while held; the shim holds a copy of the
+   handle until msad_release_handle. */
+uint64_t msad_hold_anonymous_handle(const mxArray *handle) MSAD_NOEXCEPT;
+void msad_release_handle(uint64_t identity) MSAD_NOEXCEPT;
+
 /* Whether the user has pressed Ctrl-C since the host last handled it; any thread may ask. Always 0
    where the host offers no such check. */
 int msad_interrupt_pending(void) MSAD_NOEXCEPT;

@@ -597,13 +597,19 @@ struct CapturedHistory {
     /// Whether its plans can take captured values as inputs, once a plan was prepared.
     as_inputs_possible: Option<bool>,
     last: Vec<(String, Value, u64)>,
+    /// The captured values of the last call, shared with the handle's own: the same again are known
+    /// without comparing them (see `FunctionHandle::Anonymous`).
+    last_shared: Option<std::sync::Arc<[(String, Value)]>>,
 }
 
 impl CapturedHistory {
     /// Records this call's captured values and returns their content hashes: a value bit for bit the
     /// same as the last call's keeps its hash (comparing costs a fraction of hashing, which made most
     /// of a call with a large captured matrix).
-    fn record(&mut self, captured: &[(String, Value)]) -> Vec<u64> {
+    fn record(&mut self, captured: &std::sync::Arc<[(String, Value)]>) -> Vec<u64> {
+        if self.last_shared.as_ref().is_some_and(|last| std::sync::Arc::ptr_eq(last, captured)) {
+            return self.last.iter().map(|&(_, _, hash)| hash).collect();
+        }
         if captured.len() != self.last.len() {
             *self = CapturedHistory::default();
             self.last = captured.iter().map(|(name, value)| (name.clone(), value.clone(), content_hash(name, value))).collect();
@@ -617,6 +623,7 @@ impl CapturedHistory {
         }
         let hashes: Vec<u64> = self.last.iter().map(|&(_, _, hash)| hash).collect();
         self.changed.iter_mut().zip(self.first.iter().zip(&hashes)).for_each(|(changed, (a, b))| *changed |= a != b);
+        self.last_shared = Some(captured.clone());
         hashes
     }
 }

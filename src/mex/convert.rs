@@ -6,7 +6,8 @@ use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::value::{Array, Complex64, FunctionHandle, IntClass, StructArray, Value};
 use std::fmt;
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where a value sits in the call's arguments, for error messages.
 #[derive(Clone, Copy)]
@@ -116,6 +117,58 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
     if let Some(name) = handle.simple_handle_name() {
         return Ok(FunctionHandle::Named(name));
     }
+    let Some(identity) = handle.hold_anonymous_handle() else { return described_handle(handle, place, depth) };
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = seen.find(identity) {
+        return Ok(known);
+    }
+    drop(seen);
+    let read = described_handle(handle, place, depth);
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    match &read {
+        Ok(function) => seen.add(identity, function.clone()),
+        Err(_) => array::release_handle(identity),
+    }
+    read
+}
+
+/// Anonymous handles read lately, by identity (see `msad_hold_anonymous_handle`): a handle passed
+/// again is not read again, so a call costs the same whatever the size of its captured values.
+static SEEN_HANDLES: Mutex<SeenHandles> = Mutex::new(SeenHandles(VecDeque::new()));
+
+/// At most this many handles are kept (with their captured values), the latest first.
+const MAX_SEEN_HANDLES: usize = 16;
+
+struct SeenHandles(VecDeque<(u64, FunctionHandle)>);
+
+/// Lets the host free the handles read lately (`clear msad_eval`).
+pub fn forget_handles() {
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    for (identity, _) in seen.0.drain(..) {
+        array::release_handle(identity);
+    }
+}
+
+impl SeenHandles {
+    fn find(&mut self, identity: u64) -> Option<FunctionHandle> {
+        let index = self.0.iter().position(|(seen, _)| *seen == identity)?;
+        let entry = self.0.remove(index)?;
+        self.0.push_front(entry);
+        Some(self.0[0].1.clone())
+    }
+
+    fn add(&mut self, identity: u64, function: FunctionHandle) {
+        self.0.push_front((identity, function));
+        while self.0.len() > MAX_SEEN_HANDLES {
+            if let Some((forgotten, _)) = self.0.pop_back() {
+                array::release_handle(forgotten);
+            }
+        }
+    }
+}
+
+/// Reads a handle through the host's `functions`.
+fn described_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<FunctionHandle> {
     let description = array::call("functions", &[handle], 1)
         .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("functions() failed on {place}")))?;
     let description = description[0].as_ref();
@@ -130,7 +183,7 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
             // to, `{}(0x0)` and a line break.
             let text = text_field("function")?.replace("{}(0x0)\n", "{}");
             let (captured, unmodelled) = captured_variables(description, place, depth)?;
-            Ok(FunctionHandle::Anonymous { text, captured, unmodelled })
+            Ok(FunctionHandle::Anonymous { text, captured: captured.into(), unmodelled })
         }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
