@@ -110,8 +110,9 @@ pub fn lower_anonymous(
         variables.extend(values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())));
     }
     let mut lw = Lowerer::new(file, resolver, variables);
-    if let Captures::Values { unmodelled, .. } = captures {
+    if let Captures::Values { values, unmodelled, .. } = captures {
         lw.unmodelled = unmodelled.iter().cloned().collect();
+        lw.objects = values.iter().filter(|(n, _)| lw.unmodelled.contains_key(n)).map(|(n, _)| n.clone()).collect();
     }
     if let Captures::Values { values, .. } = captures {
         for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
@@ -241,6 +242,9 @@ struct Lowerer<'a> {
     known_text: HashMap<ValueId, Value>,
     /// Captured variables msad does not model (name, class): reading one fails when it runs.
     unmodelled: HashMap<String, String>,
+    /// Those of them that are value-class objects, held as a struct of their public properties:
+    /// `obj.Prop` reads one.
+    objects: HashSet<String>,
     /// The functions nested in the one being lowered: their calls are lowered in place, in its
     /// workspace.
     nested: Vec<ast::Function>,
@@ -275,6 +279,7 @@ impl<'a> Lowerer<'a> {
             imports: vec![],
             known_text: HashMap::new(),
             unmodelled: HashMap::new(),
+            objects: HashSet::new(),
             nested: vec![],
             inlining: vec![],
             function_name: String::new(),
@@ -1012,7 +1017,10 @@ impl<'a> Lowerer<'a> {
                 if let Some(function) = self.package_function(e)? {
                     return Ok(self.lower_call(&function, &[], 1, e.span)?[0]);
                 }
-                let b = self.lower_expr(base)?;
+                let b = match &base.kind {
+                    ExprKind::Ident(object) if self.objects.contains(object) => self.read_var_in(object, self.current, base.span),
+                    _ => self.lower_expr(base)?,
+                };
                 Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
             }
             ExprKind::CellIndex { base, args } => {

@@ -215,11 +215,41 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
     for (field, name) in names.iter().enumerate() {
         let array = workspace.field(0, field);
         match array.filter(|a| a.kind() == Kind::MSAD_OTHER && IntClass::from_name(&a.class_name()).is_none()) {
-            Some(object) => unmodelled.push((name.clone(), object.class_name())),
+            Some(object) => {
+                if let Some(properties) = value_object_properties(object, &Place::Field(place, name), depth + 1) {
+                    captured.push((name.clone(), properties));
+                }
+                unmodelled.push((name.clone(), object.class_name()));
+            }
             None => captured.push((name.clone(), element_value(array, &Place::Field(place, name), depth + 1)?)),
         }
     }
     Ok((captured, unmodelled))
+}
+
+/// A value-class object's public properties as a scalar struct, read through the host's `isa`,
+/// `properties` and `getfield`; `None` for handle objects (their properties may change while a
+/// handle that captured them stays the same), other objects, and properties msad cannot represent.
+fn value_object_properties(object: ArrayRef, place: &Place, depth: usize) -> Option<Value> {
+    let handle_class = OwnedArray::text("handle");
+    let is_handle = array::call("isa", &[object, handle_class.as_ref()], 1)?;
+    if is_handle[0].as_ref().kind() != Kind::MSAD_LOGICAL || is_handle[0].as_ref().logicals() != [false] {
+        return None;
+    }
+    let names = array::call("properties", &[object], 1)?;
+    let names = names[0].as_ref();
+    if names.kind() != Kind::MSAD_CELL {
+        return None;
+    }
+    let (mut fields, mut values) = (vec![], vec![]);
+    for index in 0..names.numel() {
+        let name = names.cell(index).filter(|n| n.kind() == Kind::MSAD_CHAR)?;
+        let property = array::call("getfield", &[object, name], 1)?;
+        let field = array::host_text(&name.char_units());
+        values.push(value_at(property[0].as_ref(), &Place::Field(place, &field), depth).ok()?);
+        fields.push(field);
+    }
+    Some(Value::Struct(StructArray { dims: vec![1, 1], fields, elements: vec![values] }))
 }
 
 /// An output of the call: doubles and sparse matrices go to the host without a copy of its own.
