@@ -7,7 +7,7 @@ function test_msad_shared_variables()
 % against Octave itself, J against the complex step / hand derivatives, in every mode.
   here = fileparts(mfilename('fullpath'));
   addpath(fullfile(here, 'fixtures'));
-  global SHARED_SCALE SHARED_SETUPS SHARED_LOG SHARED_LAST SHARED_BEFORE_ERROR
+  global SHARED_SCALE SHARED_SETUPS SHARED_LOG SHARED_LAST SHARED_BEFORE_ERROR SHARED_COUNT
   x = [0.7; -1.3; 2.1];
   modes = {struct(), struct('mode', 'forward'), struct('mode', 'reverse'), struct('sparsity', 'none')};
 
@@ -82,6 +82,17 @@ function test_msad_shared_variables()
       check_jacobian(J, 2 * eye(3), 1e-14, 'pattern before the count');
     end
   end
+
+  % In a scalar loop: the global counts every iteration of the path taken, once per call.
+  clear msad_eval
+  SHARED_COUNT = 0;
+  for k = 1:3
+    [v, g] = msad_eval(@shared_loop, x, modes{k});
+    weights = (k - 1) * 3 + (1:3).';
+    check_value(v, sum(x .^ 2 .* weights), 1e-14, 'loop value');
+    check_jacobian(g(:).', (2 * x .* weights).', 1e-14, 'loop gradient');
+  end
+  assert(SHARED_COUNT == 9, 'loop count %d, 9 expected', SHARED_COUNT);
 
   % A global set before an error keeps its value, as in Octave.
   SHARED_BEFORE_ERROR = [];
