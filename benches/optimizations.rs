@@ -44,7 +44,7 @@ fn main() {
     let brown = "@(x) sum((x(1:end-1).^2).^(x(2:end).^2 + 1) + (x(2:end).^2).^(x(1:end-1).^2 + 1))";
     // Forward mode: every repeated subexpression carries a 1 x n derivative row (reverse mode, the
     // default for this scalar f, makes the whole gradient cost a few passes over x).
-    let brown_handle = FunctionHandle::Anonymous { text: brown.into(), captured: vec![], unmodelled: vec![] };
+    let brown_handle = FunctionHandle::Anonymous { text: brown.into(), captured: vec![].into(), unmodelled: vec![] };
     compare("Brown, repeated subexpressions (n = 1000), forward", brown_handle.clone(), x.clone(), Mode::Forward, JacobianStorage::Full);
     compare("Brown, repeated subexpressions (n = 1000), reverse", brown_handle, x.clone(), Mode::Reverse, JacobianStorage::Full);
     // A physical model's residuals: the same Arrhenius factor, power and trigonometric terms of the
@@ -52,13 +52,13 @@ fn main() {
     // saves their evaluation and their derivatives; the sum of squares runs in reverse mode.
     let terms = |e: &str| e.replace("R", "exp(-2 ./ x)").replace("P", "x.^1.5").replace("S", "sin(x)").replace("C", "cos(x)");
     let model = terms("[R .* P + S .* C; R .* S - P .* C; R + P .* S .* C; R .* C - S .* P]");
-    let handle = |text: String| FunctionHandle::Anonymous { text, captured: vec![], unmodelled: vec![] };
+    let handle = |text: String| FunctionHandle::Anonymous { text, captured: vec![].into(), unmodelled: vec![] };
     let residuals = handle(format!("@(x) {model}"));
     compare("rate model, 4 residuals sharing terms, compressed, sparse J", residuals, x.clone(), Mode::Auto, JacobianStorage::Sparse);
     let squares = handle(format!("@(x) sum(({model}).^2)"));
     compare("rate model, sum of squares, reverse", squares, x.clone(), Mode::Reverse, JacobianStorage::Full);
     let a: Vec<f64> = (0..n * n).map(|k| ((k as f64) * 0.6180339887).fract() - 0.5).collect();
     let captured = vec![("A".to_string(), Value::Double(Array::new(vec![n, n], a)))];
-    let affine = FunctionHandle::Anonymous { text: "@(x) A * x + sin(x).^2".into(), captured, unmodelled: vec![] };
+    let affine = FunctionHandle::Anonymous { text: "@(x) A * x + sin(x).^2".into(), captured: captured.into(), unmodelled: vec![] };
     compare("A*x + g(x), constant dense A (n = 1000), full J", affine, x, Mode::Auto, JacobianStorage::Full);
 }

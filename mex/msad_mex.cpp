@@ -226,9 +226,27 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
 #if !defined(MSAD_OCTAVE_HANDLES)
 // Hosts without msad_octave.cpp: the caller falls back to "functions".
 const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; }
+uint64_t msad_hold_anonymous_handle(const mxArray *) noexcept { return 0; }
+void msad_release_handle(uint64_t) noexcept {}
 int msad_load_path_hash(uint64_t *) noexcept { return 0; }
 int msad_path_generation(uint64_t *) noexcept { return 0; }
 #endif
+
+mxArray *msad_get_global(const char *name) noexcept {
+    try {
+        return mexGetVariable("global", name);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+int msad_put_global(const char *name, const mxArray *value) noexcept {
+    try {
+        return mexPutVariable("global", name, value);
+    } catch (...) {
+        return 1;
+    }
+}
 
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }
 

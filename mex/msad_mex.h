@@ -87,10 +87,21 @@ void msad_destroy(mxArray *array) MSAD_NOEXCEPT;
 int msad_call(const char *function, int output_count, mxArray **outputs, int input_count,
               mxArray **inputs) MSAD_NOEXCEPT;
 
+/* A copy of the host's global variable `name` (the caller destroys it); NULL when it does not exist. */
+mxArray *msad_get_global(const char *name) MSAD_NOEXCEPT;
+/* Sets the host's global variable `name` to a copy of `value`; 0 on success. */
+int msad_put_global(const char *name, const mxArray *value) MSAD_NOEXCEPT;
+
 /* The function name of a simple handle (@name), read without calling into the interpreter; NULL for
    any other handle, or where the host offers no such access (then call "functions"). The text stays
    valid until the next call. */
 const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
+
+/* An anonymous function handle's identity (0 for other values, or where the host offers none): the
+   same for every copy of the handle, different for any other, while held; the shim holds a copy of the
+   handle until msad_release_handle. */
+uint64_t msad_hold_anonymous_handle(const mxArray *handle) MSAD_NOEXCEPT;
+void msad_release_handle(uint64_t identity) MSAD_NOEXCEPT;
 
 /* Whether the user has pressed Ctrl-C since the host last handled it; any thread may ask. Always 0
    where the host offers no such check. */

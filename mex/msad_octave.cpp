@@ -19,6 +19,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
@@ -32,6 +33,39 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
         return name.c_str();
     } catch (...) {
         return nullptr;
+    }
+}
+
+// An anonymous function's captured values never change: a handle Octave passes again (the same
+// octave_fcn_handle object, shared by every copy of the value) has the captured values msad read
+// before. The object's address names it while msad holds a copy, which keeps the address from being
+// reused by another handle; msad releases the copy when it forgets the handle.
+namespace {
+std::unordered_map<uint64_t, octave_value> &held_handles() {
+    // Never destroyed: Octave may be gone when the library's static destructors run.
+    static auto *held = new std::unordered_map<uint64_t, octave_value>();
+    return *held;
+}
+}  // namespace
+
+extern "C" uint64_t msad_hold_anonymous_handle(const mxArray *handle) noexcept {
+    try {
+        octave_value value = handle->as_octave_value();
+        if (!value.is_function_handle()) return 0;
+        const octave_fcn_handle *fcn = value.fcn_handle_value();
+        if (fcn == nullptr || !fcn->is_anonymous()) return 0;
+        auto identity = reinterpret_cast<uint64_t>(value.internal_rep());
+        held_handles().emplace(identity, value);
+        return identity;
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" void msad_release_handle(uint64_t identity) noexcept {
+    try {
+        held_handles().erase(identity);
+    } catch (...) {
     }
 }
 

@@ -19,7 +19,7 @@ fn option_sets() -> Vec<Options> {
 }
 
 fn functions() -> Vec<FunctionHandle> {
-    let anonymous = |text: &str| FunctionHandle::Anonymous { text: text.into(), captured: vec![], unmodelled: vec![] };
+    let anonymous = |text: &str| FunctionHandle::Anonymous { text: text.into(), captured: vec![].into(), unmodelled: vec![] };
     vec![named("returns_cell"), named("returns_struct"), anonymous("@(x) {x(1)}"), anonymous("@(x) struct('a', sum(x))")]
 }
 

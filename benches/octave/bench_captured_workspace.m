@@ -1,34 +1,46 @@
 % BENCH_CAPTURED_WORKSPACE  Per-call cost of msad_eval on closures whose captured workspace holds a
-% large matrix (issue #21 item 9): one level, a closure over a closure, and a problem struct holding
-% handles (the +suite layout), each against the same call with nothing large captured. The target is a
-% cost independent of the captured data's size once the handle was seen (<= 1.2x one level).
+% large sparse matrix (issue #21 item 9), at three sizes of the matrix: one level, a closure over a
+% closure, and a problem struct holding handles (the +suite layout), against the same call with
+% nothing large captured. The target is a cost independent of the captured data's size once the
+% handle was seen, two levels <= 1.2x one level.
 % Run from the repository root after `make build`:
 %   octave-cli --norc --no-gui benches/octave/bench_captured_workspace.m
 addpath(fullfile(pwd, 'matlab'));
-n = 4096;
-A = sprandn(n, n, 1e-3) + speye(n);
 x = ones(8, 1);
-small = @(y) y .^ 2 + A(1, 1);
-inner = @(y) y .^ 2 + A(1, 1);
-nested = @(y) inner(y) * 2;
-prob.RHS.F = @(t, y) y .^ 2 + A(1, 1) * t;
-through_struct = @(y) prob.RHS.F(1, y);
-forms = {@(y) y .^ 2 + 1, small, nested, through_struct};
-labels = {'nothing captured', 'one level, 4096^2 sparse', 'closure over closure', 'handle in a captured struct'};
+sizes = [256, 1024, 4096];
+labels = {'nothing captured', 'one level', 'closure over closure', 'handle in a captured struct'};
 batches = 10;
 per_batch = 50;
-times = zeros(batches, numel(forms));
-for k = 1:numel(forms)
-  [~, J] = msad_eval(forms{k}, x);  % prepared once
-end
-for b = 1:batches
+t = zeros(numel(sizes), numel(labels));
+rand('seed', 1); randn('seed', 1);
+for s = 1:numel(sizes)
+  n = sizes(s);
+  A = sprandn(n, n, 4 / n) + speye(n);
+  one_level = @(y) y .^ 2 + A(1, 1);
+  inner = @(y) y .^ 2 + A(1, 1);
+  two_levels = @(y) inner(y) * 2;
+  prob.RHS.F = @(t, y) y .^ 2 + A(1, 1) * t;
+  through_struct = @(y) prob.RHS.F(1, y);
+  forms = {@(y) y .^ 2 + 1, one_level, two_levels, through_struct};
   for k = 1:numel(forms)
-    f = forms{k};
-    start = tic; for c = 1:per_batch, [~, J] = msad_eval(f, x); end; times(b, k) = toc(start);
+    [~, J] = msad_eval(forms{k}, x);  % prepared once
   end
+  times = zeros(batches, numel(forms));
+  for b = 1:batches
+    for k = 1:numel(forms)
+      f = forms{k};
+      start = tic; for c = 1:per_batch, [~, J] = msad_eval(f, x); end; times(b, k) = toc(start);
+    end
+  end
+  t(s, :) = median(times) / per_batch;
 end
-t = median(times) / per_batch;
-printf('per-call time of [f, J] = msad_eval(...), median of %d batches of %d calls (nnz(A) = %d)\n', batches, per_batch, nnz(A));
-for k = 1:numel(t)
-  printf('  %-30s %9.1f us  %.2fx one level\n', labels{k}, t(k) * 1e6, t(k) / t(2));
+printf('per-call time of [f, J] = msad_eval(...), median of %d batches of %d calls, A = n x n sparse, 5n nonzeros\n', batches, per_batch);
+printf('| form | %s | two levels / one level |\n', strjoin(arrayfun(@(n) sprintf('n = %d', n), sizes, 'UniformOutput', false), ' | '));
+for k = 1:numel(labels)
+  cells = arrayfun(@(s) sprintf('%.1f us', t(s, k) * 1e6), 1:numel(sizes), 'UniformOutput', false);
+  ratio = '';
+  if k >= 3
+    ratio = strjoin(arrayfun(@(s) sprintf('%.2f', t(s, k) / t(s, 2)), 1:numel(sizes), 'UniformOutput', false), ', ');
+  end
+  printf('| %s | %s | %s |\n', labels{k}, strjoin(cells, ' | '), ratio);
 end

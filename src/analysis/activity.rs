@@ -7,7 +7,8 @@
 use super::two_sided_joins;
 use crate::exec::primitives;
 use crate::exec::value::{FunctionHandle, Value};
-use crate::ir::{Callee, Function, Op, Program, Terminator, ValueId};
+use crate::ir::{Callee, Function, Op, Program, SharedVar, Terminator, ValueId};
+use std::collections::HashSet;
 
 #[derive(Clone, Debug, Default)]
 pub struct Activity {
@@ -171,6 +172,9 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
         active_params[target].iter_mut().for_each(|p| *p = true);
     }
     let mut active_results: Vec<bool> = vec![false; program.functions.len()];
+    // `global` and `persistent` variables some store reaches (with `Selections`, every one: they may
+    // change between calls).
+    let mut reached_shared: HashSet<&SharedVar> = HashSet::new();
     let lists: Vec<_> = program.functions.iter().map(Function::spread_lists).collect();
     loop {
         let mut changed = false;
@@ -212,6 +216,11 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
                         Op::Warning | Op::LastWarning | Op::Output(_) => false,
+                        Op::DeclareShared(var) | Op::StoreShared(var) => {
+                            changed |= any_arg && reached_shared.insert(var);
+                            false
+                        }
+                        Op::LoadShared(var) => reach == Reach::Selections || reached_shared.contains(var),
                         Op::TargetCount { .. } => false,
                         Op::ListPart { .. } => act[inst.args[0].0 as usize],
                         Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],

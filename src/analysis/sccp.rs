@@ -2,7 +2,8 @@
 //! reverse post-order, visiting only blocks reachable through edges whose branch is not constant-false.
 
 use super::ArgSignature;
-use crate::exec::index::{Subscript, gather_plan};
+use crate::exec::deriv::Deriv;
+use crate::exec::index::{Subscript, gather_plan, index};
 use crate::exec::primitives::{self, Kernel};
 use crate::exec::value::{Array, IntClass, Value};
 use crate::ir::{BlockId, Function, Inst, Op, Terminator};
@@ -174,6 +175,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::LastError
         | Op::LastWarning
         | Op::Output(_)
+        | Op::DeclareShared(_)
+        | Op::LoadShared(_)
+        | Op::StoreShared(_)
         | Op::TargetCount { .. }
         | Op::Outputs(_)
         | Op::ListPart { .. }
@@ -244,12 +248,23 @@ fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
             _ => None,
         })
         .collect();
-    let dims = match (base.dims(), subs) {
-        (Some(d), Some(s)) => gather_plan(&d, &s).ok().map(|(dims, _)| dims),
+    let dims = match (base.dims(), &subs) {
+        (Some(d), Some(s)) => gather_plan(&d, s).ok().map(|(dims, _)| dims),
         _ => None,
     };
+    // A few elements of a constant (`A(1, 1)` of a captured matrix) are a constant: the run then
+    // does not copy the whole matrix into its register.
+    if let (Lattice::Const(value), Some(subs), Some(d)) = (base, &subs, &dims)
+        && d.iter().product::<usize>() <= FOLDED_ELEMENTS
+        && let Ok((element, _)) = index(value, &Deriv::Zero, subs)
+    {
+        return vec![Lattice::Const(element)];
+    }
     vec![Lattice::Varying { class: base.class(), dims }]
 }
+
+/// The most elements an index of a constant is folded to.
+const FOLDED_ELEMENTS: usize = 64;
 
 /// Class and dims of a primitive's result from its kernel kind.
 fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usize) -> Vec<Lattice> {

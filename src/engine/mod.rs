@@ -8,6 +8,7 @@ mod export;
 mod hessian;
 mod jacobian;
 mod mode;
+mod shared;
 
 pub use mode::Mode;
 
@@ -17,13 +18,13 @@ use crate::analysis::{
     moves, propagate, read_only_by_selections, subscript_ranges, two_sided_joins,
 };
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, Slot};
+use crate::exec::interp::{DerivativeCache, Frames, HostCall, Interpreter, Plan, SharedValues, Slot};
 use crate::exec::value::{Array, FunctionHandle, Value};
 pub use crate::exec::warnings::WarningState;
 use crate::ir::lower::Captures;
 use crate::ir::program::Loader;
 use crate::ir::verify;
-use crate::ir::{BlockId, Callee, FuncId, Op, Program};
+use crate::ir::{BlockId, Callee, FuncId, Op, Program, SharedVar};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -60,6 +61,14 @@ pub trait Host {
     /// once per call of a plan that looked names up; `None`: it cannot change.
     fn resolution_state(&mut self) -> Option<u64> {
         None
+    }
+    /// The host's global variable `name`, when it exists; an error when msad cannot represent it.
+    fn global(&mut self, _name: &str) -> Result<Option<Value>> {
+        Ok(None)
+    }
+    /// Sets the host's global variable `name`, after a call of code that changed it.
+    fn set_global(&mut self, _name: &str, _value: &Value) -> Result<()> {
+        Ok(())
     }
     /// Shows a progress line during a long first call (Octave prints it right away).
     fn progress(&mut self, _line: &str) {}
@@ -124,6 +133,12 @@ impl Host for Recording<'_> {
     }
     fn resolution_state(&mut self) -> Option<u64> {
         self.host.resolution_state()
+    }
+    fn global(&mut self, name: &str) -> Result<Option<Value>> {
+        self.host.global(name)
+    }
+    fn set_global(&mut self, name: &str, value: &Value) -> Result<()> {
+        self.host.set_global(name, value)
     }
 }
 
@@ -235,6 +250,11 @@ struct Prepared {
     /// Whether the entry's captured values can be passed as inputs (it reads neither `nargin` nor
     /// `varargin`, which would count them).
     captured_as_inputs: bool,
+    /// The `global` and `persistent` variables the code declares, their values when the current
+    /// evaluation started, and the changes of its latest run.
+    shared_vars: Vec<SharedVar>,
+    shared: SharedValues,
+    shared_changes: std::sync::Mutex<Vec<(SharedVar, Value)>>,
 }
 
 impl Prepared {
@@ -303,6 +323,8 @@ impl Prepared {
             frames: &self.frames,
             host_calls: &self.host_calls,
             warnings: &self.warnings,
+            shared: &self.shared,
+            shared_changes: &self.shared_changes,
         };
         Interpreter::new(plan, detect_sparsity)
     }
@@ -385,6 +407,8 @@ pub struct Engine {
     clock: u64,
     /// Which captured values of each anonymous function (by its text) changed between calls.
     captured: HashMap<String, CapturedHistory>,
+    /// The persistent variables of the code msad ran (shared with the plan being evaluated).
+    persistents: std::sync::Arc<std::sync::Mutex<shared::Persistents>>,
 }
 
 impl Engine {
@@ -422,7 +446,12 @@ impl Engine {
         let started = Instant::now();
         let mut captured = self.captured_now(&request.function);
         captured.fix_arguments(request);
+        let persistents = self.persistents.clone();
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
+        if !plan.shared_vars.is_empty() {
+            let persistents = persistents.lock().unwrap_or_else(|e| e.into_inner());
+            plan.shared = shared::at_start(host, &plan.shared_vars, &plan.stamps, &persistents)?;
+        }
         let detects = match request.nargout {
             2 => plan.compression.is_none(),
             3 => plan.hessian.is_none(),
@@ -456,11 +485,16 @@ impl Engine {
         for call in std::mem::take(&mut *plan.host_calls.lock().unwrap_or_else(|e| e.into_inner())) {
             host.call(&call);
         }
+        // So do the changes of global and persistent variables.
+        let changes = std::mem::take(&mut *plan.shared_changes.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut persistents = persistents.lock().unwrap_or_else(|e| e.into_inner());
+        let committed = shared::commit(host, changes, &plan.stamps, &mut persistents);
         if request.options.verbose {
             let (count, bytes) = self.cached_plans();
             log.push(format!("msad: {count} plans cached (about {} kB of prepared code)", bytes.div_ceil(1024)));
         }
         let (value, jacobian, hessian) = outcome?;
+        committed?;
         value.check_function_result()?;
         Ok(Evaluation { value, jacobian, hessian, log })
     }
@@ -566,13 +600,19 @@ struct CapturedHistory {
     /// Whether its plans can take captured values as inputs, once a plan was prepared.
     as_inputs_possible: Option<bool>,
     last: Vec<(String, Value, u64)>,
+    /// The captured values of the last call, shared with the handle's own: the same again are known
+    /// without comparing them (see `FunctionHandle::Anonymous`).
+    last_shared: Option<std::sync::Arc<[(String, Value)]>>,
 }
 
 impl CapturedHistory {
     /// Records this call's captured values and returns their content hashes: a value bit for bit the
     /// same as the last call's keeps its hash (comparing costs a fraction of hashing, which made most
     /// of a call with a large captured matrix).
-    fn record(&mut self, captured: &[(String, Value)]) -> Vec<u64> {
+    fn record(&mut self, captured: &std::sync::Arc<[(String, Value)]>) -> Vec<u64> {
+        if self.last_shared.as_ref().is_some_and(|last| std::sync::Arc::ptr_eq(last, captured)) {
+            return self.last.iter().map(|&(_, _, hash)| hash).collect();
+        }
         if captured.len() != self.last.len() {
             *self = CapturedHistory::default();
             self.last = captured.iter().map(|(name, value)| (name.clone(), value.clone(), content_hash(name, value))).collect();
@@ -586,6 +626,7 @@ impl CapturedHistory {
         }
         let hashes: Vec<u64> = self.last.iter().map(|&(_, _, hash)| hash).collect();
         self.changed.iter_mut().zip(self.first.iter().zip(&hashes)).for_each(|(changed, (a, b))| *changed |= a != b);
+        self.last_shared = Some(captured.clone());
         hashes
     }
 }
@@ -790,6 +831,7 @@ fn prepare(
     let insts = program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts);
     let reads_warnings = insts.into_iter().any(|i| matches!(i.op, Op::Warning | Op::LastWarning));
     log.push(format!("msad: analysis took {}", milliseconds(analysing)));
+    let shared_vars = shared::declared(&program);
     Ok(Prepared {
         program,
         activity,
@@ -813,5 +855,8 @@ fn prepare(
         lookups: std::mem::take(&mut host.lookups),
         resolved_in,
         captured_as_inputs: !counts_inputs,
+        shared_vars,
+        shared: SharedValues::new(),
+        shared_changes: Default::default(),
     })
 }

@@ -6,6 +6,7 @@ mod control;
 mod scalar_loop;
 mod selection;
 mod spread;
+mod shared;
 mod warn;
 
 use super::buffers;
@@ -23,6 +24,7 @@ use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
 pub use control::ControlRecord;
+pub use shared::SharedValues;
 use scalar_loop::LoopExit;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -98,6 +100,10 @@ pub struct Plan<'p> {
     pub host_calls: &'p std::sync::Mutex<Vec<HostCall>>,
     /// The host's warning state when the evaluation started.
     pub warnings: &'p WarningState,
+    /// The `global` and `persistent` variables when the evaluation started, and the changes of the
+    /// latest run that finished (see `shared`).
+    pub shared: &'p SharedValues,
+    pub shared_changes: &'p Mutex<Vec<(crate::ir::SharedVar, Value)>>,
 }
 
 /// Register files kept between runs of a prepared plan, per function. A repeated call finds its
@@ -207,6 +213,7 @@ pub struct Interpreter<'p> {
     local_warnings_mark: usize,
     /// Sparsity detection: the branches (function, block) whose other side is being run.
     exploring: Vec<(FuncId, BlockId)>,
+    shared: shared::SharedStore,
 }
 
 /// A host function called for its effect: `warning` for the user's warnings and warning states,
@@ -241,6 +248,7 @@ impl<'p> Interpreter<'p> {
             local_warnings: vec![],
             local_warnings_mark: 0,
             exploring: vec![],
+            shared: Default::default(),
         }
     }
 
@@ -290,6 +298,9 @@ impl<'p> Interpreter<'p> {
             && let Ok(mut published) = self.plan.host_calls.lock()
         {
             *published = std::mem::take(&mut self.host_calls);
+        }
+        if self.depth == 0 {
+            self.publish_shared();
         }
         result
     }
@@ -465,12 +476,13 @@ impl<'p> Interpreter<'p> {
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
-        let (trace_mark, calls_len) = (self.control.mark(), self.host_calls.len());
+        let (trace_mark, calls_len, shared_mark) = (self.control.mark(), self.host_calls.len(), self.shared_mark());
         self.exploring.push((id, branch));
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
         self.exploring.pop();
         self.control.rewind(trace_mark);
         self.host_calls.truncate(calls_len);
+        self.rewind_shared(shared_mark);
         let from_other = match other_side {
             Ok(Exit::Reached(p)) => Some(p),
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
@@ -758,6 +770,12 @@ impl<'p> Interpreter<'p> {
                 }
             }
             Op::Output(output) => self.output(*output, &slots(regs, &inst.args)?)?,
+            Op::DeclareShared(var) => self.declare_shared(var, inst.args.first().map(|&a| slot(regs, a)).transpose()?)?,
+            Op::LoadShared(var) => {
+                let loaded = self.load_shared(var, activity.is_active(inst.dests[0]))?;
+                set(regs, inst.dests[0], Reg::Val(loaded));
+            }
+            Op::StoreShared(var) => self.store_shared(var, slot(regs, inst.args[0])?.clone())?,
             Op::LastWarning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
                 let last = self.lastwarn(&values)?;

@@ -161,10 +161,11 @@ pub struct StructArray {
 pub enum FunctionHandle {
     Named(String),
     /// `unmodelled`: captured variables of classes msad does not model (name, class), an error only
-    /// where the code reads them.
+    /// where the code reads them. The captured values are shared: a handle the host passes again
+    /// shares them with its first reading (they never change), so comparing them costs nothing.
     Anonymous {
         text: String,
-        captured: Vec<(String, Value)>,
+        captured: Arc<[(String, Value)]>,
         unmodelled: Vec<(String, String)>,
     },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
@@ -439,7 +440,11 @@ impl Value {
                 (
                     FunctionHandle::Anonymous { text: a, captured: x, unmodelled: p },
                     FunctionHandle::Anonymous { text: b, captured: y, unmodelled: q },
-                ) => a == b && p == q && x.len() == y.len() && x.iter().zip(y).all(|((m, u), (n, v))| m == n && u.same_content(v)),
+                ) => {
+                    a == b
+                        && p == q
+                        && (Arc::ptr_eq(x, y) || x.len() == y.len() && x.iter().zip(y.iter()).all(|((m, u), (n, v))| m == n && u.same_content(v)))
+                }
                 // Made inside prepared code, never captured from the host: not worth comparing.
                 _ => false,
             },
@@ -520,7 +525,7 @@ mod tests {
         let closure = |p: Value| {
             Value::Handle(Arc::new(FunctionHandle::Anonymous {
                 text: "@(x) x * p".into(),
-                captured: vec![("p".into(), p)],
+                captured: vec![("p".into(), p)].into(),
                 unmodelled: vec![],
             }))
         };

@@ -5,7 +5,7 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, SharedVar, Terminator, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
 use crate::exec::value::{Array, Complex64, FunctionHandle, StructArray, Value};
@@ -49,6 +49,7 @@ pub fn lower_function(
     }
     let mut lw = Lowerer::new(file, resolver, variables);
     lw.nested = func.nested.clone();
+    lw.function_name = func.name.name.clone();
     lw.bind_params(&params, fixed, func.name.span)?;
     lw.lower_block(&func.body)?;
     lw.finish(func.name.name.clone(), params, outputs, func.span)
@@ -109,8 +110,9 @@ pub fn lower_anonymous(
         variables.extend(values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())));
     }
     let mut lw = Lowerer::new(file, resolver, variables);
-    if let Captures::Values { unmodelled, .. } = captures {
+    if let Captures::Values { values, unmodelled, .. } = captures {
         lw.unmodelled = unmodelled.iter().cloned().collect();
+        lw.objects = values.iter().filter(|(n, _)| lw.unmodelled.contains_key(n)).map(|(n, _)| n.clone()).collect();
     }
     if let Captures::Values { values, .. } = captures {
         for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
@@ -240,11 +242,18 @@ struct Lowerer<'a> {
     known_text: HashMap<ValueId, Value>,
     /// Captured variables msad does not model (name, class): reading one fails when it runs.
     unmodelled: HashMap<String, String>,
+    /// Those of them that are value-class objects, held as a struct of their public properties:
+    /// `obj.Prop` reads one.
+    objects: HashSet<String>,
     /// The functions nested in the one being lowered: their calls are lowered in place, in its
     /// workspace.
     nested: Vec<ast::Function>,
     /// The nested functions being lowered in place, innermost last.
     inlining: Vec<String>,
+    /// The function being lowered (for its persistent variables).
+    function_name: String,
+    /// Names declared `global` or `persistent` so far: reads and writes go to the shared variable.
+    shared: HashMap<String, SharedVar>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -270,8 +279,11 @@ impl<'a> Lowerer<'a> {
             imports: vec![],
             known_text: HashMap::new(),
             unmodelled: HashMap::new(),
+            objects: HashSet::new(),
             nested: vec![],
             inlining: vec![],
+            function_name: String::new(),
+            shared: HashMap::new(),
         };
         let entry = lw.new_block();
         lw.seal(entry);
@@ -358,7 +370,32 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// `global` or `persistent` names: from here on the name is the shared variable.
+    fn declare_shared(&mut self, names: &[(ast::Ident, Option<Expr>)], persistent: bool) -> Result<()> {
+        for (ident, init) in names {
+            let name = ident.name.clone();
+            let function = self.inlining.last().unwrap_or(&self.function_name).clone();
+            let var = match persistent {
+                true => SharedVar::Persistent { file: self.file.path.clone(), function, name: name.clone() },
+                false => SharedVar::Global(name.clone()),
+            };
+            let args = match init {
+                Some(e) => vec![self.lower_expr(e)?],
+                None => vec![],
+            };
+            self.emit_multi(Op::DeclareShared(var.clone()), args, vec![], ident.span);
+            self.variables.insert(name.clone());
+            self.shared.insert(name, var);
+        }
+        Ok(())
+    }
+
     fn write_var(&mut self, name: &str, value: ValueId) {
+        if let Some(var) = self.shared.get(name) {
+            let op = Op::StoreShared(var.clone());
+            self.emit_multi(op, vec![value], vec![], Span::default());
+            return;
+        }
         // Inside `try`, an assignment starts a new block after instructions, so that an error in any
         // instruction of a block leaves the variables as they are at the block's end (see `Block`).
         if self.blocks[self.current.0 as usize].handler.is_some() {
@@ -377,6 +414,9 @@ impl<'a> Lowerer<'a> {
                 .err(&format!("the captured variable '{name}' of class {class}"), span)
                 .with_hint("capture the numbers the code needs (e.g. values(map) or obj.Prop) instead of the object");
             return self.emit(Op::Fail(Box::new(error)), vec![], span);
+        }
+        if let Some(var) = self.shared.get(name) {
+            return self.emit(Op::LoadShared(var.clone()), vec![], span);
         }
         self.read_var_in(name, self.current, span)
     }
@@ -529,8 +569,8 @@ impl<'a> Lowerer<'a> {
             StmtKind::ForKeyValue { .. } => Err(self.err("loops over struct fields", span)),
             StmtKind::TryCatch { body, ident, catch_body } => self.lower_try(body, ident.as_ref(), catch_body),
             StmtKind::UnwindProtect { body, cleanup } => self.lower_unwind_protect(body, cleanup),
-            StmtKind::Global(_) => Err(self.err("global variables", span)),
-            StmtKind::Persistent(_) => Err(self.err("persistent variables", span)),
+            StmtKind::Global(names) => self.declare_shared(names, false),
+            StmtKind::Persistent(names) => self.declare_shared(names, true),
             StmtKind::Command { name, args } if name.name == "import" => {
                 self.imports.extend(args.iter().cloned());
                 Ok(())
@@ -977,7 +1017,10 @@ impl<'a> Lowerer<'a> {
                 if let Some(function) = self.package_function(e)? {
                     return Ok(self.lower_call(&function, &[], 1, e.span)?[0]);
                 }
-                let b = self.lower_expr(base)?;
+                let b = match &base.kind {
+                    ExprKind::Ident(object) if self.objects.contains(object) => self.read_var_in(object, self.current, base.span),
+                    _ => self.lower_expr(base)?,
+                };
                 Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
             }
             ExprKind::CellIndex { base, args } => {
@@ -1143,7 +1186,9 @@ impl<'a> Lowerer<'a> {
         let caller_exit = std::mem::replace(&mut self.exit, exit);
         let caller_loops = std::mem::take(&mut self.loops);
         self.inlining.push(name);
+        let callers_shared = self.shared.clone();
         let lowered = self.lower_block(&nested.body);
+        self.shared = callers_shared;
         self.inlining.pop();
         (self.exit, self.loops) = (caller_exit, caller_loops);
         lowered?;

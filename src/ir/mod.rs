@@ -172,6 +172,32 @@ pub enum Op {
     /// Output of the user's code (`fprintf`, `disp`, ...): passed on to the host after the run, so it
     /// appears once per call however often msad runs the code.
     Output(Output),
+    /// `global` or `persistent` declaration: a variable that does not exist yet takes `args[0]` (the
+    /// declaration's initial value) or `[]`.
+    DeclareShared(SharedVar),
+    /// The value a `global` or `persistent` variable has now (another function may have changed it).
+    LoadShared(SharedVar),
+    /// `args[0]` becomes the variable's value. The host sees it after the call (see
+    /// `exec::interp::shared`), however often msad runs the code.
+    StoreShared(SharedVar),
+}
+
+/// A variable that outlives the call that assigns it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SharedVar {
+    /// The host's global variable of this name.
+    Global(String),
+    /// A persistent variable of function `function` in file `file`.
+    Persistent { file: std::path::PathBuf, function: String, name: String },
+}
+
+impl SharedVar {
+    /// The variable's name in the code.
+    pub fn name(&self) -> &str {
+        match self {
+            SharedVar::Global(name) | SharedVar::Persistent { name, .. } => name,
+        }
+    }
 }
 
 /// The host's output functions that user code calls for their effect only.

@@ -104,6 +104,14 @@ impl<'a> ArrayRef<'a> {
         (!name.is_null()).then(|| unsafe { c_text(name) })
     }
 
+    /// The identity of an anonymous function handle, held by the host until `release_handle`; `None`
+    /// for other values or where the host cannot tell (see `msad_hold_anonymous_handle`).
+    pub fn hold_anonymous_handle(self) -> Option<u64> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
+        let identity = unsafe { ffi::msad_hold_anonymous_handle(self.raw()) };
+        (identity != 0).then_some(identity)
+    }
+
     /// Element `index` of a cell array; `None` for an unset element.
     pub fn cell(self, index: usize) -> Option<ArrayRef<'a>> {
         // SAFETY: `self` is a valid array (`ArrayRef`'s invariant) (a cell: the caller checked its kind); the element
@@ -272,6 +280,26 @@ pub fn call(function: &str, inputs: &[ArrayRef], output_count: usize) -> Option<
         // SAFETY: the outputs of a call are new arrays we own (or null).
         output_ptrs.into_iter().filter_map(|ptr| unsafe { OwnedArray::from_raw(ptr) }).collect();
     (status == 0 && outputs.len() == output_count).then_some(outputs)
+}
+
+/// Lets the host free a handle held by `ArrayRef::hold_anonymous_handle`.
+pub fn release_handle(identity: u64) {
+    // SAFETY: no precondition: an identity the shim does not hold is ignored.
+    unsafe { ffi::msad_release_handle(identity) }
+}
+
+/// The host's global variable `name`, when it exists.
+pub fn global(name: &str) -> Option<OwnedArray> {
+    let name = c_string(name);
+    // SAFETY: the name is NUL-terminated; the result is a new array we own (or null).
+    unsafe { OwnedArray::from_raw(ffi::msad_get_global(name.as_ptr())) }
+}
+
+/// Sets the host's global variable `name` to (a copy of) `value`; false when the host refused.
+pub fn set_global(name: &str, value: ArrayRef) -> bool {
+    let name = c_string(name);
+    // SAFETY: the name is NUL-terminated; the host copies the array, which outlives the call.
+    unsafe { ffi::msad_put_global(name.as_ptr(), value.raw()) == 0 }
 }
 
 /// Whether the user has pressed Ctrl-C: the engine's interrupt poll (any thread).

@@ -6,7 +6,8 @@ use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, IntClass, StructArray, Value};
 use std::fmt;
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where a value sits in the call's arguments, for error messages.
 #[derive(Clone, Copy)]
@@ -116,6 +117,58 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
     if let Some(name) = handle.simple_handle_name() {
         return Ok(FunctionHandle::Named(name));
     }
+    let Some(identity) = handle.hold_anonymous_handle() else { return described_handle(handle, place, depth) };
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = seen.find(identity) {
+        return Ok(known);
+    }
+    drop(seen);
+    let read = described_handle(handle, place, depth);
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    match &read {
+        Ok(function) => seen.add(identity, function.clone()),
+        Err(_) => array::release_handle(identity),
+    }
+    read
+}
+
+/// Anonymous handles read lately, by identity (see `msad_hold_anonymous_handle`): a handle passed
+/// again is not read again, so a call costs the same whatever the size of its captured values.
+static SEEN_HANDLES: Mutex<SeenHandles> = Mutex::new(SeenHandles(VecDeque::new()));
+
+/// At most this many handles are kept (with their captured values), the latest first.
+const MAX_SEEN_HANDLES: usize = 16;
+
+struct SeenHandles(VecDeque<(u64, FunctionHandle)>);
+
+/// Lets the host free the handles read lately (`clear msad_eval`).
+pub fn forget_handles() {
+    let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
+    for (identity, _) in seen.0.drain(..) {
+        array::release_handle(identity);
+    }
+}
+
+impl SeenHandles {
+    fn find(&mut self, identity: u64) -> Option<FunctionHandle> {
+        let index = self.0.iter().position(|(seen, _)| *seen == identity)?;
+        let entry = self.0.remove(index)?;
+        self.0.push_front(entry);
+        Some(self.0[0].1.clone())
+    }
+
+    fn add(&mut self, identity: u64, function: FunctionHandle) {
+        self.0.push_front((identity, function));
+        while self.0.len() > MAX_SEEN_HANDLES {
+            if let Some((forgotten, _)) = self.0.pop_back() {
+                array::release_handle(forgotten);
+            }
+        }
+    }
+}
+
+/// Reads a handle through the host's `functions`.
+fn described_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<FunctionHandle> {
     let description = array::call("functions", &[handle], 1)
         .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("functions() failed on {place}")))?;
     let description = description[0].as_ref();
@@ -130,7 +183,7 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
             // to, `{}(0x0)` and a line break.
             let text = text_field("function")?.replace("{}(0x0)\n", "{}");
             let (captured, unmodelled) = captured_variables(description, place, depth)?;
-            Ok(FunctionHandle::Anonymous { text, captured, unmodelled })
+            Ok(FunctionHandle::Anonymous { text, captured: captured.into(), unmodelled })
         }
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
@@ -162,11 +215,41 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
     for (field, name) in names.iter().enumerate() {
         let array = workspace.field(0, field);
         match array.filter(|a| a.kind() == Kind::MSAD_OTHER && IntClass::from_name(&a.class_name()).is_none()) {
-            Some(object) => unmodelled.push((name.clone(), object.class_name())),
+            Some(object) => {
+                if let Some(properties) = value_object_properties(object, &Place::Field(place, name), depth + 1) {
+                    captured.push((name.clone(), properties));
+                }
+                unmodelled.push((name.clone(), object.class_name()));
+            }
             None => captured.push((name.clone(), element_value(array, &Place::Field(place, name), depth + 1)?)),
         }
     }
     Ok((captured, unmodelled))
+}
+
+/// A value-class object's public properties as a scalar struct, read through the host's `isa`,
+/// `properties` and `getfield`; `None` for handle objects (their properties may change while a
+/// handle that captured them stays the same), other objects, and properties msad cannot represent.
+fn value_object_properties(object: ArrayRef, place: &Place, depth: usize) -> Option<Value> {
+    let handle_class = OwnedArray::text("handle");
+    let is_handle = array::call("isa", &[object, handle_class.as_ref()], 1)?;
+    if is_handle[0].as_ref().kind() != Kind::MSAD_LOGICAL || is_handle[0].as_ref().logicals() != [false] {
+        return None;
+    }
+    let names = array::call("properties", &[object], 1)?;
+    let names = names[0].as_ref();
+    if names.kind() != Kind::MSAD_CELL {
+        return None;
+    }
+    let (mut fields, mut values) = (vec![], vec![]);
+    for index in 0..names.numel() {
+        let name = names.cell(index).filter(|n| n.kind() == Kind::MSAD_CHAR)?;
+        let property = array::call("getfield", &[object, name], 1)?;
+        let field = array::host_text(&name.char_units());
+        values.push(value_at(property[0].as_ref(), &Place::Field(place, &field), depth).ok()?);
+        fields.push(field);
+    }
+    Some(Value::Struct(StructArray { dims: vec![1, 1], fields, elements: vec![values] }))
 }
 
 /// An output of the call: doubles and sparse matrices go to the host without a copy of its own.

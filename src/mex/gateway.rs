@@ -152,6 +152,7 @@ unsafe extern "C" fn release_engine() {
     // Called from the host, outside any Rust frame: a panic must stop here.
     let _ = stack::on_large_stack(|| panic::catch_unwind(|| lock_engine().map(|mut engine| *engine = None)));
     array::release_outputs();
+    convert::forget_handles();
 }
 
 fn record_panic(info: &panic::PanicHookInfo) {

@@ -5,7 +5,9 @@ use super::array::{self, Kind, OwnedArray};
 use super::convert::{Place, to_array, to_value};
 use super::watch;
 use crate::engine::{Host, WarningState};
+use crate::diag::{ErrorKind, Result, err};
 use crate::exec::interp::HostCall;
+use crate::exec::value::Value;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -50,6 +52,19 @@ impl Host for MexHost {
         let refs: Vec<_> = args.iter().map(OwnedArray::as_ref).collect();
         // A warning the host turned into an error ('error' state) is not msad's to report.
         let _ = array::call(call.function, &refs, 0);
+    }
+
+    fn global(&mut self, name: &str) -> Result<Option<Value>> {
+        let Some(array) = array::global(name) else { return Ok(None) };
+        to_value(array.as_ref(), &Place::Argument(&format!("the global variable {name}"))).map(Some)
+    }
+
+    fn set_global(&mut self, name: &str, value: &Value) -> Result<()> {
+        let array = to_array(value)?;
+        match array::set_global(name, array.as_ref()) {
+            true => Ok(()),
+            false => err(ErrorKind::Internal, format!("the host did not take the global variable '{name}'")),
+        }
     }
 
     /// Octave's `warning()` states and `lastwarn`; what cannot be read stays at the defaults.

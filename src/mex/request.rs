@@ -270,7 +270,7 @@ fn flag(value: &Value, option: &str) -> Result<bool> {
 /// `verbose`, `nargout`.
 pub fn describe(request: &Request, source: Option<&std::path::Path>) -> Value {
     let (function, captured) = match &request.function {
-        FunctionHandle::Anonymous { text, captured, .. } => (text.clone(), captured.clone()),
+        FunctionHandle::Anonymous { text, captured, .. } => (text.clone(), captured.to_vec()),
         named => (named.text().to_string(), Vec::new()),
     };
     let (captured_names, captured_values) = captured.into_iter().unzip();

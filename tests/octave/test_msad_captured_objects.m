@@ -17,6 +17,29 @@ function test_msad_captured_objects()
   used = @(y) y * map('a');
   expect_error(@() msad_eval(used, x), 'msad:unsupported', 'containers.Map');
 
+  % A value-class object's public properties can be read (obj.Prop, obj.Prop(k)); using the object
+  % otherwise (class(obj)) is refused where it runs; so is a handle-class object, whose
+  % properties may change while the closure stays the same.
+  point = ValuePoint();
+  point.Scale = 3;
+  reads = @(y) point.Scale * y .^ 2 + point.Shift(1:numel(y)) .* y;
+  x3 = x(1:3);
+  for options = {struct(), struct('mode', 'forward'), struct('mode', 'reverse')}
+    [v, J] = msad_eval(reads, x3, options{1});
+    check_value(v, reads(x3), 1e-15, 'object properties: value');
+    check_jacobian(J, diag(6 * x3 + [1; 2; 3]), 1e-14, 'object properties: J');
+  end
+  [~, g, H] = msad_eval(@(y) sum(reads(y)), x3);
+  check_jacobian(H, 6 * eye(3), 1e-14, 'object properties: H');
+  point.Scale = -1;
+  reads_again = @(y) point.Scale * y .^ 2 + point.Shift(1:numel(y)) .* y;
+  check_value(msad_eval(reads_again, x(1:3)), reads_again(x(1:3)), 1e-15, 'changed object');
+  whole = @(y) y * numel(class(point));
+  expect_error(@() msad_eval(whole, x), 'msad:unsupported', 'ValuePoint');
+  counter = HandlePoint();
+  by_reference = @(y) counter.Scale * y;
+  expect_error(@() msad_eval(by_reference, x), 'msad:unsupported', 'HandlePoint');
+
   value = grow_loops(x);
   [v, J] = msad_eval(@grow_loops, x);
   assert(isequal(size(v), size(value)) && max(abs(v - value)) <= 1e-14 * max(abs(value)), 'growth: value');

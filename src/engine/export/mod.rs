@@ -131,7 +131,7 @@ fn entry_function(host: &mut dyn Host, handle: &FunctionHandle) -> Result<(UserF
             let source = SourceFile::new("<anonymous>", text.as_str());
             let (params, body) = crate::ir::lower::parse_anonymous(&source)?;
             let mut prologue = String::new();
-            for (name, value) in captured {
+            for (name, value) in captured.iter() {
                 let text = literal::literal(value).ok_or_else(|| {
                     Diagnostic::new(
                         ErrorKind::Unsupported,
