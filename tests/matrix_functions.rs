@@ -69,12 +69,44 @@ fn matrix_functions_and_decompositions_match_central_differences() {
         "pinv([x(1:3)'; x(4:6)' + 1])",
         "pinv(reshape(x, 3, 2))",
         "inv(expm(reshape(x(1:4), 2, 2)))",
+        "lu([x(1) + 2, x(2), x(3); x(4), x(5) - 1, x(6); 1, x(1) * x(2), 3])",
+        "lu(reshape(x, 2, 3))",
+        "qr([x(1) + 2, x(2), x(3); x(4), x(5) - 1, x(6); 1, x(1) * x(2), 3])",
+        "qr(reshape(x, 3, 2), 0)",
+        "qr(reshape(x, 2, 3))",
     ] {
         check(&expression(text), 1e-7);
     }
-    // Reverse mode follows first outputs only: [V, D] and [R, p] in forward mode.
-    check_forward(&named("eig_vectors_of"), 1e-7, false);
-    check_forward(&named("chol_flag_of"), 1e-7, false);
+    // Reverse mode follows first outputs only: [V, D], [R, p], [L, U, P], [Q, R] and [U, S, V] in
+    // forward mode.
+    for fixture in ["eig_vectors_of", "chol_flag_of", "factors_of", "svd_vectors_of"] {
+        check_forward(&named(fixture), 1e-7, false);
+    }
+}
+
+#[test]
+fn factors_without_derivatives_are_clear_errors() {
+    // Full U of a tall matrix: its completing columns are not unique.
+    for (text, kind) in [
+        ("null([x(1) x(2) x(3); 2 * x(1) 2 * x(2) 2 * x(3)])", ErrorKind::NotDifferentiable),
+        ("orth([x(1) x(2); 2 * x(1) 2 * x(2); 1 2])", ErrorKind::NotDifferentiable),
+        ("lu([x(1) 1; 0.31 2])", ErrorKind::NotDifferentiable),
+    ] {
+        let e = error_of(text, 2);
+        assert_eq!(e.kind, kind, "{text}: {e}");
+    }
+    let e = evaluate(&mut Engine::new(), &named("svd_full_u_of"), vec![column(X.to_vec())], 2).expect_err("full U");
+    assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("completing U"), "{e}");
+    // The values exist: null of a rank-one 2 x 3 matrix has two columns.
+    let z = evaluate(&mut Engine::new(), &expression("null([x(1) x(2) x(3); 2 * x(1) 2 * x(2) 2 * x(3)])"), vec![column(X.to_vec())], 1)
+        .expect("value");
+    assert_eq!(z.value.dims(), vec![3, 2]);
+    // Reverse mode follows first outputs only: a clear error, not a wrong gradient.
+    let reverse = Options { mode: Mode::Reverse, ..Options::default() };
+    let f = anonymous("@(x) sum(factors_of(x))", vec![]);
+    let request = Request { function: f, args: vec![column(X.to_vec())], options: reverse, nargout: 2 };
+    let e = Engine::new().evaluate(&mut host(), &request).expect_err("reverse mode through [L, U] = lu");
+    assert!(e.kind == ErrorKind::Unsupported && e.message.contains("reverse mode does not follow output 2"), "{e}");
 }
 
 #[test]

@@ -13,6 +13,8 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("interp1", include_str!("library/interp1.m")),
     ("spline", include_str!("library/spline.m")),
     ("pchip", include_str!("library/pchip.m")),
+    ("__pchip_slopes__", include_str!("library/__pchip_slopes__.m")),
+    ("interp2", include_str!("library/interp2.m")),
     ("ppval", include_str!("library/ppval.m")),
     ("__pp_eval__", include_str!("library/__pp_eval__.m")),
     ("__hermite_coefs__", include_str!("library/__hermite_coefs__.m")),

@@ -263,6 +263,13 @@ prims! {
     Eig = "eig",
     EigVectors = "[V, D] = eig",
     Svd = "svd",
+    Lu = "lu",
+    LuFactors = "[L, U, P] = lu",
+    Qr = "qr",
+    QrFactors = "[Q, R] = qr",
+    SvdVectors = "[U, S, V] = svd",
+    Null = "null",
+    Orth = "orth",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).
