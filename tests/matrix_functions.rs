@@ -135,6 +135,12 @@ fn interpolation_and_quadrature_match_central_differences() {
         "polyfit(cumsum(x), [1 3 2 5 4 6], 2)".to_string(),
         "polyfit(0:5, x, 3)".to_string(),
         "polyval(polyfit(0:5, x, 2), 2.5)".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2 3], [0.5; 1.5; -1])".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2], [0.5 1.5 1.9], 'cubic')".to_string(),
+        "interp2([0 1 2 3], [0 2 3], [1 2 4 3; 2 5 1 0; 3 3 2 1], 3 * x(1:3), 2 * x(4:6), 'cubic', 0.5)".to_string(),
+        "interp2([1 2 4 3; 2 5 1 0; 3 3 2 1], 1 + 2 * x(1:3), 1 + 2 * x(4:6))".to_string(),
+        "interp2(cumsum(x(1:3))', [0 1], [1 2 4; 2 5 1], [0.5 0.9], [0.5 0.2], 'pchip')".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2], [0.5; 1.5], 'nearest')".to_string(),
     ] {
         check(&expression(&text), 1e-7);
     }
@@ -177,6 +183,10 @@ fn values_follow_octave() {
     assert!(relative_error(&e, &[1.0, 3.0]) < 1e-15, "{e:?}");
     let q = value(&mut engine, "quadgk(@(t) 1 ./ (1 + t .^ 2), -3, 5)");
     assert!((q[0] - (5f64.atan() + 3f64.atan())).abs() < 1e-14, "{q:?}");
+    // Octave: interp2([1 2; 3 4], [1.5 3], [1.5 1]) gives [2.5 NA]; with 'nearest' and 0 outside, [4 0].
+    let linear = value(&mut engine, "interp2([1 2; 3 4], [1.5 3], [1.5 1])");
+    assert!(linear[0] == 2.5 && linear[1].is_nan(), "{linear:?}");
+    assert_eq!(value(&mut engine, "interp2([1 2; 3 4], [1.5 3], [1.5 1], 'nearest', 0)"), vec![4.0, 0.0]);
     let r = value(&mut engine, "expm(zeros(2))");
     assert_eq!(r, vec![1.0, 0.0, 0.0, 1.0]);
 }
