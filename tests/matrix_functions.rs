@@ -213,3 +213,39 @@ fn undefined_derivatives_are_clear_errors() {
         evaluate(&mut Engine::new(), &expression("sum(sum(chol([4 x(1); x(1) 5])))"), vec![column(X.to_vec())], 3).expect_err("Hessian");
     assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'chol'"), "{e}");
 }
+
+/// The Jacobian of `text` at X in forward mode (a handle capturing x: reverse mode refuses it).
+fn forward_jacobian(text: &str) -> (Vec<f64>, Vec<f64>) {
+    let options = Options { mode: Mode::Forward, jacobian: JacobianStorage::Full, ..Options::default() };
+    let request = Request { function: expression(text), args: vec![column(X.to_vec())], options, nargout: 2 };
+    let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{text}: {d}"));
+    (values(&result.value), values(&result.jacobian.expect("Jacobian requested")))
+}
+
+#[test]
+fn roots_and_minima_follow_the_implicit_function_theorem() {
+    let [p, q] = [X[0], X[1]];
+    // The zero r of t^3 + p t - q: dr/dp = -r / (3 r^2 + p), dr/dq = 1 / (3 r^2 + p).
+    for start in ["0.5", "[0 2]"] {
+        let (r, jacobian) = forward_jacobian(&format!("fzero(@(t) t ^ 3 + x(1) * t - x(2), {start}, struct('TolX', 1e-15))"));
+        let r = r[0];
+        assert!((r.powi(3) + p * r - q).abs() < 1e-15, "{start}: {r}");
+        let slope = 3.0 * r * r + p;
+        let expected = [-r / slope, 1.0 / slope, 0.0, 0.0, 0.0, 0.0];
+        assert!(relative_error(&jacobian, &expected) < 1e-9, "{start}: {jacobian:?} vs {expected:?}");
+    }
+    check_forward(&expression("fzero(@(t) cos(x(1) * t) - x(2) * t, [0 2])"), 1e-7, false);
+    // The minimum of exp(p t) - q t on [0, 3]: t = log(q / p) / p.
+    let (t, jacobian) = forward_jacobian("fminbnd(@(t) exp(x(1) * t) - x(2) * t, -3, 3, struct('TolX', 1e-10))");
+    let expected_t = (q / p).ln() / p;
+    // A minimum is found to about the square root of the rounding of f (flat there).
+    assert!((t[0] - expected_t).abs() < 1e-7, "{t:?} vs {expected_t}");
+    let expected = [-expected_t / p - 1.0 / (p * p), 1.0 / (p * q), 0.0, 0.0, 0.0, 0.0];
+    assert!(relative_error(&jacobian, &expected) < 1e-6, "{jacobian:?} vs {expected:?}");
+    // A minimum on a bound moves with the bound.
+    let (_, jacobian) = forward_jacobian("fminbnd(@(t) t, x(3), 2)");
+    assert!(relative_error(&jacobian, &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]) < 1e-15, "{jacobian:?}");
+    // Where the slope vanishes at the zero, there is no derivative.
+    let e = error_of("fzero(@(t) t ^ 3 - x(1) + 0.31, [-1 1])", 2);
+    assert_eq!(e.user_identifier.as_deref(), Some("msad:notDifferentiable"), "{e}");
+}

@@ -15,6 +15,8 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("pchip", include_str!("library/pchip.m")),
     ("__pchip_slopes__", include_str!("library/__pchip_slopes__.m")),
     ("interp2", include_str!("library/interp2.m")),
+    ("fzero", include_str!("library/fzero.m")),
+    ("fminbnd", include_str!("library/fminbnd.m")),
     ("ppval", include_str!("library/ppval.m")),
     ("__pp_eval__", include_str!("library/__pp_eval__.m")),
     ("__hermite_coefs__", include_str!("library/__hermite_coefs__.m")),

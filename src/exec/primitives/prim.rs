@@ -270,6 +270,7 @@ prims! {
     SvdVectors = "[U, S, V] = svd",
     Null = "null",
     Orth = "orth",
+    Constant = "__constant__",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).
