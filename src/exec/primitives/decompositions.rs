@@ -176,6 +176,9 @@ fn eig_operand<'v>(args: &[&'v Value]) -> Result<std::borrow::Cow<'v, Array<f64>
 fn eval_eig(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let a = eig_operand(args)?;
     let n = a.dims[0];
+    if n == 0 {
+        return Ok(vec![matrix(0, vec![])]);
+    }
     Ok(vec![match eigen(&a.data, n)? {
         Ok(e) => Value::Double(Array::column(e.values)),
         Err(complex) => Value::narrowed(Array::column(complex)),

@@ -300,11 +300,8 @@ fn operand<'v>(f: Factorization, args: &[&'v Value]) -> Result<(std::borrow::Cow
             false
         }
     };
-    let a = matrix_2d(name, args[0])?;
-    if a.data.iter().any(|v| !v.is_finite()) {
-        return Err(runtime(format!("{name}: the matrix must not contain Inf or NaN values")));
-    }
-    Ok((a, economy))
+    // Non-finite entries propagate as through LAPACK (a NaN never wins the pivot choice).
+    Ok((matrix_2d(name, args[0])?, economy))
 }
 
 fn dense(rows: usize, cols: usize, data: Vec<f64>) -> Value {
