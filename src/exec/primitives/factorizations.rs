@@ -311,6 +311,10 @@ fn dense(rows: usize, cols: usize, data: Vec<f64>) -> Value {
 /// The results of `f` on A's entries (f64 or duals): each with its dims.
 fn factor<T: Field>(f: Factorization, a: &[T], m: usize, n: usize, economy: bool) -> Result<Vec<(usize, usize, Vec<T>)>> {
     let k = m.min(n);
+    if matches!(f, Factorization::QrFactors) && !economy {
+        // The full Q is m x m.
+        crate::exec::memory::check(m.saturating_mul(m), 8)?;
+    }
     Ok(match f {
         Factorization::LuPacked => vec![(m, n, lu_factor(a, m, n)?.packed)],
         Factorization::LuFactors => {

@@ -67,6 +67,8 @@ impl Decomposition {
         if m == 0 || n == 0 {
             return Ok(Decomposition { m, n, u: identity(m), s: vec![], v: identity(n) });
         }
+        // Full U and V: m^2 + n^2 elements, refused before faer's allocation would abort.
+        crate::exec::memory::check(m.saturating_mul(m).saturating_add(n.saturating_mul(n)), 8)?;
         let parts = super::factor::svd(&a.data, m, n).ok_or_else(|| runtime(format!("{name}: the singular value decomposition did not converge")))?;
         let (mut u, mut v) = (parts.u, parts.v);
         for k in 0..m.max(n) {
@@ -119,7 +121,9 @@ fn dense(rows: usize, cols: usize, data: Vec<f64>) -> Value {
 
 fn eval_values(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let (a, _) = operand("svd", args)?;
-    Ok(vec![Value::Double(Array::column(Decomposition::new("svd", &a)?.s))])
+    let view = faer::MatRef::from_column_major_slice(&a.data, a.dims[0], a.dims[1]);
+    let s = view.singular_values().map_err(|_| runtime("svd: the singular value decomposition did not converge"))?;
+    Ok(vec![Value::Double(Array::column(s))])
 }
 
 fn eval_vectors(args: &[&Value], _: usize) -> Result<Vec<Value>> {
