@@ -105,8 +105,19 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "svd",
-        "singular values (`[U, S, V] = svd(A)` is msad:unsupported); repeated or zero singular values: msad:notDifferentiable; no Hessian",
+        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse mode follows s only; no Hessian",
     ),
+    (
+        "lu",
+        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode follows Y only; no Hessian",
+    ),
+    (
+        "qr",
+        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode follows X only; no Hessian",
+    ),
+    ("__constant__", "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step"),
+    ("null", "Octave's rank tolerance and cleanup of entries below eps; the basis is not unique: no derivative"),
+    ("orth", "Octave's rank tolerance, each column's largest component positive; the basis is not unique: no derivative"),
     ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),
 ];
 

@@ -69,12 +69,44 @@ fn matrix_functions_and_decompositions_match_central_differences() {
         "pinv([x(1:3)'; x(4:6)' + 1])",
         "pinv(reshape(x, 3, 2))",
         "inv(expm(reshape(x(1:4), 2, 2)))",
+        "lu([x(1) + 2, x(2), x(3); x(4), x(5) - 1, x(6); 1, x(1) * x(2), 3])",
+        "lu(reshape(x, 2, 3))",
+        "qr([x(1) + 2, x(2), x(3); x(4), x(5) - 1, x(6); 1, x(1) * x(2), 3])",
+        "qr(reshape(x, 3, 2), 0)",
+        "qr(reshape(x, 2, 3))",
     ] {
         check(&expression(text), 1e-7);
     }
-    // Reverse mode follows first outputs only: [V, D] and [R, p] in forward mode.
-    check_forward(&named("eig_vectors_of"), 1e-7, false);
-    check_forward(&named("chol_flag_of"), 1e-7, false);
+    // Reverse mode follows first outputs only: [V, D], [R, p], [L, U, P], [Q, R] and [U, S, V] in
+    // forward mode.
+    for fixture in ["eig_vectors_of", "chol_flag_of", "factors_of", "svd_vectors_of"] {
+        check_forward(&named(fixture), 1e-7, false);
+    }
+}
+
+#[test]
+fn factors_without_derivatives_are_clear_errors() {
+    // Full U of a tall matrix: its completing columns are not unique.
+    for (text, kind) in [
+        ("null([x(1) x(2) x(3); 2 * x(1) 2 * x(2) 2 * x(3)])", ErrorKind::NotDifferentiable),
+        ("orth([x(1) x(2); 2 * x(1) 2 * x(2); 1 2])", ErrorKind::NotDifferentiable),
+        ("lu([x(1) 1; 0.31 2])", ErrorKind::NotDifferentiable),
+    ] {
+        let e = error_of(text, 2);
+        assert_eq!(e.kind, kind, "{text}: {e}");
+    }
+    let e = evaluate(&mut Engine::new(), &named("svd_full_u_of"), vec![column(X.to_vec())], 2).expect_err("full U");
+    assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("completing U"), "{e}");
+    // The values exist: null of a rank-one 2 x 3 matrix has two columns.
+    let z = evaluate(&mut Engine::new(), &expression("null([x(1) x(2) x(3); 2 * x(1) 2 * x(2) 2 * x(3)])"), vec![column(X.to_vec())], 1)
+        .expect("value");
+    assert_eq!(z.value.dims(), vec![3, 2]);
+    // Reverse mode follows first outputs only: a clear error, not a wrong gradient.
+    let reverse = Options { mode: Mode::Reverse, ..Options::default() };
+    let f = anonymous("@(x) sum(factors_of(x))", vec![]);
+    let request = Request { function: f, args: vec![column(X.to_vec())], options: reverse, nargout: 2 };
+    let e = Engine::new().evaluate(&mut host(), &request).expect_err("reverse mode through [L, U] = lu");
+    assert!(e.kind == ErrorKind::Unsupported && e.message.contains("reverse mode does not follow output 2"), "{e}");
 }
 
 #[test]
@@ -103,6 +135,12 @@ fn interpolation_and_quadrature_match_central_differences() {
         "polyfit(cumsum(x), [1 3 2 5 4 6], 2)".to_string(),
         "polyfit(0:5, x, 3)".to_string(),
         "polyval(polyfit(0:5, x, 2), 2.5)".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2 3], [0.5; 1.5; -1])".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2], [0.5 1.5 1.9], 'cubic')".to_string(),
+        "interp2([0 1 2 3], [0 2 3], [1 2 4 3; 2 5 1 0; 3 3 2 1], 3 * x(1:3), 2 * x(4:6), 'cubic', 0.5)".to_string(),
+        "interp2([1 2 4 3; 2 5 1 0; 3 3 2 1], 1 + 2 * x(1:3), 1 + 2 * x(4:6))".to_string(),
+        "interp2(cumsum(x(1:3))', [0 1], [1 2 4; 2 5 1], [0.5 0.9], [0.5 0.2], 'pchip')".to_string(),
+        "interp2([0 1 2.5], [0 2], reshape(x, 2, 3), [0.3 1.2 2.2], [0.5; 1.5], 'nearest')".to_string(),
     ] {
         check(&expression(&text), 1e-7);
     }
@@ -145,6 +183,10 @@ fn values_follow_octave() {
     assert!(relative_error(&e, &[1.0, 3.0]) < 1e-15, "{e:?}");
     let q = value(&mut engine, "quadgk(@(t) 1 ./ (1 + t .^ 2), -3, 5)");
     assert!((q[0] - (5f64.atan() + 3f64.atan())).abs() < 1e-14, "{q:?}");
+    // Octave: interp2([1 2; 3 4], [1.5 3], [1.5 1]) gives [2.5 NA]; with 'nearest' and 0 outside, [4 0].
+    let linear = value(&mut engine, "interp2([1 2; 3 4], [1.5 3], [1.5 1])");
+    assert!(linear[0] == 2.5 && linear[1].is_nan(), "{linear:?}");
+    assert_eq!(value(&mut engine, "interp2([1 2; 3 4], [1.5 3], [1.5 1], 'nearest', 0)"), vec![4.0, 0.0]);
     let r = value(&mut engine, "expm(zeros(2))");
     assert_eq!(r, vec![1.0, 0.0, 0.0, 1.0]);
 }
@@ -170,4 +212,40 @@ fn undefined_derivatives_are_clear_errors() {
     let e =
         evaluate(&mut Engine::new(), &expression("sum(sum(chol([4 x(1); x(1) 5])))"), vec![column(X.to_vec())], 3).expect_err("Hessian");
     assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'chol'"), "{e}");
+}
+
+/// The Jacobian of `text` at X in forward mode (a handle capturing x: reverse mode refuses it).
+fn forward_jacobian(text: &str) -> (Vec<f64>, Vec<f64>) {
+    let options = Options { mode: Mode::Forward, jacobian: JacobianStorage::Full, ..Options::default() };
+    let request = Request { function: expression(text), args: vec![column(X.to_vec())], options, nargout: 2 };
+    let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{text}: {d}"));
+    (values(&result.value), values(&result.jacobian.expect("Jacobian requested")))
+}
+
+#[test]
+fn roots_and_minima_follow_the_implicit_function_theorem() {
+    let [p, q] = [X[0], X[1]];
+    // The zero r of t^3 + p t - q: dr/dp = -r / (3 r^2 + p), dr/dq = 1 / (3 r^2 + p).
+    for start in ["0.5", "[0 2]"] {
+        let (r, jacobian) = forward_jacobian(&format!("fzero(@(t) t ^ 3 + x(1) * t - x(2), {start}, struct('TolX', 1e-15))"));
+        let r = r[0];
+        assert!((r.powi(3) + p * r - q).abs() < 1e-15, "{start}: {r}");
+        let slope = 3.0 * r * r + p;
+        let expected = [-r / slope, 1.0 / slope, 0.0, 0.0, 0.0, 0.0];
+        assert!(relative_error(&jacobian, &expected) < 1e-9, "{start}: {jacobian:?} vs {expected:?}");
+    }
+    check_forward(&expression("fzero(@(t) cos(x(1) * t) - x(2) * t, [0 2])"), 1e-7, false);
+    // The minimum of exp(p t) - q t on [0, 3]: t = log(q / p) / p.
+    let (t, jacobian) = forward_jacobian("fminbnd(@(t) exp(x(1) * t) - x(2) * t, -3, 3, struct('TolX', 1e-10))");
+    let expected_t = (q / p).ln() / p;
+    // A minimum is found to about the square root of the rounding of f (flat there).
+    assert!((t[0] - expected_t).abs() < 1e-7, "{t:?} vs {expected_t}");
+    let expected = [-expected_t / p - 1.0 / (p * p), 1.0 / (p * q), 0.0, 0.0, 0.0, 0.0];
+    assert!(relative_error(&jacobian, &expected) < 1e-6, "{jacobian:?} vs {expected:?}");
+    // A minimum on a bound moves with the bound.
+    let (_, jacobian) = forward_jacobian("fminbnd(@(t) t, x(3), 2)");
+    assert!(relative_error(&jacobian, &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]) < 1e-15, "{jacobian:?}");
+    // Where the slope vanishes at the zero, there is no derivative.
+    let e = error_of("fzero(@(t) t ^ 3 - x(1) + 0.31, [-1 1])", 2);
+    assert_eq!(e.user_identifier.as_deref(), Some("msad:notDifferentiable"), "{e}");
 }

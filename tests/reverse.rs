@@ -11,18 +11,22 @@ use msad::exec::value::{Array, FunctionHandle, Value};
 /// derivative is on a later output (reverse mode follows first outputs), `struct` and `num2cell` build
 /// containers (reverse mode refuses x-dependent containers: `reverse_mode_refuses_cells_from_num2cell`),
 /// `[f, e] = log2(x)` needs two outputs (`mantissa_and_exponent_in_reverse_mode`), and so do
-/// `[R, p] = chol` and `[V, D] = eig` (tests/matrix_functions.rs). `complex` makes complex values,
-/// and `imag`, `angle`, `arg` have derivatives only on complex values (zero on real ones), and `fft`,
-/// `ifft` make complex values: their reverse rules on complex values are checked against forward mode
-/// in tests/complex_derivatives.rs; reverse mode refuses sparse matrices that depend on x
-/// (tests/sparse_derivatives.rs: `sparse`, `spdiags`).
-const NOT_COVERED: [&str; 14] = [
+/// `[R, p] = chol`, `[V, D] = eig`, `[L, U, P] = lu`, `[Q, R] = qr` and `[U, S, V] = svd`
+/// (tests/matrix_functions.rs). `complex` makes complex values, and `imag`, `angle`, `arg` have
+/// derivatives only on complex values (zero on real ones), and `fft`, `ifft` make complex values:
+/// their reverse rules on complex values are checked against forward mode in
+/// tests/complex_derivatives.rs; sparse matrices that depend on x in tests/sparse_derivatives.rs
+/// (`sparse`, `spdiags`).
+const NOT_COVERED: [&str; 17] = [
     "find",
     "struct",
     "num2cell",
     "[f, e] = log2",
     "[R, p] = chol",
     "[V, D] = eig",
+    "[L, U, P] = lu",
+    "[Q, R] = qr",
+    "[U, S, V] = svd",
     "complex",
     "imag",
     "angle",

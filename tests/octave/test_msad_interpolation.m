@@ -1,8 +1,9 @@
 function test_msad_interpolation()
 % TEST_MSAD_INTERPOLATION  Interpolation and quadrature (issue 24): interp1 with every method and
-% extrapolation, spline (not-a-knot and complete), pchip, ppval, cumtrapz, trapz, polyfit, integral
-% and quadgk give Octave's values through msad_eval, and Jacobians in the values, the sample points
-% and the query points that match central differences (forward and reverse mode).
+% extrapolation, interp2 (linear, nearest, cubic), spline (not-a-knot and complete), pchip, ppval,
+% cumtrapz, trapz, polyfit, integral and quadgk give Octave's values through msad_eval, and
+% Jacobians in the values, the sample points and the query points that match central differences
+% (forward and reverse mode).
   x = [0.31; 0.52; 0.74; 0.43; 0.65; 0.86];
   s = [0 0.9 2.1 3 3.8 5];
   % More query points than samples: the argument parsing of interp1 explores branches on which its
@@ -24,6 +25,12 @@ function test_msad_interpolation()
   cases(end + 1, :) = {'cumtrapz dim', @(x) cumtrapz(reshape(x, 2, 3), 2)};
   cases(end + 1, :) = {'trapz', @(x) trapz(cumsum(x), sin(x))};
   cases(end + 1, :) = {'polyfit', @(x) polyfit(cumsum(x), [1 3 2 5 4 6], 2)};
+  grid = {[0 1 2.5], [0 2 3]};
+  for m = {'linear', 'nearest', 'cubic'}
+    cases(end + 1, :) = {['interp2 values ', m{1}], @(x) interp2(grid{:}, reshape([x; 1; 2; x(1)], 3, 3), [-0.5 0.3 1.2 2.2 3], [0.5; 1.5; 2.5; 4], m{1})};
+    cases(end + 1, :) = {['interp2 points ', m{1}], @(x) interp2(grid{:}, [1 2 4; 2 5 1; 3 3 2], 2 * x(1:3), 1 + 2 * x(4:6), m{1}, 0.5)};
+  end
+  cases(end + 1, :) = {'interp2 Z form', @(x) interp2([1 2 4 3; 2 5 1 0; 3 3 2 1], 1 + 2 * x(1:3), 1 + 2 * x(4:6), 'cubic')};
   cases(end + 1, :) = {'integral', @(x) integral(@(t) exp(-x(1) * t .^ 2) .* cos(x(2) * t), 0, 4)};
   cases(end + 1, :) = {'quadgk', @(x) quadgk(@(t) x(3) ./ (1 + (x(4) * t) .^ 2), -1, 2)};
   for k = 1:rows(cases)

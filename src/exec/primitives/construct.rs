@@ -82,6 +82,11 @@ pub(super) fn entries() -> Vec<Primitive> {
         .pattern(PatternRule::Structural),
         with_rule(Prim::Reshape, eval_reshape, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         with_rule(Prim::Double, eval_double, |fw| Ok(fw.derivs[0].clone())).linear(Linearity::Additive).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Constant, |a, _| {
+            super::check_arity("__constant__", a, 1, 1)?;
+            Ok(vec![a[0].clone()])
+        })
+        .integers(IntegerArgs::KeepClass),
     ]
 }
 

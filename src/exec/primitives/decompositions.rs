@@ -1,13 +1,12 @@
 //! Dense decompositions: `chol` (upper R with R'R = A, from A's upper triangle as Octave reads it;
-//! `[R, p]`), `eig` (values of a symmetric or real-spectrum matrix; `[V, D]` of a symmetric one) and
-//! `svd` (singular values). Rules:
+//! `[R, p]`) and `eig` (values of a symmetric or real-spectrum matrix; `[V, D]` of a symmetric one;
+//! `svd` is in `singular`). Rules:
 //! - chol: `dR = Φ(R^-T dA R^-1) R`, Φ the upper triangle with half the diagonal, dA symmetrized from
 //!   its upper triangle;
 //! - eig: `dλ_k = w_k' dA v_k` (w_k' the rows of V^-1: V' when A is symmetric) and, A symmetric,
-//!   `dv_k = sum_{j != k} v_j (v_j' dA v_k) / (λ_k - λ_j)`;
-//! - svd: `ds_k = u_k' dA v_k`.
+//!   `dv_k = sum_{j != k} v_j (v_j' dA v_k) / (λ_k - λ_j)`.
 //!
-//! Where a derivative does not exist (repeated eigenvalues or singular values, zero singular values) the
+//! Where a derivative does not exist (repeated eigenvalues) the
 //! rules fail with `msad:notDifferentiable`; the values are still computed.
 
 use super::factor::{Lu, transpose};
@@ -32,7 +31,6 @@ pub(super) fn entries() -> Vec<Primitive> {
             .more_outputs(Prim::EigVectors)
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(eigenvalues_second_order)))),
         outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2),
-        super::general(Prim::Svd, eval_svd, forward_svd),
     ]
 }
 
@@ -163,9 +161,8 @@ fn eigen(a: &[f64], n: usize) -> Result<std::result::Result<Eigen, Vec<faer::c64
         (order.iter().map(|&k| values[k].re).collect(), vectors, false)
     };
     for column in vectors.chunks_mut(n.max(1)) {
-        let largest = column.iter().copied().fold(0.0, |m: f64, v| if v.abs() > m.abs() { v } else { m });
         let norm = column.iter().map(|v| v * v).sum::<f64>().sqrt();
-        let scale = largest.signum() / norm;
+        let scale = super::singular::orientation(column) / norm;
         column.iter_mut().for_each(|v| *v *= scale);
     }
     Ok(Ok(Eigen { values, vectors, symmetric }))
@@ -179,6 +176,9 @@ fn eig_operand<'v>(args: &[&'v Value]) -> Result<std::borrow::Cow<'v, Array<f64>
 fn eval_eig(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let a = eig_operand(args)?;
     let n = a.dims[0];
+    if n == 0 {
+        return Ok(vec![matrix(0, vec![])]);
+    }
     Ok(vec![match eigen(&a.data, n)? {
         Ok(e) => Value::Double(Array::column(e.values)),
         Err(complex) => Value::narrowed(Array::column(complex)),
@@ -277,51 +277,6 @@ fn eigenvalues_second_order(t: &Tangents) -> Result<Adjoints> {
         }));
     }
     Ok(vec![Some(term)])
-}
-
-// ---- svd ----
-
-/// The operand of `svd`: a finite 2-D matrix.
-fn svd_operand<'v>(args: &[&'v Value]) -> Result<std::borrow::Cow<'v, Array<f64>>> {
-    super::check_arity("svd", args, 1, 1)?;
-    let a = matrix_2d("svd", args[0])?;
-    if a.data.iter().any(|v| !v.is_finite()) {
-        return Err(runtime("svd: cannot take SVD of matrix containing Inf or NaN values"));
-    }
-    Ok(a)
-}
-
-fn svd_failed<T>(_: T) -> Diagnostic {
-    runtime("svd: the singular value decomposition did not converge")
-}
-
-fn eval_svd(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
-    if nargout > 1 {
-        return Err(Diagnostic::new(ErrorKind::Unsupported, "svd: singular vectors ([U, S, V] = svd(A))")
-            .with_hint("msad computes the singular values s = svd(A); for a symmetric A, [V, D] = eig(A) gives vectors"));
-    }
-    let a = svd_operand(args)?;
-    let s = MatRef::from_column_major_slice(&a.data, a.dims[0], a.dims[1]).singular_values().map_err(svd_failed)?;
-    Ok(vec![Value::Double(Array::column(s))])
-}
-
-/// `ds_k = u_k' dA v_k` from the thin SVD (U m x k, V n x k).
-fn forward_svd(fw: &Forward) -> Result<Deriv> {
-    let a = svd_operand(fw.inputs)?;
-    let (m, n) = (a.dims[0], a.dims[1]);
-    let parts = MatRef::from_column_major_slice(&a.data, m, n).thin_svd().map_err(svd_failed)?;
-    let k = m.min(n);
-    let s: Vec<f64> = (0..k).map(|i| parts.S().column_vector()[i]).collect();
-    let (u, v) = (super::factor::to_vec(parts.U()), super::factor::to_vec(parts.V()));
-    let scale = s.first().copied().unwrap_or(0.0).max(f64::MIN_POSITIVE);
-    let tolerance = 16.0 * m.max(n) as f64 * f64::EPSILON * scale;
-    if s.windows(2).any(|w| w[0] - w[1] <= tolerance) || s.last().is_some_and(|&l| l <= tolerance) {
-        return Err(not_differentiable("svd: repeated or zero singular values have no derivative".into())
-            .with_hint("norm(A, 'fro') or sum(svd(A).^2) are differentiable everywhere"));
-    }
-    linear_in(fw.derivs[0], m * n, k, |da| {
-        Ok((0..k).map(|l| (0..n).map(|j| (0..m).map(|i| u[i + m * l] * da[i + m * j]).sum::<f64>() * v[j + n * l]).sum()).collect())
-    })
 }
 
 #[cfg(test)]

@@ -250,6 +250,10 @@ fn square_operand<'v>(f: Analytic, args: &[&'v Value]) -> Result<std::borrow::Co
 fn eval(f: Analytic, args: &[&Value]) -> Result<Vec<Value>> {
     let a = square_operand(f, args)?;
     let n = a.dims[0];
+    if a.data.iter().any(|v| v.is_nan()) {
+        // Octave's result of a matrix with NaN entries: NaN throughout.
+        return Ok(vec![Value::Double(Array::new(vec![n, n], vec![f64::NAN; n * n]))]);
+    }
     f.check(&a.data, n)?;
     Ok(vec![Value::Double(Array::new(vec![n, n], f.apply(&a.data, n)?))])
 }

@@ -11,6 +11,7 @@ mod diff;
 mod elementwise;
 pub mod errors;
 mod factor;
+mod factorizations;
 mod find;
 mod grids;
 pub(crate) mod integers;
@@ -29,6 +30,7 @@ mod printf;
 mod products;
 mod reduce;
 mod remainder;
+mod singular;
 pub mod reverse;
 pub mod second_order;
 mod slices;
@@ -393,6 +395,8 @@ fn table() -> &'static Table {
         entries.extend(special::entries());
         entries.extend(matrix_functions::entries());
         entries.extend(decompositions::entries());
+        entries.extend(factorizations::entries());
+        entries.extend(singular::entries());
         entries.sort_by_key(|p| p.prim);
         for &prim in Prim::ALL {
             let records = entries.iter().filter(|p| p.prim == prim).count();

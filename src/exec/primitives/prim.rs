@@ -266,6 +266,15 @@ prims! {
     // Complex transforms (issue #22).
     Fft = "fft",
     Ifft = "ifft",
+    // Factorisations and implicit solves (issue #24).
+    Lu = "lu",
+    LuFactors = "[L, U, P] = lu",
+    Qr = "qr",
+    QrFactors = "[Q, R] = qr",
+    SvdVectors = "[U, S, V] = svd",
+    Null = "null",
+    Orth = "orth",
+    Constant = "__constant__",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).

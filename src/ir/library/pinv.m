@@ -5,7 +5,8 @@ function X = pinv(A)
   if nargin ~= 1
     print_usage();
   end
-  if isempty(A)
+  if ~any(A(:))
+    % Octave's pseudo-inverse of a zero (or empty) matrix: zeros.
     X = zeros(columns(A), rows(A));
   else
     X = A \ eye(rows(A));

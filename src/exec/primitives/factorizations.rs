@@ -1,0 +1,422 @@
+//! `lu` and `qr` of a dense matrix, computed as LAPACK does (partial pivoting taking the first largest
+//! pivot; Householder reflectors with `R(k,k) = -sign(alpha) norm`), so that the factors, their signs
+//! and the packed one-output forms are Octave's.
+//!
+//! Each kernel is written once over `Field` and runs on `f64` for the values and on `Dual` numbers
+//! (a value and its tangent along one direction) for the forward rule: the derivative of exactly the
+//! factors returned, full Q's completion columns included. Where that derivative does not exist (a
+//! tie in the pivot choice that the direction breaks, a zero pivot, a reflector that appears or flips
+//! sign) the rule fails with `msad:notDifferentiable`.
+
+use super::matrix::matrix_2d;
+use super::matrix_functions::linear_in;
+use super::{Derivative, Forward, Kernel, Prim, Primitive, runtime};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::deriv::Deriv;
+use crate::exec::value::{Array, Value};
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+pub(super) fn entries() -> Vec<Primitive> {
+    let outputs = |prim, eval, rule, differentiable| {
+        Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })
+    };
+    vec![
+        super::general(Prim::Lu, eval_lu_packed, |fw| forward(fw, Factorization::LuPacked, 0)).more_outputs(Prim::LuFactors),
+        outputs(Prim::LuFactors, eval_lu_factors, |fw, k| forward(fw, Factorization::LuFactors, k), |k| k < 2),
+        super::general(Prim::Qr, eval_qr_packed, |fw| forward(fw, Factorization::QrPacked, 0)).more_outputs(Prim::QrFactors),
+        outputs(Prim::QrFactors, eval_qr_factors, |fw, k| forward(fw, Factorization::QrFactors, k), |_| true),
+    ]
+}
+
+/// A number the kernels compute with: `f64`, or a `Dual` carrying a tangent.
+trait Field: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self> {
+    fn constant(v: f64) -> Self;
+    fn value(self) -> f64;
+    fn tangent(self) -> f64;
+    fn sqrt(self) -> Self;
+}
+
+impl Field for f64 {
+    fn constant(v: f64) -> f64 {
+        v
+    }
+    fn value(self) -> f64 {
+        self
+    }
+    fn tangent(self) -> f64 {
+        0.0
+    }
+    fn sqrt(self) -> f64 {
+        f64::sqrt(self)
+    }
+}
+
+/// A value and its derivative along one direction.
+#[derive(Clone, Copy, Debug)]
+struct Dual {
+    v: f64,
+    d: f64,
+}
+
+impl Add for Dual {
+    type Output = Dual;
+    fn add(self, o: Dual) -> Dual {
+        Dual { v: self.v + o.v, d: self.d + o.d }
+    }
+}
+
+impl Sub for Dual {
+    type Output = Dual;
+    fn sub(self, o: Dual) -> Dual {
+        Dual { v: self.v - o.v, d: self.d - o.d }
+    }
+}
+
+impl Mul for Dual {
+    type Output = Dual;
+    fn mul(self, o: Dual) -> Dual {
+        Dual { v: self.v * o.v, d: self.d * o.v + self.v * o.d }
+    }
+}
+
+impl Div for Dual {
+    type Output = Dual;
+    fn div(self, o: Dual) -> Dual {
+        let v = self.v / o.v;
+        Dual { v, d: (self.d - v * o.d) / o.v }
+    }
+}
+
+impl Neg for Dual {
+    type Output = Dual;
+    fn neg(self) -> Dual {
+        Dual { v: -self.v, d: -self.d }
+    }
+}
+
+impl Field for Dual {
+    fn constant(v: f64) -> Dual {
+        Dual { v, d: 0.0 }
+    }
+    fn value(self) -> f64 {
+        self.v
+    }
+    fn tangent(self) -> f64 {
+        self.d
+    }
+    fn sqrt(self) -> Dual {
+        let v = self.v.sqrt();
+        Dual { v, d: self.d / (2.0 * v) }
+    }
+}
+
+fn not_differentiable(message: &str) -> Diagnostic {
+    Diagnostic::new(ErrorKind::NotDifferentiable, message.to_string())
+}
+
+// ---- LU ----
+
+/// `P A = L U` with partial pivoting: L's multipliers below the diagonal and U on and above it in one
+/// m x n array (LAPACK's getrf), and `rows[i]`, the row of A that row i of P A is.
+struct LuParts<T> {
+    packed: Vec<T>,
+    rows: Vec<usize>,
+}
+
+/// The pivot row of column k: the first largest magnitude at or below the diagonal. A tie the
+/// direction breaks (the magnitudes' tangents differ) has no derivative.
+fn pivot<T: Field>(a: &[T], m: usize, k: usize) -> Result<usize> {
+    let magnitude = |i: usize| a[i + m * k].value().abs();
+    let best = (k..m).fold(k, |best, i| if magnitude(i) > magnitude(best) { i } else { best });
+    let slope = |i: usize| a[i + m * k].tangent() * a[i + m * k].value().signum();
+    if (k..m).any(|i| i != best && magnitude(i) == magnitude(best) && slope(i) != slope(best)) {
+        return Err(not_differentiable("lu: two pivot candidates have equal magnitude: the factors jump where they part"));
+    }
+    Ok(best)
+}
+
+fn lu_factor<T: Field>(a: &[T], m: usize, n: usize) -> Result<LuParts<T>> {
+    let mut packed = a.to_vec();
+    let mut rows: Vec<usize> = (0..m).collect();
+    for k in 0..m.min(n) {
+        let p = pivot(&packed, m, k)?;
+        if p != k {
+            (0..n).for_each(|j| packed.swap(k + m * j, p + m * j));
+            rows.swap(k, p);
+        }
+        let diagonal = packed[k + m * k];
+        if diagonal.value() == 0.0 {
+            // LAPACK leaves the column (all zeros) as it is; its derivative would divide by zero.
+            if (k + 1..m).chain([k]).any(|i| packed[i + m * k].tangent() != 0.0) {
+                return Err(not_differentiable("lu: a zero pivot (a singular leading block) has no derivative"));
+            }
+            continue;
+        }
+        (k + 1..m).for_each(|i| packed[i + m * k] = packed[i + m * k] / diagonal);
+        for j in k + 1..n {
+            let top = packed[k + m * j];
+            (k + 1..m).for_each(|i| packed[i + m * j] = packed[i + m * j] - packed[i + m * k] * top);
+        }
+    }
+    Ok(LuParts { packed, rows })
+}
+
+impl<T: Field> LuParts<T> {
+    /// Unit lower L (m x k), its rows in A's order when `unpermuted` (`[L, U] = lu(A)`: `A = L U`).
+    fn lower(&self, m: usize, n: usize, unpermuted: bool) -> Vec<T> {
+        let k = m.min(n);
+        let mut l = vec![T::constant(0.0); m * k];
+        for j in 0..k {
+            for i in j..m {
+                let at = if unpermuted { self.rows[i] } else { i };
+                l[at + m * j] = if i == j { T::constant(1.0) } else { self.packed[i + m * j] };
+            }
+        }
+        l
+    }
+
+    fn upper(&self, m: usize, n: usize) -> Vec<T> {
+        let k = m.min(n);
+        (0..n).flat_map(|j| (0..k).map(move |i| if i <= j { self.packed[i + m * j] } else { T::constant(0.0) })).collect()
+    }
+}
+
+fn permutation(rows: &[usize]) -> Vec<f64> {
+    let m = rows.len();
+    let mut p = vec![0.0; m * m];
+    rows.iter().enumerate().for_each(|(i, &r)| p[i + m * r] = 1.0);
+    p
+}
+
+// ---- QR ----
+
+/// Householder QR as LAPACK's geqrf: R on and above the diagonal, each reflector's vector below it
+/// (its leading 1 implied), and the reflectors' factors tau (`H = I - tau v v'`).
+struct QrParts<T> {
+    rows: usize,
+    packed: Vec<T>,
+    tau: Vec<T>,
+}
+
+fn householder<T: Field>(a: &[T], m: usize, n: usize) -> Result<QrParts<T>> {
+    let mut packed = a.to_vec();
+    let mut tau = Vec::with_capacity(m.min(n));
+    for k in 0..m.min(n) {
+        let alpha = packed[k + m * k];
+        let below = k + 1..m;
+        let squares = below.clone().fold(T::constant(0.0), |s, i| s + packed[i + m * k] * packed[i + m * k]);
+        if squares.value() == 0.0 {
+            if below.clone().any(|i| packed[i + m * k].tangent() != 0.0) {
+                return Err(not_differentiable("qr: a column already zero below its diagonal: the reflector appears where it moves"));
+            }
+            tau.push(T::constant(0.0));
+            continue;
+        }
+        if alpha.value() == 0.0 && alpha.tangent() != 0.0 {
+            return Err(not_differentiable("qr: a zero diagonal entry: R's sign flips where it moves"));
+        }
+        let norm = (alpha * alpha + squares).sqrt();
+        let beta = if alpha.value() >= 0.0 { -norm } else { norm };
+        let scale = T::constant(1.0) / (alpha - beta);
+        below.clone().for_each(|i| packed[i + m * k] = packed[i + m * k] * scale);
+        packed[k + m * k] = beta;
+        let t = (beta - alpha) / beta;
+        for j in k + 1..n {
+            let w = below.clone().fold(packed[k + m * j], |s, i| s + packed[i + m * k] * packed[i + m * j]) * t;
+            packed[k + m * j] = packed[k + m * j] - w;
+            below.clone().for_each(|i| packed[i + m * j] = packed[i + m * j] - packed[i + m * k] * w);
+        }
+        tau.push(t);
+    }
+    Ok(QrParts { rows: m, packed, tau })
+}
+
+impl<T: Field> QrParts<T> {
+    /// The first `cols` columns of `Q = H_1 H_2 ... H_k` (m x cols).
+    fn q(&self, m: usize, cols: usize) -> Vec<T> {
+        let mut q: Vec<T> = (0..m * cols).map(|e| T::constant(if e % m == e / m { 1.0 } else { 0.0 })).collect();
+        for (k, &t) in self.tau.iter().enumerate().rev() {
+            for j in 0..cols {
+                let w = (k + 1..m).fold(q[k + m * j], |s, i| s + self.packed[i + m * k] * q[i + m * j]) * t;
+                q[k + m * j] = q[k + m * j] - w;
+                (k + 1..m).for_each(|i| q[i + m * j] = q[i + m * j] - self.packed[i + m * k] * w);
+            }
+        }
+        q
+    }
+
+    /// Octave's one-output `qr(A)`: R, and below the diagonal each reflector's vector times its tau.
+    fn scaled(mut self) -> Vec<T> {
+        let m = self.rows;
+        for (k, &t) in self.tau.iter().enumerate() {
+            (k + 1..m).for_each(|i| self.packed[i + m * k] = self.packed[i + m * k] * t);
+        }
+        self.packed
+    }
+
+    /// The leading `rows` rows of R (zero below the diagonal), rows x n.
+    fn r(&self, m: usize, n: usize, rows: usize) -> Vec<T> {
+        (0..n).flat_map(|j| (0..rows).map(move |i| if i <= j { self.packed[i + m * j] } else { T::constant(0.0) })).collect()
+    }
+}
+
+// ---- kernels and rules ----
+
+#[derive(Clone, Copy)]
+enum Factorization {
+    /// `Y = lu(A)`: L's multipliers and U in one matrix.
+    LuPacked,
+    /// `[L, U] = lu(A)` or `[L, U, P] = lu(A)`.
+    LuFactors,
+    /// `X = qr(A)`: R and the reflectors' vectors in one matrix.
+    QrPacked,
+    /// `[Q, R] = qr(A)` or `[Q, R] = qr(A, 0)`.
+    QrFactors,
+}
+
+impl Factorization {
+    fn name(self) -> &'static str {
+        match self {
+            Factorization::LuPacked | Factorization::LuFactors => "lu",
+            Factorization::QrPacked | Factorization::QrFactors => "qr",
+        }
+    }
+}
+
+/// The operand, finite and 2-D, and whether the call asks for the economy size (`qr(A, 0)`).
+fn operand<'v>(f: Factorization, args: &[&'v Value]) -> Result<(std::borrow::Cow<'v, Array<f64>>, bool)> {
+    let name = f.name();
+    let economy = match f {
+        Factorization::QrPacked | Factorization::QrFactors => {
+            super::check_arity(name, args, 1, 2)?;
+            match args.get(1) {
+                None => false,
+                Some(v) if v.as_string().as_deref() == Some("econ") || (v.numel() == 1 && v.numeric().is_some_and(|a| a.data[0] == 0.0)) => true,
+                Some(_) => return Err(runtime("qr: the second argument must be 0 or \"econ\" (msad has no column pivoting)")),
+            }
+        }
+        _ => {
+            super::check_arity(name, args, 1, 1)?;
+            false
+        }
+    };
+    // Non-finite entries propagate as through LAPACK (a NaN never wins the pivot choice).
+    Ok((matrix_2d(name, args[0])?, economy))
+}
+
+fn dense(rows: usize, cols: usize, data: Vec<f64>) -> Value {
+    Value::Double(Array::new(vec![rows, cols], data))
+}
+
+/// The results of `f` on A's entries (f64 or duals): each with its dims.
+fn factor<T: Field>(f: Factorization, a: &[T], m: usize, n: usize, economy: bool) -> Result<Vec<(usize, usize, Vec<T>)>> {
+    let k = m.min(n);
+    if matches!(f, Factorization::QrFactors) && !economy {
+        // The full Q is m x m.
+        crate::exec::memory::check(m.saturating_mul(m), 8)?;
+    }
+    Ok(match f {
+        Factorization::LuPacked => vec![(m, n, lu_factor(a, m, n)?.packed)],
+        Factorization::LuFactors => {
+            let lu = lu_factor(a, m, n)?;
+            vec![(m, k, lu.lower(m, n, true)), (k, n, lu.upper(m, n)), (m, k, lu.lower(m, n, false))]
+        }
+        Factorization::QrPacked => vec![(m, n, householder(a, m, n)?.scaled())],
+        Factorization::QrFactors => {
+            let qr = householder(a, m, n)?;
+            let rows = if economy { k } else { m };
+            vec![(m, rows, qr.q(m, rows)), (rows, n, qr.r(m, n, rows))]
+        }
+    })
+}
+
+fn eval(f: Factorization, args: &[&Value]) -> Result<Vec<Value>> {
+    let (a, economy) = operand(f, args)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    Ok(factor(f, &a.data, m, n, economy)?.into_iter().map(|(r, c, data)| dense(r, c, data)).collect())
+}
+
+fn eval_lu_packed(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    eval(Factorization::LuPacked, args)
+}
+
+/// `[L, U] = lu(A)` (L with A's row order) or, with three outputs, `[L, U, P]` (`P A = L U`).
+fn eval_lu_factors(args: &[&Value], nargout: usize) -> Result<Vec<Value>> {
+    let mut results = eval(Factorization::LuFactors, args)?;
+    if nargout < 3 {
+        results.truncate(2);
+        return Ok(results);
+    }
+    let (a, _) = operand(Factorization::LuFactors, args)?;
+    let m = a.dims[0];
+    results[0] = results.pop().expect("three results");
+    results.push(dense(m, m, permutation(&lu_factor(&a.data, m, a.dims[1])?.rows)));
+    Ok(results)
+}
+
+fn eval_qr_packed(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    eval(Factorization::QrPacked, args)
+}
+
+fn eval_qr_factors(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    eval(Factorization::QrFactors, args)
+}
+
+/// The derivative of result k: the kernel on duals, direction by direction. Result 0 of `lu` with
+/// several outputs is L in A's row order (`[L, U]`) or unit lower triangular (`[L, U, P]`): the rule
+/// differentiates the one the kernel returned (where no rows were swapped, both are the same).
+fn forward(fw: &Forward, f: Factorization, k: usize) -> Result<Deriv> {
+    let (a, economy) = operand(f, fw.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    let index = match (f, k) {
+        (Factorization::LuFactors, 0) if fw.output.numeric().map(|l| l.data.clone()) != Some(factor(f, &a.data, m, n, economy)?.swap_remove(0).2) => 2,
+        _ => k,
+    };
+    linear_in(fw.derivs[0], m * n, fw.output.numel(), |da| {
+        let duals: Vec<Dual> = a.data.iter().zip(da).map(|(&v, &d)| Dual { v, d }).collect();
+        let mut results = factor(f, &duals, m, n, economy)?;
+        Ok(results.swap_remove(index).2.into_iter().map(Dual::tangent).collect())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{Random, check, matrix, value};
+
+    fn data(v: &crate::exec::value::Value) -> Vec<f64> {
+        v.numeric().unwrap().data.clone()
+    }
+
+    fn close(a: &[f64], b: &[f64]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4)
+    }
+
+    #[test]
+    fn factors_are_octaves() {
+        // Octave 7: A = [4 3 2; 6 3 1; 2 5 7]; lu(A), [L, U] = lu(A), [L, U, P] = lu(A).
+        let a = matrix(3, 3, &[4.0, 6.0, 2.0, 3.0, 3.0, 5.0, 2.0, 1.0, 7.0]);
+        let packed = value("lu", std::slice::from_ref(&a), 1);
+        assert!(close(&data(&packed[0]), &[6.0, 1.0 / 3.0, 2.0 / 3.0, 3.0, 4.0, 0.25, 1.0, 20.0 / 3.0, -1.0 / 3.0]));
+        let two = value("[L, U, P] = lu", std::slice::from_ref(&a), 2);
+        assert!(close(&data(&two[0]), &[2.0 / 3.0, 1.0, 1.0 / 3.0, 0.25, 0.0, 1.0, 1.0, 0.0, 0.0]));
+        let three = value("[L, U, P] = lu", std::slice::from_ref(&a), 3);
+        assert_eq!(data(&three[2]), vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        // Octave 7: B = [1 2; 3 4; 5 6]; qr(B), [Q, R] = qr(B, 0).
+        let b = matrix(3, 2, &[1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+        assert!(close(&data(&value("qr", std::slice::from_ref(&b), 1)[0]), &[-5.9161, 0.5071, 0.8452, -7.4374, 0.8281, 0.9936]));
+        let thin = value("[Q, R] = qr", &[b.clone(), crate::exec::value::Value::scalar(0.0)], 2);
+        assert!(close(&data(&thin[0]), &[-0.1690, -0.5071, -0.8452, 0.8971, 0.2760, -0.3450]));
+        assert!(close(&data(&thin[1]), &[-5.9161, 0.0, -7.4374, 0.8281]));
+        let full = value("[Q, R] = qr", std::slice::from_ref(&b), 2);
+        assert!(close(&data(&full[0])[6..], &[0.4082, -0.8165, 0.4082]));
+    }
+
+    #[test]
+    fn packed_factors_match_finite_differences() {
+        let mut rng = Random::new(61);
+        for (m, n) in [(1, 1), (3, 3), (4, 2), (2, 4)] {
+            check("lu", &[rng.matrix(m, n)], &[0]);
+            check("qr", &[rng.matrix(m, n)], &[0]);
+        }
+    }
+}
