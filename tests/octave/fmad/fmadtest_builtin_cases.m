@@ -150,6 +150,17 @@ function cases = fmadtest_builtin_cases()
     'sqrtm', 'error', {unsupported, @(x) sqrtm(M(x) + 2 * eye(2))}
     'svd', 'error', {unsupported, @(x) svd(M(x))}
     'pinv', 'error', {unsupported, @(x) pinv(M(x))}
+    'fft', 'error', {unsupported, @fft}
+    'ifft', 'error', {unsupported, @ifft}
+    'lu', 'error', {unsupported, @(x) lu(M(x))}
+    'qr', 'error', {unsupported, @(x) qr(M(x))}
+    'null', 'error', {unsupported, @(x) null([M(x); M(x)])}
+    'orth', 'error', {unsupported, @(x) orth(M(x))}
+    'interp2', 'error', {unsupported, @(x) interp2(M(x), 1.5, 1.5)}
+    'fzero', 'other', 'solves with a function handle (fmad passes no derivatives through a handle''s captured values)'
+    'fminbnd', 'other', 'minimises a function handle (fmad passes no derivatives through a handle''s captured values)'
+    '__constant__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
+    '__pchip_slopes__', 'other', 'msad''s helper for its library pchip.m and interp2.m'
     'spline', 'derivative', @(x) spline(1:4, x.', 2.5)
     'polyfit', 'derivative', @(x) polyfit(1:4, x.', 1)
     'cumtrapz', 'derivative', @cumtrapz
