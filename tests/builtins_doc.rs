@@ -115,7 +115,10 @@ const NOTES: &[(&str, &str)] = &[
         "qr",
         "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode follows X only; no Hessian",
     ),
-    ("__constant__", "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step"),
+    (
+        "__constant__",
+        "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step",
+    ),
     ("null", "Octave's rank tolerance and cleanup of entries below eps; the basis is not unique: no derivative"),
     ("orth", "Octave's rank tolerance, each column's largest component positive; the basis is not unique: no derivative"),
     ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),

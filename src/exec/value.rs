@@ -443,7 +443,8 @@ impl Value {
                 ) => {
                     a == b
                         && p == q
-                        && (Arc::ptr_eq(x, y) || x.len() == y.len() && x.iter().zip(y.iter()).all(|((m, u), (n, v))| m == n && u.same_content(v)))
+                        && (Arc::ptr_eq(x, y)
+                            || x.len() == y.len() && x.iter().zip(y.iter()).all(|((m, u), (n, v))| m == n && u.same_content(v)))
                 }
                 // Made inside prepared code, never captured from the host: not worth comparing.
                 _ => false,

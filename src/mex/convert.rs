@@ -5,8 +5,8 @@ use super::array::{self, ArrayRef, CallOutput, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, IntClass, StructArray, Value};
-use std::fmt;
 use std::collections::VecDeque;
+use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where a value sits in the call's arguments, for error messages.

@@ -4,8 +4,8 @@
 use super::array::{self, Kind, OwnedArray};
 use super::convert::{Place, to_array, to_value};
 use super::watch;
-use crate::engine::{Host, WarningState};
 use crate::diag::{ErrorKind, Result, err};
+use crate::engine::{Host, WarningState};
 use crate::exec::interp::HostCall;
 use crate::exec::value::Value;
 use std::hash::{Hash, Hasher};

@@ -33,7 +33,10 @@ impl Interpreter<'_> {
             FunctionHandle::Compiled { target: Callee::Prim(id), .. } => self.apply_prim(*id, &args, nargout),
             other => Err(Diagnostic::new(
                 ErrorKind::Unsupported,
-                format!("calling the function handle '{}' that came from outside the code (an argument or a global variable)", other.text()),
+                format!(
+                    "calling the function handle '{}' that came from outside the code (an argument or a global variable)",
+                    other.text()
+                ),
             )
             .with_hint("capture the handle in the anonymous function given to msad_eval, or call the function by name")),
         }

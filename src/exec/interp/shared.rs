@@ -55,8 +55,11 @@ impl Interpreter<'_> {
         if let SharedVar::Persistent { name, .. } = var
             && slot.value.holds_handle()
         {
-            return Err(Diagnostic::new(ErrorKind::Unsupported, format!("msad does not support a function handle kept in the persistent variable '{name}' yet"))
-                .with_hint("keep the data in the persistent variable and make the handle on each call"));
+            return Err(Diagnostic::new(
+                ErrorKind::Unsupported,
+                format!("msad does not support a function handle kept in the persistent variable '{name}' yet"),
+            )
+            .with_hint("keep the data in the persistent variable and make the handle on each call"));
         }
         self.shared.slots.insert(var.clone(), slot);
         self.shared.changed.insert(var.clone());

@@ -291,7 +291,11 @@ fn operand<'v>(f: Factorization, args: &[&'v Value]) -> Result<(std::borrow::Cow
             super::check_arity(name, args, 1, 2)?;
             match args.get(1) {
                 None => false,
-                Some(v) if v.as_string().as_deref() == Some("econ") || (v.numel() == 1 && v.numeric().is_some_and(|a| a.data[0] == 0.0)) => true,
+                Some(v)
+                    if v.as_string().as_deref() == Some("econ") || (v.numel() == 1 && v.numeric().is_some_and(|a| a.data[0] == 0.0)) =>
+                {
+                    true
+                }
                 Some(_) => return Err(runtime("qr: the second argument must be 0 or \"econ\" (msad has no column pivoting)")),
             }
         }
@@ -369,7 +373,11 @@ fn forward(fw: &Forward, f: Factorization, k: usize) -> Result<Deriv> {
     let (a, economy) = operand(f, fw.inputs)?;
     let (m, n) = (a.dims[0], a.dims[1]);
     let index = match (f, k) {
-        (Factorization::LuFactors, 0) if fw.output.numeric().map(|l| l.data.clone()) != Some(factor(f, &a.data, m, n, economy)?.swap_remove(0).2) => 2,
+        (Factorization::LuFactors, 0)
+            if fw.output.numeric().map(|l| l.data.clone()) != Some(factor(f, &a.data, m, n, economy)?.swap_remove(0).2) =>
+        {
+            2
+        }
         _ => k,
     };
     linear_in(fw.derivs[0], m * n, fw.output.numel(), |da| {

@@ -128,7 +128,8 @@ pub fn elementwise_adjoint(
     let sparse = |seen: &Seen| matches!(seen, Seen::Values(Value::Sparse(_)));
     let complex_seen = |seen: &Seen| matches!(seen, Seen::Values(v) if complex::is_complex(v));
     // Adjoints per stored entry (see `sparse_reverse`), or two rows per complex element.
-    if sparse(output) || inputs.iter().zip(wanted).any(|(v, &w)| w && sparse(v)) || complex_seen(output) || inputs.iter().any(complex_seen) {
+    if sparse(output) || inputs.iter().zip(wanted).any(|(v, &w)| w && sparse(v)) || complex_seen(output) || inputs.iter().any(complex_seen)
+    {
         return None;
     }
     let elements =

@@ -69,7 +69,8 @@ impl Decomposition {
         }
         // Full U and V: m^2 + n^2 elements, refused before faer's allocation would abort.
         crate::exec::memory::check(m.saturating_mul(m).saturating_add(n.saturating_mul(n)), 8)?;
-        let parts = super::factor::svd(&a.data, m, n).ok_or_else(|| runtime(format!("{name}: the singular value decomposition did not converge")))?;
+        let parts = super::factor::svd(&a.data, m, n)
+            .ok_or_else(|| runtime(format!("{name}: the singular value decomposition did not converge")))?;
         let (mut u, mut v) = (parts.u, parts.v);
         for k in 0..m.max(n) {
             let sign = if k < n { orientation(&v[n * k..n * (k + 1)]) } else { orientation(&u[m * k..m * (k + 1)]) };
@@ -222,7 +223,10 @@ fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
     if (k == 0 && uc > t) || (k == 2 && vc > t) {
         return Err(Diagnostic::new(
             ErrorKind::NotDifferentiable,
-            format!("svd: the columns completing {} to a square matrix are not unique: they have no derivative", if k == 0 { "U" } else { "V" }),
+            format!(
+                "svd: the columns completing {} to a square matrix are not unique: they have no derivative",
+                if k == 0 { "U" } else { "V" }
+            ),
         )
         .with_hint("use [U, S, V] = svd(A, \"econ\"), whose vectors have derivatives where the singular values are distinct"));
     }
