@@ -12,6 +12,8 @@ pub struct Moves {
     inst_moves: Vec<Vec<Vec<bool>>>,
     /// `phi_moves[block][pred_position][phi]`: the incoming value may be moved into the phi.
     phi_moves: Vec<Vec<Vec<bool>>>,
+    /// `live_in[block]`: the values read in or after the block that are defined before it (sorted).
+    live_in: Vec<Vec<ValueId>>,
 }
 
 impl Moves {
@@ -20,6 +22,9 @@ impl Moves {
     }
     pub fn phi(&self, block: BlockId, pred_position: usize, phi: usize) -> bool {
         self.phi_moves[block.0 as usize][pred_position][phi]
+    }
+    pub fn live_in(&self, block: BlockId) -> &[ValueId] {
+        &self.live_in[block.0 as usize]
     }
 }
 
@@ -121,5 +126,13 @@ pub fn moves(func: &Function) -> Moves {
             .collect();
         moves.phi_moves.push(per_pred);
     }
+    moves.live_in = live_in
+        .into_iter()
+        .map(|set| {
+            let mut values: Vec<ValueId> = set.into_iter().collect();
+            values.sort_unstable();
+            values
+        })
+        .collect();
     moves
 }

@@ -523,6 +523,23 @@ impl Deriv {
         }
     }
 
+    /// Whether `self` already holds every entry of `other`'s structure, so that `with_structure_of`
+    /// would change nothing: the usual join in a loop, where both sides assigned the same entries.
+    /// Checking costs a comparison of the index arrays; the union would rebuild the whole block.
+    pub fn holds_structure_of(&self, other: &Deriv) -> bool {
+        match (self, other) {
+            (_, Deriv::Zero) => true,
+            (Deriv::Dense(d), Deriv::Dense(o)) => d.rows == o.rows,
+            (Deriv::Dense(d), Deriv::Sparse(o)) => d.rows == o.rows && d.nd == o.nd,
+            (Deriv::Sparse(s), Deriv::Sparse(o)) => {
+                s.rows == o.rows
+                    && s.nd == o.nd
+                    && ((s.ptr == o.ptr && s.cols == o.cols) || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
+            }
+            _ => false,
+        }
+    }
+
     /// `with_structure_of` for an element of a container, whose sizes on the two sides were not
     /// compared: a zero block cannot take the other side's row count.
     fn part_with_structure_of(&self, other: &Deriv) -> Option<Deriv> {
@@ -541,6 +558,12 @@ impl Deriv {
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
+}
+
+/// Whether every element of the sorted `small` is in the sorted `large`.
+fn is_sorted_subset(small: &[usize], large: &[usize]) -> bool {
+    let mut rest = large.iter();
+    small.iter().all(|c| rest.by_ref().any(|l| l == c))
 }
 
 /// At most this many rows are assigned into a sparse block in place (see `Deriv::assign_at`).
@@ -733,4 +756,25 @@ pub fn sum(mut terms: Vec<Deriv>, rows: usize) -> Deriv {
     }
     let refs: Vec<(Coef, &Deriv, &RowMap)> = terms.iter().map(|d| (Coef::Same(1.0), d, &RowMap::Identity)).collect();
     combine_terms(&refs, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sparse(rows: &[&[usize]]) -> Deriv {
+        Deriv::Sparse(SparseDeriv::linear(rows.len(), 4, |r, e| e.extend(rows[r].iter().map(|&c| (c, 1.0)))))
+    }
+
+    #[test]
+    fn a_block_holds_another_structure_only_when_it_has_every_entry() {
+        let wide = sparse(&[&[0, 2], &[1]]);
+        assert!(wide.holds_structure_of(&sparse(&[&[2], &[]])));
+        assert!(wide.holds_structure_of(&Deriv::Zero));
+        assert!(!wide.holds_structure_of(&sparse(&[&[1], &[]])));
+        assert!(!wide.holds_structure_of(&sparse(&[&[0]])));
+        assert!(Deriv::Dense(DenseDeriv::zeros(2, 4)).holds_structure_of(&sparse(&[&[3], &[0, 1]])));
+        let union = wide.with_structure_of(&sparse(&[&[1], &[]])).expect("same rows");
+        assert!(union.holds_structure_of(&sparse(&[&[0, 1, 2], &[1]])));
+    }
 }

@@ -167,7 +167,6 @@ impl Frames {
 /// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
 pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 
-#[derive(Clone)]
 struct Frame {
     regs: Vec<Reg>,
     /// Phi inputs on their way into the phis (kept to reuse its buffer).
@@ -177,6 +176,39 @@ struct Frame {
     nargout: usize,
     /// The error the running `catch` block handles.
     caught: Option<Diagnostic>,
+}
+
+impl Frame {
+    /// A frame for running the region that starts at `start` (entered from `pred`) after another region
+    /// ran on `self`, and the registers to lend it (see `swap_lent`). It reads the values live into
+    /// `start` and its phis' inputs from `pred`: those also live at `join` are moved by neither region,
+    /// so they are lent; the others are copied now, before the first region may take them over.
+    /// Copying the whole frame made each x-dependent `if` in a loop cost the size of every array.
+    fn for_region(&self, live_in: &[ValueId], start: &Block, pred: BlockId, live_at_join: &[ValueId]) -> (Frame, Vec<ValueId>) {
+        let mut regs: Vec<Reg> = std::iter::repeat_with(|| Reg::Unset).take(self.regs.len()).collect();
+        let phi_inputs = start.phis.iter().map(|phi| phi_input(phi, pred));
+        let (lent, copied): (Vec<ValueId>, Vec<ValueId>) =
+            live_in.iter().copied().chain(phi_inputs).partition(|v| live_at_join.binary_search(v).is_ok());
+        for v in copied {
+            regs[v.0 as usize] = self.regs[v.0 as usize].clone();
+        }
+        let frame = Frame {
+            regs,
+            incoming: Vec::new(),
+            args: self.args.clone(),
+            nargin: self.nargin,
+            nargout: self.nargout,
+            caught: self.caught.clone(),
+        };
+        (frame, lent)
+    }
+
+    /// Moves the `lent` registers from one frame to the other (before and after the region runs).
+    fn swap_lent(&mut self, other: &mut Frame, lent: &[ValueId]) {
+        for v in lent {
+            std::mem::swap(&mut self.regs[v.0 as usize], &mut other.regs[v.0 as usize]);
+        }
+    }
 }
 
 enum Exit {
@@ -472,13 +504,16 @@ impl<'p> Interpreter<'p> {
         if self.exploring.contains(&(id, branch)) {
             return Err(Diagnostic::new(ErrorKind::Internal, "a branch met again while its other side is run"));
         }
-        let mut other_frame = frame.clone();
+        let moves = &self.plan.moves[id.0 as usize];
+        let (mut other_frame, lent) = frame.for_region(moves.live_in(other), func.block(other), branch, moves.live_in(join));
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
         let (trace_mark, calls_len, shared_mark) = (self.control.mark(), self.host_calls.len(), self.shared_mark());
         self.exploring.push((id, branch));
+        frame.swap_lent(&mut other_frame, &lent);
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
+        frame.swap_lent(&mut other_frame, &lent);
         self.exploring.pop();
         self.control.rewind(trace_mark);
         self.host_calls.truncate(calls_len);
@@ -491,8 +526,10 @@ impl<'p> Interpreter<'p> {
                 None
             }
         };
-        for phi in &func.block(join).phis {
-            let taken_input = frame.regs[phi_input(phi, from_taken).0 as usize].clone();
+        let join_block = func.block(join);
+        let position = join_block.preds.iter().position(|q| *q == from_taken).expect("edge from a predecessor");
+        for (k, phi) in join_block.phis.iter().enumerate() {
+            let taken_input = take_or_clone(&mut frame.regs, phi_input(phi, from_taken), moves.phi(join, position, k));
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
                 frame.regs[phi.dest.0 as usize] = taken_input;
@@ -505,9 +542,13 @@ impl<'p> Interpreter<'p> {
                 // common pattern: a zero block would take the other side's row count.
                 let same_rows = alt.value.numel() == slot.value.numel()
                     && matches!(alt.value, Value::Complex(_)) == matches!(slot.value, Value::Complex(_));
-                match slot.deriv.with_structure_of(&alt.deriv).filter(|_| same_rows) {
-                    Some(d) => slot.deriv = d,
-                    None => self.control.unexplored_side(),
+                if !same_rows {
+                    self.control.unexplored_side();
+                } else if !slot.deriv.holds_structure_of(&alt.deriv) {
+                    match slot.deriv.with_structure_of(&alt.deriv) {
+                        Some(d) => slot.deriv = d,
+                        None => self.control.unexplored_side(),
+                    }
                 }
             }
             frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
