@@ -1,0 +1,41 @@
+function test_msad_nested_handles()
+% Handles to nested functions returned by their parent (issue #21 item 3): msad reads the parent's
+% workspace the handle holds (which holds the handle itself: read without recursion), as a handle
+% passed to msad_eval and as one captured by an anonymous function. Values equal Octave's; J and H
+% against central differences in forward, reverse and sparse mode. A nested function that writes a
+% shared variable (Octave keeps the write in the handle's workspace) is msad:unsupported.
+  here = fileparts(mfilename('fullpath'));
+  addpath(fullfile(here, 'fixtures'));
+  x = [0.7; -1.3; 2.1];
+  h = make_nested_model(3);
+  Jref = fd_jacobian(h, x);
+  for options = {struct(), struct('mode', 'forward', 'sparsity', 'none'), struct('mode', 'reverse'), struct('jacobian', 'sparse')}
+    [v, J] = msad_eval(h, x, options{1});
+    check_value(v, h(x), 1e-15, 'nested handle: value');
+    check_jacobian(J, Jref, 1e-8, 'nested handle');
+  end
+  % Passed on: captured by an anonymous function; gradient and Hessian.
+  twice = @(y) 2 * h(y);
+  [v, J] = msad_eval(twice, x);
+  check_value(v, twice(x), 1e-15, 'nested handle in a closure: value');
+  check_jacobian(J, 2 * Jref, 1e-8, 'nested handle in a closure');
+  s = @(y) sum(h(y) .^ 2);
+  for options = {struct('mode', 'forward'), struct('mode', 'reverse')}
+    [v, g, H] = msad_eval(s, x, options{1});
+    check_value(v, s(x), 1e-13, 'nested handle: objective');
+    check_jacobian(g(:).', fd_jacobian(s, x), 1e-8, 'nested handle: gradient');
+    check_jacobian(H, gradient_differences(s, x), 1e-6, 'nested handle: Hessian');
+  end
+  % Two handles from two calls of the parent hold two workspaces.
+  h5 = make_nested_model(5);
+  [v, J] = msad_eval(h5, x);
+  check_value(v, h5(x), 1e-15, 'second workspace: value');
+  check_jacobian(J, fd_jacobian(h5, x), 1e-8, 'second workspace');
+  check_value(msad_eval(h, x), h(x), 1e-15, 'first workspace again');
+  % A nested function reading nothing shared.
+  check_value(msad_eval(nested_handle(), x), 2 * x, 0, 'nested handle without shared variables');
+  % Writes of the parent's variables stay Octave's to make.
+  counter = make_nested_counter(2);
+  expect_error(@() msad_eval(counter, x), 'msad:unsupported', 'assigns ''count''');
+  check_value(counter(x), 2 * x .^ 2 + 1, 0, 'the counter untouched by msad');
+end
