@@ -19,6 +19,11 @@ function test_msad_nested_handles()
   [v, J] = msad_eval(twice, x);
   check_value(v, twice(x), 1e-15, 'nested handle in a closure: value');
   check_jacobian(J, 2 * Jref, 1e-8, 'nested handle in a closure');
+  prob.RHS.F = h;
+  through_struct = @(y) prob.RHS.F(y) - y;
+  [v, J] = msad_eval(through_struct, x, struct('mode', 'reverse'));
+  check_value(v, through_struct(x), 1e-15, 'nested handle in a captured struct: value');
+  check_jacobian(J, Jref - eye(3), 1e-8, 'nested handle in a captured struct');
   s = @(y) sum(h(y) .^ 2);
   for options = {struct('mode', 'forward'), struct('mode', 'reverse')}
     [v, g, H] = msad_eval(s, x, options{1});
