@@ -51,6 +51,9 @@ pub fn lower_function(
     }
     let mut lw = Lowerer::new(file, resolver, variables);
     lw.nested = func.nested.clone();
+    if !func.nested.is_empty() {
+        lw.parent = Some(Arc::new(func.clone()));
+    }
     lw.function_name = func.name.name.clone();
     lw.bind_params(&params, fixed, func.name.span)?;
     lw.lower_block(&func.body)?;
@@ -167,7 +170,11 @@ pub fn lower_nested(
     }
     let shared = parent_variables(parent, &captures, file)?;
     refuse_shared_writes(nested, &shared, file, nested.name.span)?;
-    let params: Vec<String> = own_params.into_iter().chain(captures.input_names()).collect();
+    let leading = match captures {
+        Captures::Inputs(names) => names.to_vec(),
+        Captures::Values { .. } => vec![],
+    };
+    let params: Vec<String> = leading.into_iter().chain(own_params).chain(captures.input_names()).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
     variables.extend(captures.value_names());
     for function in &parent.nested {
@@ -322,6 +329,8 @@ struct Lowerer<'a> {
     /// Those of them that are value-class objects, held as a struct of their public properties:
     /// `obj.Prop` reads one; by name, the names of the properties.
     objects: HashMap<String, Vec<String>>,
+    /// The function being lowered, where it has nested functions (a handle to one is lowered from it).
+    parent: Option<Arc<ast::Function>>,
     /// The parent's variables, when a nested function is lowered on its own (for a handle to it): a
     /// sibling nested function it calls must not assign them (see `refuse_shared_writes`).
     read_only_shared: HashSet<String>,
@@ -361,6 +370,7 @@ impl<'a> Lowerer<'a> {
             unmodelled: HashMap::new(),
             objects: HashMap::new(),
             read_only_shared: HashSet::new(),
+            parent: None,
             nested: vec![],
             inlining: vec![],
             function_name: String::new(),
@@ -1398,8 +1408,46 @@ impl<'a> Lowerer<'a> {
 
     /// `@name`: a handle to what `name` resolves to here.
     fn named_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
+        if self.nested.iter().any(|n| n.name.name == name) {
+            return self.nested_function_handle(name, span);
+        }
         let target = self.handle_target(name, span)?;
         Ok(self.emit(Op::MakeHandle { target, text: name.into() }, vec![], span))
+    }
+
+    /// `@inner` made in its parent: the nested function with the parent's variables it reads (also
+    /// through the siblings it calls) captured now, passed first on every call. Octave's handle shares
+    /// the parent's live workspace instead: refused where that may differ, when one of those variables
+    /// may be assigned after the handle was made (later in the parent, again in a loop around it, or by
+    /// a sibling), and when the nested function assigns a variable of its parent.
+    fn nested_function_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
+        let parent = match &self.parent {
+            Some(parent) if self.inlining.is_empty() => parent.clone(),
+            _ => {
+                return Err(self
+                    .err("handles to nested functions made inside a nested function", span)
+                    .with_hint("make the handle in the parent function"));
+            }
+        };
+        let shared = parent_variables(&parent, &Captures::Inputs(&[]), &self.file)?;
+        let read = names_read_by_nested(&parent, name);
+        let captured: Vec<String> = read.into_iter().filter(|n| shared.contains(n)).collect();
+        let mut reassigned = HashSet::new();
+        assigned_after(&parent.body, span, &mut reassigned);
+        for sibling in parent.nested.iter().filter(|n| n.name.name != name) {
+            let mut assigned = HashSet::new();
+            collect_assigned(&sibling.body, &mut assigned);
+            reassigned.extend(assigned.into_iter().filter(|n| !is_argument_of(sibling, n)));
+        }
+        if let Some(variable) = captured.iter().find(|n| reassigned.contains(*n)) {
+            return Err(self
+                .err(&format!("a handle to nested function '{name}' whose shared variable '{variable}' may change after the handle is made"), span)
+                .with_hint("assign the shared variables before making the handle, or pass them to the nested function as arguments"));
+        }
+        let values = captured.iter().map(|n| self.read_var(n, span)).collect();
+        let func = lower_nested(&parent, name, Captures::Inputs(&captured), None, &self.file, &mut *self.resolver)?;
+        let id = self.resolver.add_function(func);
+        Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: name.into() }, values, span))
     }
 
     /// The function a handle `@name` made here calls.
@@ -1675,6 +1723,129 @@ fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
         | ExprKind::FuncHandle(_)
         | ExprKind::PostIncrement { .. }
         | ExprKind::Assign { .. } => {}
+    }
+}
+
+/// The names nested function `name` of `parent` reads, also through the sibling nested functions it
+/// calls (every identifier in their statements: function names too).
+fn names_read_by_nested(parent: &ast::Function, name: &str) -> Vec<String> {
+    let mut names = vec![name.to_string()];
+    let mut done = 0;
+    while done < names.len() {
+        let current = names[done].clone();
+        done += 1;
+        if let Some(function) = parent.nested.iter().find(|n| n.name.name == current) {
+            let inputs = function.inputs.iter().filter_map(|p| match p {
+                Param::Name(id) => Some(id.name.clone()),
+                Param::Ignored(_) => None,
+            });
+            let own: Vec<String> = function.outputs.iter().map(|o| o.name.clone()).chain(inputs).collect();
+            let mut read = vec![];
+            names_in_block(&function.body, &own, &mut read);
+            names.extend(read.into_iter().filter(|n| !names.contains(n)).collect::<Vec<_>>());
+        }
+    }
+    names.remove(0);
+    names
+}
+
+/// Every identifier read in `stmts` (not `bound`), in the expressions and the subscripts of targets.
+fn names_in_block(stmts: &[Stmt], bound: &[String], out: &mut Vec<String>) {
+    let target = |lv: &LValue, out: &mut Vec<String>| {
+        if let LValue::Var { accessors, .. } = lv {
+            for accessor in accessors {
+                match accessor {
+                    ast::Accessor::Paren(args, _) | ast::Accessor::Brace(args, _) => args.iter().for_each(|a| names_read(a, bound, out)),
+                    ast::Accessor::DynField(e, _) => names_read(e, bound, out),
+                    ast::Accessor::Field(_) => {}
+                }
+            }
+        }
+    };
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Expr(e) => names_read(e, bound, out),
+            StmtKind::Assign { targets, rhs } => {
+                targets.iter().for_each(|t| target(t, out));
+                names_read(rhs, bound, out);
+            }
+            StmtKind::OpAssign { target: t, rhs, .. } => {
+                target(t, out);
+                if let LValue::Var { name, .. } = t {
+                    names_read(&Expr { kind: ExprKind::Ident(name.name.clone()), span: stmt.span }, bound, out);
+                }
+                names_read(rhs, bound, out);
+            }
+            StmtKind::If { clauses, else_body } => {
+                for (cond, body) in clauses {
+                    names_read(cond, bound, out);
+                    names_in_block(body, bound, out);
+                }
+                names_in_block(else_body.as_deref().unwrap_or_default(), bound, out);
+            }
+            StmtKind::For { iter, body, .. } | StmtKind::ForKeyValue { iter, body, .. } => {
+                names_read(iter, bound, out);
+                names_in_block(body, bound, out);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoUntil { body, cond } => {
+                names_read(cond, bound, out);
+                names_in_block(body, bound, out);
+            }
+            StmtKind::Switch { subject, cases, otherwise } => {
+                names_read(subject, bound, out);
+                for (case, body) in cases {
+                    names_read(case, bound, out);
+                    names_in_block(body, bound, out);
+                }
+                names_in_block(otherwise.as_deref().unwrap_or_default(), bound, out);
+            }
+            StmtKind::TryCatch { body, catch_body, .. } => {
+                names_in_block(body, bound, out);
+                names_in_block(catch_body, bound, out);
+            }
+            StmtKind::UnwindProtect { body, cleanup } => {
+                names_in_block(body, bound, out);
+                names_in_block(cleanup, bound, out);
+            }
+            StmtKind::Global(decls) | StmtKind::Persistent(decls) => decls.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| names_read(e, bound, out)),
+            _ => {}
+        }
+    }
+}
+
+/// The names `stmts` may assign after the code at `at` ran: in statements after it, in a loop around
+/// it (its next iterations), and the targets of the statement holding it.
+fn assigned_after(stmts: &[Stmt], at: Span, out: &mut HashSet<String>) {
+    for stmt in stmts {
+        if stmt.span.hi <= at.lo {
+            continue;
+        }
+        if stmt.span.lo >= at.hi {
+            collect_assigned(std::slice::from_ref(stmt), out);
+            continue;
+        }
+        match &stmt.kind {
+            StmtKind::For { .. } | StmtKind::ForKeyValue { .. } | StmtKind::While { .. } | StmtKind::DoUntil { .. } => {
+                collect_assigned(std::slice::from_ref(stmt), out);
+            }
+            StmtKind::If { clauses, else_body } => {
+                clauses.iter().for_each(|(_, body)| assigned_after(body, at, out));
+                assigned_after(else_body.as_deref().unwrap_or_default(), at, out);
+            }
+            StmtKind::Switch { cases, otherwise, .. } => {
+                cases.iter().for_each(|(_, body)| assigned_after(body, at, out));
+                assigned_after(otherwise.as_deref().unwrap_or_default(), at, out);
+            }
+            StmtKind::TryCatch { body, catch_body, .. } => {
+                assigned_after(body, at, out);
+                collect_assigned(catch_body, out);
+            }
+            StmtKind::UnwindProtect { body, cleanup } => {
+                assigned_after(body, at, out);
+                collect_assigned(cleanup, out);
+            }
+            _ => collect_assigned(std::slice::from_ref(stmt), out),
+        }
     }
 }
 

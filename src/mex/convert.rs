@@ -257,10 +257,31 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
                 }
                 unmodelled.push((name.clone(), object.class_name()));
             }
-            None => captured.push((name.clone(), element_value(array, &Place::Field(place, name), depth + 1)?)),
+            None => match element_value(array, &Place::Field(place, name), depth + 1) {
+                Ok(value) => captured.push((name.clone(), value)),
+                // A struct or cell holding an object: refused where the code reads it.
+                Err(error) if array.is_some_and(holds_object) => {
+                    let class = array.map_or_else(String::new, |a| a.class_name());
+                    unmodelled.push((name.clone(), format!("{class} ({})", error.message)));
+                }
+                Err(error) => return Err(error),
+            },
         }
     }
     Ok((captured, unmodelled))
+}
+
+/// Whether a cell or struct holds an object (a class msad does not model) at any depth.
+fn holds_object(array: ArrayRef) -> bool {
+    match array.kind() {
+        Kind::MSAD_OTHER => IntClass::from_name(&array.class_name()).is_none(),
+        Kind::MSAD_CELL => (0..array.numel()).any(|index| array.cell(index).is_some_and(holds_object)),
+        Kind::MSAD_STRUCT => {
+            let fields = array.field_names().len();
+            (0..array.numel()).any(|index| (0..fields).any(|field| array.field(index, field).is_some_and(holds_object)))
+        }
+        _ => false,
+    }
 }
 
 /// A value-class object's public properties as a scalar struct, read through the host's `isa`,

@@ -1,7 +1,8 @@
 function test_msad_nested_handles()
-% Handles to nested functions returned by their parent (issue #21 item 3): msad reads the parent's
+% Handles to nested functions (issue #21 item 3), returned by their parent: msad reads the parent's
 % workspace the handle holds (which holds the handle itself: read without recursion), as a handle
-% passed to msad_eval and as one captured by an anonymous function. Values equal Octave's; J and H
+% passed to msad_eval and as one captured by an anonymous function; and made in the parent and passed
+% to other functions inside the differentiated code. Values equal Octave's; J and H
 % against central differences in forward, reverse and sparse mode. A nested function that writes a
 % shared variable (Octave keeps the write in the handle's workspace) is msad:unsupported.
   here = fileparts(mfilename('fullpath'));
@@ -39,6 +40,17 @@ function test_msad_nested_handles()
   check_value(msad_eval(h, x), h(x), 1e-15, 'first workspace again');
   % A nested function reading nothing shared.
   check_value(msad_eval(nested_handle(), x), 2 * x, 0, 'nested handle without shared variables');
+  % A handle made in the parent and passed to other functions (and arrayfun), calling a sibling.
+  for options = {struct(), struct('mode', 'reverse')}
+    [v, J] = msad_eval(@nested_passed, x, options{1});
+    check_value(v, nested_passed(x), 1e-15, 'handle passed on by the parent: value');
+    check_jacobian(J, fd_jacobian(@nested_passed, x), 1e-8, 'handle passed on by the parent');
+  end
+  s = @(y) sum(nested_passed(y) .^ 2);
+  [~, g, H] = msad_eval(s, x);
+  check_jacobian(g(:).', fd_jacobian(s, x), 1e-8, 'handle passed on by the parent: gradient');
+  check_jacobian(H, gradient_differences(s, x), 1e-6, 'handle passed on by the parent: Hessian');
+  expect_error(@() msad_eval(@nested_passed_stale, x), 'msad:unsupported', 'may change after the handle is made');
   % Writes of the parent's variables stay Octave's to make.
   counter = make_nested_counter(2);
   expect_error(@() msad_eval(counter, x), 'msad:unsupported', 'assigns ''count''');
