@@ -129,9 +129,12 @@ impl Captures<'_> {
     /// The names of the captured values passed as inputs (`as_inputs`), in order.
     fn input_names(&self) -> Vec<String> {
         match self {
-            Captures::Values { values, as_inputs, .. } => {
-                values.iter().zip(as_inputs.iter().chain(std::iter::repeat(&false))).filter(|(_, input)| **input).map(|((n, _), _)| n.clone()).collect()
-            }
+            Captures::Values { values, as_inputs, .. } => values
+                .iter()
+                .zip(as_inputs.iter().chain(std::iter::repeat(&false)))
+                .filter(|(_, input)| **input)
+                .map(|((n, _), _)| n.clone())
+                .collect(),
             Captures::Inputs(_) => vec![],
         }
     }
@@ -139,7 +142,9 @@ impl Captures<'_> {
     /// The names of the captured values, those msad does not model included.
     fn value_names(&self) -> Vec<String> {
         match self {
-            Captures::Values { values, unmodelled, .. } => values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())).collect(),
+            Captures::Values { values, unmodelled, .. } => {
+                values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())).collect()
+            }
             Captures::Inputs(_) => vec![],
         }
     }
@@ -158,7 +163,8 @@ pub fn lower_nested(
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
     let Some(nested) = parent.nested.iter().find(|n| n.name.name == name) else {
-        return Err(Diagnostic::new(ErrorKind::Undefined, format!("'{name}' is not a nested function of '{}'", parent.name.name)).at(file, parent.name.span));
+        return Err(Diagnostic::new(ErrorKind::Undefined, format!("'{name}' is not a nested function of '{}'", parent.name.name))
+            .at(file, parent.name.span));
     };
     if let Some(deeper) = parent.nested.iter().flat_map(|n| &n.nested).next() {
         return Err(unsupported("functions nested two levels deep", file, deeper.span)
@@ -1128,7 +1134,9 @@ impl<'a> Lowerer<'a> {
     fn method_error(&self, method: &str, object: &str, span: Span) -> Diagnostic {
         let class = self.unmodelled.get(object).map_or("object", String::as_str);
         self.err(&format!("calling '{method}' on the captured {class} object '{object}' (msad runs no methods of objects)"), span)
-            .with_hint(format!("call {method} outside msad_eval and capture its result, or write it as a function of the object's properties"))
+            .with_hint(format!(
+                "call {method} outside msad_eval and capture its result, or write it as a function of the object's properties"
+            ))
     }
 
     /// `s.name` or `c{subs}`, whose values (a cs-list) are used as `list` says.
@@ -1441,7 +1449,10 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(variable) = captured.iter().find(|n| reassigned.contains(*n)) {
             return Err(self
-                .err(&format!("a handle to nested function '{name}' whose shared variable '{variable}' may change after the handle is made"), span)
+                .err(
+                    &format!("a handle to nested function '{name}' whose shared variable '{variable}' may change after the handle is made"),
+                    span,
+                )
                 .with_hint("assign the shared variables before making the handle, or pass them to the nested function as arguments"));
         }
         let values = captured.iter().map(|n| self.read_var(n, span)).collect();
@@ -1807,7 +1818,9 @@ fn names_in_block(stmts: &[Stmt], bound: &[String], out: &mut Vec<String>) {
                 names_in_block(body, bound, out);
                 names_in_block(cleanup, bound, out);
             }
-            StmtKind::Global(decls) | StmtKind::Persistent(decls) => decls.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| names_read(e, bound, out)),
+            StmtKind::Global(decls) | StmtKind::Persistent(decls) => {
+                decls.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| names_read(e, bound, out))
+            }
             _ => {}
         }
     }

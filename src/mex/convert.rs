@@ -195,9 +195,10 @@ fn described_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Fun
 /// call, as code run by Octave may have changed it). The workspace holds the handle itself: handles to
 /// nested functions in it are not read again (their workspace is this one), and the code may not call them.
 fn nested_handle(handle: ArrayRef, description: ArrayRef, name: String, place: &Place, depth: usize) -> Result<FunctionHandle> {
-    let file = handle.nested_handle_file().filter(|file| !file.is_empty()).or_else(|| {
-        scalar_field(description, "file").filter(|f| f.kind() == Kind::MSAD_CHAR).map(|f| array::host_text(&f.char_units()))
-    });
+    let file = handle
+        .nested_handle_file()
+        .filter(|file| !file.is_empty())
+        .or_else(|| scalar_field(description, "file").filter(|f| f.kind() == Kind::MSAD_CHAR).map(|f| array::host_text(&f.char_units())));
     let Some(file) = file.filter(|file| !file.is_empty()) else {
         return err(ErrorKind::Unsupported, format!("{place} is a handle to nested function '{name}' whose file the host does not name"));
     };
