@@ -228,6 +228,7 @@ int msad_call(const char *function, int output_count, mxArray **outputs, int inp
 const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; }
 uint64_t msad_hold_anonymous_handle(const mxArray *) noexcept { return 0; }
 void msad_release_handle(uint64_t) noexcept {}
+const char *msad_nested_handle_file(const mxArray *) noexcept { return nullptr; }
 int msad_load_path_hash(uint64_t *) noexcept { return 0; }
 int msad_path_generation(uint64_t *) noexcept { return 0; }
 #endif

@@ -103,6 +103,10 @@ const char *msad_simple_handle_name(const mxArray *handle) MSAD_NOEXCEPT;
 uint64_t msad_hold_anonymous_handle(const mxArray *handle) MSAD_NOEXCEPT;
 void msad_release_handle(uint64_t identity) MSAD_NOEXCEPT;
 
+/* The file defining a handle's nested function (Octave's "functions" leaves it empty); NULL for any
+   other handle, or where the host offers no such access. The text stays valid until the next call. */
+const char *msad_nested_handle_file(const mxArray *handle) MSAD_NOEXCEPT;
+
 /* Whether the user has pressed Ctrl-C since the host last handled it; any thread may ask. Always 0
    where the host offers no such check. */
 int msad_interrupt_pending(void) MSAD_NOEXCEPT;

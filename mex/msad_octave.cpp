@@ -7,6 +7,7 @@
 
 #include <octave/oct.h>
 #include <octave/ov-fcn-handle.h>
+#include <octave/ov-usr-fcn.h>
 #include <octave/mxarray.h>
 #include <octave/quit.h>
 #include <octave/interpreter.h>
@@ -31,6 +32,22 @@ extern "C" const char *msad_simple_handle_name(const mxArray *handle) noexcept {
         if (fcn == nullptr || !fcn->is_simple()) return nullptr;
         name = fcn->fcn_name();
         return name.c_str();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" const char *msad_nested_handle_file(const mxArray *handle) noexcept {
+    static std::string file;
+    try {
+        octave_value value = handle->as_octave_value();
+        if (!value.is_function_handle()) return nullptr;
+        octave_fcn_handle *fcn = value.fcn_handle_value();
+        if (fcn == nullptr || !fcn->is_nested()) return nullptr;
+        octave_user_function *function = fcn->user_function_value();
+        if (function == nullptr) return nullptr;
+        file = function->fcn_file_name();
+        return file.c_str();
     } catch (...) {
         return nullptr;
     }

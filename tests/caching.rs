@@ -148,6 +148,32 @@ fn a_captured_value_that_changes_every_call_is_an_input_of_one_plan() {
 }
 
 #[test]
+fn a_handle_called_again_and_again_gets_a_plan_with_its_changed_values_as_constants() {
+    let dir = Scratch::new("repeated");
+    let mut engine = Engine::new();
+    let with_t = |t: f64| anonymous("@(x) t * x.^2 + sin(t) * x", vec![("t", Value::scalar(t))]);
+    evaluate_in(&mut engine, &[dir.path()], &with_t(0.5), vec![2.0, -1.0], 2);
+    // The value changed: the new handle's first calls share the plan taking it as an input; from the
+    // third call in a row on, the handle has a plan of its own (no copy of the value per call).
+    let handle = with_t(1.5);
+    let logs: Vec<Vec<String>> = (0..6)
+        .map(|call| {
+            let result = evaluate_in(&mut engine, &[dir.path()], &handle, vec![2.0, -1.0], 2);
+            let t: f64 = 1.5;
+            assert_eq!(values(&result.value), vec![4.0 * t + 2.0 * t.sin(), t - t.sin()], "call {call}");
+            assert_eq!(values(&result.jacobian.unwrap()), vec![4.0 * t + t.sin(), 0.0, 0.0, -2.0 * t + t.sin()], "call {call}");
+            result.log
+        })
+        .collect();
+    let cached: Vec<bool> = logs.iter().map(|log| was_cached(log)).collect();
+    assert_eq!(cached, [false, true, false, true, true, true], "{:?}", logs[2]);
+    assert_eq!(plans_cached(&logs[5]), 3);
+    // Another new handle goes back to the shared plan.
+    let result = evaluate_in(&mut engine, &[dir.path()], &with_t(2.5), vec![2.0, -1.0], 2);
+    assert!(was_cached(&result.log));
+}
+
+#[test]
 fn a_captured_value_that_decides_a_branch_gives_the_pattern_of_its_side() {
     let dir = Scratch::new("captured-branch");
     dir.write("by_sign.m", "function y = by_sign(x, s)\n  if s > 0\n    y = x.^2;\n  else\n    y = x(end:-1:1).^2;\n  end\nend\n", 0);

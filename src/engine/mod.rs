@@ -560,20 +560,27 @@ impl Engine {
     /// This call's captured values: which are passed as inputs (those that changed since the function
     /// was first seen, where its plans can take them), and the plan key's part for them.
     fn captured_now(&mut self, function: &FunctionHandle) -> CapturedNow {
-        let FunctionHandle::Anonymous { text, captured, .. } = function else {
-            return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![], fixed: vec![] };
+        // Nested functions of one name in two files are two functions.
+        let (text, captured) = match function {
+            FunctionHandle::Anonymous { text, captured, .. } => (text.clone(), captured),
+            FunctionHandle::Nested { name, file, captured, .. } => (format!("{}>{name}", file.display()), captured),
+            _ => return CapturedNow { key: 0, as_inputs: vec![], inputs: vec![], fixed: vec![] },
         };
-        if !self.captured.contains_key(text) && self.captured_histories_full() {
+        if !self.captured.contains_key(&text) && self.captured_histories_full() {
             self.captured.clear();
         }
-        let history = self.captured.entry(text.clone()).or_default();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        let history = self.captured.entry(text).or_default();
         let hashes = history.record(captured);
+        // A handle called again and again gets a plan of its own, its values constants of it: passing
+        // them as inputs copies them on every call.
+        let own_plan = history.repeats >= OWN_PLAN_AFTER_REPEATS;
         let as_inputs: Vec<bool> = captured
             .iter()
             .zip(&history.changed)
-            .map(|((_, value), &changed)| changed && history.as_inputs_possible == Some(true) && !decides_calls(value))
+            .map(|((_, value), &changed)| changed && !own_plan && history.as_inputs_possible == Some(true) && !decides_calls(value))
             .collect();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
         for ((name, value), (&input, content)) in captured.iter().zip(as_inputs.iter().zip(&hashes)) {
             match input {
                 true => (name, signature(value)).hash(&mut h),
@@ -603,7 +610,14 @@ struct CapturedHistory {
     /// The captured values of the last call, shared with the handle's own: the same again are known
     /// without comparing them (see `FunctionHandle::Anonymous`).
     last_shared: Option<std::sync::Arc<[(String, Value)]>>,
+    /// How many calls in a row before this one passed the same handle (the same shared values).
+    repeats: usize,
 }
+
+/// Calls in a row with one handle, after which its changed captured values are constants of a plan
+/// of its own rather than inputs: an input is copied into the run on every call (in proportion to its
+/// size), a constant read by a few subscripts is folded when the plan is prepared.
+const OWN_PLAN_AFTER_REPEATS: usize = 2;
 
 impl CapturedHistory {
     /// Records this call's captured values and returns their content hashes: a value bit for bit the
@@ -611,8 +625,10 @@ impl CapturedHistory {
     /// of a call with a large captured matrix).
     fn record(&mut self, captured: &std::sync::Arc<[(String, Value)]>) -> Vec<u64> {
         if self.last_shared.as_ref().is_some_and(|last| std::sync::Arc::ptr_eq(last, captured)) {
+            self.repeats = self.repeats.saturating_add(1);
             return self.last.iter().map(|&(_, _, hash)| hash).collect();
         }
+        self.repeats = 0;
         if captured.len() != self.last.len() {
             *self = CapturedHistory::default();
             self.last = captured.iter().map(|(name, value)| (name.clone(), value.clone(), content_hash(name, value))).collect();
@@ -784,6 +800,10 @@ fn prepare(
         FunctionHandle::Anonymous { text, captured: values, unmodelled } => {
             let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
             Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, captures)?
+        }
+        FunctionHandle::Nested { name, file, captured: values, unmodelled } => {
+            let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
+            Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_nested(file, name, captures)?
         }
         FunctionHandle::Compiled { text, .. } => {
             return err(ErrorKind::BadInput, format!("'{text}' is a handle made inside msad's prepared code"));

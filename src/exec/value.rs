@@ -168,6 +168,14 @@ pub enum FunctionHandle {
         captured: Arc<[(String, Value)]>,
         unmodelled: Vec<(String, String)>,
     },
+    /// A handle to nested function `name` of a function in `file` (`h = @inner` returned by its
+    /// parent): `captured` is the parent's workspace the handle holds, as for `Anonymous`.
+    Nested {
+        name: String,
+        file: std::path::PathBuf,
+        captured: Arc<[(String, Value)]>,
+        unmodelled: Vec<(String, String)>,
+    },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
     /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
     Compiled {
@@ -181,7 +189,10 @@ impl FunctionHandle {
     /// What `func2str` gives: the name, or the anonymous function's text.
     pub fn text(&self) -> &str {
         match self {
-            FunctionHandle::Named(text) | FunctionHandle::Anonymous { text, .. } | FunctionHandle::Compiled { text, .. } => text,
+            FunctionHandle::Named(text)
+            | FunctionHandle::Anonymous { text, .. }
+            | FunctionHandle::Nested { name: text, .. }
+            | FunctionHandle::Compiled { text, .. } => text,
         }
     }
 }

@@ -20,6 +20,8 @@ pub trait Resolver {
     fn host_defines(&mut self, name: &str) -> bool;
     /// Adds a function lowered on the way (an anonymous function's body) to the program.
     fn add_function(&mut self, func: Function) -> FuncId;
+    /// Lowers nested function `name` of a function in `path`, for a handle to it (see `lower_nested`).
+    fn nested_function(&mut self, path: &std::path::Path, name: &str, captures: Captures) -> Result<FuncId>;
 }
 
 /// Lowers a named function of a parsed file; `fixed`: arguments the code is specialised for (by
@@ -49,6 +51,9 @@ pub fn lower_function(
     }
     let mut lw = Lowerer::new(file, resolver, variables);
     lw.nested = func.nested.clone();
+    if !func.nested.is_empty() {
+        lw.parent = Some(Arc::new(func.clone()));
+    }
     lw.function_name = func.name.name.clone();
     lw.bind_params(&params, fixed, func.name.span)?;
     lw.lower_block(&func.body)?;
@@ -97,32 +102,15 @@ pub fn lower_anonymous(
     resolver: &mut dyn Resolver,
 ) -> Result<Function> {
     let own_params = param_names(params, file)?;
-    let is_input = |index: usize| matches!(captures, Captures::Values { as_inputs, .. } if as_inputs.get(index) == Some(&true));
     let (leading, trailing): (Vec<String>, Vec<String>) = match captures {
-        Captures::Values { values, .. } => {
-            (vec![], values.iter().enumerate().filter(|(i, _)| is_input(*i)).map(|(_, (n, _))| n.clone()).collect())
-        }
+        Captures::Values { .. } => (vec![], captures.input_names()),
         Captures::Inputs(names) => (names.to_vec(), vec![]),
     };
     let params: Vec<String> = leading.into_iter().chain(own_params).chain(trailing).collect();
     let mut variables: HashSet<String> = params.iter().cloned().collect();
-    if let Captures::Values { values, unmodelled, .. } = captures {
-        variables.extend(values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())));
-    }
+    variables.extend(captures.value_names());
     let mut lw = Lowerer::new(file, resolver, variables);
-    if let Captures::Values { values, unmodelled, .. } = captures {
-        lw.unmodelled = unmodelled.iter().cloned().collect();
-        lw.objects = values.iter().filter(|(n, _)| lw.unmodelled.contains_key(n)).map(|(n, _)| n.clone()).collect();
-    }
-    if let Captures::Values { values, .. } = captures {
-        for (_, (name, value)) in values.iter().enumerate().filter(|(i, _)| !is_input(*i)) {
-            let v = match value {
-                Value::Handle(h) => lw.host_handle(h, body.span)?,
-                _ => lw.host_constant(value, body.span)?,
-            };
-            lw.write_var(name, v);
-        }
-    }
+    lw.bind_captured_values(&captures, body.span)?;
     lw.bind_params(&params, entry.unwrap_or_default(), body.span)?;
     let outputs = match entry {
         Some(_) => vec![ANON_RESULT.to_string()],
@@ -136,6 +124,108 @@ pub fn lower_anonymous(
 }
 
 const ANON_RESULT: &str = "ans";
+
+impl Captures<'_> {
+    /// The names of the captured values passed as inputs (`as_inputs`), in order.
+    fn input_names(&self) -> Vec<String> {
+        match self {
+            Captures::Values { values, as_inputs, .. } => values
+                .iter()
+                .zip(as_inputs.iter().chain(std::iter::repeat(&false)))
+                .filter(|(_, input)| **input)
+                .map(|((n, _), _)| n.clone())
+                .collect(),
+            Captures::Inputs(_) => vec![],
+        }
+    }
+
+    /// The names of the captured values, those msad does not model included.
+    fn value_names(&self) -> Vec<String> {
+        match self {
+            Captures::Values { values, unmodelled, .. } => {
+                values.iter().map(|(n, _)| n.clone()).chain(unmodelled.iter().map(|(n, _)| n.clone())).collect()
+            }
+            Captures::Inputs(_) => vec![],
+        }
+    }
+}
+
+/// Lowers nested function `name` of `parent` on its own, for a handle to it that the host passed:
+/// `captures` is the parent's workspace the handle holds (as in `lower_anonymous`), `entry` as there.
+/// Sibling nested functions it calls are lowered in place. A write of a variable of the parent is
+/// refused: Octave keeps it in the handle's workspace, which msad cannot write back.
+pub fn lower_nested(
+    parent: &ast::Function,
+    name: &str,
+    captures: Captures,
+    entry: Option<&[Option<Value>]>,
+    file: &Arc<SourceFile>,
+    resolver: &mut dyn Resolver,
+) -> Result<Function> {
+    let Some(nested) = parent.nested.iter().find(|n| n.name.name == name) else {
+        return Err(Diagnostic::new(ErrorKind::Undefined, format!("'{name}' is not a nested function of '{}'", parent.name.name))
+            .at(file, parent.name.span));
+    };
+    if let Some(deeper) = parent.nested.iter().flat_map(|n| &n.nested).next() {
+        return Err(unsupported("functions nested two levels deep", file, deeper.span)
+            .with_hint("move the inner nested function out as a subfunction and pass the shared variables as arguments"));
+    }
+    let own_params = param_names(&nested.inputs, file)?;
+    if own_params.iter().any(|p| p == "varargin") || nested.outputs.iter().any(|o| o.name == "varargout") {
+        return Err(unsupported("varargin and varargout in nested functions", file, nested.name.span));
+    }
+    let shared = parent_variables(parent, &captures, file)?;
+    refuse_shared_writes(nested, &shared, file, nested.name.span)?;
+    let leading = match captures {
+        Captures::Inputs(names) => names.to_vec(),
+        Captures::Values { .. } => vec![],
+    };
+    let params: Vec<String> = leading.into_iter().chain(own_params).chain(captures.input_names()).collect();
+    let mut variables: HashSet<String> = params.iter().cloned().collect();
+    variables.extend(captures.value_names());
+    for function in &parent.nested {
+        let mut assigned = HashSet::new();
+        collect_assigned(&function.body, &mut assigned);
+        variables.extend(assigned.into_iter().filter(|n| !is_argument_of(function, n) || std::ptr::eq(function, nested)));
+    }
+    variables.extend(nested.outputs.iter().map(|o| o.name.clone()));
+    let mut lw = Lowerer::new(file, resolver, variables);
+    lw.nested = parent.nested.iter().filter(|n| !std::ptr::eq(*n, nested)).cloned().collect();
+    lw.function_name = name.to_string();
+    lw.read_only_shared = shared;
+    lw.bind_captured_values(&captures, nested.name.span)?;
+    lw.bind_params(&params, entry.unwrap_or_default(), nested.name.span)?;
+    lw.lower_block(&nested.body)?;
+    let outputs = nested.outputs.iter().map(|o| o.name.clone()).collect();
+    lw.finish(name.to_string(), params, outputs, nested.span)
+}
+
+/// The variables of `parent`'s workspace: its arguments, what its body assigns, what the handle holds.
+fn parent_variables(parent: &ast::Function, captures: &Captures, file: &Arc<SourceFile>) -> Result<HashSet<String>> {
+    let mut shared: HashSet<String> = param_names(&parent.inputs, file)?.into_iter().collect();
+    shared.extend(parent.outputs.iter().map(|o| o.name.clone()));
+    collect_assigned(&parent.body, &mut shared);
+    shared.extend(captures.value_names());
+    Ok(shared)
+}
+
+/// Refuses nested function `function`, run through a handle, where it assigns one of the `shared`
+/// variables of its parent.
+fn refuse_shared_writes(function: &ast::Function, shared: &HashSet<String>, file: &Arc<SourceFile>, span: Span) -> Result<()> {
+    let mut assigned = HashSet::new();
+    collect_assigned(&function.body, &mut assigned);
+    let mut written: Vec<&String> = assigned.iter().filter(|n| shared.contains(*n) && !is_argument_of(function, n)).collect();
+    written.sort();
+    match written.first() {
+        None => Ok(()),
+        Some(variable) => Err(unsupported(
+            &format!("writes of shared variables through a handle to a nested function ('{}' assigns '{variable}')", function.name.name),
+            file,
+            span,
+        )
+        .with_hint("Octave keeps such writes in the handle's workspace, which msad cannot write back: return the new value as an output")),
+    }
+}
 
 /// How many results an anonymous function whose body is a call can give (`[m, i] = f(v)` with
 /// `f = @(v) max(v)`).
@@ -243,8 +333,13 @@ struct Lowerer<'a> {
     /// Captured variables msad does not model (name, class): reading one fails when it runs.
     unmodelled: HashMap<String, String>,
     /// Those of them that are value-class objects, held as a struct of their public properties:
-    /// `obj.Prop` reads one.
-    objects: HashSet<String>,
+    /// `obj.Prop` reads one; by name, the names of the properties.
+    objects: HashMap<String, Vec<String>>,
+    /// The function being lowered, where it has nested functions (a handle to one is lowered from it).
+    parent: Option<Arc<ast::Function>>,
+    /// The parent's variables, when a nested function is lowered on its own (for a handle to it): a
+    /// sibling nested function it calls must not assign them (see `refuse_shared_writes`).
+    read_only_shared: HashSet<String>,
     /// The functions nested in the one being lowered: their calls are lowered in place, in its
     /// workspace.
     nested: Vec<ast::Function>,
@@ -279,7 +374,9 @@ impl<'a> Lowerer<'a> {
             imports: vec![],
             known_text: HashMap::new(),
             unmodelled: HashMap::new(),
-            objects: HashSet::new(),
+            objects: HashMap::new(),
+            read_only_shared: HashSet::new(),
+            parent: None,
             nested: vec![],
             inlining: vec![],
             function_name: String::new(),
@@ -493,6 +590,29 @@ impl<'a> Lowerer<'a> {
 
     /// A value from the host (captured, or an argument the code is specialised for) as a constant,
     /// the handles in it lowered like handles made in the code.
+    /// Binds captured values (`Captures::Values`) not passed as inputs: constants of the body, handles
+    /// compiled; those msad does not model are an error where the code reads them.
+    fn bind_captured_values(&mut self, captures: &Captures, span: Span) -> Result<()> {
+        let Captures::Values { values, as_inputs, unmodelled } = *captures else { return Ok(()) };
+        self.unmodelled = unmodelled.iter().cloned().collect();
+        self.objects = values
+            .iter()
+            .filter(|(n, _)| self.unmodelled.contains_key(n))
+            .map(|(n, v)| (n.clone(), if let Value::Struct(s) = v { s.fields.clone() } else { vec![] }))
+            .collect();
+        for (i, (name, value)) in values.iter().enumerate() {
+            if as_inputs.get(i) == Some(&true) {
+                continue;
+            }
+            let v = match value {
+                Value::Handle(h) => self.host_handle(h, span)?,
+                _ => self.host_constant(value, span)?,
+            };
+            self.write_var(name, v);
+        }
+        Ok(())
+    }
+
     fn host_constant(&mut self, value: &Value, span: Span) -> Result<ValueId> {
         let value = self.compile_handles(value, span)?;
         Ok(self.constant(value, span))
@@ -1010,6 +1130,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The error for `method(obj, ...)` or `obj.method(...)` on a captured object msad does not model.
+    fn method_error(&self, method: &str, object: &str, span: Span) -> Diagnostic {
+        let class = self.unmodelled.get(object).map_or("object", String::as_str);
+        self.err(&format!("calling '{method}' on the captured {class} object '{object}' (msad runs no methods of objects)"), span)
+            .with_hint(format!(
+                "call {method} outside msad_eval and capture its result, or write it as a function of the object's properties"
+            ))
+    }
+
     /// `s.name` or `c{subs}`, whose values (a cs-list) are used as `list` says.
     fn lower_list(&mut self, e: &Expr, list: ListUse) -> Result<ValueId> {
         match &e.kind {
@@ -1018,7 +1147,11 @@ impl<'a> Lowerer<'a> {
                     return Ok(self.lower_call(&function, &[], 1, e.span)?[0]);
                 }
                 let b = match &base.kind {
-                    ExprKind::Ident(object) if self.objects.contains(object) => self.read_var_in(object, self.current, base.span),
+                    ExprKind::Ident(object) if self.objects.get(object).is_some_and(|p| !p.contains(&name.name)) => {
+                        let error = self.method_error(&name.name, object, e.span);
+                        return Ok(self.emit(Op::Fail(Box::new(error)), vec![], e.span));
+                    }
+                    ExprKind::Ident(object) if self.objects.contains_key(object) => self.read_var_in(object, self.current, base.span),
                     _ => self.lower_expr(base)?,
                 };
                 Ok(self.emit(Op::Field { name: name.name.clone(), tolerant: false, list }, vec![b], e.span))
@@ -1119,6 +1252,11 @@ impl<'a> Lowerer<'a> {
                     format!("'{name}' is not supported by msad: it has no derivative rule and no .m source on the path"),
                 )
                 .with_hint("write it with supported functions, or compute it outside the differentiated function")
+            } else if let Some(object) = args.iter().find_map(|a| match &a.kind {
+                ExprKind::Ident(n) if self.unmodelled.contains_key(n) => Some(n.clone()),
+                _ => None,
+            }) {
+                self.method_error(name, &object, span)
             } else {
                 Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
             };
@@ -1160,6 +1298,7 @@ impl<'a> Lowerer<'a> {
         if self.inlining.contains(&name) {
             return Err(self.err("recursive calls of nested functions", span).with_hint("make the function a subfunction"));
         }
+        refuse_shared_writes(&nested, &self.read_only_shared, &self.file, span)?;
         let params = param_names(&nested.inputs, &self.file)?;
         if params.iter().any(|p| p == "varargin") || nested.outputs.iter().any(|o| o.name == "varargout") {
             return Err(self.err("varargin and varargout in nested functions", span));
@@ -1277,8 +1416,49 @@ impl<'a> Lowerer<'a> {
 
     /// `@name`: a handle to what `name` resolves to here.
     fn named_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
+        if self.nested.iter().any(|n| n.name.name == name) {
+            return self.nested_function_handle(name, span);
+        }
         let target = self.handle_target(name, span)?;
         Ok(self.emit(Op::MakeHandle { target, text: name.into() }, vec![], span))
+    }
+
+    /// `@inner` made in its parent: the nested function with the parent's variables it reads (also
+    /// through the siblings it calls) captured now, passed first on every call. Octave's handle shares
+    /// the parent's live workspace instead: refused where that may differ, when one of those variables
+    /// may be assigned after the handle was made (later in the parent, again in a loop around it, or by
+    /// a sibling), and when the nested function assigns a variable of its parent.
+    fn nested_function_handle(&mut self, name: &str, span: Span) -> Result<ValueId> {
+        let parent = match &self.parent {
+            Some(parent) if self.inlining.is_empty() => parent.clone(),
+            _ => {
+                return Err(self
+                    .err("handles to nested functions made inside a nested function", span)
+                    .with_hint("make the handle in the parent function"));
+            }
+        };
+        let shared = parent_variables(&parent, &Captures::Inputs(&[]), &self.file)?;
+        let read = names_read_by_nested(&parent, name);
+        let captured: Vec<String> = read.into_iter().filter(|n| shared.contains(n)).collect();
+        let mut reassigned = HashSet::new();
+        assigned_after(&parent.body, span, &mut reassigned);
+        for sibling in parent.nested.iter().filter(|n| n.name.name != name) {
+            let mut assigned = HashSet::new();
+            collect_assigned(&sibling.body, &mut assigned);
+            reassigned.extend(assigned.into_iter().filter(|n| !is_argument_of(sibling, n)));
+        }
+        if let Some(variable) = captured.iter().find(|n| reassigned.contains(*n)) {
+            return Err(self
+                .err(
+                    &format!("a handle to nested function '{name}' whose shared variable '{variable}' may change after the handle is made"),
+                    span,
+                )
+                .with_hint("assign the shared variables before making the handle, or pass them to the nested function as arguments"));
+        }
+        let values = captured.iter().map(|n| self.read_var(n, span)).collect();
+        let func = lower_nested(&parent, name, Captures::Inputs(&captured), None, &self.file, &mut *self.resolver)?;
+        let id = self.resolver.add_function(func);
+        Ok(self.emit(Op::MakeHandle { target: Callee::User(id), text: name.into() }, values, span))
     }
 
     /// The function a handle `@name` made here calls.
@@ -1337,6 +1517,10 @@ impl<'a> Lowerer<'a> {
                 let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
                 let func = lower_anonymous(&params, &body, captures, None, &source, &mut *self.resolver)?;
                 (text.clone(), Callee::User(self.resolver.add_function(func)))
+            }
+            FunctionHandle::Nested { name, file, captured, unmodelled } => {
+                let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
+                (name.clone(), Callee::User(self.resolver.nested_function(file, name, captures)?))
             }
             FunctionHandle::Compiled { .. } => return Ok(handle.clone()),
         };
@@ -1550,6 +1734,131 @@ fn names_read(e: &Expr, bound: &[String], out: &mut Vec<String>) {
         | ExprKind::FuncHandle(_)
         | ExprKind::PostIncrement { .. }
         | ExprKind::Assign { .. } => {}
+    }
+}
+
+/// The names nested function `name` of `parent` reads, also through the sibling nested functions it
+/// calls (every identifier in their statements: function names too).
+fn names_read_by_nested(parent: &ast::Function, name: &str) -> Vec<String> {
+    let mut names = vec![name.to_string()];
+    let mut done = 0;
+    while done < names.len() {
+        let current = names[done].clone();
+        done += 1;
+        if let Some(function) = parent.nested.iter().find(|n| n.name.name == current) {
+            let inputs = function.inputs.iter().filter_map(|p| match p {
+                Param::Name(id) => Some(id.name.clone()),
+                Param::Ignored(_) => None,
+            });
+            let own: Vec<String> = function.outputs.iter().map(|o| o.name.clone()).chain(inputs).collect();
+            let mut read = vec![];
+            names_in_block(&function.body, &own, &mut read);
+            names.extend(read.into_iter().filter(|n| !names.contains(n)).collect::<Vec<_>>());
+        }
+    }
+    names.remove(0);
+    names
+}
+
+/// Every identifier read in `stmts` (not `bound`), in the expressions and the subscripts of targets.
+fn names_in_block(stmts: &[Stmt], bound: &[String], out: &mut Vec<String>) {
+    let target = |lv: &LValue, out: &mut Vec<String>| {
+        if let LValue::Var { accessors, .. } = lv {
+            for accessor in accessors {
+                match accessor {
+                    ast::Accessor::Paren(args, _) | ast::Accessor::Brace(args, _) => args.iter().for_each(|a| names_read(a, bound, out)),
+                    ast::Accessor::DynField(e, _) => names_read(e, bound, out),
+                    ast::Accessor::Field(_) => {}
+                }
+            }
+        }
+    };
+    for stmt in stmts {
+        match &stmt.kind {
+            StmtKind::Expr(e) => names_read(e, bound, out),
+            StmtKind::Assign { targets, rhs } => {
+                targets.iter().for_each(|t| target(t, out));
+                names_read(rhs, bound, out);
+            }
+            StmtKind::OpAssign { target: t, rhs, .. } => {
+                target(t, out);
+                if let LValue::Var { name, .. } = t {
+                    names_read(&Expr { kind: ExprKind::Ident(name.name.clone()), span: stmt.span }, bound, out);
+                }
+                names_read(rhs, bound, out);
+            }
+            StmtKind::If { clauses, else_body } => {
+                for (cond, body) in clauses {
+                    names_read(cond, bound, out);
+                    names_in_block(body, bound, out);
+                }
+                names_in_block(else_body.as_deref().unwrap_or_default(), bound, out);
+            }
+            StmtKind::For { iter, body, .. } | StmtKind::ForKeyValue { iter, body, .. } => {
+                names_read(iter, bound, out);
+                names_in_block(body, bound, out);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoUntil { body, cond } => {
+                names_read(cond, bound, out);
+                names_in_block(body, bound, out);
+            }
+            StmtKind::Switch { subject, cases, otherwise } => {
+                names_read(subject, bound, out);
+                for (case, body) in cases {
+                    names_read(case, bound, out);
+                    names_in_block(body, bound, out);
+                }
+                names_in_block(otherwise.as_deref().unwrap_or_default(), bound, out);
+            }
+            StmtKind::TryCatch { body, catch_body, .. } => {
+                names_in_block(body, bound, out);
+                names_in_block(catch_body, bound, out);
+            }
+            StmtKind::UnwindProtect { body, cleanup } => {
+                names_in_block(body, bound, out);
+                names_in_block(cleanup, bound, out);
+            }
+            StmtKind::Global(decls) | StmtKind::Persistent(decls) => {
+                decls.iter().filter_map(|(_, e)| e.as_ref()).for_each(|e| names_read(e, bound, out))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The names `stmts` may assign after the code at `at` ran: in statements after it, in a loop around
+/// it (its next iterations), and the targets of the statement holding it.
+fn assigned_after(stmts: &[Stmt], at: Span, out: &mut HashSet<String>) {
+    for stmt in stmts {
+        if stmt.span.hi <= at.lo {
+            continue;
+        }
+        if stmt.span.lo >= at.hi {
+            collect_assigned(std::slice::from_ref(stmt), out);
+            continue;
+        }
+        match &stmt.kind {
+            StmtKind::For { .. } | StmtKind::ForKeyValue { .. } | StmtKind::While { .. } | StmtKind::DoUntil { .. } => {
+                collect_assigned(std::slice::from_ref(stmt), out);
+            }
+            StmtKind::If { clauses, else_body } => {
+                clauses.iter().for_each(|(_, body)| assigned_after(body, at, out));
+                assigned_after(else_body.as_deref().unwrap_or_default(), at, out);
+            }
+            StmtKind::Switch { cases, otherwise, .. } => {
+                cases.iter().for_each(|(_, body)| assigned_after(body, at, out));
+                assigned_after(otherwise.as_deref().unwrap_or_default(), at, out);
+            }
+            StmtKind::TryCatch { body, catch_body, .. } => {
+                assigned_after(body, at, out);
+                collect_assigned(catch_body, out);
+            }
+            StmtKind::UnwindProtect { body, cleanup } => {
+                assigned_after(body, at, out);
+                collect_assigned(cleanup, out);
+            }
+            _ => collect_assigned(std::slice::from_ref(stmt), out),
+        }
     }
 }
 

@@ -77,6 +77,25 @@ impl<'h> Loader<'h> {
         self.finish()
     }
 
+    /// Program whose entry is nested function `name` of a function in `path`, its parent's workspace
+    /// given by `captures` (see `lower::lower_nested`).
+    pub fn load_nested(mut self, path: &Path, name: &str, captures: Captures) -> Result<Program> {
+        self.functions.push(None);
+        let fixed = std::mem::take(&mut self.fixed);
+        let func = self.lower_nested(path, name, captures, Some(&fixed))?;
+        self.functions[0] = Some(func);
+        self.finish()
+    }
+
+    fn lower_nested(&mut self, path: &Path, name: &str, captures: Captures, entry: Option<&[Option<Value>]>) -> Result<Function> {
+        let file = self.parsed(path, read_source)?;
+        let parent = file.ast.functions.iter().find(|f| f.nested.iter().any(|n| n.name.name == name)).ok_or_else(|| {
+            Diagnostic::new(ErrorKind::Undefined, format!("{} defines no nested function '{name}'", path.display()))
+                .with_hint("the file changed since the handle was made: make the handle again")
+        })?;
+        lower::lower_nested(parent, name, captures, entry, &file.source, self)
+    }
+
     fn finish(mut self) -> Result<Program> {
         while let Some((id, Pending::Named { file, index })) = self.pending.pop() {
             let fixed = if id == FuncId(0) { std::mem::take(&mut self.fixed) } else { vec![] };
@@ -157,5 +176,10 @@ impl Resolver for Loader<'_> {
     fn add_function(&mut self, func: Function) -> FuncId {
         self.functions.push(Some(func));
         FuncId(self.functions.len() as u32 - 1)
+    }
+
+    fn nested_function(&mut self, path: &Path, name: &str, captures: Captures) -> Result<FuncId> {
+        let func = self.lower_nested(path, name, captures, None)?;
+        Ok(self.add_function(func))
     }
 }

@@ -104,6 +104,15 @@ impl<'a> ArrayRef<'a> {
         (!name.is_null()).then(|| unsafe { c_text(name) })
     }
 
+    /// The file defining the nested function a handle names; `None` for other values or where the
+    /// host cannot tell (see `msad_nested_handle_file`).
+    pub fn nested_handle_file(self) -> Option<String> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
+        let file = unsafe { ffi::msad_nested_handle_file(self.raw()) };
+        // SAFETY: a text that is not null is NUL-terminated and valid until the next host call.
+        (!file.is_null()).then(|| unsafe { c_text(file) })
+    }
+
     /// The identity of an anonymous function handle, held by the host until `release_handle`; `None`
     /// for other values or where the host cannot tell (see `msad_hold_anonymous_handle`).
     pub fn hold_anonymous_handle(self) -> Option<u64> {

@@ -185,9 +185,40 @@ fn described_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Fun
             let (captured, unmodelled) = captured_variables(description, place, depth)?;
             Ok(FunctionHandle::Anonymous { text, captured: captured.into(), unmodelled })
         }
+        "nested" => nested_handle(handle, description, text_field("function")?, place, depth),
         other => Err(Diagnostic::new(ErrorKind::Unsupported, format!("{place} is a handle of type '{other}'"))
             .with_hint("pass a handle to a function on the path (@name) or an anonymous function")),
     }
+}
+
+/// A handle to nested function `name`: its parent's file and the workspace it holds (read on every
+/// call, as code run by Octave may have changed it). The workspace holds the handle itself: handles to
+/// nested functions in it are not read again (their workspace is this one), and the code may not call them.
+fn nested_handle(handle: ArrayRef, description: ArrayRef, name: String, place: &Place, depth: usize) -> Result<FunctionHandle> {
+    let file = handle
+        .nested_handle_file()
+        .filter(|file| !file.is_empty())
+        .or_else(|| scalar_field(description, "file").filter(|f| f.kind() == Kind::MSAD_CHAR).map(|f| array::host_text(&f.char_units())));
+    let Some(file) = file.filter(|file| !file.is_empty()) else {
+        return err(ErrorKind::Unsupported, format!("{place} is a handle to nested function '{name}' whose file the host does not name"));
+    };
+    if READING_NESTED_WORKSPACE.get() {
+        return Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            format!("{place} is a handle to nested function '{name}' inside the workspace of another nested function's handle"),
+        )
+        .with_hint("pass the handle itself to msad_eval, or capture it in an anonymous function"));
+    }
+    READING_NESTED_WORKSPACE.set(true);
+    let read = captured_variables(description, place, depth);
+    READING_NESTED_WORKSPACE.set(false);
+    let (captured, unmodelled) = read?;
+    Ok(FunctionHandle::Nested { name, file: file.into(), captured: captured.into(), unmodelled })
+}
+
+thread_local! {
+    /// Whether a nested function's handle's workspace is being read (see `nested_handle`).
+    static READING_NESTED_WORKSPACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Field `name` of a scalar struct.
@@ -214,6 +245,12 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
     let (mut captured, mut unmodelled) = (Vec::new(), Vec::new());
     for (field, name) in names.iter().enumerate() {
         let array = workspace.field(0, field);
+        let nested = array.is_some_and(|a| a.kind() == Kind::MSAD_FUNCTION_HANDLE && a.nested_handle_file().is_some());
+        if nested && READING_NESTED_WORKSPACE.get() {
+            // Octave puts a nested function's handle in the workspace it holds: not read again.
+            unmodelled.push((name.clone(), "function_handle (a handle to a nested function, holding this workspace)".into()));
+            continue;
+        }
         match array.filter(|a| a.kind() == Kind::MSAD_OTHER && IntClass::from_name(&a.class_name()).is_none()) {
             Some(object) => {
                 if let Some(properties) = value_object_properties(object, &Place::Field(place, name), depth + 1) {
@@ -221,10 +258,31 @@ fn captured_variables(description: ArrayRef, place: &Place, depth: usize) -> Res
                 }
                 unmodelled.push((name.clone(), object.class_name()));
             }
-            None => captured.push((name.clone(), element_value(array, &Place::Field(place, name), depth + 1)?)),
+            None => match element_value(array, &Place::Field(place, name), depth + 1) {
+                Ok(value) => captured.push((name.clone(), value)),
+                // A struct or cell holding an object: refused where the code reads it.
+                Err(error) if array.is_some_and(holds_object) => {
+                    let class = array.map_or_else(String::new, |a| a.class_name());
+                    unmodelled.push((name.clone(), format!("{class} ({})", error.message)));
+                }
+                Err(error) => return Err(error),
+            },
         }
     }
     Ok((captured, unmodelled))
+}
+
+/// Whether a cell or struct holds an object (a class msad does not model) at any depth.
+fn holds_object(array: ArrayRef) -> bool {
+    match array.kind() {
+        Kind::MSAD_OTHER => IntClass::from_name(&array.class_name()).is_none(),
+        Kind::MSAD_CELL => (0..array.numel()).any(|index| array.cell(index).is_some_and(holds_object)),
+        Kind::MSAD_STRUCT => {
+            let fields = array.field_names().len();
+            (0..array.numel()).any(|index| (0..fields).any(|field| array.field(index, field).is_some_and(holds_object)))
+        }
+        _ => false,
+    }
 }
 
 /// A value-class object's public properties as a scalar struct, read through the host's `isa`,

@@ -3,8 +3,8 @@ function test_msad_boundary()
 % memory give Octave's or msad's clear errors, and Octave carries on: 12,500 and 100,000 transposes
 % after a power, a chain of anonymous functions deeper than Octave's max_recursion_depth, structs
 % and cells nested 4,000-5,000 deep (read) and 20,000 deep (refused: Octave itself crashes freeing
-% such values 100,000 deep), a nested function's handle (refused, not read: its workspace holds the
-% handle itself), an array of 80 TB, a product of 8 TB, the sparsity pattern of a dense 1e6 x 1e6 J.
+% such values 100,000 deep), a nested function's handle (read without recursion: its workspace holds
+% the handle itself), an array of 80 TB, a product of 8 TB, the sparsity pattern of a dense 1e6 x 1e6 J.
   x = [1; 2];
   scratch = tempname();
   mkdir(scratch);
@@ -47,7 +47,8 @@ function test_msad_boundary()
   deep = nest_cells(20000);
   expect_error(@() msad_eval(@(y) y + numel(deep), x), 'msad:badInput', 'levels deep');
 
-  expect_error(@() msad_eval(nested_handle(), x), 'msad:unsupported', 'nested');
+  [v, J] = msad_eval(nested_handle(), x);
+  assert(isequal(v, 2 * x) && isequal(J, 2 * eye(2)), 'a nested function''s handle');
 
   expect_error(@() msad_eval(@(y) y + numel(ones(1e13, 1)), x), 'Octave:out-of-memory', 'out of memory');
   expect_error(@() msad_eval(@(x) x * x', rand(1e6, 1)), 'Octave:out-of-memory', 'out of memory');

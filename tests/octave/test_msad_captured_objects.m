@@ -34,6 +34,23 @@ function test_msad_captured_objects()
   point.Scale = -1;
   reads_again = @(y) point.Scale * y .^ 2 + point.Shift(1:numel(y)) .* y;
   check_value(msad_eval(reads_again, x(1:3)), reads_again(x(1:3)), 1e-15, 'changed object');
+  % A captured struct or cell holding an object is refused only where the code reads it.
+  holder.map = map;
+  holder.k = 2;
+  unused_holder = @(y) y * 2 + (flag || holder.k);
+  check_value(msad_eval(unused_holder, x), unused_holder(x), 0, 'unread struct holding a Map');
+  expect_error(@() msad_eval(@(y) y * holder.k, x), 'msad:unsupported', 'holder');
+  boxed = {point, 3};
+  unused_box = @(y) y * 2 + (flag || boxed{2});
+  check_value(msad_eval(unused_box, x), unused_box(x), 0, 'unread cell holding an object');
+  expect_error(@() msad_eval(@(y) y * boxed{2}, x), 'msad:unsupported', 'boxed');
+  % A method call on a captured object is refused where it runs, naming the method.
+  by_method = @(y) point.scaled(y);
+  expect_error(@() msad_eval(by_method, x3), 'msad:unsupported', 'scaled');
+  by_function = @(y) scaled(point, y);
+  expect_error(@() msad_eval(by_function, x3), 'msad:unsupported', 'scaled');
+  unused_method = @(y) point.Scale * y + 0 * (false && point.scaled(1));
+  check_value(msad_eval(unused_method, x3), unused_method(x3), 0, 'method on a path not taken');
   whole = @(y) y * numel(class(point));
   expect_error(@() msad_eval(whole, x), 'msad:unsupported', 'ValuePoint');
   counter = HandlePoint();

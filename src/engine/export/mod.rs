@@ -158,7 +158,9 @@ fn entry_function(host: &mut dyn Host, handle: &FunctionHandle) -> Result<(UserF
             };
             Ok((UserFunction { function, file: source, siblings: Arc::new(HashMap::new()), from_file: false }, prologue))
         }
-        FunctionHandle::Compiled { text, .. } => unsupported(&format!("msad_export cannot export '{text}'")),
+        FunctionHandle::Compiled { text, .. } | FunctionHandle::Nested { name: text, .. } => {
+            unsupported(&format!("msad_export cannot export '{text}'"))
+        }
     }
 }
 
