@@ -110,14 +110,13 @@ fn check_gradient(text: &str, captured: &[(&str, Value)], x: &[f64]) -> Vec<f64>
 fn check_hessian(text: &str, captured: &[(&str, Value)], x: &[f64], tol: f64) -> Vec<f64> {
     let n = x.len();
     let mut engine = Engine::new();
-    let mut gradient = |xp: Vec<f64>| values(run(&mut engine, &request(text, captured.to_vec(), &xp, Options::default(), 2)).jacobian.as_ref().expect("g"));
+    let mut gradient = |xp: Vec<f64>| {
+        values(run(&mut engine, &request(text, captured.to_vec(), &xp, Options::default(), 2)).jacobian.as_ref().expect("g"))
+    };
     let g = gradient(x.to_vec());
     let expected = central_differences(x, gradient);
-    let ways = [
-        (Sparsity::Auto, JacobianStorage::Full),
-        (Sparsity::Auto, JacobianStorage::Sparse),
-        (Sparsity::None, JacobianStorage::Full),
-    ];
+    let ways =
+        [(Sparsity::Auto, JacobianStorage::Full), (Sparsity::Auto, JacobianStorage::Sparse), (Sparsity::None, JacobianStorage::Full)];
     let mut engine = Engine::new();
     let mut hessians = Vec::new();
     for (sparsity, jacobian) in ways {
@@ -128,7 +127,10 @@ fn check_hessian(text: &str, captured: &[(&str, Value)], x: &[f64], tol: f64) ->
         let h = values(result.hessian.as_ref().expect("H"));
         assert_eq!(h.len(), n * n, "{text}: H is n x n");
         let err = relative_error(&h, &expected);
-        assert!(err <= tol, "{text} ({sparsity:?}, {jacobian:?}): H differs from differences of g by {err:e}\nH = {h:?}\nfd = {expected:?}");
+        assert!(
+            err <= tol,
+            "{text} ({sparsity:?}, {jacobian:?}): H differs from differences of g by {err:e}\nH = {h:?}\nfd = {expected:?}"
+        );
         for i in 0..n {
             for j in 0..i {
                 assert!((h[i + j * n] - h[j + i * n]).abs() <= 1e-12 * (1.0 + h[i + j * n].abs()), "{text}: H is not symmetric: {h:?}");
@@ -301,7 +303,10 @@ const REAL_OBJECTIVES: [&str; 9] = [
 
 /// A constant 2 x 12 complex matrix.
 fn wide_matrix() -> Value {
-    Value::Complex(Array::new(vec![2, 12], (0..24).map(|k| Complex64::new(0.3 * (k % 5) as f64 - 0.5, 0.2 * (k % 7) as f64 - 0.6)).collect()))
+    Value::Complex(Array::new(
+        vec![2, 12],
+        (0..24).map(|k| Complex64::new(0.3 * (k % 5) as f64 - 0.5, 0.2 * (k % 7) as f64 - 0.6)).collect(),
+    ))
 }
 
 /// An n-bus network's Ybus (complex sparse), injections S, and a point x = [Va; Vm].
@@ -400,7 +405,8 @@ fn the_power_flow_least_squares_hessian_matches_differences_of_the_gradient() {
 
 #[test]
 fn hessians_of_a_complex_f_and_through_complex_assignment_are_msad_errors() {
-    let err = Engine::new().evaluate(&mut host(), &request("@(x) sum(exp(1i * x))", vec![], &X, Options::default(), 3)).expect_err("refused");
+    let err =
+        Engine::new().evaluate(&mut host(), &request("@(x) sum(exp(1i * x))", vec![], &X, Options::default(), 3)).expect_err("refused");
     assert_eq!(err.kind, ErrorKind::BadInput, "{err}");
     assert!(err.to_string().contains("f is complex"), "{err}");
     let function = named("complex_assign_objective");
