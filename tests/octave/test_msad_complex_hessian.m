@@ -41,7 +41,7 @@ function test_msad_complex_hessian()
   Hv = (gradient_of(objective, z + step * v) - gradient_of(objective, z - step * v)) / (2 * step);
   check_value(H * v, Hv, 1e-6, 'power-flow H v vs differences of g');
 
-  expect_error(@() hessian_of(@(x) sum(exp(1i * x)), x), 'msad:badInput', 'f is complex');
+  expect_error(@() hessian_of(@(y) sum(exp(1i * y)), x), 'msad:badInput', 'f is complex');
 end
 
 function g = gradient_of(fun, x)
