@@ -46,7 +46,7 @@ for buses = [500, 2000]
   [~, g_plus] = msad_eval(objective, x + step * v);
   [~, g_minus] = msad_eval(objective, x - step * v);
   Hv = (g_plus - g_minus) / (2 * step);
-  check = sprintf('sparse %d, |H v - FD| / |FD| = %.1e', issparse(H), norm(H * v - Hv, inf) / norm(Hv, inf));
+  check = sprintf('sparse %d, H v vs FD: rel. error %.1e', issparse(H), norm(H * v - Hv, inf) / norm(Hv, inf));
   tf = bench_median_time(@() objective(x), runs, 0.2);
   tm = bench_median_time(@() msad_hessian_call(objective, x), runs, 0.2);
   printf('| power-flow least squares 0.5 * sum(F.^2), Hessian | %d buses (n = %d) | %.3g | %.3g | %.1f | %.3g | %d | %s |\n', ...
