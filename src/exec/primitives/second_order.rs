@@ -14,7 +14,9 @@
 //! - linear `interp1`: the second partials of `y0 + (y1 - y0) (q - a) / (b - a)` on each interval;
 //! - `logspace`: the exponentials' curvature in the two ends;
 //! - `betainc` and `legendre`: each result element's second derivative in its element of x;
-//! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
+//! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`;
+//! - steps on complex values (two rows per element, real parts over imaginary parts): see
+//!   `complex::second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
