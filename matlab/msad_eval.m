@@ -23,8 +23,9 @@ function varargout = msad_eval(varargin)
 %   cos, powers, products, quotients) follow f'(z)*dz; real, imag, conj, abs and angle are defined
 %   through the parts (d abs(z) = (u*du + v*dv)/abs(z), d angle(z) = (u*dv - v*du)/abs(z)^2). A real
 %   F gets a real J; a complex F a complex J = d real(F)/dX + i*d imag(F)/dX (full). Reverse mode
-%   carries the adjoints of the real and imaginary parts (the gradient of a real scalar F); Hessians
-%   do not follow complex values. Complex sparse matrices (a captured Ybus) stay sparse as constants:
+%   carries the adjoints of the real and imaginary parts (the gradient of a real scalar F), and so do
+%   Hessians of a real scalar F (a complex F has none: msad:badInput). Complex sparse matrices (a
+%   captured Ybus) stay sparse as constants:
 %   Ybus*V differentiates in O(nnz). For a complex unknown z, pass X = [real(z); imag(z)] and build z
 %   inside FUN with complex(X(1:n), X(n+1:end)).
 %

@@ -10,7 +10,10 @@ use std::path::PathBuf;
 
 /// What the table cannot say about a builtin.
 const NOTES: &[(&str, &str)] = &[
-    ("abs", "derivative sign(x): 0 at 0; complex input: `real(conj(z) dz) / abs(z)` (0 at 0)"),
+    (
+        "abs",
+        "derivative sign(x): 0 at 0; complex input: `real(conj(z) dz) / abs(z)` (0 at 0), Hessian its 2 x 2 one in the real and imaginary parts",
+    ),
     ("all", "`all(x, dim)`; NaN counts as Octave's two loops count it"),
     ("any", "`any(x, dim)`; NaN counts as false"),
     ("cat", "Octave's empty-operand rules; char wins over numbers, logical only if all are"),
@@ -83,7 +86,7 @@ const NOTES: &[(&str, &str)] = &[
     ("complex", "`complex(re)`, `complex(re, im)`: complex even with zero imaginary parts"),
     (
         "angle",
-        "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave; complex input that depends on x: `imag(conj(z) dz) / abs(z)^2`",
+        "`atan2(imag, real)`; pi for real values with the sign bit set, as Octave; complex input that depends on x: `imag(conj(z) dz) / abs(z)^2`, Hessian its 2 x 2 one in the real and imaginary parts",
     ),
     ("arg", "as angle"),
     (

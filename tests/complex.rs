@@ -1,12 +1,11 @@
 //! Complex values: made as Octave makes them (literals, complex(), real functions outside their domain),
 //! narrowed to real as Octave narrows them; x-free complex values leave J alone, and a complex value that
-//! depends on x is msad:unsupported in reverse mode and Hessians (never a wrong J; forward derivatives
-//! through complex values are tested in complex_derivatives.rs).
+//! depends on x is followed by reverse mode and Hessians (every rule through complex values is tested in
+//! complex_derivatives.rs).
 
 mod common;
 
 use common::*;
-use msad::diag::ErrorKind;
 use msad::engine::{Engine, Mode, Options, Request};
 use msad::exec::value::{Array, Complex64, Value};
 
@@ -67,27 +66,31 @@ fn x_free_complex_values_leave_the_jacobian_exact() {
     check_against_fd(&function, &[0.5, -1.25], &[], 1e-8);
 }
 
-/// Reverse mode follows complex values that depend on x (its gradient against central differences);
-/// Hessians refuse them.
+/// Reverse mode follows complex values that depend on x (its gradient against central differences),
+/// and so do Hessians (against central differences of the gradient).
 #[test]
-fn complex_values_that_depend_on_x_run_in_reverse_mode_and_are_unsupported_in_hessians() {
+fn complex_values_that_depend_on_x_run_in_reverse_mode_and_hessians() {
     let texts = ["@(x) sum(abs(sqrt(x - 2)))", "@(x) sum(real(x * 1i))", "@(x) sum(real([x; 1i]))", "@(x) sum(imag(sqrt(x)))"];
+    let x = [-1.0, 3.0];
     for text in texts {
-        let request = |mode, nargout| Request {
-            function: anonymous(text, vec![]),
-            args: vec![column(vec![-1.0, 3.0])],
-            options: Options { mode, ..Options::default() },
-            nargout,
+        let run = |x: &[f64], mode, nargout| {
+            let request = Request {
+                function: anonymous(text, vec![]),
+                args: vec![column(x.to_vec())],
+                options: Options { mode, ..Options::default() },
+                nargout,
+            };
+            Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|e| panic!("{text}: {e}"))
         };
-        let err = Engine::new().evaluate(&mut host(), &request(Mode::Auto, 3)).unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Unsupported, "{text} (Hessian): {err}");
-        assert!(err.to_string().contains("complex values that depend on x"), "{text}: {err}");
-        let gradient = Engine::new().evaluate(&mut host(), &request(Mode::Reverse, 2)).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let expected = central_differences(&[-1.0, 3.0], |xp| {
+        let gradient = |x: Vec<f64>| values(run(&x, Mode::Reverse, 2).jacobian.as_ref().expect("g"));
+        let expected = central_differences(&x, |xp| {
             values(&evaluate(&mut Engine::new(), &anonymous(text, vec![]), vec![column(xp)], 1).expect("f").value)
         });
-        let err = relative_error(&values(gradient.jacobian.as_ref().expect("g")), &expected);
+        let err = relative_error(&gradient(x.to_vec()), &expected);
         assert!(err <= 1e-7, "{text}: reverse gradient differs from central differences by {err:e}");
+        let hessian = values(run(&x, Mode::Auto, 3).hessian.as_ref().expect("H"));
+        let err = relative_error(&hessian, &central_differences(&x, gradient));
+        assert!(err <= 1e-7, "{text}: H differs from central differences of the gradient by {err:e}");
     }
 }
 

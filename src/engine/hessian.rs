@@ -8,7 +8,7 @@
 //! operand of a nonlinear term chosen by `sort`): every call also computes `H r` for a fixed direction
 //! r and compares it with the decompressed H times r; a mismatch detects again at this x.
 
-use super::jacobian::{check_direction, first_mismatch};
+use super::jacobian::{check_direction, first_mismatch_above};
 use super::{JacobianStorage, Options, Prepared, Sparsity, mode};
 use crate::ad::coloring::seed_matrix;
 use crate::ad::hessian::SymmetricCompression;
@@ -64,7 +64,7 @@ pub(super) fn evaluate(
         return evaluate(plan, args, wrt, n, options, log);
     }
     let hessian = h.compression.decompress(&products[..n * p]);
-    if first_mismatch(&hessian, &check, &products[n * p..]).is_some() {
+    if first_mismatch_above(&hessian, &check, &products[n * p..], round_off(&gradient, &args[wrt])).is_some() {
         if detected_now {
             return err(ErrorKind::Internal, "the Hessian detected at this x misses entries (H r differs)".to_string());
         }
@@ -111,6 +111,14 @@ fn store(plan: &mut Prepared, compression: SymmetricCompression, control: Contro
     ));
     let seed = seed_matrix(&compression.coloring).data;
     plan.hessian = Some(HessianCompression { compression, seed, control });
+}
+
+/// The size below which a row of `H r` is round-off: where f's curvature cancels (`abs(sqrt(x)).^2` is
+/// `|x|`), H is noise, which the check must not take for an entry outside the pattern.
+fn round_off(gradient: &[f64], x: &Value) -> f64 {
+    let largest = |v: &[f64]| v.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+    let x_scale = x.numeric().map_or(1.0, |a| largest(&a.data).max(1.0));
+    (1e-12 * largest(gradient) / x_scale).max(f64::MIN_POSITIVE)
 }
 
 fn not_scalar(value: &Value) -> Diagnostic {

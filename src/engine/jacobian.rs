@@ -351,6 +351,11 @@ pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64
 
 /// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
+    first_mismatch_above(matrix, r, expected, f64::MIN_POSITIVE)
+}
+
+/// `first_mismatch`, a difference below `round_off` never counting.
+pub(super) fn first_mismatch_above(matrix: &SparseMatrix, r: &[f64], expected: &[f64], round_off: f64) -> Option<usize> {
     let mut product = vec![0.0; matrix.nrows];
     let mut magnitude = vec![0.0; matrix.nrows];
     for (j, &rj) in r.iter().enumerate().take(matrix.ncols) {
@@ -359,7 +364,7 @@ pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64])
             magnitude[matrix.rowind[k]] += (matrix.values[k] * rj).abs();
         }
     }
-    let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE);
+    let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > (1e-10 * (mag + e.abs())).max(round_off);
     (0..matrix.nrows).find(|&i| differs((product[i], expected[i], magnitude[i])))
 }
 

@@ -21,6 +21,7 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
     let mut dependencies: Vec<Option<Deriv>> = vec![None; tape.sizes.len()];
     dependencies[x.index()] = Some(Deriv::Sparse(SparseDeriv::identity(n)));
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let every: Vec<usize> = (0..n).collect();
     let zero = Deriv::Zero;
     for step in &tape.steps {
         let of = |var: &Option<TapeVar>| var.and_then(|v| dependencies[v.index()].as_ref()).unwrap_or(&zero);
@@ -32,7 +33,7 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
                 let operands: Vec<&Deriv> = vars.iter().map(of).collect();
                 if !matches!(second, SecondOrder::Zero) {
                     let taped: Vec<bool> = vars.iter().map(Option::is_some).collect();
-                    add_interactions(&mut rows, (*id, *second), (&values, output, &taped), &operands);
+                    add_interactions(&mut rows, &every, (*id, *second), (&values, output, &taped), &operands);
                 }
                 if !needed[out.index()] {
                     continue;
@@ -80,6 +81,7 @@ fn needed_variables(tape: &Tape) -> Vec<bool> {
 /// The pairs of x's elements step `(id, second)` on `(values, output, taped)` makes interact.
 fn add_interactions(
     rows: &mut [Vec<usize>],
+    every: &[usize],
     (id, second): (crate::exec::primitives::PrimId, SecondOrder),
     (values, output, taped): (&[&Value], &Value, &[bool]),
     operands: &[&Deriv],
@@ -94,16 +96,18 @@ fn add_interactions(
         }
     };
     interactions(id, second, values, output, taped, |(a, i), (b, j)| {
-        let (u, v) = (dependencies_of(operands[a], i), dependencies_of(operands[b], j));
+        let (u, v) = (dependencies_of(operands[a], i, every), dependencies_of(operands[b], j, every));
         u.iter().for_each(|&p| extend(&mut rows[p], v));
         v.iter().for_each(|&q| extend(&mut rows[q], u));
     });
 }
 
-/// Which elements of x element `i` of a value depends on (its sparse row).
-fn dependencies_of(deps: &Deriv, i: usize) -> &[usize] {
+/// Which elements of x element `i` of a value depends on (its sparse row); all of them (`every`) for
+/// a dense block, whose rule knows no structure (the complex `fft` and solves), as in Jacobian detection.
+fn dependencies_of<'d>(deps: &'d Deriv, i: usize, every: &'d [usize]) -> &'d [usize] {
     match deps {
         Deriv::Sparse(s) => s.row(i).0,
+        Deriv::Dense(_) => every,
         _ => &[],
     }
 }

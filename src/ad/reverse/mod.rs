@@ -146,7 +146,16 @@ fn record_hessian(
     interpreter.tape = Some(tape);
     let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
     result.value.check_function_result()?;
+    if crate::exec::primitives::complex::is_complex(&result.value) {
+        return Err(complex_objective());
+    }
     let tape = interpreter.tape.take().expect("set above");
     let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));
     Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control, on_tape: result.tape.is_some() })
+}
+
+/// The error for a Hessian of a complex f (its second derivatives would be complex and of both parts).
+fn complex_objective() -> Diagnostic {
+    Diagnostic::new(ErrorKind::BadInput, "the Hessian (third output) needs a real scalar f, but f is complex")
+        .with_hint("ask for the Hessian of a real function of it (real(f), imag(f), abs(f)^2); [f, J] gives the complex J")
 }

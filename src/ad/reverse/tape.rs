@@ -228,21 +228,11 @@ impl Tape {
         }
         let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
         if complex::is_complex(output) || operands.iter().any(|s| s.tape.is_some() && complex::is_complex(&s.value)) {
-            return self.record_complex(id, operands, output);
+            return self.record_complex(id, operands, &taped, output);
         }
-        let (second, tangents) = if self.second_order {
-            let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
-            let second = second_order(id, &values, &taped)?;
-            let tangents = match second {
-                SecondOrder::Zero => vec![],
-                _ if !self.keep_tangents => vec![],
-                _ => operands.iter().map(|s| s.deriv.clone()).collect(),
-            };
-            (second, tangents)
-        } else {
-            (SecondOrder::Zero, vec![])
-        };
         let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+        let second = if self.second_order { second_order(id, &values, &taped)? } else { SecondOrder::Zero };
+        let tangents = self.tangents(second, operands);
         let (read_operands, read_output) = match sparse_reverse::involved(&values, output, &taped) {
             // Sparse rules read the patterns (O(nnz)) whatever their entries say.
             true => (vec![true; operands.len()], true),
@@ -262,17 +252,26 @@ impl Tape {
             .with_hint("use opts.mode = 'forward' (msad's default picks it here), or build the part you need with sparse(i, j, v)")
     }
 
-    /// A step on complex values (gradient tapes only): its variables have two adjoint rows per complex
-    /// element (real parts, then imaginary parts, as forward blocks), and its reverse rule, the
-    /// transposed complex forward rule, reads every value.
-    fn record_complex(&mut self, id: PrimId, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
-        if self.second_order {
-            return Err(complex::on_tape(primitives::get(id).name()));
+    /// The operands' tangents a step keeps: on Hessian tapes that carry them, where its second-order
+    /// term reads them.
+    fn tangents(&self, second: SecondOrder, operands: &[&Slot]) -> Vec<Deriv> {
+        match second {
+            SecondOrder::Zero => vec![],
+            _ if !self.keep_tangents => vec![],
+            _ => operands.iter().map(|s| s.deriv.clone()).collect(),
         }
+    }
+
+    /// A step on complex values: its variables have two adjoint rows per complex element (real parts,
+    /// then imaginary parts, as forward blocks), and its rules, the transposed complex forward rule
+    /// and on Hessian tapes `complex::second_order_term`, read every value.
+    fn record_complex(&mut self, id: PrimId, operands: &[&Slot], taped: &[bool], output: &Value) -> Result<Option<TapeVar>> {
+        let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
+        let second = if self.second_order { complex::second_order(id, &values, taped)? } else { SecondOrder::Zero };
+        let tangents = self.tangents(second, operands);
         let inputs = operands.iter().map(|s| Kept::Value(s.value.clone())).collect();
         let out = self.input(complex::rows(output));
         let vars = operands.iter().map(|s| s.tape).collect();
-        let (second, tangents) = (SecondOrder::Zero, vec![]);
         self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: Kept::Value(output.clone()), out, second, tangents })));
         Ok(Some(out))
     }

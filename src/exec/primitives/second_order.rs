@@ -14,7 +14,9 @@
 //! - linear `interp1`: the second partials of `y0 + (y1 - y0) (q - a) / (b - a)` on each interval;
 //! - `logspace`: the exponentials' curvature in the two ends;
 //! - `betainc` and `legendre`: each result element's second derivative in its element of x;
-//! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`.
+//! - square-matrix functions (`A\B`, `B/A`, `inv`, `det`, `A^p`): see `matrix_second_order`;
+//! - steps on complex values (two rows per element, real parts over imaginary parts): see
+//!   `complex::second_order`.
 //!
 //! Any other primitive on an active path makes the Hessian fail with `msad:notDifferentiable`.
 //! The same classification gives the Hessian's sparsity: which operand elements interact nonlinearly.
@@ -73,6 +75,8 @@ pub enum SecondOrder {
     /// A function of its first operand alone whose every two elements may interact, with its own
     /// term (`expm`, `logm`, `sqrtm`, decompositions).
     Term(fn(&Tangents) -> Result<Adjoints>),
+    /// A nonlinear step on complex values (see `complex::second_order`).
+    Complex,
 }
 
 impl SecondOrder {
@@ -135,11 +139,14 @@ pub struct Tangents<'a> {
 
 /// Per wanted operand, its second-order contribution to the adjoint tangents (`numel x p`).
 pub fn second_order_term(id: PrimId, kind: SecondOrder, t: &Tangents) -> Result<Adjoints> {
+    if matches!(kind, SecondOrder::Complex) {
+        return super::complex::second_order_term(id, t);
+    }
     if !matches!(kind, SecondOrder::Zero) && sparse_reverse::involved(t.inputs, t.output, t.wanted) {
         return sparse_reverse::second_order_term(id, t);
     }
     match kind {
-        SecondOrder::Zero => Ok(vec![None; t.inputs.len()]),
+        SecondOrder::Zero | SecondOrder::Complex => Ok(vec![None; t.inputs.len()]),
         SecondOrder::Unary(d2f) => unary(d2f, t),
         SecondOrder::Binary { second, .. } => binary(second, t),
         SecondOrder::Bilinear(_) => bilinear(id, t),
@@ -272,11 +279,14 @@ pub fn interactions(
     taped: &[bool],
     mut pair: impl FnMut(Element, Element),
 ) {
+    if matches!(kind, SecondOrder::Complex) {
+        return super::complex::interactions(id, inputs, output, taped, &mut pair);
+    }
     if !matches!(kind, SecondOrder::Zero) && sparse_reverse::involved(inputs, output, taped) {
         return sparse_reverse::interactions(id, inputs, &mut pair);
     }
     match kind {
-        SecondOrder::Zero => {}
+        SecondOrder::Zero | SecondOrder::Complex => {}
         SecondOrder::Unary(_) => (0..inputs[0].numel()).for_each(|i| pair((0, i), (0, i))),
         SecondOrder::Binary { cross_only, .. } => {
             let (map_a, map_b) = row_maps(&inputs[0].dims(), &inputs[1].dims(), &output.dims());

@@ -83,10 +83,12 @@ pub(super) fn second_order_term(id: PrimId, t: &Tangents) -> Result<Adjoints> {
     }
 }
 
-/// `v` with its stored entries (sparse) or elements replaced by `values`.
+/// `v` with its stored entries (sparse) or elements (a complex one's real parts over its imaginary
+/// parts) replaced by `values`.
 pub(super) fn with_values(v: &Value, values: &[f64]) -> Value {
     match v {
         Value::Sparse(s) => Value::Sparse(SparseMatrix { values: values.to_vec(), ..s.clone() }),
+        Value::Complex(_) => super::complex::with_rows(v, values),
         other => Value::Double(Array::new(other.dims(), values.to_vec())),
     }
 }

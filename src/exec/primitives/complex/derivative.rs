@@ -58,14 +58,16 @@ pub(crate) fn widened(value: Value) -> Value {
     }
 }
 
-/// The error for a complex value that depends on x met by reverse mode or a Hessian.
+/// The error for indexed assignment into a complex value that depends on x, met by reverse mode or a
+/// Hessian.
 pub(crate) fn on_tape(what: &str) -> Diagnostic {
     Diagnostic::new(
         ErrorKind::Unsupported,
-        format!("{what}: Hessians (and indexed assignment in reverse mode) do not follow complex values that depend on x"),
+        format!("{what}: reverse mode and Hessians do not follow indexed assignment into complex values that depend on x"),
     )
     .with_hint(
-        "J and g work as they are (forward or reverse mode); for a Hessian, write the complex arithmetic with real and imaginary parts",
+        "J works as it is (forward mode); for g or a Hessian, build the complex value without indexed assignment \
+        ([...], complex(re, im)) or assign its real and imaginary parts separately",
     )
 }
 
@@ -74,28 +76,78 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     if matches!(fw.output, Value::ComplexSparse(_)) {
         return Err(sparse_depends_on_x(id));
     }
-    let scalar = |k: usize| fw.inputs.get(k).is_some_and(|v| v.numel() == 1);
-    match id {
-        Prim::Real => Ok(half(fw.inputs[0], fw.derivs[0], Part::Re).into_owned()),
-        Prim::Imag => Ok(half(fw.inputs[0], fw.derivs[0], Part::Im).into_owned()),
-        Prim::Conj => Ok(conjugate(&stacked(fw.inputs[0], fw.derivs[0]), fw.output.numel())),
-        Prim::Ctranspose => Ok(conjugate(&split_linear(Prim::Transpose, fw)?, fw.output.numel())),
-        Prim::Abs | Prim::Angle | Prim::Arg => Ok(polar(id, fw)),
-        Prim::Complex => forward_complex(fw),
-        Prim::Times | Prim::Plus | Prim::Minus | Prim::Rdivide | Prim::Ldivide | Prim::Power => elementwise(id, fw),
-        Prim::Mtimes if scalar(0) || scalar(1) => elementwise(Prim::Times, fw),
-        Prim::Mrdivide if scalar(1) => elementwise(Prim::Rdivide, fw),
-        Prim::Mldivide if scalar(0) => elementwise(Prim::Ldivide, fw),
-        Prim::Mpower if scalar(0) && scalar(1) => elementwise(Prim::Power, fw),
-        Prim::Mtimes => bilinear(id, fw),
-        Prim::Mldivide => solve(fw),
-        Prim::Mrdivide => right_solve(fw),
-        Prim::Fft | Prim::Ifft => super::fft::forward(id, fw),
-        _ if holomorphic(id).is_some() => unary(id, fw),
-        _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => split_linear(id, fw),
-        _ if zero_on_complex(id) => Ok(Deriv::Zero),
-        _ => Err(unsupported_derivative(id)),
+    let m = fw.output.numel();
+    match rule(id, fw.inputs)? {
+        Rule::Real => Ok(half(fw.inputs[0], fw.derivs[0], Part::Re).into_owned()),
+        Rule::Imag => Ok(half(fw.inputs[0], fw.derivs[0], Part::Im).into_owned()),
+        Rule::Conj => Ok(conjugate(&stacked(fw.inputs[0], fw.derivs[0]), m)),
+        Rule::Ctranspose => Ok(conjugate(&split_linear(Prim::Transpose, fw)?, m)),
+        Rule::Polar => Ok(polar(id, fw)),
+        Rule::Complex => forward_complex(fw),
+        Rule::Elementwise(op) => elementwise(op, fw),
+        Rule::Bilinear => bilinear(id, fw),
+        Rule::Solve => solve(fw),
+        Rule::RightSolve => right_solve(fw),
+        Rule::Fourier => super::fft::forward(id, fw),
+        Rule::Holomorphic => unary(id, fw),
+        Rule::Linear => split_linear(id, fw),
+        Rule::Zero => Ok(Deriv::Zero),
     }
+}
+
+/// The rule that differentiates `id` on complex values: the forward rules and the second-order terms
+/// (`second_order`) dispatch on it.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Rule {
+    Real,
+    Imag,
+    Conj,
+    Ctranspose,
+    /// `abs`, `angle`, `arg`: real functions of the real and imaginary parts.
+    Polar,
+    Complex,
+    /// An elementwise operator (`Plus`, `Minus`, `Times`, `Rdivide`, `Ldivide`, `Power`), also for the
+    /// matrix operators with scalar operands.
+    Elementwise(Prim),
+    /// `A * B` of matrices.
+    Bilinear,
+    /// `A \ B` of matrices.
+    Solve,
+    /// `B / A` of matrices.
+    RightSolve,
+    Fourier,
+    /// A holomorphic elementwise function (see `holomorphic`).
+    Holomorphic,
+    /// A linear primitive, on the real and imaginary parts apart.
+    Linear,
+    /// A result constant in the operands' values.
+    Zero,
+}
+
+/// The rule of `id` on `inputs` (an error for a primitive without one).
+pub(super) fn rule(id: PrimId, inputs: &[&Value]) -> Result<Rule> {
+    let scalar = |k: usize| inputs.get(k).is_some_and(|v| v.numel() == 1);
+    Ok(match id {
+        Prim::Real => Rule::Real,
+        Prim::Imag => Rule::Imag,
+        Prim::Conj => Rule::Conj,
+        Prim::Ctranspose => Rule::Ctranspose,
+        Prim::Abs | Prim::Angle | Prim::Arg => Rule::Polar,
+        Prim::Complex => Rule::Complex,
+        Prim::Times | Prim::Plus | Prim::Minus | Prim::Rdivide | Prim::Ldivide | Prim::Power => Rule::Elementwise(id),
+        Prim::Mtimes if scalar(0) || scalar(1) => Rule::Elementwise(Prim::Times),
+        Prim::Mrdivide if scalar(1) => Rule::Elementwise(Prim::Rdivide),
+        Prim::Mldivide if scalar(0) => Rule::Elementwise(Prim::Ldivide),
+        Prim::Mpower if scalar(0) && scalar(1) => Rule::Elementwise(Prim::Power),
+        Prim::Mtimes => Rule::Bilinear,
+        Prim::Mldivide => Rule::Solve,
+        Prim::Mrdivide => Rule::RightSolve,
+        Prim::Fft | Prim::Ifft => Rule::Fourier,
+        _ if holomorphic(id).is_some() => Rule::Holomorphic,
+        _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => Rule::Linear,
+        _ if zero_on_complex(id) => Rule::Zero,
+        _ => return Err(unsupported_derivative(id)),
+    })
 }
 
 pub(crate) fn unsupported_derivative(id: PrimId) -> Diagnostic {
@@ -211,31 +263,37 @@ fn combine_complex(terms: &[Term], m: usize) -> Deriv {
     combine_terms(&refs, 2 * m)
 }
 
-fn complex_data(value: &Value) -> Cow<'_, Array<C>> {
+pub(super) fn complex_data(value: &Value) -> Cow<'_, Array<C>> {
     value.complex_parts().unwrap_or_else(|| Cow::Owned(Array::new(vec![0, 0], vec![])))
 }
 
-/// The derivative `f'(w)` at `w` with `z = f(w)` of a holomorphic elementwise function.
-fn holomorphic(id: PrimId) -> Option<fn(C, C) -> C> {
+/// The first and second derivatives `f'(w)`, `f''(w)` at `w` with `z = f(w)` of a holomorphic
+/// elementwise function.
+pub(super) struct Holomorphic {
+    pub(super) first: fn(C, C) -> C,
+    pub(super) second: fn(C, C) -> C,
+}
+
+pub(super) fn holomorphic(id: PrimId) -> Option<Holomorphic> {
     use std::f64::consts::{LN_2, LN_10};
     Some(match id {
-        Prim::Exp => |_, z| z,
-        Prim::Log => |w: C, _| w.inv(),
-        Prim::Log10 => |w: C, _| (w * LN_10).inv(),
-        Prim::Log2 => |w: C, _| (w * LN_2).inv(),
-        Prim::Sqrt => |_, z: C| (z * 2.0).inv(),
-        Prim::Sin => |w: C, _| w.cos(),
-        Prim::Cos => |w: C, _| -w.sin(),
-        Prim::Tan => |_, z: C| z * z + 1.0,
-        Prim::Sinh => |w: C, _| w.cosh(),
-        Prim::Cosh => |w: C, _| w.sinh(),
-        Prim::Tanh => |_, z: C| -(z * z) + 1.0,
+        Prim::Exp => Holomorphic { first: |_, z| z, second: |_, z| z },
+        Prim::Log => Holomorphic { first: |w: C, _| w.inv(), second: |w: C, _| -(w * w).inv() },
+        Prim::Log10 => Holomorphic { first: |w: C, _| (w * LN_10).inv(), second: |w: C, _| -(w * w * LN_10).inv() },
+        Prim::Log2 => Holomorphic { first: |w: C, _| (w * LN_2).inv(), second: |w: C, _| -(w * w * LN_2).inv() },
+        Prim::Sqrt => Holomorphic { first: |_, z: C| (z * 2.0).inv(), second: |w: C, z: C| -(w * z * 4.0).inv() },
+        Prim::Sin => Holomorphic { first: |w: C, _| w.cos(), second: |_, z: C| -z },
+        Prim::Cos => Holomorphic { first: |w: C, _| -w.sin(), second: |_, z: C| -z },
+        Prim::Tan => Holomorphic { first: |_, z: C| z * z + 1.0, second: |_, z: C| z * (z * z + 1.0) * 2.0 },
+        Prim::Sinh => Holomorphic { first: |w: C, _| w.cosh(), second: |_, z| z },
+        Prim::Cosh => Holomorphic { first: |w: C, _| w.sinh(), second: |_, z| z },
+        Prim::Tanh => Holomorphic { first: |_, z: C| -(z * z) + 1.0, second: |_, z: C| z * (-(z * z) + 1.0) * -2.0 },
         _ => return None,
     })
 }
 
 fn unary(id: PrimId, fw: &Forward) -> Result<Deriv> {
-    let df = holomorphic(id).ok_or_else(|| unsupported_derivative(id))?;
+    let df = holomorphic(id).ok_or_else(|| unsupported_derivative(id))?.first;
     let (w, z) = (complex_data(fw.inputs[0]), complex_data(fw.output));
     let coef = w.data.iter().zip(&z.data).map(|(&w, &z)| df(w, z)).collect();
     let term = Term { coef, operand: fw.inputs[0], deriv: fw.derivs[0], map: RowMap::Identity };
@@ -256,10 +314,15 @@ fn partials(id: PrimId) -> fn(C, C, C) -> (C, C) {
 
 /// `d(a^b)/da = b a^(b-1)`, with integer powers of zero exact (`0^2` has derivative 0).
 fn power_partial(a: C, b: C) -> C {
-    if b.im == 0.0 && b.re.fract() == 0.0 && b.re.abs() < f64::from(i32::MAX) {
-        return a.powi(b.re as i32 - 1) * b.re;
+    power_below(a, b, 1) * b
+}
+
+/// `a^(b - k)`, by repeated multiplication for an integer b.
+pub(super) fn power_below(a: C, b: C, k: i32) -> C {
+    if b.im == 0.0 && b.re.fract() == 0.0 && b.re.abs() < f64::from(i32::MAX - k) {
+        return a.powi(b.re as i32 - k);
     }
-    a.powc(b - 1.0) * b
+    a.powc(b - f64::from(k))
 }
 
 fn elementwise(id: PrimId, fw: &Forward) -> Result<Deriv> {

@@ -11,6 +11,7 @@ mod linalg;
 mod logic;
 mod math;
 mod order;
+mod second_order;
 mod sparse;
 mod text;
 
@@ -24,6 +25,7 @@ pub(crate) use derivative::{
 };
 pub(crate) use logic::COLON_WARNING;
 pub(super) use math::{out_of_domain, real_power};
+pub(crate) use second_order::{interactions, second_order, second_order_term, with_rows};
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
