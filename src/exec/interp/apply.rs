@@ -58,14 +58,7 @@ impl Interpreter<'_> {
                 false => Deriv::Zero,
             };
             let tape = match &mut self.tape {
-                Some(tape) if taped && k == 0 => tape.record_prim(id, &operands, &output)?,
-                Some(_) if taped => {
-                    return Err(Diagnostic::new(
-                        ErrorKind::Unsupported,
-                        format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name()),
-                    )
-                    .with_hint("use opts.mode = 'forward'"));
-                }
+                Some(tape) if taped => tape.record_result(id, k, &operands, &output)?,
                 _ => None,
             };
             out.push(Slot { value: output, deriv, tape });
