@@ -694,11 +694,12 @@ impl<'p> Interpreter<'p> {
             }
             Op::MakeHandle { target, text } => {
                 let captured = slots(regs, &inst.args)?;
-                captured.iter().try_for_each(|s| self.untaped(s).map(drop))?;
                 let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
+                // On the tape, a container of the captured values' variables (see `call_handle`).
+                let tape = containers::container_var(&mut self.tape, captured.iter().map(|s| s.tape).collect());
                 let captured = captured.iter().map(|s| s.value.clone()).collect();
                 let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
-                set(regs, inst.dests[0], Reg::Val(Slot::new(Value::Handle(Arc::new(handle)), deriv)));
+                set(regs, inst.dests[0], Reg::Val(Slot { tape, ..Slot::new(Value::Handle(Arc::new(handle)), deriv) }));
             }
             Op::Apply(kind) => {
                 let operands = slots(regs, &inst.args)?.iter().copied().cloned().collect();

@@ -26,6 +26,9 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("integral", include_str!("library/integral.m")),
     ("quadgk", include_str!("library/quadgk.m")),
     ("__gauss_kronrod__", include_str!("library/__gauss_kronrod__.m")),
+    ("optimset", include_str!("library/optimset.m")),
+    ("optimget", include_str!("library/optimget.m")),
+    ("__optim_name__", include_str!("library/__optim_name__.m")),
 ];
 
 /// The source of library function `name`, if msad has one.

@@ -160,6 +160,12 @@ function cases = fmadtest_builtin_cases()
     'fzero', 'other', 'solves with a function handle (fmad passes no derivatives through a handle''s captured values)'
     'fminbnd', 'other', 'minimises a function handle (fmad passes no derivatives through a handle''s captured values)'
     '__constant__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
+    '__first_order__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
+    '__optim_name__', 'other', 'msad''s helper for its library optimset.m and optimget.m'
+    'optimset', 'other', text
+    'optimget', 'other', text
+    'getfield', 'other', text
+    'setfield', 'other', text
     '__pchip_slopes__', 'other', 'msad''s helper for its library pchip.m and interp2.m'
     'spline', 'derivative', @(x) spline(1:4, x.', 2.5)
     'polyfit', 'derivative', @(x) polyfit(1:4, x.', 1)
