@@ -119,6 +119,12 @@ const NOTES: &[(&str, &str)] = &[
         "__constant__",
         "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step",
     ),
+    (
+        "__first_order__",
+        "its argument, with an exact first derivative and no second: the library's fzero and fminbnd mark their implicit step with it, so a Hessian through them is msad:notDifferentiable",
+    ),
+    ("getfield", "`getfield(s, name)` of a 1 x 1 struct (the library's optimget reads options with it); no derivative rule"),
+    ("setfield", "`setfield(s, name, v)` of a 1 x 1 struct, a new field after the others (the library's optimset); no derivative rule"),
     ("null", "Octave's rank tolerance and cleanup of entries below eps; the basis is not unique: no derivative"),
     ("orth", "Octave's rank tolerance, each column's largest component positive; the basis is not unique: no derivative"),
     ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),
