@@ -108,20 +108,26 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "svd",
-        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse mode follows s only; no Hessian",
+        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse rules for every result (the transposed thin-factor rules); no Hessian",
     ),
     (
         "lu",
-        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode follows Y only; no Hessian",
+        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: each result's transposed rule; no Hessian",
     ),
     (
         "qr",
-        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode follows X only; no Hessian",
+        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: each result's transposed rule; no Hessian",
     ),
     (
         "__constant__",
         "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step",
     ),
+    (
+        "__first_order__",
+        "its argument, with an exact first derivative and no second: the library's fzero and fminbnd mark their implicit step with it, so a Hessian through them is msad:notDifferentiable",
+    ),
+    ("getfield", "`getfield(s, name)` of a 1 x 1 struct (the library's optimget reads options with it); no derivative rule"),
+    ("setfield", "`setfield(s, name, v)` of a 1 x 1 struct, a new field after the others (the library's optimset); no derivative rule"),
     ("null", "Octave's rank tolerance and cleanup of entries below eps; the basis is not unique: no derivative"),
     ("orth", "Octave's rank tolerance, each column's largest component positive; the basis is not unique: no derivative"),
     ("__interp1__", "linear interpolation for the library's interp1.m: every Octave form of `interp1(..., 'linear')`, NA outside"),
@@ -224,8 +230,8 @@ fn render() -> String {
          differentiated as user code; a name found nowhere is Octave's error `Octave:undefined-function` when its\n\
          call runs.\n\n\
          Later outputs carry derivatives where the table says so (`[i, j, v] = find(x)`: v; every grid of\n\
-         `meshgrid` and `ndgrid`); reverse mode records first outputs only, so 'auto' switches to forward\n\
-         mode for code that differentiates a later output. The columns come from each record's facets: its\n\
+         `meshgrid` and `ndgrid`); reverse mode records each result of a call as its own step (its reverse rule\n\
+         gives the operands' adjoints from that result's); Hessians through a later result are msad:notDifferentiable. The columns come from each record's facets: its\n\
          forward rule, its reverse rule (vector-Jacobian product) and its second-order (Hessian) term. Tested:\n\
          'FD, rev, H' = in the consistency expressions (`tests/common/expressions.rs`: forward rule vs central\n\
          differences, reverse vs forward, Hessian vs differences of the gradient); 'conformance' = values vs\n\

@@ -383,3 +383,17 @@ fn hessian_through_cells_and_struct_fields() {
     check(&named("reverse_containers"), &x0(), 1e-6);
     check(&anonymous("@(x) cutest_arrowhead('objf', x)", vec![]), &x0(), 1e-6);
 }
+
+/// Handles capturing values that depend on x: the Hessian follows the captured values through the
+/// calls (directly, by cellfun, nested) and matches differences of the gradient.
+#[test]
+fn handles_capturing_x_have_hessians() {
+    let x = [0.3, 0.5, 0.7, 0.4];
+    for text in [
+        "@(x) feval(@(t) t ^ 2 * x(1) ^ 3, x(2))",
+        "@(x) sum(cellfun(@(c) c * sin(x(3) * x(4)), {1, 2}))",
+        "@(x) feval(@(g, s) g(s) * g(2 * s), @(t) exp(t * x(1)) * x(4), x(2))",
+    ] {
+        check(&anonymous(text, vec![]), &x, 1e-6);
+    }
+}

@@ -23,7 +23,7 @@ fn check(f: &FunctionHandle, tol: f64) {
     check_forward(f, tol, true);
 }
 
-/// `check`, with the reverse-mode part where `reverse` (which follows first outputs only).
+/// `check`, with the reverse-mode part where `reverse`.
 fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
     let mut engine = Engine::new();
     let fd = fd_jacobian(&mut engine, f, &X, &[]);
@@ -77,10 +77,9 @@ fn matrix_functions_and_decompositions_match_central_differences() {
     ] {
         check(&expression(text), 1e-7);
     }
-    // Reverse mode follows first outputs only: [V, D], [R, p], [L, U, P], [Q, R] and [U, S, V] in
-    // forward mode.
+    // Every result of [V, D], [R, p], [L, U, P], [Q, R] and [U, S, V], in both modes.
     for fixture in ["eig_vectors_of", "chol_flag_of", "factors_of", "svd_vectors_of"] {
-        check_forward(&named(fixture), 1e-7, false);
+        check(&named(fixture), 1e-7);
     }
 }
 
@@ -101,12 +100,16 @@ fn factors_without_derivatives_are_clear_errors() {
     let z = evaluate(&mut Engine::new(), &expression("null([x(1) x(2) x(3); 2 * x(1) 2 * x(2) 2 * x(3)])"), vec![column(X.to_vec())], 1)
         .expect("value");
     assert_eq!(z.value.dims(), vec![3, 2]);
-    // Reverse mode follows first outputs only: a clear error, not a wrong gradient.
-    let reverse = Options { mode: Mode::Reverse, ..Options::default() };
-    let f = anonymous("@(x) sum(factors_of(x))", vec![]);
-    let request = Request { function: f, args: vec![column(X.to_vec())], options: reverse, nargout: 2 };
-    let e = Engine::new().evaluate(&mut host(), &request).expect_err("reverse mode through [L, U] = lu");
-    assert!(e.kind == ErrorKind::Unsupported && e.message.contains("reverse mode does not follow output 2"), "{e}");
+}
+
+#[test]
+fn hessians_through_several_results_are_clear_errors() {
+    // The factors' second-order rules are missing: the Hessian says so rather than dropping the term.
+    for (fixture, name) in [("factors_of", "[L, U, P] = lu"), ("svd_vectors_of", "[U, S, V] = svd"), ("eig_vectors_of", "[V, D] = eig")] {
+        let f = anonymous(&format!("@(x) sum({fixture}(x) .^ 2)"), vec![]);
+        let e = evaluate(&mut Engine::new(), &f, vec![column(X.to_vec())], 3).expect_err(fixture);
+        assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains(&format!("'{name}")), "{fixture}: {e}");
+    }
 }
 
 #[test]
@@ -144,16 +147,18 @@ fn interpolation_and_quadrature_match_central_differences() {
     ] {
         check(&expression(&text), 1e-7);
     }
-    // The pp form is a struct, whose x-dependent fields reverse mode refuses, and an integrand that
-    // captures x is a handle holding x-dependent values, which reverse mode refuses too: forward mode.
+    // The pp form is a struct built by struct(...) from values that depend on x, which reverse mode
+    // refuses: forward mode.
+    for text in ["ppval(spline(0:5, x), [0.5 1.5 4.9])", "ppval(pchip(0:5, x), [0.5 1.5 4.9])"] {
+        check_forward(&expression(text), 1e-7, false);
+    }
+    // An integrand that captures x: reverse mode follows the handle's captured values.
     for text in [
-        "ppval(spline(0:5, x), [0.5 1.5 4.9])",
-        "ppval(pchip(0:5, x), [0.5 1.5 4.9])",
         "integral(@(t) exp(-x(1) * t .^ 2) .* cos(x(2) * t), 0, 4)",
         "quadgk(@(t) x(3) ./ (1 + (x(4) * t) .^ 2), -1, 2)",
         "integral(@(t) sin(x(5) * t), x(1), 3 * x(2), 'RelTol', 1e-10)",
     ] {
-        check_forward(&expression(text), 1e-7, false);
+        check(&expression(text), 1e-7);
     }
 }
 
@@ -214,7 +219,7 @@ fn undefined_derivatives_are_clear_errors() {
     assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'chol'"), "{e}");
 }
 
-/// The Jacobian of `text` at X in forward mode (a handle capturing x: reverse mode refuses it).
+/// The value and Jacobian of `text` at X in forward mode.
 fn forward_jacobian(text: &str) -> (Vec<f64>, Vec<f64>) {
     let options = Options { mode: Mode::Forward, jacobian: JacobianStorage::Full, ..Options::default() };
     let request = Request { function: expression(text), args: vec![column(X.to_vec())], options, nargout: 2 };
@@ -234,18 +239,31 @@ fn roots_and_minima_follow_the_implicit_function_theorem() {
         let expected = [-r / slope, 1.0 / slope, 0.0, 0.0, 0.0, 0.0];
         assert!(relative_error(&jacobian, &expected) < 1e-9, "{start}: {jacobian:?} vs {expected:?}");
     }
-    check_forward(&expression("fzero(@(t) cos(x(1) * t) - x(2) * t, [0 2])"), 1e-7, false);
+    // Both modes (the handle captures x: reverse mode follows it through the tape), and optimset.
+    check(&expression("fzero(@(t) cos(x(1) * t) - x(2) * t, [0 2])"), 1e-7);
+
     // The minimum of exp(p t) - q t on [0, 3]: t = log(q / p) / p.
-    let (t, jacobian) = forward_jacobian("fminbnd(@(t) exp(x(1) * t) - x(2) * t, -3, 3, struct('TolX', 1e-10))");
+    let (t, minimum_jacobian) = forward_jacobian("fminbnd(@(t) exp(x(1) * t) - x(2) * t, -3, 3, struct('TolX', 1e-10))");
     let expected_t = (q / p).ln() / p;
     // A minimum is found to about the square root of the rounding of f (flat there).
     assert!((t[0] - expected_t).abs() < 1e-7, "{t:?} vs {expected_t}");
     let expected = [-expected_t / p - 1.0 / (p * p), 1.0 / (p * q), 0.0, 0.0, 0.0, 0.0];
-    assert!(relative_error(&jacobian, &expected) < 1e-6, "{jacobian:?} vs {expected:?}");
+    assert!(relative_error(&minimum_jacobian, &expected) < 1e-6, "{minimum_jacobian:?} vs {expected:?}");
+    // Reverse mode gives the forward Jacobian (options from optimset).
+    let options = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
+    let f = expression("fminbnd(@(t) exp(x(1) * t) - x(2) * t, -3, 3, optimset('TolX', 1e-10))");
+    let gradient = jacobian(&mut Engine::new(), &f, &X, options);
+    // The slope's five-point stencil divides rounding differences by its step (near 1e-3).
+    assert!(relative_error(&gradient, &minimum_jacobian) < 1e-10, "reverse {gradient:?} vs forward {minimum_jacobian:?}");
     // A minimum on a bound moves with the bound.
     let (_, jacobian) = forward_jacobian("fminbnd(@(t) t, x(3), 2)");
     assert!(relative_error(&jacobian, &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]) < 1e-15, "{jacobian:?}");
     // Where the slope vanishes at the zero, there is no derivative.
     let e = error_of("fzero(@(t) t ^ 3 - x(1) + 0.31, [-1 1])", 2);
     assert_eq!(e.user_identifier.as_deref(), Some("msad:notDifferentiable"), "{e}");
+    // The implicit step's slope carries no derivative: a Hessian says so instead of dropping its term.
+    for (text, solver) in [("fzero(@(t) t ^ 3 + x(1) * t - x(2), [0 2])", "fzero"), ("fminbnd(@(t) (t - x(1)) ^ 2, -3, 3)", "fminbnd")] {
+        let e = error_of(text, 3);
+        assert!(e.kind == ErrorKind::NotDifferentiable && e.message.starts_with(&format!("{solver}: msad has no Hessian")), "{e}");
+    }
 }

@@ -709,26 +709,23 @@ impl<'p> Interpreter<'p> {
                 let any_deriv = derivs.iter().any(|d| !d.is_zero());
                 let any_taped = operands.iter().any(|s| s.tape.is_some());
                 let mut later = Vec::with_capacity(results.len().saturating_sub(1));
+                let mut later_tapes = Vec::with_capacity(results.len().saturating_sub(1));
                 for (k, (output, dest)) in results.iter().zip(&inst.dests).enumerate().skip(1) {
-                    if !((any_deriv || any_taped) && activity.is_active(*dest)) {
-                        later.push(Deriv::Zero);
-                        continue;
-                    }
-                    // The tape records first results only: reverse mode cannot follow this one.
-                    if any_taped {
-                        return Err(Diagnostic::new(
-                            ErrorKind::Unsupported,
-                            format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(*id).name()),
-                        )
-                        .with_hint("use opts.mode = 'forward'"));
-                    }
-                    later.push(primitives::forward_output(*id, &Forward { inputs: &values, derivs: &derivs, output }, k)?);
+                    let active = (any_deriv || any_taped) && activity.is_active(*dest);
+                    later.push(match active && any_deriv {
+                        true => primitives::forward_output(*id, &Forward { inputs: &values, derivs: &derivs, output }, k)?,
+                        false => Deriv::Zero,
+                    });
+                    later_tapes.push(match &mut self.tape {
+                        Some(tape) if active => tape.record_result(*id, k, &operands, output)?,
+                        _ => None,
+                    });
                 }
                 let mut derivs = std::iter::once(deriv).chain(later);
-                let mut tapes = std::iter::once(taped).chain(std::iter::repeat(None));
+                let mut tapes = std::iter::once(taped).chain(later_tapes);
                 for (d, value) in inst.dests.iter().zip(results) {
                     let deriv = derivs.next().expect("one derivative per result");
-                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("endless") }));
+                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("one tape variable per result") }));
                 }
                 // Operands read for the last time give their buffers back now: the next kernels write
                 // into memory still in cache instead of older buffers.
@@ -738,11 +735,12 @@ impl<'p> Interpreter<'p> {
             }
             Op::MakeHandle { target, text } => {
                 let captured = slots(regs, &inst.args)?;
-                captured.iter().try_for_each(|s| self.untaped(s).map(drop))?;
                 let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
+                // On the tape, a container of the captured values' variables (see `call_handle`).
+                let tape = containers::container_var(&mut self.tape, captured.iter().map(|s| s.tape).collect());
                 let captured = captured.iter().map(|s| s.value.clone()).collect();
                 let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
-                set(regs, inst.dests[0], Reg::Val(Slot::new(Value::Handle(Arc::new(handle)), deriv)));
+                set(regs, inst.dests[0], Reg::Val(Slot { tape, ..Slot::new(Value::Handle(Arc::new(handle)), deriv) }));
             }
             Op::Apply(kind) => {
                 let operands = slots(regs, &inst.args)?.iter().copied().cloned().collect();

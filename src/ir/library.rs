@@ -19,13 +19,17 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("fminbnd", include_str!("library/fminbnd.m")),
     ("ppval", include_str!("library/ppval.m")),
     ("__pp_eval__", include_str!("library/__pp_eval__.m")),
-    ("__hermite_coefs__", include_str!("library/__hermite_coefs__.m")),
+    ("__hermite_pp__", include_str!("library/__hermite_pp__.m")),
+    ("__interp_options__", include_str!("library/__interp_options__.m")),
     ("__sorted_samples__", include_str!("library/__sorted_samples__.m")),
     ("polyfit", include_str!("library/polyfit.m")),
     ("pinv", include_str!("library/pinv.m")),
     ("integral", include_str!("library/integral.m")),
     ("quadgk", include_str!("library/quadgk.m")),
     ("__gauss_kronrod__", include_str!("library/__gauss_kronrod__.m")),
+    ("optimset", include_str!("library/optimset.m")),
+    ("optimget", include_str!("library/optimget.m")),
+    ("__optim_name__", include_str!("library/__optim_name__.m")),
 ];
 
 /// The source of library function `name`, if msad has one.

@@ -11,7 +11,7 @@ use crate::ad::pattern::Pattern;
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
 use crate::exec::primitives::second_order::{SecondOrder, interactions};
-use crate::exec::primitives::{Forward, forward};
+use crate::exec::primitives::{Forward, forward_output};
 use crate::exec::value::Value;
 use std::borrow::Cow;
 
@@ -27,7 +27,7 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
         let of = |var: &Option<TapeVar>| var.and_then(|v| dependencies[v.index()].as_ref()).unwrap_or(&zero);
         let (out, deps) = match step {
             Step::Prim(step) => {
-                let PrimStep { id, inputs, vars, output, out, second, .. } = &**step;
+                let PrimStep { id, result, inputs, vars, output, out, second, .. } = &**step;
                 let (values, output): (Vec<Cow<Value>>, Cow<Value>) = (inputs.iter().map(Kept::value).collect(), output.value());
                 let (values, output): (Vec<&Value>, &Value) = (values.iter().map(|v| &**v).collect(), &output);
                 let operands: Vec<&Deriv> = vars.iter().map(of).collect();
@@ -38,7 +38,7 @@ pub(super) fn hessian_pattern(tape: &Tape, x: TapeVar, n: usize) -> Result<Patte
                 if !needed[out.index()] {
                     continue;
                 }
-                (out, forward(*id, &Forward { inputs: &values, derivs: &operands, output })?)
+                (out, forward_output(*id, &Forward { inputs: &values, derivs: &operands, output }, *result)?)
             }
             Step::Gather { base, positions, out } if needed[out.index()] => {
                 (out, of(&Some(*base)).gather(&RowMap::Gather(positions.clone()), positions.len()))

@@ -38,11 +38,11 @@ fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>,
     while let Some(step) = steps.pop() {
         match &step {
             Step::Prim(step) => {
-                let PrimStep { id, inputs, vars, output, out, second, tangents } = &**step;
+                let PrimStep { id, result, inputs, vars, output, out, second, tangents } = &**step;
                 let Some(a) = adjoints.take(*out) else { continue };
                 let wanted: Vec<bool> = vars.iter().map(Option::is_some).collect();
                 let first_order = directions == 0 || matches!(second, SecondOrder::Zero);
-                if first_order {
+                if first_order && *result == 0 {
                     // Elementwise rules read only what their entries say: no stand-ins for the rest.
                     let seen: Vec<Seen> = inputs.iter().map(Kept::seen).collect();
                     if let Some(contributions) = elementwise_adjoint(*id, &seen, &output.seen(), &a, columns, &wanted) {
@@ -52,7 +52,7 @@ fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>,
                 }
                 let (inputs, output): (Vec<Cow<Value>>, Cow<Value>) = (inputs.iter().map(Kept::value).collect(), output.value());
                 let (inputs, output): (Vec<&Value>, &Value) = (inputs.iter().map(|v| &**v).collect(), &output);
-                let reverse = Reverse { inputs: &inputs, output, adjoint: &a, columns, wanted: &wanted };
+                let reverse = Reverse { inputs: &inputs, result: *result, output, adjoint: &a, columns, wanted: &wanted };
                 let mut contributions = adjoint(*id, &reverse)?;
                 if directions > 0 && !matches!(second, SecondOrder::Zero) {
                     let dense: Vec<Option<Cow<DenseDeriv>>> =

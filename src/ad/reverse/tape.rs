@@ -10,7 +10,7 @@ use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
 use crate::exec::interp::Slot;
 use crate::exec::primitives::reverse::Seen;
-use crate::exec::primitives::second_order::{SecondOrder, second_order};
+use crate::exec::primitives::second_order::{SecondOrder, no_second_order, second_order};
 use crate::exec::primitives::sparse_reverse;
 use crate::exec::primitives::{self, Kernel, PrimId, Reads, complex};
 use crate::exec::value::{Array, Value};
@@ -98,6 +98,8 @@ fn deriv_bytes(deriv: &Deriv) -> usize {
 
 pub(super) struct PrimStep {
     pub(super) id: PrimId,
+    /// Which result of the call `out` is (0: the first; `[L, U] = lu(A)` records one step per result).
+    pub(super) result: usize,
     pub(super) inputs: Vec<Kept>,
     pub(super) vars: Vec<Option<TapeVar>>,
     pub(super) output: Kept,
@@ -212,11 +214,17 @@ impl Tape {
 
     /// Records a primitive's first result when an operand is taped; returns its variable.
     pub fn record_prim(&mut self, id: PrimId, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
+        self.record_result(id, 0, operands, output)
+    }
+
+    /// Records result `result` (0-based) of a primitive's call when an operand is taped: each result
+    /// of a call has its own step, whose reverse rule gives the operands' adjoints from that result's.
+    pub fn record_result(&mut self, id: PrimId, result: usize, operands: &[&Slot], output: &Value) -> Result<Option<TapeVar>> {
         if operands.iter().all(|s| s.tape.is_none()) {
             return Ok(None);
         }
         primitives::require_derivative_rule(id)?;
-        if !primitives::output_is_differentiable(id, 0) {
+        if !primitives::output_is_differentiable(id, result) {
             return Ok(None);
         }
         if operands.iter().any(|s| self.is_container(s.tape)) || matches!(output, Value::Cell(_) | Value::Struct(_)) {
@@ -227,11 +235,18 @@ impl Tape {
             .with_hint("build the container with {...}, c{k} = v or s.f = v, or use opts.mode = 'forward'"));
         }
         let taped: Vec<bool> = operands.iter().map(|s| s.tape.is_some()).collect();
-        if complex::is_complex(output) || operands.iter().any(|s| s.tape.is_some() && complex::is_complex(&s.value)) {
-            return self.record_complex(id, operands, &taped, output);
+        let on_complex = complex::is_complex(output) || operands.iter().any(|s| s.tape.is_some() && complex::is_complex(&s.value));
+        match on_complex {
+            true if result > 0 => return Err(complex::unsupported_derivative(id)),
+            true => return self.record_complex(id, operands, &taped, output),
+            false => {}
         }
         let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
         let second = if self.second_order { second_order(id, &values, &taped)? } else { SecondOrder::Zero };
+        if result > 0 && !matches!(second, SecondOrder::Zero) {
+            // Second-order terms are written for a call's first result.
+            return Err(no_second_order(id));
+        }
         let tangents = self.tangents(second, operands);
         let (read_operands, read_output) = match sparse_reverse::involved(&values, output, &taped) {
             // Sparse rules read the patterns (O(nnz)) whatever their entries say.
@@ -242,7 +257,8 @@ impl Tape {
         let inputs = operands.iter().zip(read_operands).map(|(s, read)| keep(&s.value, read)).collect();
         let out = self.input(sparse_reverse::adjoint_rows(output));
         let vars = operands.iter().map(|s| s.tape).collect();
-        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: keep(output, read_output), out, second, tangents })));
+        let output = keep(output, read_output);
+        self.steps.push(Step::Prim(Box::new(PrimStep { id, result, inputs, vars, output, out, second, tangents })));
         Ok(Some(out))
     }
 
@@ -272,7 +288,8 @@ impl Tape {
         let inputs = operands.iter().map(|s| Kept::Value(s.value.clone())).collect();
         let out = self.input(complex::rows(output));
         let vars = operands.iter().map(|s| s.tape).collect();
-        self.steps.push(Step::Prim(Box::new(PrimStep { id, inputs, vars, output: Kept::Value(output.clone()), out, second, tangents })));
+        let output = Kept::Value(output.clone());
+        self.steps.push(Step::Prim(Box::new(PrimStep { id, result: 0, inputs, vars, output, out, second, tangents })));
         Ok(Some(out))
     }
 

@@ -6,6 +6,7 @@
 
 use super::{Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::containers;
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, assign};
 use crate::exec::primitives::{self, Forward, Prim, PrimId, runtime};
@@ -26,7 +27,11 @@ impl Interpreter<'_> {
         };
         match &**h {
             FunctionHandle::Compiled { target: Callee::User(id), captured, .. } => {
-                let mut inputs: Vec<Slot> = captured.iter().enumerate().map(|(k, v)| Slot::new(v.clone(), handle.deriv.part(k))).collect();
+                let captured_slot = |(k, v): (usize, &Value)| Slot {
+                    tape: containers::part_var(&self.tape, handle.tape, k),
+                    ..Slot::new(v.clone(), handle.deriv.part(k))
+                };
+                let mut inputs: Vec<Slot> = captured.iter().enumerate().map(captured_slot).collect();
                 inputs.extend(args);
                 self.call(*id, inputs, nargout)
             }
@@ -58,14 +63,7 @@ impl Interpreter<'_> {
                 false => Deriv::Zero,
             };
             let tape = match &mut self.tape {
-                Some(tape) if taped && k == 0 => tape.record_prim(id, &operands, &output)?,
-                Some(_) if taped => {
-                    return Err(Diagnostic::new(
-                        ErrorKind::Unsupported,
-                        format!("reverse mode does not follow output {} of '{}'", k + 1, primitives::get(id).name()),
-                    )
-                    .with_hint("use opts.mode = 'forward'"));
-                }
+                Some(tape) if taped => tape.record_result(id, k, &operands, &output)?,
                 _ => None,
             };
             out.push(Slot { value: output, deriv, tape });

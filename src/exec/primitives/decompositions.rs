@@ -12,7 +12,7 @@
 use super::factor::{Lu, transpose};
 use super::matrix::matrix_2d;
 use super::matrix_functions::{linear_in, mul};
-use super::reverse::Adjoints;
+use super::reverse::{Adjoints, Reverse};
 use super::second_order::{SecondOrder, Tangents};
 use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -30,7 +30,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         super::general(Prim::Eig, eval_eig, forward_eigenvalues)
             .more_outputs(Prim::EigVectors)
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(eigenvalues_second_order)))),
-        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2),
+        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2).vjp(reverse_eigenvectors),
     ]
 }
 
@@ -254,6 +254,30 @@ fn forward_eigenvectors(fw: &Forward, k: usize) -> Result<Deriv> {
             0 => eigenvector_tangent(&e, &p, n),
             _ => (0..n * n).map(|i| if i % (n + 1) == 0 { p[i] } else { 0.0 }).collect(),
         })
+    })
+}
+
+/// The transpose of `forward_eigenvectors` (`P = W dA V`): V's adjoint gives `Pbar = F ∘ (V' Vbar)`,
+/// `F_jk = 1 / (λ_k - λ_j)` off the diagonal, D's its diagonal; then `Abar = W' Pbar V'`.
+fn reverse_eigenvectors(rv: &Reverse) -> Result<Adjoints> {
+    if !rv.wanted[0] {
+        return Ok(vec![None]);
+    }
+    let (e, n) = differentiable_eigen(rv.inputs)?;
+    let (wt, vt) = (transpose(&left_vectors(&e, n), n, n), transpose(&e.vectors, n, n));
+    super::reverse::by_column(rv, |adjoint| {
+        let pbar: Vec<f64> = match rv.result {
+            0 => {
+                let g = mul(&vt, adjoint, n);
+                let coupled = |i: usize| {
+                    let (j, k) = (i % n, i / n);
+                    if j == k { 0.0 } else { g[i] / (e.values[k] - e.values[j]) }
+                };
+                (0..n * n).map(coupled).collect()
+            }
+            _ => (0..n * n).map(|i| if i % (n + 1) == 0 { adjoint[i] } else { 0.0 }).collect(),
+        };
+        Ok(vec![Some(mul(&wt, &mul(&pbar, &vt, n), n))])
     })
 }
 

@@ -275,6 +275,10 @@ prims! {
     Null = "null",
     Orth = "orth",
     Constant = "__constant__",
+    // Issue #24, second pass.
+    FirstOrder = "__first_order__",
+    Getfield = "getfield",
+    Setfield = "setfield",
 }
 
 /// The primitive a call by this name resolves to (the front end's resolver).

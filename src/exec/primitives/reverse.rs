@@ -13,7 +13,7 @@
 
 use super::elementwise::{numeric, row_maps};
 use super::sparse_reverse::{self, adjoint_rows};
-use super::{Derivative, Forward, Kernel, PrimId, Vjp, complex, forward, get, require_derivative_rule};
+use super::{Derivative, Forward, Kernel, PrimId, Vjp, complex, forward_output, get, require_derivative_rule};
 use crate::diag::Result;
 use crate::exec::deriv::{Deriv, SparseDeriv};
 use crate::exec::value::Value;
@@ -21,6 +21,8 @@ use crate::exec::value::Value;
 /// What a reverse rule reads.
 pub struct Reverse<'a> {
     pub inputs: &'a [&'a Value],
+    /// Which result of the call `output` is (0: the first), for primitives with several.
+    pub result: usize,
     pub output: &'a Value,
     /// Adjoints of the (first) result: `columns` columns of one entry per element (column-major).
     pub adjoint: &'a [f64],
@@ -194,7 +196,7 @@ pub(super) fn transposed_forward(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
             let n = adjoint_rows(rv.inputs[k]);
             let seed = Deriv::Sparse(SparseDeriv::identity(n));
             let derivs: Vec<&Deriv> = (0..rv.inputs.len()).map(|i| if i == k { &seed } else { &zero }).collect();
-            let local = forward(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output })?;
+            let local = forward_output(id, &Forward { inputs: rv.inputs, derivs: &derivs, output: rv.output }, rv.result)?;
             let m = adjoint_rows(rv.output);
             let columns = (0..rv.columns).flat_map(|c| transpose_times(&local, &rv.adjoint[c * m..(c + 1) * m], n));
             Ok(Some(columns.collect()))

@@ -118,7 +118,7 @@ pub fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> Result<S
 }
 
 /// The error for a Hessian through `id`, which has no second-order rule (on these operands).
-pub(super) fn no_second_order(id: PrimId) -> Diagnostic {
+pub(crate) fn no_second_order(id: PrimId) -> Diagnostic {
     Diagnostic::new(
         ErrorKind::NotDifferentiable,
         format!("msad has no second-order (Hessian) rule for '{}' and its input depends on x", id.name()),
@@ -252,7 +252,7 @@ pub(super) fn bilinear(id: PrimId, t: &Tangents) -> Result<Adjoints> {
                 for j in 0..t.directions {
                     let replaced = with_values(t.inputs[l], dl.column(j));
                     let inputs: Vec<&Value> = (0..count).map(|i| if i == l { &replaced } else { t.inputs[i] }).collect();
-                    let reverse = Reverse { inputs: &inputs, output: t.output, adjoint: t.adjoint, columns: 1, wanted: &wanted };
+                    let reverse = Reverse { inputs: &inputs, result: 0, output: t.output, adjoint: t.adjoint, columns: 1, wanted: &wanted };
                     if let Some(c) = adjoint(id, &reverse)?.swap_remove(k) {
                         let column = &mut term.get_or_insert_with(|| vec![0.0; size * t.directions])[j * size..(j + 1) * size];
                         column.iter_mut().zip(&c).for_each(|(o, c)| *o += c);

@@ -16,6 +16,7 @@
 use super::factor::transpose;
 use super::matrix::{gemm, matrix_2d};
 use super::matrix_functions::linear_in;
+use super::reverse::{Adjoints, Reverse, by_column};
 use super::{Derivative, Forward, Kernel, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
@@ -26,7 +27,7 @@ pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_vectors, differentiable: |_| true };
     vec![
         general(Prim::Svd, eval_values, forward_values).more_outputs(Prim::SvdVectors),
-        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative }),
+        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative }).vjp(reverse_vectors),
         Primitive::new(Prim::Null, Kernel::General { eval: eval_null, derivative: Derivative::Missing }),
         Primitive::new(Prim::Orth, Kernel::General { eval: eval_orth, derivative: Derivative::Missing }),
     ]
@@ -216,8 +217,9 @@ fn vectors_tangent(d: &Decomposition, size: Size, k: usize, da: &[f64]) -> Vec<f
     if k == 0 { du } else { dv }
 }
 
-fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
-    let (d, size) = differentiable(fw.inputs)?;
+/// The decomposition for the rules of result k, which fail where it has no derivative.
+fn differentiable_result(args: &[&Value], k: usize) -> Result<(Decomposition, Size)> {
+    let (d, size) = differentiable(args)?;
     let (uc, vc) = d.columns(size);
     let t = d.s.len();
     if (k == 0 && uc > t) || (k == 2 && vc > t) {
@@ -230,7 +232,71 @@ fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
         )
         .with_hint("use [U, S, V] = svd(A, \"econ\"), whose vectors have derivatives where the singular values are distinct"));
     }
+    Ok((d, size))
+}
+
+fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
+    let (d, size) = differentiable_result(fw.inputs, k)?;
     linear_in(fw.derivs[0], d.m * d.n, fw.output.numel(), |da| Ok(vectors_tangent(&d, size, k, da)))
+}
+
+/// The adjoint of the thin `B` (rows x q, tall) from those of its factors X (rows x q) and Y (q x q),
+/// the transpose of `tall_tangents`: with `E_ij = 1 / (s_j^2 - s_i^2)` and `H = G ∘ E`, X's adjoint
+/// gives `Pbar = (H + H') S - X' Xbar S^-1` (G = X' Xbar) and `Bbar = Xbar S^-1 Y'`, Y's gives
+/// `Pbar = S (H + H')` (G = Y' Ybar); then `Bbar += X Pbar Y'`.
+fn tall_adjoint(x: &[f64], y: &[f64], s: &[f64], xbar: Option<&[f64]>, ybar: Option<&[f64]>, rows: usize) -> Vec<f64> {
+    let q = s.len();
+    // H + H' for G: (G_ij - G_ji) E_ij, as E is antisymmetric.
+    let symmetrised = |g: Vec<f64>| -> Vec<f64> {
+        (0..q * q)
+            .map(|e| (e % q, e / q))
+            .map(|(i, j)| if i == j { 0.0 } else { (g[i + q * j] - g[j + q * i]) / (s[j] * s[j] - s[i] * s[i]) })
+            .collect()
+    };
+    let (xt, yt) = (transpose(x, rows, q), transpose(y, q, q));
+    let mut pbar = vec![0.0; q * q];
+    let mut bbar = vec![0.0; rows * q];
+    if let Some(xbar) = xbar {
+        let h = symmetrised(product(&xt, xbar, q, rows, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += h[e] * s[e / q]);
+        let scaled: Vec<f64> = xbar.iter().enumerate().map(|(e, v)| v / s[e / rows]).collect();
+        bbar = product(&scaled, &yt, rows, q, q);
+        pbar.iter_mut().zip(product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p -= v);
+    }
+    if let Some(ybar) = ybar {
+        let h = symmetrised(product(&yt, ybar, q, q, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += s[e % q] * h[e]);
+    }
+    let coupled = product(&product(x, &pbar, rows, q, q), &yt, rows, q, q);
+    bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b += c);
+    bbar
+}
+
+/// A's adjoint from that of U (k = 0), S (1) or V (2): the transpose of `vectors_tangent`.
+fn vectors_adjoint(d: &Decomposition, size: Size, k: usize, adjoint: &[f64]) -> Vec<f64> {
+    let (m, n, t) = (d.m, d.n, d.s.len());
+    let (u1, v1) = (&d.u[..m * t], &d.v[..n * t]);
+    if k == 1 {
+        // ds = diag(U1' dA V1): Abar = U1 diag(sbar) V1'.
+        let uc = d.columns(size).0;
+        let scaled: Vec<f64> = u1.iter().enumerate().map(|(e, u)| u * adjoint[e / m + uc * (e / m)]).collect();
+        return product(&scaled, &transpose(v1, n, t), m, t, n);
+    }
+    if m >= n {
+        let (xbar, ybar) = if k == 0 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
+        return tall_adjoint(u1, v1, &d.s, xbar, ybar, m);
+    }
+    let (xbar, ybar) = if k == 2 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
+    transpose(&tall_adjoint(v1, u1, &d.s, xbar, ybar, n), n, m)
+}
+
+fn reverse_vectors(rv: &Reverse) -> Result<Adjoints> {
+    if !rv.wanted[0] {
+        return Ok(vec![None; rv.inputs.len()]);
+    }
+    let (d, size) = differentiable_result(rv.inputs, rv.result)?;
+    let others = rv.inputs.len() - 1;
+    by_column(rv, |adjoint| Ok(std::iter::once(Some(vectors_adjoint(&d, size, rv.result, adjoint))).chain(vec![None; others]).collect()))
 }
 
 /// Octave's `null(A)`: the right singular vectors past A's numerical rank, entries below eps set to 0.

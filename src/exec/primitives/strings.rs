@@ -50,18 +50,34 @@ fn chars(v: &Value) -> Option<&Array<u16>> {
 }
 
 /// `strcmp(a, b)`: both char arrays of equal dims and contents (optionally ignoring case); any
-/// other pair of values is simply not equal.
+/// other pair of values is simply not equal. A cell array compares each of its elements, giving a
+/// logical array of its shape (two cells: element by element, or a 1 x 1 cell with each element of the
+/// other, as Octave).
 fn compare(name: &str, args: &[&Value], n: Option<usize>, ignore_case: bool) -> Result<Vec<Value>> {
     check_arity(name, args, 2, 2)?;
     let fold = |c: &u16| if ignore_case { to_lower(c) } else { *c };
-    let equal = match (chars(args[0]), chars(args[1])) {
+    let equal = |a: &Value, b: &Value| match (chars(a), chars(b)) {
         (Some(a), Some(b)) => match n {
             None => a.dims == b.dims && a.data.iter().map(fold).eq(b.data.iter().map(fold)),
             Some(n) => a.numel() >= n && b.numel() >= n && a.data[..n].iter().map(fold).eq(b.data[..n].iter().map(fold)),
         },
         _ => false,
     };
-    Ok(vec![Value::Logical(Array::scalar(equal))])
+    let result = match (args[0], args[1]) {
+        (Value::Cell(a), Value::Cell(b)) if a.numel() == 1 => {
+            Array::new(b.dims.clone(), b.data.iter().map(|v| equal(&a.data[0], v)).collect())
+        }
+        (Value::Cell(a), Value::Cell(b)) if b.numel() == 1 || a.dims == b.dims => Array::new(
+            a.dims.clone(),
+            a.data.iter().enumerate().map(|(k, v)| equal(v, &b.data[if b.numel() == 1 { 0 } else { k }])).collect(),
+        ),
+        (Value::Cell(_), Value::Cell(_)) => return Err(runtime(format!("{name}: nonconformant cell arrays"))),
+        (Value::Cell(c), other) | (other, Value::Cell(c)) if chars(other).is_some() => {
+            Array::new(c.dims.clone(), c.data.iter().map(|v| equal(v, other)).collect())
+        }
+        (a, b) => Array::scalar(equal(a, b)),
+    };
+    Ok(vec![Value::Logical(result)])
 }
 
 /// `strncmp(a, b, n)`: the first n characters are equal (false when either is shorter).

@@ -1,4 +1,5 @@
-//! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield` (`iscell`, `isstruct` are predicates).
+//! Struct and cell builtins: `struct`, `cell`, `fieldnames`, `isfield`, `getfield` and `setfield` of one
+//! field of a scalar struct (`iscell`, `isstruct` are predicates).
 
 use super::{Derivative, EvalFn, Forward, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
 use crate::diag::Result;
@@ -15,7 +16,44 @@ pub(super) fn entries() -> Vec<Primitive> {
         entry(Prim::Cell, eval_cell, Derivative::Zero).integers(IntegerArgs::Own),
         entry(Prim::Fieldnames, eval_fieldnames, Derivative::Zero),
         entry(Prim::Isfield, eval_isfield, Derivative::Zero),
+        // A field named at run time (`s.(name)` in other code): msad has no rule for values that depend on x.
+        entry(Prim::Getfield, eval_getfield, Derivative::Missing),
+        entry(Prim::Setfield, eval_setfield, Derivative::Missing),
     ]
+}
+
+/// The scalar struct and field name of `getfield(s, name)` and `setfield(s, name, v)`.
+fn named_field<'v>(function: &str, args: &[&'v Value]) -> Result<(&'v StructArray, String)> {
+    let arity = if function == "getfield" { 2 } else { 3 };
+    check_arity(function, args, arity, arity)?;
+    let Value::Struct(s) = args[0] else { return Err(runtime(format!("{function}: S must be a struct"))) };
+    if s.elements.len() != 1 {
+        return Err(runtime(format!("{function}: msad takes one field of a 1 x 1 struct (no subscripts)")));
+    }
+    let name = args[1].as_string().ok_or_else(|| runtime(format!("{function}: FIELD must be a string")))?;
+    Ok((s, name))
+}
+
+/// `getfield(s, name)`: `s.(name)`.
+fn eval_getfield(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (s, name) = named_field("getfield", args)?;
+    let k =
+        s.fields.iter().position(|f| *f == name).ok_or_else(|| runtime(format!("invalid use of undefined value: no field '{name}'")))?;
+    Ok(vec![s.elements[0][k].clone()])
+}
+
+/// `setfield(s, name, v)`: s with `s.(name) = v` (a new field after the others).
+fn eval_setfield(args: &[&Value], _: usize) -> Result<Vec<Value>> {
+    let (s, name) = named_field("setfield", args)?;
+    let mut s = s.clone();
+    match s.fields.iter().position(|f| *f == name) {
+        Some(k) => s.elements[0][k] = args[2].clone(),
+        None => {
+            s.fields.push(name);
+            s.elements[0].push(args[2].clone());
+        }
+    }
+    Ok(vec![Value::Struct(s)])
 }
 
 /// `struct('a', 1, 'b', {x, y})`: cell values make a struct array of their size (1x1 cells and other

@@ -5,7 +5,8 @@ function [x, fval, info, output] = fminbnd(fun, a, b, options)
 %   Its derivative follows the implicit function theorem at an interior minimum,
 %   dx = -(d2f/dx dp) / (d2f/dx2), both by five-point central differences of fun (d2f/dx dp from the
 %   derivative of the slope; relative error near 1e-10); at a minimum on a bound, the bound's
-%   derivative. A minimum where the curvature is not positive has no derivative (msad:notDifferentiable).
+%   derivative. A minimum where the curvature is not positive has no derivative (msad:notDifferentiable);
+%   an interior minimum has no Hessian (the curvature carries no derivative).
   if nargin < 4
     options = struct();
   end
@@ -26,7 +27,7 @@ function [x, fval, info, output] = fminbnd(fun, a, b, options)
   elseif b - x < 3 * tol
     x = x + (b - __constant__(b));
   else
-    x = x - implicit_step(fun, value, x);
+    x = __first_order__(x - implicit_step(fun, value, x), 'fminbnd');
   end
   fval = fun(x);
 end

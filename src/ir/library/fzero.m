@@ -6,7 +6,7 @@ function [x, fval, info, output] = fzero(fun, x0, options)
 %   digit. Its derivative follows the implicit function theorem at the zero, dx = -(df/dp) / (df/dx),
 %   df/dp from fun's derivative there and df/dx by a five-point central difference (relative error
 %   near 1e-11); a zero where that slope vanishes (a multiple zero) has no derivative
-%   (msad:notDifferentiable).
+%   (msad:notDifferentiable), and the zero has no Hessian (the slope carries no derivative).
   if nargin < 3
     options = struct();
   end
@@ -43,7 +43,7 @@ function [x, fval, info, output] = fzero(fun, x0, options)
   if abs(slope) * 2 * h <= 1e-3 * max(abs(near))
     error('msad:notDifferentiable', 'fzero: the function''s slope is 0 at the zero %g: the zero has no derivative', x);
   end
-  x = x - (fval - __constant__(fval)) / slope;
+  x = __first_order__(x - (fval - __constant__(fval)) / slope, 'fzero');
   info = 1;
 end
 

@@ -4,26 +4,7 @@ function yi = interp1(varargin)
 %   'spline' of a vector of values are differentiated like user code: in y, and in x and xi where the
 %   interpolant is differentiable (the piecewise constant ones only in y). Outside the samples: NaN
 %   (Octave: NA), the given value, or with 'extrap' the end pieces.
-  method = 'linear';
-  extrap = NaN;
-  data = {};
-  text_seen = false;
-  for k = 1:nargin
-    arg = varargin{k};
-    text_seen = text_seen || ischar(arg);
-    if ischar(arg) && strcmpi(arg, 'extrap')
-      extrap = 'extrap';
-    elseif ischar(arg)
-      method = lower(arg);
-      if strncmp(method, '*', 1)
-        method = method(2:end);
-      end
-    elseif ~text_seen && numel(data) < 3
-      data{end + 1} = arg;
-    else
-      extrap = arg;
-    end
-  end
+  [method, extrap, data] = __interp_options__(3, varargin{:});
   if strcmp(method, 'linear')
     yi = __interp1__(varargin{:});
     return;

@@ -4,20 +4,9 @@ function zi = interp2(varargin)
 %   Hermite with pchip's slopes along each axis, as Octave), then an optional value outside the grid
 %   (default NaN; Octave: NA). Differentiated like user code: in Z, and in XI, YI, X and Y where the
 %   interpolant is differentiable ('nearest' only in Z).
-  method = 'linear';
-  extrap = NaN;
-  data = {};
-  text_seen = false;
-  for k = 1:nargin
-    arg = varargin{k};
-    if ischar(arg)
-      method = lower(arg);
-      text_seen = true;
-    elseif ~text_seen
-      data{end + 1} = arg;
-    else
-      extrap = arg;
-    end
+  [method, extrap, data] = __interp_options__(Inf, varargin{:});
+  if ischar(extrap)
+    error('msad:unsupported', 'interp2: msad has no ''extrap'': give the value outside the grid');
   end
   if numel(data) == 3
     data = {1:columns(data{1}), 1:rows(data{1}), data{:}};

@@ -1,8 +1,11 @@
-function out = spline(x, y, xi)
+function out = spline(x, y, varargin)
 % SPLINE  Cubic spline interpolation, written for msad (differentiated like user code, in x, y and
 %   xi): pp = spline(x, y), yi = spline(x, y, xi). Not-a-knot end conditions, or the end slopes
 %   y(1) and y(end) when y has two more values than x (complete spline); 2 points give the line,
 %   3 the parabola. Vector y only.
+  if nargin > 3
+    error('Octave:invalid-fun-call', 'Invalid call to spline');
+  end
   [x, y, ends] = __sorted_samples__('spline', x, y, 2);
   n = numel(x);
   h = diff(x);
@@ -33,11 +36,5 @@ function out = spline(x, y, xi)
     system = diag(main) + diag(upper, 1) + diag(lower, -1);
     s = (system \ [first; interior(:); last]).';
   end
-  % The values at xi without a struct, whose x-dependent fields reverse mode would refuse.
-  coefs = __hermite_coefs__(x, y, s);
-  if nargin < 3
-    out = struct('form', 'pp', 'breaks', x, 'coefs', coefs, 'pieces', n - 1, 'order', 4, 'dim', 1);
-  else
-    out = __pp_eval__(x, coefs, xi);
-  end
+  out = __hermite_pp__(x, y, s, varargin{:});
 end

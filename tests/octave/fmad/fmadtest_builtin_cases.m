@@ -160,6 +160,12 @@ function cases = fmadtest_builtin_cases()
     'fzero', 'other', 'solves with a function handle (fmad passes no derivatives through a handle''s captured values)'
     'fminbnd', 'other', 'minimises a function handle (fmad passes no derivatives through a handle''s captured values)'
     '__constant__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
+    '__first_order__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
+    '__optim_name__', 'other', 'msad''s helper for its library optimset.m and optimget.m'
+    'optimset', 'other', text
+    'optimget', 'other', text
+    'getfield', 'other', text
+    'setfield', 'other', text
     '__pchip_slopes__', 'other', 'msad''s helper for its library pchip.m and interp2.m'
     'spline', 'derivative', @(x) spline(1:4, x.', 2.5)
     'polyfit', 'derivative', @(x) polyfit(1:4, x.', 1)
@@ -169,7 +175,8 @@ function cases = fmadtest_builtin_cases()
     'integral', 'other', 'integrates a function handle (fmad passes no derivatives through a handle''s captured values)'
     'quadgk', 'other', 'integrates a function handle (fmad passes no derivatives through a handle''s captured values)'
     '__gauss_kronrod__', 'other', 'msad''s helper for its library integral.m'
-    '__hermite_coefs__', 'other', 'msad''s helper for its library interp1.m'
+    '__hermite_pp__', 'other', 'msad''s helper for its library pchip.m and spline.m'
+    '__interp_options__', 'other', 'msad''s helper for its library interp1.m and interp2.m'
     '__interp1__', 'other', 'msad''s helper for its library interp1.m'
     '__pp_eval__', 'other', 'msad''s helper for its library ppval.m'
     '__sorted_samples__', 'other', 'msad''s helper for its library interp1.m'
