@@ -179,34 +179,22 @@ struct Frame {
 }
 
 impl Frame {
-    /// A frame for running the region that starts at `start` (entered from `pred`) after another region
-    /// ran on `self`, and the registers to lend it (see `swap_lent`). It reads the values live into
-    /// `start` and its phis' inputs from `pred`: those also live at `join` are moved by neither region,
-    /// so they are lent; the others are copied now, before the first region may take them over.
+    /// A frame for running the region that starts at `start` (entered from `pred`): a copy of the
+    /// registers it can read (those live into it and its phis' inputs from `pred`), the others unset.
     /// Copying the whole frame made each x-dependent `if` in a loop cost the size of every array.
-    fn for_region(&self, live_in: &[ValueId], start: &Block, pred: BlockId, live_at_join: &[ValueId]) -> (Frame, Vec<ValueId>) {
+    fn for_region(&self, live_in: &[ValueId], start: &Block, pred: BlockId) -> Frame {
         let mut regs: Vec<Reg> = std::iter::repeat_with(|| Reg::Unset).take(self.regs.len()).collect();
         let phi_inputs = start.phis.iter().map(|phi| phi_input(phi, pred));
-        let (lent, copied): (Vec<ValueId>, Vec<ValueId>) =
-            live_in.iter().copied().chain(phi_inputs).partition(|v| live_at_join.binary_search(v).is_ok());
-        for v in copied {
+        for v in live_in.iter().copied().chain(phi_inputs) {
             regs[v.0 as usize] = self.regs[v.0 as usize].clone();
         }
-        let frame = Frame {
+        Frame {
             regs,
             incoming: Vec::new(),
             args: self.args.clone(),
             nargin: self.nargin,
             nargout: self.nargout,
             caught: self.caught.clone(),
-        };
-        (frame, lent)
-    }
-
-    /// Moves the `lent` registers from one frame to the other (before and after the region runs).
-    fn swap_lent(&mut self, other: &mut Frame, lent: &[ValueId]) {
-        for v in lent {
-            std::mem::swap(&mut self.regs[v.0 as usize], &mut other.regs[v.0 as usize]);
         }
     }
 }
@@ -505,15 +493,13 @@ impl<'p> Interpreter<'p> {
             return Err(Diagnostic::new(ErrorKind::Internal, "a branch met again while its other side is run"));
         }
         let moves = &self.plan.moves[id.0 as usize];
-        let (mut other_frame, lent) = frame.for_region(moves.live_in(other), func.block(other), branch, moves.live_in(join));
+        let mut other_frame = frame.for_region(moves.live_in(other), func.block(other), branch);
         let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
             unreachable!("the join post-dominates the branch")
         };
         let (trace_mark, calls_len, shared_mark) = (self.control.mark(), self.host_calls.len(), self.shared_mark());
         self.exploring.push((id, branch));
-        frame.swap_lent(&mut other_frame, &lent);
         let other_side = self.run_region(id, func, &mut other_frame, other, Some(branch), Some(join), nargout);
-        frame.swap_lent(&mut other_frame, &lent);
         self.exploring.pop();
         self.control.rewind(trace_mark);
         self.host_calls.truncate(calls_len);
@@ -526,10 +512,8 @@ impl<'p> Interpreter<'p> {
                 None
             }
         };
-        let join_block = func.block(join);
-        let position = join_block.preds.iter().position(|q| *q == from_taken).expect("edge from a predecessor");
-        for (k, phi) in join_block.phis.iter().enumerate() {
-            let taken_input = take_or_clone(&mut frame.regs, phi_input(phi, from_taken), moves.phi(join, position, k));
+        for phi in &func.block(join).phis {
+            let taken_input = frame.regs[phi_input(phi, from_taken).0 as usize].clone();
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
                 frame.regs[phi.dest.0 as usize] = taken_input;
