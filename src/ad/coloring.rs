@@ -95,10 +95,17 @@ pub fn seed_matrix(coloring: &Coloring) -> Array<f64> {
 /// Appends `S` (column-major) to `out`: zeros written and ones set, which costs less than copying a
 /// kept `S` (read and write) on every compressed call.
 pub fn append_seed(coloring: &Coloring, out: &mut Vec<f64>) {
+    append_seed_columns(coloring, 0..coloring.ncolors, out);
+}
+
+/// Appends the columns `colours` of `S` (column-major) to `out`.
+pub fn append_seed_columns(coloring: &Coloring, colours: std::ops::Range<usize>, out: &mut Vec<f64>) {
     let (n, start) = (coloring.colors.len(), out.len());
-    out.resize(start + n * coloring.ncolors, 0.0);
+    out.resize(start + n * colours.len(), 0.0);
     for (j, &color) in coloring.colors.iter().enumerate() {
-        out[start + color * n + j] = 1.0;
+        if colours.contains(&color) {
+            out[start + (color - colours.start) * n + j] = 1.0;
+        }
     }
 }
 

@@ -38,6 +38,22 @@ impl SymmetricCompression {
     pub fn decompress(&self, compressed: &[f64]) -> SparseMatrix {
         gather_nonzeros(&self.pattern, compressed, |k, _, _| self.sources[k])
     }
+
+    /// H as a full matrix (column-major) from `B = H * S`, written straight from B: a dense Hessian
+    /// would otherwise be built sparse and then copied full.
+    pub fn decompress_full(&self, compressed: &[f64]) -> Vec<f64> {
+        let n = self.pattern.ncols();
+        let mut full = vec![0.0; n * n];
+        self.entries(compressed).for_each(|(i, j, value)| full[j * n + i] = value);
+        full
+    }
+
+    /// H's structural entries `(row, column, value)`, column by column, read from `B = H * S`.
+    pub fn entries<'a>(&'a self, compressed: &'a [f64]) -> impl Iterator<Item = (usize, usize, f64)> + 'a {
+        let (col_start, row_index) = self.pattern.csc();
+        (0..self.pattern.ncols())
+            .flat_map(move |j| (col_start[j]..col_start[j + 1]).map(move |k| (row_index[k], j, compressed[self.sources[k]])))
+    }
 }
 
 /// A lower bound on the colours of any proper colouring of H's graph (a star colouring is one): the
