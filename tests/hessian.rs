@@ -390,8 +390,10 @@ fn dense_hessian_in_several_runs_is_exact() {
         let result = hessian(&mut engine, &f, &x, options).unwrap_or_else(|d| panic!("{d}"));
         let h = values(result.hessian.as_ref().expect("Hessian"));
         let squares: f64 = x.iter().map(|v| v * v).sum();
-        let exact: Vec<f64> =
-            (0..n * n).map(|k| (k / n, k % n)).map(|(j, i)| 4.0 * x[i] * x[j] + if i == j { 2.0 * squares + x[i].exp() } else { 0.0 }).collect();
+        let exact: Vec<f64> = (0..n * n)
+            .map(|k| (k / n, k % n))
+            .map(|(j, i)| 4.0 * x[i] * x[j] + if i == j { 2.0 * squares + x[i].exp() } else { 0.0 })
+            .collect();
         assert!(relative_error(&h, &exact) < 1e-14, "{:?}", result.log);
         let gradient: Vec<f64> = x.iter().map(|v| 2.0 * squares * v + v.exp()).collect();
         assert!(relative_error(&values(result.jacobian.as_ref().expect("gradient")), &gradient) < 1e-14);

@@ -247,7 +247,8 @@ mod tests {
     fn arrowhead_and_path_take_their_star_chromatic_numbers() {
         let n = 50_000;
         for hub in [0, n - 1] {
-            let arrowhead: Vec<Vec<usize>> = (0..n).map(|i| if i == hub { (0..n).collect() } else { vec![i.min(hub), i.max(hub)] }).collect();
+            let arrowhead: Vec<Vec<usize>> =
+                (0..n).map(|i| if i == hub { (0..n).collect() } else { vec![i.min(hub), i.max(hub)] }).collect();
             assert_eq!(star_coloring(&Pattern::from_rows(n, &arrowhead)).ncolors, 2);
         }
         let path: Vec<Vec<usize>> = (0..n).map(|i| (i.saturating_sub(1)..(i + 2).min(n)).collect()).collect();
