@@ -376,6 +376,54 @@ fn dense_hessian_of_a_thousand_unknowns() {
     assert!(values(result.jacobian.as_ref().expect("gradient")).iter().all(|&g| (g - 2.0 * s).abs() <= 1e-12 * s.abs().max(1.0)));
 }
 
+/// A dense Hessian with more colours than one forward-over-reverse run carries (n = 400: two runs):
+/// the runs' compressed blocks join into the exact H, on the first call and on later ones at
+/// another x (the cached colouring).
+#[test]
+fn dense_hessian_in_several_runs_is_exact() {
+    let n = 400;
+    let f = anonymous("@(x) 0.5 * sum(x .^ 2)^2 + sum(exp(x))", vec![]);
+    let mut engine = Engine::new();
+    for shift in [0.0, 0.25] {
+        let x: Vec<f64> = (0..n).map(|k| (k as f64 * 0.37).sin() / 10.0 + shift).collect();
+        let options = Options { verbose: true, ..Options::default() };
+        let result = hessian(&mut engine, &f, &x, options).unwrap_or_else(|d| panic!("{d}"));
+        let h = values(result.hessian.as_ref().expect("Hessian"));
+        let squares: f64 = x.iter().map(|v| v * v).sum();
+        let exact: Vec<f64> = (0..n * n)
+            .map(|k| (k / n, k % n))
+            .map(|(j, i)| 4.0 * x[i] * x[j] + if i == j { 2.0 * squares + x[i].exp() } else { 0.0 })
+            .collect();
+        assert!(relative_error(&h, &exact) < 1e-14, "{:?}", result.log);
+        let gradient: Vec<f64> = x.iter().map(|v| 2.0 * squares * v + v.exp()).collect();
+        assert!(relative_error(&values(result.jacobian.as_ref().expect("gradient")), &gradient) < 1e-14);
+    }
+}
+
+/// Partially separable objectives (sums of element functions, vectorised or in a loop) need O(1)
+/// colours whatever n: chained Rosenbrock's tridiagonal H takes 3 (a path's star chromatic number),
+/// and H matches the exact one.
+#[test]
+fn chained_rosenbrock_needs_three_colours_vectorised_or_in_a_loop() {
+    let n = 200;
+    let x: Vec<f64> = (0..n).map(|k| 0.5 + (k as f64 * 0.37).sin() / 4.0).collect();
+    let mut exact = vec![0.0; n * n];
+    for i in 0..n - 1 {
+        exact[i + n * i] += 1200.0 * x[i] * x[i] - 400.0 * x[i + 1] + 2.0;
+        exact[i + 1 + n * (i + 1)] += 200.0;
+        exact[i + n * (i + 1)] = -400.0 * x[i];
+        exact[i + 1 + n * i] = -400.0 * x[i];
+    }
+    for text in ["@(x) sum(100 * (x(2:end) - x(1:end-1).^2).^2 + (1 - x(1:end-1)).^2)", "@(x) rosenbrock_loop(x)"] {
+        let result = hessian(&mut Engine::new(), &anonymous(text, vec![]), &x, Options { verbose: true, ..Options::default() })
+            .unwrap_or_else(|d| panic!("{d}"));
+        let line = result.log.iter().find(|l| l.contains("Hessian pattern")).expect("pattern logged");
+        assert!(line.contains(&format!("nnz {}, 3 colours (row bound 3)", 3 * n - 2)), "{text}: {line}");
+        let Some(Value::Sparse(h)) = &result.hessian else { panic!("{text}: a sparse H") };
+        assert!(relative_error(&h.to_dense().data, &exact) < 1e-14, "{text}");
+    }
+}
+
 /// Values that depend on x inside cells and struct fields (varargin, varargout, nested cells, c(i:j),
 /// spread lists) stay on the tape: the Hessian and gradient match differences.
 #[test]

@@ -2,7 +2,7 @@
 //! get the same colour, the forward sweep runs one direction per colour, and each Jacobian entry is
 //! read back from the compressed product `B = J * S`.
 
-use super::ordering::{incidence_degree, largest_first, neighbour_counts, smallest_last};
+use super::ordering::{Graph, incidence_degree, largest_first, neighbour_counts, smallest_last};
 use super::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
@@ -42,14 +42,14 @@ pub fn color_columns(pattern: &Pattern) -> Coloring {
     if lower_bound == ncols {
         return Coloring::one_per_column(ncols);
     }
-    let degrees = neighbour_counts(pattern);
+    let degrees = neighbour_counts(pattern, Graph::ColumnIntersection);
     let max_degree = degrees.iter().copied().max().unwrap_or(0);
     let mut best: Option<Coloring> = None;
     for ordering in [Ordering::LargestFirst, Ordering::SmallestLast, Ordering::IncidenceDegree] {
         let order = match ordering {
             Ordering::LargestFirst => largest_first(&degrees),
-            Ordering::SmallestLast => smallest_last(pattern, &degrees),
-            Ordering::IncidenceDegree => incidence_degree(pattern, max_degree),
+            Ordering::SmallestLast => smallest_last(pattern, Graph::ColumnIntersection, &degrees),
+            Ordering::IncidenceDegree => incidence_degree(pattern, Graph::ColumnIntersection, max_degree),
             Ordering::Natural => unreachable!("not among the greedy orderings"),
         };
         let coloring = greedy(pattern, &order, ordering);
@@ -95,10 +95,17 @@ pub fn seed_matrix(coloring: &Coloring) -> Array<f64> {
 /// Appends `S` (column-major) to `out`: zeros written and ones set, which costs less than copying a
 /// kept `S` (read and write) on every compressed call.
 pub fn append_seed(coloring: &Coloring, out: &mut Vec<f64>) {
+    append_seed_columns(coloring, 0..coloring.ncolors, out);
+}
+
+/// Appends the columns `colours` of `S` (column-major) to `out`.
+pub fn append_seed_columns(coloring: &Coloring, colours: std::ops::Range<usize>, out: &mut Vec<f64>) {
     let (n, start) = (coloring.colors.len(), out.len());
-    out.resize(start + n * coloring.ncolors, 0.0);
+    out.resize(start + n * colours.len(), 0.0);
     for (j, &color) in coloring.colors.iter().enumerate() {
-        out[start + color * n + j] = 1.0;
+        if colours.contains(&color) {
+            out[start + (color - colours.start) * n + j] = 1.0;
+        }
     }
 }
 

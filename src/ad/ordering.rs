@@ -1,23 +1,39 @@
-//! Vertex orderings for greedy colouring of the column intersection graph, where two columns are
-//! adjacent when they share a row (distance 2 in the bipartite row/column graph). Each ordering
-//! costs O(sum over rows of nnz(row)^2), the size of that graph, and no more.
+//! Vertex orderings for greedy colouring, on one of two graphs of a pattern (see `Graph`). Each
+//! ordering costs O(the size of that graph), and no more.
 
 use super::pattern::Pattern;
 use std::cmp::Reverse;
+
+/// The graph whose vertices (the pattern's columns) an ordering walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Graph {
+    /// Columns adjacent when they share a row (distance 2 in the bipartite row/column graph): a
+    /// Jacobian's column colouring. O(sum over rows of nnz(row)^2).
+    ColumnIntersection,
+    /// A symmetric pattern's adjacency graph, i and j adjacent when (i, j) is an entry: a Hessian's
+    /// star colouring. O(nnz), where the column intersection graph of an arrowhead has n^2 edges.
+    Adjacency,
+}
 
 /// Visits the distinct neighbours of a column, with a stamp per column instead of a cleared set.
 pub(crate) struct NeighbourWalker {
     stamp_of: Vec<usize>,
     stamp: usize,
+    graph: Graph,
 }
 
 impl NeighbourWalker {
-    pub(crate) fn new(ncols: usize) -> NeighbourWalker {
-        NeighbourWalker { stamp_of: vec![0; ncols], stamp: 0 }
+    pub(crate) fn new(ncols: usize, graph: Graph) -> NeighbourWalker {
+        NeighbourWalker { stamp_of: vec![0; ncols], stamp: 0, graph }
     }
 
-    /// Calls `visit` once for every column other than `column` that shares a row with it.
+    /// Calls `visit` once for every neighbour of `column` in the walker's graph.
     pub(crate) fn for_each(&mut self, pattern: &Pattern, column: usize, mut visit: impl FnMut(usize)) {
+        if self.graph == Graph::Adjacency {
+            // A row lists each column once.
+            pattern.row(column).iter().filter(|&&other| other != column).for_each(|&other| visit(other));
+            return;
+        }
         self.stamp += 1;
         self.stamp_of[column] = self.stamp;
         for &row in pattern.col(column) {
@@ -31,9 +47,9 @@ impl NeighbourWalker {
     }
 }
 
-/// Number of neighbours of every column in the column intersection graph.
-pub(crate) fn neighbour_counts(pattern: &Pattern) -> Vec<usize> {
-    let mut walker = NeighbourWalker::new(pattern.ncols());
+/// Number of neighbours of every column in `graph`.
+pub(crate) fn neighbour_counts(pattern: &Pattern, graph: Graph) -> Vec<usize> {
+    let mut walker = NeighbourWalker::new(pattern.ncols(), graph);
     (0..pattern.ncols())
         .map(|j| {
             let mut count = 0;
@@ -51,22 +67,22 @@ pub(crate) fn largest_first(degrees: &[usize]) -> Vec<usize> {
 }
 
 /// Repeatedly removes a column of least remaining degree; colours them in reverse removal order.
-pub(crate) fn smallest_last(pattern: &Pattern, degrees: &[usize]) -> Vec<usize> {
-    let mut order = removal_order(pattern, degrees.to_vec());
+pub(crate) fn smallest_last(pattern: &Pattern, graph: Graph, degrees: &[usize]) -> Vec<usize> {
+    let mut order = removal_order(pattern, graph, degrees.to_vec());
     order.reverse();
     order
 }
 
 /// Repeatedly picks the column with the most already-picked neighbours.
-pub(crate) fn incidence_degree(pattern: &Pattern, max_degree: usize) -> Vec<usize> {
+pub(crate) fn incidence_degree(pattern: &Pattern, graph: Graph, max_degree: usize) -> Vec<usize> {
     // Key = max_degree - picked neighbours, so the most incident column has the least key.
-    removal_order(pattern, vec![max_degree; pattern.ncols()])
+    removal_order(pattern, graph, vec![max_degree; pattern.ncols()])
 }
 
 /// Pops columns by least key, lowering by one the key of every not-yet-popped neighbour.
-fn removal_order(pattern: &Pattern, keys: Vec<usize>) -> Vec<usize> {
+fn removal_order(pattern: &Pattern, graph: Graph, keys: Vec<usize>) -> Vec<usize> {
     let mut queue = MinKeyQueue::new(keys);
-    let mut walker = NeighbourWalker::new(pattern.ncols());
+    let mut walker = NeighbourWalker::new(pattern.ncols(), graph);
     let mut order = Vec::with_capacity(pattern.ncols());
     while let Some(column) = queue.pop_min() {
         walker.for_each(pattern, column, |other| {
@@ -153,8 +169,8 @@ mod tests {
         Pattern::from_rows(ncols, &rows)
     }
 
-    fn adjacency(pattern: &Pattern) -> Vec<Vec<usize>> {
-        let mut walker = NeighbourWalker::new(pattern.ncols());
+    fn adjacency(pattern: &Pattern, graph: Graph) -> Vec<Vec<usize>> {
+        let mut walker = NeighbourWalker::new(pattern.ncols(), graph);
         (0..pattern.ncols())
             .map(|j| {
                 let mut neighbours = Vec::new();
@@ -166,8 +182,8 @@ mod tests {
 
     /// Replays `picks` on the graph; `score(picked neighbours, remaining neighbours)` of each pick
     /// must be the least among the columns not yet picked.
-    fn assert_greedy_by(pattern: &Pattern, picks: &[usize], score: impl Fn(usize, usize) -> usize) {
-        let adjacency = adjacency(pattern);
+    fn assert_greedy_by(pattern: &Pattern, graph: Graph, picks: &[usize], score: impl Fn(usize, usize) -> usize) {
+        let adjacency = adjacency(pattern, graph);
         let mut picked = vec![false; pattern.ncols()];
         let score_of = |j: usize, picked: &[bool]| {
             let done = adjacency[j].iter().filter(|&&k| picked[k]).count();
@@ -185,19 +201,27 @@ mod tests {
 
     #[test]
     fn orderings_follow_their_definitions() {
-        for (nrows, ncols, salt) in [(1, 1, 1), (10, 7, 3), (40, 40, 5), (80, 33, 11), (200, 150, 2)] {
-            let pattern = scrambled_pattern(nrows, ncols, salt);
-            let degrees = neighbour_counts(&pattern);
-            assert_eq!(degrees, adjacency(&pattern).iter().map(Vec::len).collect::<Vec<_>>());
+        let cases = [(1, 1, 1), (10, 7, 3), (40, 40, 5), (80, 33, 11), (200, 150, 2)];
+        for ((nrows, ncols, salt), graph) in cases.into_iter().flat_map(|c| [(c, Graph::ColumnIntersection), (c, Graph::Adjacency)]) {
+            let pattern = match graph {
+                Graph::ColumnIntersection => scrambled_pattern(nrows, ncols, salt),
+                // A symmetric pattern: the scrambled one's column intersection graph.
+                Graph::Adjacency => {
+                    let rows = adjacency(&scrambled_pattern(nrows, ncols, salt), Graph::ColumnIntersection);
+                    Pattern::from_rows(ncols, &rows)
+                }
+            };
+            let degrees = neighbour_counts(&pattern, graph);
+            assert_eq!(degrees, adjacency(&pattern, graph).iter().map(Vec::len).collect::<Vec<_>>());
             let max_degree = degrees.iter().copied().max().unwrap();
 
             let largest = largest_first(&degrees);
             assert!(largest.windows(2).all(|w| degrees[w[0]] >= degrees[w[1]]));
 
-            let mut removals = smallest_last(&pattern, &degrees);
+            let mut removals = smallest_last(&pattern, graph, &degrees);
             removals.reverse();
-            assert_greedy_by(&pattern, &removals, |_, remaining| remaining);
-            assert_greedy_by(&pattern, &incidence_degree(&pattern, max_degree), |done, _| max_degree - done);
+            assert_greedy_by(&pattern, graph, &removals, |_, remaining| remaining);
+            assert_greedy_by(&pattern, graph, &incidence_degree(&pattern, graph, max_degree), |done, _| max_degree - done);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Hessians of a scalar output: the pattern is detected on the first call (a sparse forward-over-reverse
 //! run, see `ad::reverse`) and coloured symmetrically (`ad::hessian`); every call then runs p compressed
-//! Hessian-vector products in one sweep (`B = H * S`, with the gradient) and decompresses H.
+//! Hessian-vector products, forward over reverse (`B = H * S`, with the gradient; in one sweep, or a
+//! few when p is large: see `BLOCK_ENTRIES`) and decompresses H.
 //!
 //! Like the Jacobian: 'auto' storage returns a sparse H when compression pays (p <= n/4), full
 //! otherwise; the pattern holds for the control path it was detected on, and a call that takes another
@@ -8,22 +9,20 @@
 //! operand of a nonlinear term chosen by `sort`): every call also computes `H r` for a fixed direction
 //! r and compares it with the decompressed H times r; a mismatch detects again at this x.
 
-use super::jacobian::{check_direction, first_mismatch_above};
+use super::jacobian::{check_direction, first_entries_mismatch};
 use super::{JacobianStorage, Options, Prepared, Sparsity, mode};
-use crate::ad::coloring::seed_matrix;
+use crate::ad::coloring::{Coloring, append_seed_columns};
 use crate::ad::hessian::SymmetricCompression;
 use crate::ad::pattern::Pattern;
 use crate::ad::reverse;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
 use crate::exec::deriv::DenseDeriv;
 use crate::exec::interp::ControlRecord;
-use crate::exec::value::Value;
+use crate::exec::value::{Array, Value};
 
 /// A Hessian pattern's compression, cached with the prepared code.
 pub(super) struct HessianCompression {
     compression: SymmetricCompression,
-    /// n x p seed, column-major.
-    seed: Vec<f64>,
     control: ControlRecord,
 }
 
@@ -50,11 +49,7 @@ pub(super) fn evaluate(
     }
     let h = plan.hessian.as_ref().expect("detected above");
     let p = h.compression.coloring.ncolors;
-    let check = check_direction(n);
-    let mut seed = h.seed.clone();
-    seed.extend(&check);
-    let run = reverse::hessian_products(plan.interpreter(false), args, wrt, DenseDeriv::from_seed(n, p + 1, seed))?;
-    let Some((gradient, products)) = run.result else { return Err(not_scalar(&run.value)) };
+    let run = compressed_products(plan, args, wrt, &h.compression.coloring)?;
     if !run.on_tape {
         mode::check_off_tape(plan, args, wrt, n)?;
     }
@@ -63,8 +58,9 @@ pub(super) fn evaluate(
         plan.hessian = None;
         return evaluate(plan, args, wrt, n, options, log);
     }
-    let hessian = h.compression.decompress(&products[..n * p]);
-    if first_mismatch_above(&hessian, &check, &products[n * p..], round_off(&gradient, &args[wrt])).is_some() {
+    let products = &run.compressed;
+    let round_off = round_off(&run.gradient, &args[wrt]);
+    if first_entries_mismatch(n, h.compression.entries(products), &check_direction(n), &run.check, round_off).is_some() {
         if detected_now {
             return err(ErrorKind::Internal, "the Hessian detected at this x misses entries (H r differs)".to_string());
         }
@@ -73,13 +69,69 @@ pub(super) fn evaluate(
         return evaluate(plan, args, wrt, n, options, log);
     }
     log.push(format!("msad: {p} Hessian-vector products (forward over reverse) and one check"));
-    let pays = 4 * p <= n;
-    let hessian = match options.jacobian {
-        JacobianStorage::Sparse => Value::Sparse(hessian),
-        JacobianStorage::Auto if pays => Value::Sparse(hessian),
-        _ => Value::Double(hessian.to_dense()),
+    let sparse = match options.jacobian {
+        JacobianStorage::Sparse => true,
+        JacobianStorage::Auto => 4 * p <= n,
+        _ => false,
     };
-    Ok((run.value, mode::gradient_column(gradient, options.jacobian), hessian))
+    let hessian = match sparse {
+        true => Value::Sparse(h.compression.decompress(products)),
+        false => Value::Double(Array::new(vec![n, n], h.compression.decompress_full(products))),
+    };
+    Ok((run.value, mode::gradient_column(run.gradient, options.jacobian), hessian))
+}
+
+/// Directions a forward-over-reverse run carries are chosen so that its blocks (`n x directions`)
+/// hold about this many entries: a dense Hessian's n directions in one run make every block n x n
+/// (8 MB at n = 1000), and most of the time went to page faults and cache misses.
+const BLOCK_ENTRIES: usize = 1 << 17;
+
+/// At least this many directions per run, so the primal each run repeats stays a small share.
+const MIN_DIRECTIONS_PER_RUN: usize = 32;
+
+/// The products of one Hessian evaluation.
+struct Products {
+    value: Value,
+    gradient: Vec<f64>,
+    /// `B = H * S`, `n x p` column-major.
+    compressed: Vec<f64>,
+    /// `H r` for the check direction r.
+    check: Vec<f64>,
+    control: ControlRecord,
+    on_tape: bool,
+}
+
+/// `B = H * S` in runs over consecutive colours (see `BLOCK_ENTRIES`), the check direction carried by
+/// the last run; the value, gradient and control path from the first.
+fn compressed_products(plan: &Prepared, args: &[Value], wrt: usize, coloring: &Coloring) -> Result<Products> {
+    let (n, p) = (coloring.colors.len(), coloring.ncolors);
+    let per_run = (BLOCK_ENTRIES / n.max(1)).max(MIN_DIRECTIONS_PER_RUN);
+    let mut compressed = Vec::with_capacity(n * p);
+    let mut first: Option<(Value, Vec<f64>, ControlRecord, bool)> = None;
+    let mut start = 0;
+    loop {
+        let end = (start + per_run).min(p);
+        let last = end == p;
+        // The seed's columns and, with the last, the check direction, written afresh (cheaper than
+        // copying a kept S).
+        let mut seed = Vec::with_capacity(n * (end - start + 1));
+        append_seed_columns(coloring, start..end, &mut seed);
+        if last {
+            seed.extend(check_direction(n));
+        }
+        let directions = end - start + usize::from(last);
+        let run = reverse::hessian_products(plan.interpreter(false), args, wrt, DenseDeriv::from_seed(n, directions, seed))?;
+        let Some(block) = run.result else { return Err(not_scalar(&run.value)) };
+        compressed.extend_from_slice(&block[n..n * (1 + end - start)]);
+        let (value, gradient, control, on_tape) =
+            first.take().unwrap_or_else(|| (run.value, block[..n].to_vec(), run.control, run.on_tape));
+        if last {
+            let check = block[n * (1 + end - start)..].to_vec();
+            return Ok(Products { value, gradient, compressed, check, control, on_tape });
+        }
+        first = Some((value, gradient, control, on_tape));
+        start = end;
+    }
 }
 
 fn detect(plan: &mut Prepared, args: &[Value], wrt: usize, n: usize, options: &Options, log: &mut Vec<String>) -> Result<()> {
@@ -109,8 +161,7 @@ fn store(plan: &mut Prepared, compression: SymmetricCompression, control: Contro
         pattern.max_row_nnz(),
         if control.global { "valid for every x" } else { "local to this control path" }
     ));
-    let seed = seed_matrix(&compression.coloring).data;
-    plan.hessian = Some(HessianCompression { compression, seed, control });
+    plan.hessian = Some(HessianCompression { compression, control });
 }
 
 /// The size below which a row of `H r` is round-off: where f's curvature cancels (`abs(sqrt(x)).^2` is

@@ -351,21 +351,28 @@ pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64
 
 /// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
-    first_mismatch_above(matrix, r, expected, f64::MIN_POSITIVE)
+    let columns = 0..matrix.ncols.min(r.len());
+    let entries = columns.flat_map(|j| (matrix.colptr[j]..matrix.colptr[j + 1]).map(move |k| (matrix.rowind[k], j, matrix.values[k])));
+    first_entries_mismatch(matrix.nrows, entries, r, expected, f64::MIN_POSITIVE)
 }
 
-/// `first_mismatch`, a difference below `round_off` never counting.
-pub(super) fn first_mismatch_above(matrix: &SparseMatrix, r: &[f64], expected: &[f64], round_off: f64) -> Option<usize> {
-    let mut product = vec![0.0; matrix.nrows];
-    let mut magnitude = vec![0.0; matrix.nrows];
-    for (j, &rj) in r.iter().enumerate().take(matrix.ncols) {
-        for k in matrix.colptr[j]..matrix.colptr[j + 1] {
-            product[matrix.rowind[k]] += matrix.values[k] * rj;
-            magnitude[matrix.rowind[k]] += (matrix.values[k] * rj).abs();
-        }
+/// `first_mismatch` for a matrix given by its entries `(row, column, value)`, a difference below
+/// `round_off` never counting.
+pub(super) fn first_entries_mismatch(
+    nrows: usize,
+    entries: impl Iterator<Item = (usize, usize, f64)>,
+    r: &[f64],
+    expected: &[f64],
+    round_off: f64,
+) -> Option<usize> {
+    let mut product = vec![0.0; nrows];
+    let mut magnitude = vec![0.0; nrows];
+    for (i, j, value) in entries {
+        product[i] += value * r[j];
+        magnitude[i] += (value * r[j]).abs();
     }
     let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > (1e-10 * (mag + e.abs())).max(round_off);
-    (0..matrix.nrows).find(|&i| differs((product[i], expected[i], magnitude[i])))
+    (0..nrows).find(|&i| differs((product[i], expected[i], magnitude[i])))
 }
 
 /// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.

@@ -94,25 +94,13 @@ pub struct HessianRun<T> {
     pub on_tape: bool,
 }
 
-/// Gradient and `H * S` (`n x p`, column-major) for the seed `S`.
-pub fn hessian_products(
-    interpreter: Interpreter,
-    args: &[Value],
-    wrt: usize,
-    seed: DenseDeriv,
-) -> Result<HessianRun<(Vec<f64>, Vec<f64>)>> {
-    let (n, p) = (seed.rows, seed.nd);
+/// The block `[g, H * S]` (`n x (1 + p)`, column-major: the gradient, then the products) for the seed
+/// `S`, returned whole: splitting off the products would copy them.
+pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<Vec<f64>>> {
+    let p = seed.nd;
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
-    let on_tape = run.on_tape;
-    let result = match run.result {
-        Some((tape, output, x)) => {
-            let mut block = sweep::sweep(tape, output, x, p)?;
-            let products = block.split_off(n);
-            Some((block, products))
-        }
-        None => None,
-    };
-    Ok(HessianRun { value: run.value, result, control: run.control, on_tape })
+    let result = run.result.map(|(tape, output, x)| sweep::sweep(tape, output, x, p)).transpose()?;
+    Ok(HessianRun { value: run.value, result, control: run.control, on_tape: run.on_tape })
 }
 
 /// The Hessian's sparsity pattern at `args`.

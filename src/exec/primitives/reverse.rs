@@ -162,11 +162,17 @@ fn binary(
     let (na, nb, m) = (a.numel(), b.numel(), z.numel());
     let mut grad_a = wanted[0].then(|| vec![0.0; na * columns]);
     let mut grad_b = wanted[1].then(|| vec![0.0; nb * columns]);
-    for k in 0..m {
-        let (ia, ib) = (map_a.source(k), map_b.source(k));
-        let (da, db) = partials(a.at(ia), b.at(ib), z.at(k));
-        for c in 0..columns {
-            let adj = adjoint[c * m + k];
+    // The partials per element first, then one pass per column: the blocks are column-major, and a
+    // pass over the columns per element would stride through all of them.
+    let partials: Vec<(usize, usize, f64, f64)> = (0..m)
+        .map(|k| {
+            let (ia, ib) = (map_a.source(k), map_b.source(k));
+            let (da, db) = partials(a.at(ia), b.at(ib), z.at(k));
+            (ia, ib, da, db)
+        })
+        .collect();
+    for (c, adjoint) in adjoint.chunks(m.max(1)).take(columns).enumerate() {
+        for (&(ia, ib, da, db), &adj) in partials.iter().zip(adjoint) {
             if let Some(g) = &mut grad_a {
                 g[c * na + ia] += da * adj;
             }

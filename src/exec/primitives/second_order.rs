@@ -208,27 +208,32 @@ fn binary(second: fn(f64, f64, f64) -> (f64, f64, f64), t: &Tangents) -> Result<
     let (na, nb) = (a.numel(), b.numel());
     let mut term_a = t.wanted[0].then(|| vec![0.0; na * t.directions]);
     let mut term_b = t.wanted[1].then(|| vec![0.0; nb * t.directions]);
-    for (k, &zk) in z.data.iter().enumerate() {
-        let (ia, ib) = (map_a.source(k), map_b.source(k));
-        let (aa, ab, bb) = second(a.data[ia], b.data[ib], zk);
-        let w = t.adjoint[k];
+    // The weighted second partials per element first, then one pass per direction: the blocks are
+    // column-major, and a pass over the directions per element would stride through all of them.
+    let weighted: Vec<(usize, usize, f64, f64, f64)> = (0..z.numel())
+        .map(|k| {
+            let (ia, ib) = (map_a.source(k), map_b.source(k));
+            let (aa, ab, bb) = second(a.data[ia], b.data[ib], z.data[k]);
+            let w = t.adjoint[k];
+            (ia, ib, w * aa, w * ab, w * bb)
+        })
+        .collect();
+    for j in 0..t.directions {
         // Only the terms of operands with tangents: a partial that does not apply may be NaN (the
         // exponent's partials of a negative base).
-        for j in 0..t.directions {
-            let (from_a, from_b) = match (t.tangents[0], t.tangents[1]) {
-                (Some(da), Some(db)) => {
-                    let (da, db) = (da.get(ia, j), db.get(ib, j));
-                    (aa * da + ab * db, ab * da + bb * db)
-                }
-                (Some(da), None) => (aa * da.get(ia, j), 0.0),
-                (None, Some(db)) => (0.0, bb * db.get(ib, j)),
+        let (da, db) = (t.tangents[0].map(|d| d.column(j)), t.tangents[1].map(|d| d.column(j)));
+        for &(ia, ib, aa, ab, bb) in &weighted {
+            let (from_a, from_b) = match (da, db) {
+                (Some(da), Some(db)) => (aa * da[ia] + ab * db[ib], ab * da[ia] + bb * db[ib]),
+                (Some(da), None) => (aa * da[ia], 0.0),
+                (None, Some(db)) => (0.0, bb * db[ib]),
                 (None, None) => (0.0, 0.0),
             };
             if let Some(g) = &mut term_a {
-                g[j * na + ia] += w * from_a;
+                g[j * na + ia] += from_a;
             }
             if let Some(g) = &mut term_b {
-                g[j * nb + ib] += w * from_b;
+                g[j * nb + ib] += from_b;
             }
         }
     }
