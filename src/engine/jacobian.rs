@@ -351,16 +351,16 @@ pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64
 
 /// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
-    let mut product = vec![0.0; matrix.nrows];
-    let mut magnitude = vec![0.0; matrix.nrows];
-    for (j, &rj) in r.iter().enumerate().take(matrix.ncols) {
-        for k in matrix.colptr[j]..matrix.colptr[j + 1] {
-            product[matrix.rowind[k]] += matrix.values[k] * rj;
-            magnitude[matrix.rowind[k]] += (matrix.values[k] * rj).abs();
+    let mut product = vec![0.0; matrix.nrows()];
+    let mut magnitude = vec![0.0; matrix.nrows()];
+    for (j, &rj) in r.iter().enumerate().take(matrix.ncols()) {
+        for k in matrix.colptr()[j]..matrix.colptr()[j + 1] {
+            product[matrix.rowind()[k]] += matrix.values()[k] * rj;
+            magnitude[matrix.rowind()[k]] += (matrix.values()[k] * rj).abs();
         }
     }
     let differs = |(p, e, mag): (f64, f64, f64)| (p - e).abs() > 1e-10 * (mag + e.abs()).max(f64::MIN_POSITIVE);
-    (0..matrix.nrows).find(|&i| differs((product[i], expected[i], magnitude[i])))
+    (0..matrix.nrows()).find(|&i| differs((product[i], expected[i], magnitude[i])))
 }
 
 /// One run of the prepared code; `seed_key` names a dense seed whose constant derivatives are cached.
@@ -516,7 +516,7 @@ fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
             }
         }
     }
-    SparseMatrix { nrows: s.rows, ncols: n, colptr: counts, rowind, values }
+    SparseMatrix::new(s.rows, n, counts, rowind, values)
 }
 
 /// Rows of J as computed: one per element of f, two for a complex f (its real and imaginary parts'
@@ -528,11 +528,5 @@ fn derivative_rows(value: &Value) -> usize {
 /// The pattern as a sparse matrix of ones (what `spy` and `JPattern` take).
 fn ones(pattern: &Pattern) -> SparseMatrix {
     let (colptr, rowind) = pattern.csc();
-    SparseMatrix {
-        nrows: pattern.nrows(),
-        ncols: pattern.ncols(),
-        colptr: colptr.to_vec(),
-        rowind: rowind.to_vec(),
-        values: vec![1.0; rowind.len()],
-    }
+    SparseMatrix::new(pattern.nrows(), pattern.ncols(), colptr.to_vec(), rowind.to_vec(), vec![1.0; rowind.len()])
 }
