@@ -494,29 +494,9 @@ fn thread_pool(threads: Option<usize>) -> Result<std::sync::Arc<rayon::ThreadPoo
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
 fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
-    let mut counts = vec![0usize; n + 1];
-    for (&c, &v) in s.cols.iter().zip(&s.vals) {
-        if v != 0.0 {
-            counts[c + 1] += 1;
-        }
-    }
-    for j in 0..n {
-        counts[j + 1] += counts[j];
-    }
-    let nnz = counts[n];
-    let (mut rowind, mut values) = (vec![0; nnz], vec![0.0; nnz]);
-    let mut next = counts.clone();
-    for r in 0..s.rows {
-        let (cols, vals) = s.row(r);
-        for (&c, &v) in cols.iter().zip(vals) {
-            if v != 0.0 {
-                rowind[next[c]] = r;
-                values[next[c]] = v;
-                next[c] += 1;
-            }
-        }
-    }
-    SparseMatrix::new(s.rows, n, counts, rowind, values)
+    // The block's rows hold sorted directions: a compressed-row matrix as it is.
+    let by_rows = sprs::CsMatView::new((s.rows, n), &s.ptr[..], &s.cols[..], &s.vals[..]);
+    SparseMatrix(by_rows.to_other_storage()).without_zeros()
 }
 
 /// Rows of J as computed: one per element of f, two for a complex f (its real and imaginary parts'

@@ -121,12 +121,16 @@ impl SparseMatrix {
     /// derivatives), Octave's values have none.
     pub fn as_stored(&self) -> Cow<'_, SparseMatrix> {
         match self.values().contains(&0.0) {
-            true => Cow::Owned(self.without_zeros()),
+            true => Cow::Owned(SparseMatrix(without_zeros(&self.0))),
             false => Cow::Borrowed(self),
         }
     }
-    pub fn without_zeros(&self) -> SparseMatrix {
-        SparseMatrix(without_zeros(&self.0))
+    /// The matrix without the entries whose value is exactly zero.
+    pub fn without_zeros(self) -> SparseMatrix {
+        match self.values().contains(&0.0) {
+            true => SparseMatrix(without_zeros(&self.0)),
+            false => self,
+        }
     }
     /// The nonzeros of a dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<f64>) -> SparseMatrix {

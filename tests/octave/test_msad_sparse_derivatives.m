@@ -93,10 +93,11 @@ function test_msad_sparse_derivatives()
   end
 
   % Elementwise steps, scalings, transposes and concatenations keep Octave's class, sparsity, shape and
-  % nnz (a full D of S's size read at S's entries: D's Inf where S stores nothing stays out, as in
-  % Octave); their Jacobians against central differences (at the finite elements).
-  D = reshape(1:n^2, n, n) / n; D(1, 3) = Inf;
-  ops = {@(x) abs(S(x) - 0.5 * speye(n)), @(x) S(x) .* S(x).', @(x) S(x) .* D, @(x) D .* S(x), @(x) S(x) .^ 2, ...
+  % nnz (a full D of S's size read at S's entries); their Jacobians against central differences (at
+  % the finite elements: [S, D] holds D's Inf).
+  D = reshape(1:n^2, n, n) / n; D(1, 3) = Inf; D(2, 2) = 0;
+  F = D; F(1, 3) = 3;
+  ops = {@(x) abs(S(x) - 0.5 * speye(n)), @(x) S(x) .* S(x).', @(x) S(x) .* F, @(x) F .* S(x), @(x) S(x) .^ 2, ...
          @(x) S(x) .^ 0, @(x) S(x) * 3, @(x) -S(x), @(x) S(x)', @(x) S(x).', @(x) [S(x), D], @(x) [S(x); A(1, :) * ones(3, n)], ...
          @(x) [S(x), S(x).'], @(x) [x, S(x)], @(x) [S(x), []], @(x) [sparse([1 2], [1 2], [x(1) - x(1); x(2)], 2, 2), speye(2)]};
   for k = 1:numel(ops)

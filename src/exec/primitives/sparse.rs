@@ -251,8 +251,8 @@ pub fn elementwise(prim: Prim, args: &[&Value]) -> Option<Result<SparseMatrix>> 
 }
 
 /// An elementwise step that Octave keeps sparse and that is zero wherever its sparse operands store
-/// nothing: `abs(S)`, `S .* T`, `S .* X` and `X .* S` (X full, of S's size), `S .^ p` (scalar p > 0,
-/// real result). It runs the full kernel (and its derivative rule) on columns of the operands read at
+/// nothing: `abs(S)`, `S .* T`, `S .* X` and `X .* S` (X full and finite, of S's size: Octave's
+/// `0 * Inf` is NaN), `S .^ p` (scalar p > 0, real result). It runs the full kernel (and its derivative rule) on columns of the operands read at
 /// the result's entries: O(nnz), never one row per element.
 pub(super) struct OnEntries {
     /// The result's pattern: the sparse operand's, or where both sparse operands store an entry.
@@ -266,7 +266,7 @@ impl OnEntries {
     pub(super) fn of(prim: Prim, args: &[&Value]) -> Option<OnEntries> {
         let own = |s: &SparseMatrix| Some((0..s.nnz()).collect());
         let elements = |s: &SparseMatrix| Some(sparse_deriv::entries(s).map(|(i, j)| i + j * s.nrows()).collect());
-        let same_size = |s: &SparseMatrix, x: &Array<f64>| x.dims == [s.nrows(), s.ncols()];
+        let same_size = |s: &SparseMatrix, x: &Array<f64>| x.dims == [s.nrows(), s.ncols()] && x.data.iter().all(|v| v.is_finite());
         let (pattern, reads) = match (prim, args) {
             (Prim::Abs, [Value::Sparse(s)]) => (s.clone(), vec![own(s)]),
             (Prim::Power, [Value::Sparse(s), Value::Double(p)]) if p.is_scalar() && real_power(s.values(), p.data[0]) => {
