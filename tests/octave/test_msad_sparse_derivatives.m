@@ -113,7 +113,8 @@ function test_msad_sparse_derivatives()
   end
   % A full operand's zero that depends on x cannot be stored by a sparse concatenation: a clear error.
   at = x;
-  expect_error(@() derivative_of(@(x) [speye(n), x - at], x, fwd), 'msad:notDifferentiable', 'depends on x');
+  zero_at_x = @(x) [speye(n), x - at];
+  expect_error(@() derivative_of(zero_at_x, x, fwd), 'msad:notDifferentiable', 'depends on x');
 end
 
 
