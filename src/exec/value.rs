@@ -454,7 +454,10 @@ impl Value {
             (Value::Logical(a), Value::Logical(b)) => a == b,
             (Value::Char(a), Value::Char(b)) => a == b,
             (Value::Sparse(a), Value::Sparse(b)) => {
-                (a.nrows(), a.ncols()) == (b.nrows(), b.ncols()) && a.colptr() == b.colptr() && a.rowind() == b.rowind() && same_bits(a.values(), b.values())
+                (a.nrows(), a.ncols()) == (b.nrows(), b.ncols())
+                    && a.colptr() == b.colptr()
+                    && a.rowind() == b.rowind()
+                    && same_bits(a.values(), b.values())
             }
             (Value::Cell(a), Value::Cell(b)) => a.dims == b.dims && same_elements(&a.data, &b.data),
             (Value::Struct(a), Value::Struct(b)) => {
@@ -484,7 +487,9 @@ impl Value {
             (Value::ComplexSparse(a), Value::ComplexSparse(b)) => {
                 let parts = |s: &ComplexSparse| (s.part(false), s.part(true));
                 let ((ar, ai), (br, bi)) = (parts(a), parts(b));
-                (ar.colptr(), ar.rowind()) == (br.colptr(), br.rowind()) && same_bits(ar.values(), br.values()) && same_bits(ai.values(), bi.values())
+                (ar.colptr(), ar.rowind()) == (br.colptr(), br.rowind())
+                    && same_bits(ar.values(), br.values())
+                    && same_bits(ai.values(), bi.values())
             }
             _ => false,
         }
