@@ -170,7 +170,9 @@ fn jacobian_difference(engine_jacobian: &Value, reference: &Csc, n: usize) -> f6
         };
         match engine_jacobian {
             Value::Double(dense) => dense.data[col * n..(col + 1) * n].iter().enumerate().for_each(|(row, &v)| add(row, v)),
-            Value::Sparse(sparse) => (sparse.colptr[col]..sparse.colptr[col + 1]).for_each(|k| add(sparse.rowind[k], sparse.values[k])),
+            Value::Sparse(sparse) => {
+                (sparse.colptr()[col]..sparse.colptr()[col + 1]).for_each(|k| add(sparse.rowind()[k], sparse.values()[k]))
+            }
             other => panic!("the Jacobian is a {}", other.class_name()),
         }
         (reference.col_ptr[col]..reference.col_ptr[col + 1]).for_each(|k| add(reference.row[k], -reference.value[k]));

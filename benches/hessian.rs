@@ -16,10 +16,10 @@ fn numbers(v: &Value) -> Vec<f64> {
 }
 
 fn times(h: &SparseMatrix, v: &[f64]) -> Vec<f64> {
-    let mut out = vec![0.0; h.nrows];
-    for (j, vj) in v.iter().enumerate().take(h.ncols) {
-        for k in h.colptr[j]..h.colptr[j + 1] {
-            out[h.rowind[k]] += h.values[k] * vj;
+    let mut out = vec![0.0; h.nrows()];
+    for (j, vj) in v.iter().enumerate().take(h.ncols()) {
+        for k in h.colptr()[j]..h.colptr()[j + 1] {
+            out[h.rowind()[k]] += h.values()[k] * vj;
         }
     }
     out

@@ -202,7 +202,7 @@ fn sparse_band(n: usize) -> SparseMatrix {
         }
         colptr.push(rowind.len());
     }
-    SparseMatrix { nrows: n, ncols: n, colptr, rowind, values }
+    SparseMatrix::new(n, n, colptr, rowind, values)
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn constructors_agree_on_random_patterns() {
         assert_eq!(Pattern::from_csc(nrows, ncols, colptr, rowind), pattern);
         let (row_start, col_index) = pattern.csr();
         assert_eq!(Pattern::from_csr(nrows, ncols, row_start, col_index), pattern);
-        let sparse = SparseMatrix { nrows, ncols, colptr: colptr.to_vec(), rowind: rowind.to_vec(), values: vec![0.0; rowind.len()] };
+        let sparse = SparseMatrix::new(nrows, ncols, colptr.to_vec(), rowind.to_vec(), vec![0.0; rowind.len()]);
         assert_eq!(Pattern::from_sparse(&sparse), pattern, "explicit zeros are structure");
         let transposed = pattern.clone().transpose();
         assert_eq!((transposed.nrows(), transposed.ncols()), (ncols, nrows));
@@ -178,8 +178,8 @@ fn decompression_recovers_j_exactly() {
         let coloring = color_columns(&pattern);
         let jacobian = random_values(&mut rng, &pattern);
         let recovered = decompress(&pattern, &coloring, &times_seed(&jacobian, m, &coloring)).unwrap();
-        assert_eq!(recovered.colptr, pattern.csc().0);
-        assert_eq!(recovered.rowind, pattern.csc().1);
+        assert_eq!(recovered.colptr(), pattern.csc().0);
+        assert_eq!(recovered.rowind(), pattern.csc().1);
         assert_eq!(recovered.to_dense().data, jacobian);
     }
 }
@@ -217,11 +217,11 @@ fn single_pass_decompression_equals_sparse_of_the_matrix_bit_for_bit() {
         let checked = decompress(&pattern, &coloring, &compressed).unwrap();
         let exact = decompress_exact(&pattern, &coloring, &compressed);
         for got in [&checked, &exact] {
-            assert_eq!((got.nrows, got.ncols), (m, n));
-            assert_eq!(got.colptr, expected.colptr, "{m} x {n}");
-            assert_eq!(got.rowind, expected.rowind, "{m} x {n}");
+            assert_eq!((got.nrows(), got.ncols()), (m, n));
+            assert_eq!(got.colptr(), expected.colptr(), "{m} x {n}");
+            assert_eq!(got.rowind(), expected.rowind(), "{m} x {n}");
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got.values), bits(&expected.values), "{m} x {n}");
+            assert_eq!(bits(got.values()), bits(expected.values()), "{m} x {n}");
         }
     }
 }

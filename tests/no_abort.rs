@@ -41,7 +41,7 @@ fn argument_lists() -> Vec<Vec<Value>> {
     let long = 1_000_000;
     let long_column = Value::Double(Array::column(vec![1.0; long]));
     let long_row = Value::Double(Array::row(vec![1.0; long]));
-    let empty_sparse = Value::Sparse(SparseMatrix { nrows: long, ncols: long, colptr: vec![0; long + 1], rowind: vec![], values: vec![] });
+    let empty_sparse = Value::Sparse(SparseMatrix::empty(long, long));
     vec![
         vec![long_column.clone()],
         vec![long_column.clone(), long_row.clone()],

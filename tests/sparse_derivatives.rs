@@ -33,7 +33,7 @@ fn constant_sparse() -> Value {
 
 /// x-dependent sparse matrices (`S(x)` tridiagonal from `sparse(i, j, v)`, `D(x)` from `spdiags`)
 /// through every operation with a stored-entry rule, and through indexing and `full` in element form.
-const EXPRESSIONS: [&str; 20] = [
+const EXPRESSIONS: [&str; 28] = [
     "S(x) * x",
     "S(x).' * x",
     "S(x)' * K * x",
@@ -54,6 +54,15 @@ const EXPRESSIONS: [&str; 20] = [
     "sum(S(x) * x(3), 2)",
     "sum(D(x), 1).' + sum(D(x).', 2)",
     "K \\ x.^2 + (x.^2).' / K.'",
+    // Computed on stored entries (sparse results, as Octave's), and sparse concatenation.
+    "full(abs(S(x) - 0.5 * D(x)))(:)",
+    "full(S(x) .* D(x))(:)",
+    "full(S(x) .* (x * x.') + (x * x.') .* K)(:)",
+    "full(S(x) .^ 2 + D(x) .^ 3)(:)",
+    "full([S(x), D(x); K, S(x).'])(:)",
+    "[S(x); x.'] * x",
+    "[sparse([1 2], [1 2], [x(1) - 0.3; x(2)], 2, 2), K(1:2, 1:2)] * x(1:4)",
+    "full([D(x), x] .* [K, x.^2])(:)",
 ];
 
 fn captured() -> Vec<(&'static str, Value)> {
@@ -95,7 +104,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Expressions with x-dependent sparse matrices that reverse mode follows (per stored entry).
-const REVERSE_EXPRESSIONS: [&str; 19] = [
+const REVERSE_EXPRESSIONS: [&str; 23] = [
     "K \\ x",
     "(K \\ [x, 2 * x]) * [1; -1]",
     "[x.'; x.'] / K",
@@ -115,6 +124,10 @@ const REVERSE_EXPRESSIONS: [&str; 19] = [
     "S(x)(2:4, 3)",
     "S(x)(:, 2:3) * x(1:2) + S(x)(4, :).' .* x",
     "full(D(x)([1 3 4], [2 2 5]))(:)",
+    "sum(S(x) .^ 2, 2) + abs(D(x)) * x",
+    "((x * x.') .* S(x)) * x",
+    "[D(x); S(x)] * x",
+    "[S(x), x] * [x; 1]",
 ];
 
 /// `<J v, w>` from forward mode equals `<v, J' w>` from one reverse sweep of `sum(w .* f(x))`.
@@ -193,6 +206,7 @@ fn hessians_through_sparse_matrices_match_differences_of_the_gradient() {
         "sum((x.' / (speye(6) * 5 + S(x))).^3)",
         "x.' * S(x) * x + sum(sum(S(x) * D(x))) + sum(x(1) * S(x)) * x",
         "sum(sum(S(x) .* D(x))) + sum(sum((x(2) * D(x)).'))",
+        "x.' * ((x * x.') .* S(x)) * x + sum(sum([S(x), D(x)] .* [D(x), K]))",
     ];
     let x = x0();
     for text in objectives {
@@ -272,6 +286,21 @@ fn derivative_blocks_have_one_row_per_stored_entry() {
     let transposed = primitives::eval(Prim::Transpose, &[&m], 1).unwrap().remove(0);
     let dt = primitives::forward(Prim::Transpose, &Forward { inputs: &[&m], derivs: &[&dm], output: &transposed }).unwrap();
     assert_eq!(rows_of(&dt), sparse_of(&m).nnz());
+
+    // Steps on stored entries and concatenation: blocks of the result's nnz rows.
+    let two = Value::scalar(2.0);
+    for (prim, inputs, derivs) in [
+        (Prim::Abs, vec![&m], vec![&dm]),
+        (Prim::Power, vec![&m, &two], vec![&dm, &zero]),
+        (Prim::Times, vec![&m, &m], vec![&dm, &dm]),
+        (Prim::Horzcat, vec![&m, &a], vec![&dm, &da]),
+        (Prim::Vertcat, vec![&a, &m], vec![&da, &dm]),
+    ] {
+        let out = primitives::eval(prim, &inputs, 1).unwrap().remove(0);
+        let d = primitives::forward(prim, &Forward { inputs: &inputs, derivs: &derivs, output: &out }).unwrap();
+        assert_eq!(rows_of(&d), sparse_of(&out).nnz(), "{prim:?}");
+        assert!(sparse_of(&out).nnz() <= 2 * sparse_of(&m).nnz(), "{prim:?}");
+    }
 }
 
 #[test]
@@ -290,6 +319,18 @@ fn sparse_values_keep_octaves_class_and_shape() {
         ("@(x) sum(D(x), 2)", true),
         ("@(x) sum(K) * x(1)", true),
         ("@(x) K \\ x", false),
+        ("@(x) abs(S(x))", true),
+        ("@(x) S(x) .* D(x)", true),
+        ("@(x) S(x) .* (x * x.')", true),
+        ("@(x) (x * x.') .* S(x)", true),
+        ("@(x) S(x) .^ 2", true),
+        ("@(x) S(x) .^ 0", false),
+        ("@(x) -S(x)", true),
+        ("@(x) S(x)'", true),
+        ("@(x) S(x) * 3", true),
+        ("@(x) [S(x), K]", true),
+        ("@(x) [S(x); x.']", true),
+        ("@(x) [x, S(x)]", true),
     ] {
         let function = anonymous(text, captured());
         let result = evaluate(&mut engine, &function, vec![column(x0())], 2).unwrap_or_else(|d| panic!("{text}: {d}"));
@@ -297,6 +338,16 @@ fn sparse_values_keep_octaves_class_and_shape() {
         let expected_rows = result.value.numel();
         assert_eq!(result.jacobian.unwrap().dims(), vec![expected_rows, 6], "{text}: J has a row per element of f");
     }
+}
+
+/// A zero of a full operand that depends on x has no stored entry in a sparse concatenation: a
+/// clear error, never a dropped derivative.
+#[test]
+fn sparse_concatenation_refuses_to_drop_a_derivative() {
+    let mut engine = Engine::new();
+    let function = anonymous("@(x) [K, x - [0.3; 0.5; 0.7; 0.4; 0.6; 0.8]]", captured());
+    let err = evaluate(&mut engine, &function, vec![column(x0())], 2).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
 }
 
 /// Sparse solves with several right-hand sides give the dense solves' values (a transposition of a

@@ -178,8 +178,8 @@ fn compressed_jacobian_drops_value_dependent_zeros_like_detection() {
     log_line(&compressed.log, "compressed evaluation");
     let (a, b) = (sparse(detected.jacobian.as_ref().unwrap()), sparse(compressed.jacobian.as_ref().unwrap()));
     assert_eq!(a.nnz(), 2 * 40 - 1 - 4, "J(6,6), J(6,7), J(7,8), J(21,22) are zero");
-    assert_eq!((&a.colptr, &a.rowind), (&b.colptr, &b.rowind));
-    let bits = |m: &SparseMatrix| m.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!((a.colptr(), a.rowind()), (b.colptr(), b.rowind()));
+    let bits = |m: &SparseMatrix| m.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(a), bits(b));
     assert_eq!(values(&detected.value), values(&compressed.value));
     let fd = fd_jacobian(&mut engine, &f, &x, &[]);

@@ -156,7 +156,7 @@ pub fn gather_nonzeros(pattern: &Pattern, compressed: &[f64], source: impl Fn(us
     }
     rowind.truncate(kept);
     values.truncate(kept);
-    SparseMatrix { nrows, ncols, colptr, rowind, values }
+    SparseMatrix::new(nrows, ncols, colptr, rowind, values)
 }
 
 /// O(nnz + m * ncolors): one stamp per colour marks the colours each row touches.

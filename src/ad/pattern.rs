@@ -100,7 +100,7 @@ impl Pattern {
 
     /// The stored entries of a sparse matrix, explicit zeros included: its structure, not its values.
     pub fn from_sparse(matrix: &SparseMatrix) -> Pattern {
-        Pattern::from_csc(matrix.nrows, matrix.ncols, &matrix.colptr, &matrix.rowind)
+        Pattern::from_csc(matrix.nrows(), matrix.ncols(), matrix.colptr(), matrix.rowind())
     }
 
     /// From compressed sparse row arrays (`row_start[0] == 0`); column indices may be unsorted and

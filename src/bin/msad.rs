@@ -150,9 +150,9 @@ fn jacobian_command(args: &[String]) -> Result<(), String> {
 fn print_matrix(v: &Value) {
     match v {
         Value::Sparse(s) => {
-            for j in 0..s.ncols {
-                for k in s.colptr[j]..s.colptr[j + 1] {
-                    println!("  ({}, {})  {:.15e}", s.rowind[k] + 1, j + 1, s.values[k]);
+            for j in 0..s.ncols() {
+                for k in s.colptr()[j]..s.colptr()[j + 1] {
+                    println!("  ({}, {})  {:.15e}", s.rowind()[k] + 1, j + 1, s.values()[k]);
                 }
             }
         }

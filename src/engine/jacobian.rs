@@ -351,9 +351,9 @@ pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64
 
 /// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
-    let columns = 0..matrix.ncols.min(r.len());
-    let entries = columns.flat_map(|j| (matrix.colptr[j]..matrix.colptr[j + 1]).map(move |k| (matrix.rowind[k], j, matrix.values[k])));
-    first_entries_mismatch(matrix.nrows, entries, r, expected, f64::MIN_POSITIVE)
+    let columns = 0..matrix.ncols().min(r.len());
+    let entries = columns.flat_map(|j| (matrix.colptr()[j]..matrix.colptr()[j + 1]).map(move |k| (matrix.rowind()[k], j, matrix.values()[k])));
+    first_entries_mismatch(matrix.nrows(), entries, r, expected, f64::MIN_POSITIVE)
 }
 
 /// `first_mismatch` for a matrix given by its entries `(row, column, value)`, a difference below
@@ -506,29 +506,9 @@ fn thread_pool(threads: Option<usize>) -> Result<std::sync::Arc<rayon::ThreadPoo
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
 fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
-    let mut counts = vec![0usize; n + 1];
-    for (&c, &v) in s.cols.iter().zip(&s.vals) {
-        if v != 0.0 {
-            counts[c + 1] += 1;
-        }
-    }
-    for j in 0..n {
-        counts[j + 1] += counts[j];
-    }
-    let nnz = counts[n];
-    let (mut rowind, mut values) = (vec![0; nnz], vec![0.0; nnz]);
-    let mut next = counts.clone();
-    for r in 0..s.rows {
-        let (cols, vals) = s.row(r);
-        for (&c, &v) in cols.iter().zip(vals) {
-            if v != 0.0 {
-                rowind[next[c]] = r;
-                values[next[c]] = v;
-                next[c] += 1;
-            }
-        }
-    }
-    SparseMatrix { nrows: s.rows, ncols: n, colptr: counts, rowind, values }
+    // The block's rows hold sorted directions: a compressed-row matrix as it is.
+    let by_rows = sprs::CsMatView::new((s.rows, n), &s.ptr[..], &s.cols[..], &s.vals[..]);
+    SparseMatrix(by_rows.to_other_storage()).without_zeros()
 }
 
 /// Rows of J as computed: one per element of f, two for a complex f (its real and imaginary parts'
@@ -540,11 +520,5 @@ fn derivative_rows(value: &Value) -> usize {
 /// The pattern as a sparse matrix of ones (what `spy` and `JPattern` take).
 fn ones(pattern: &Pattern) -> SparseMatrix {
     let (colptr, rowind) = pattern.csc();
-    SparseMatrix {
-        nrows: pattern.nrows(),
-        ncols: pattern.ncols(),
-        colptr: colptr.to_vec(),
-        rowind: rowind.to_vec(),
-        values: vec![1.0; rowind.len()],
-    }
+    SparseMatrix::new(pattern.nrows(), pattern.ncols(), colptr.to_vec(), rowind.to_vec(), vec![1.0; rowind.len()])
 }

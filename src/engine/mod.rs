@@ -693,7 +693,7 @@ fn value_bytes(value: &Value) -> usize {
     match value {
         Value::Cell(a) => a.data.iter().map(value_bytes).sum(),
         Value::Struct(s) => s.elements.iter().flatten().map(value_bytes).sum(),
-        Value::Sparse(s) => 16 * s.values.len() + 8 * s.colptr.len(),
+        Value::Sparse(s) => 16 * s.values().len() + 8 * s.colptr().len(),
         Value::Complex(_) => 16 * value.numel(),
         Value::ComplexSparse(s) => 24 * s.nnz() + 8 * s.cols(),
         _ => 8 * value.numel(),

@@ -108,13 +108,7 @@ fn transposed_row(jacobian: Value) -> Value {
     match jacobian {
         Value::Double(row) => Value::Double(Array::column(row.data)),
         Value::Complex(row) => Value::Complex(Array::column(row.data)),
-        Value::Sparse(row) => Value::Sparse(SparseMatrix {
-            nrows: row.ncols,
-            ncols: 1,
-            colptr: vec![0, row.nnz()],
-            rowind: (0..row.ncols).filter(|&j| row.colptr[j + 1] > row.colptr[j]).collect(),
-            values: row.values,
-        }),
+        Value::Sparse(row) => Value::Sparse(row.transposed()),
         other => other,
     }
 }

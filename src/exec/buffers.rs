@@ -143,9 +143,10 @@ pub fn recycle_value(value: Value) {
         }
         Value::Logical(a) => give(a.dims),
         Value::Sparse(s) => {
-            give(s.values);
-            give(s.colptr);
-            give(s.rowind);
+            let (colptr, rowind, values) = s.0.into_raw_storage();
+            give(values);
+            give(colptr);
+            give(rowind);
         }
         _ => {}
     }

@@ -1,9 +1,10 @@
 //! Complex sparse matrices (a power-flow admittance matrix `Ybus`): `sprs` compressed-column storage of
 //! complex doubles. They are constants of the differentiated code (read from the caller, made by
 //! `conj`, `.'`, sums and products of such constants); derivative rules meet them through their real
-//! and imaginary parts, real sparse matrices (`part`).
+//! and imaginary parts, real sparse matrices (`part`). Real and complex sparse values share the
+//! conversions in `value` (generic over the scalar).
 
-use super::value::{Array, Complex64, SparseMatrix, Value};
+use super::value::{Array, Complex64, SparseMatrix, Value, csc_from_dense, csc_to_dense, without_zeros};
 use sprs::CsMat;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -12,18 +13,13 @@ pub struct ComplexSparse(pub CsMat<Complex64>);
 impl ComplexSparse {
     /// `re + i im` of two real sparse matrices of one size (their patterns joined).
     pub fn from_parts(re: &SparseMatrix, im: &SparseMatrix) -> ComplexSparse {
-        let as_complex = |s: &SparseMatrix, unit: Complex64| csc(s).map(|&x| unit * x);
+        let as_complex = |s: &SparseMatrix, unit: Complex64| s.0.map(|&x| unit * x);
         let sum = &as_complex(re, Complex64::new(1.0, 0.0)) + &as_complex(im, Complex64::new(0.0, 1.0));
         ComplexSparse(sum)
     }
     /// The stored entries of a complex dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<Complex64>) -> ComplexSparse {
-        let (rows, cols) = (a.rows(), a.cols());
-        let mut triplets = sprs::TriMat::new((rows, cols));
-        for (k, z) in a.data.iter().enumerate().filter(|(_, z)| z.re != 0.0 || z.im != 0.0) {
-            triplets.add_triplet(k % rows, k / rows, *z);
-        }
-        ComplexSparse(triplets.to_csc())
+        ComplexSparse(csc_from_dense(a))
     }
     pub fn rows(&self) -> usize {
         self.0.rows()
@@ -37,35 +33,19 @@ impl ComplexSparse {
     /// The real (`imaginary` false) or imaginary parts at every stored entry (zeros kept: the pattern
     /// is the complex matrix's).
     pub fn part(&self, imaginary: bool) -> SparseMatrix {
-        let m = &self.0;
-        SparseMatrix {
-            nrows: m.rows(),
-            ncols: m.cols(),
-            colptr: m.indptr().to_proper().to_vec(),
-            rowind: m.indices().to_vec(),
-            values: m.data().iter().map(|z| if imaginary { z.im } else { z.re }).collect(),
-        }
+        SparseMatrix(self.0.map(|z| if imaginary { z.im } else { z.re }))
     }
     pub fn to_dense(&self) -> Array<Complex64> {
-        let rows = self.rows();
-        let mut dense = Array::filled(vec![rows, self.cols()], Complex64::new(0.0, 0.0));
-        for (z, (i, j)) in self.0.iter() {
-            dense.data[i + j * rows] = *z;
-        }
-        dense
+        csc_to_dense(&self.0)
     }
     /// The matrix as Octave stores it: no entry whose value is exactly zero.
     pub fn without_zeros(&self) -> ComplexSparse {
-        let mut triplets = sprs::TriMat::new((self.rows(), self.cols()));
-        for (z, (i, j)) in self.0.iter().filter(|(z, _)| z.re != 0.0 || z.im != 0.0) {
-            triplets.add_triplet(i, j, *z);
-        }
-        ComplexSparse(triplets.to_csc())
+        ComplexSparse(without_zeros(&self.0))
     }
     /// The value as Octave keeps it: real sparse when every imaginary part is zero.
     pub fn narrowed(self) -> Value {
         match self.0.data().iter().all(|z| z.im == 0.0) {
-            true => Value::Sparse(self.part(false).without_zeros()),
+            true => Value::Sparse(self.part(false).as_stored().into_owned()),
             false => Value::ComplexSparse(self),
         }
     }
@@ -76,11 +56,6 @@ impl ComplexSparse {
     }
 }
 
-/// A real sparse matrix in `sprs` form (its arrays copied: msad's real sparse values keep their own).
-fn csc(s: &SparseMatrix) -> CsMat<f64> {
-    CsMat::new_csc((s.nrows, s.ncols), s.colptr.clone(), s.rowind.clone(), s.values.clone())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,8 +63,8 @@ mod tests {
     #[test]
     fn parts_join_and_split_back() {
         // 3 x 2: a real entry, an imaginary entry, and one with both parts.
-        let re = SparseMatrix { nrows: 3, ncols: 2, colptr: vec![0, 1, 2], rowind: vec![0, 2], values: vec![1.5, -2.0] };
-        let im = SparseMatrix { nrows: 3, ncols: 2, colptr: vec![0, 1, 2], rowind: vec![1, 2], values: vec![3.0, 4.0] };
+        let re = SparseMatrix::new(3, 2, vec![0, 1, 2], vec![0, 2], vec![1.5, -2.0]);
+        let im = SparseMatrix::new(3, 2, vec![0, 1, 2], vec![1, 2], vec![3.0, 4.0]);
         let z = ComplexSparse::from_parts(&re, &im);
         assert_eq!(z.nnz(), 3);
         let dense = z.to_dense();

@@ -282,20 +282,20 @@ pub fn index(value: &Value, deriv: &Deriv, subs: &[Subscript]) -> Result<(Value,
 /// `s` it came from (its derivative row).
 pub(crate) fn pick_sparse(s: &SparseMatrix, dims: &[usize], positions: &[usize]) -> (SparseMatrix, Vec<usize>) {
     let (nrows, ncols) = (dims[0], dims[1]);
-    let mut picked = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
+    let (mut colptr, mut rowind, mut values) = (vec![0; ncols + 1], vec![], vec![]);
     let mut entries = Vec::new();
     for (r, &k) in positions.iter().enumerate() {
         if let Some(e) = s.entry_at(k) {
-            picked.rowind.push(r % nrows.max(1));
-            picked.values.push(s.values[e]);
-            picked.colptr[r / nrows.max(1) + 1] += 1;
+            rowind.push(r % nrows.max(1));
+            values.push(s.values()[e]);
+            colptr[r / nrows.max(1) + 1] += 1;
             entries.push(e);
         }
     }
     for j in 0..ncols {
-        picked.colptr[j + 1] += picked.colptr[j];
+        colptr[j + 1] += colptr[j];
     }
-    (picked, entries)
+    (SparseMatrix::new(nrows, ncols, colptr, rowind, values), entries)
 }
 
 /// A sparse matrix that depends on x as a full one with one derivative row per element (its block
@@ -303,7 +303,7 @@ pub(crate) fn pick_sparse(s: &SparseMatrix, dims: &[usize], positions: &[usize])
 fn sparse_in_element_form(value: &Value, deriv: &Deriv) -> Result<Option<(Value, Deriv)>> {
     match value {
         Value::Sparse(s) if !deriv.is_zero() => {
-            crate::exec::memory::check_dims(&[s.nrows, s.ncols], size_of::<f64>())?;
+            crate::exec::memory::check_dims(&[s.nrows(), s.ncols()], size_of::<f64>())?;
             Ok(Some((Value::Double(s.to_dense()), crate::exec::primitives::element_rows(s, deriv)?)))
         }
         _ => Ok(None),

@@ -7,6 +7,7 @@ use super::small_list::Dims;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::ir::Callee;
 pub use num_complex::Complex64;
+use sprs::CsMat;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -66,84 +67,111 @@ pub fn normalize_dims(mut dims: Vec<usize>) -> Vec<usize> {
     dims
 }
 
-/// Real double sparse matrix in compressed sparse column form with sorted row indices.
+/// Real double sparse matrix: an `sprs` compressed-column matrix (sorted row indices). msad's
+/// kernels keep every entry the operands' structure makes, even one whose value is zero (it carries a
+/// derivative); `as_stored` gives the matrix as Octave stores it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SparseMatrix {
-    pub nrows: usize,
-    pub ncols: usize,
-    pub colptr: Vec<usize>,
-    pub rowind: Vec<usize>,
-    pub values: Vec<f64>,
-}
+pub struct SparseMatrix(pub CsMat<f64>);
 
 impl SparseMatrix {
+    /// From compressed-column arrays (row indices sorted within each column).
+    pub fn new(nrows: usize, ncols: usize, colptr: Vec<usize>, rowind: Vec<usize>, values: Vec<f64>) -> SparseMatrix {
+        SparseMatrix(CsMat::new_csc((nrows, ncols), colptr, rowind, values))
+    }
+    /// An m x n matrix with no stored entry.
+    pub fn empty(nrows: usize, ncols: usize) -> SparseMatrix {
+        SparseMatrix::new(nrows, ncols, vec![0; ncols + 1], vec![], vec![])
+    }
+    pub fn nrows(&self) -> usize {
+        self.0.rows()
+    }
+    pub fn ncols(&self) -> usize {
+        self.0.cols()
+    }
     pub fn nnz(&self) -> usize {
-        self.values.len()
+        self.0.nnz()
     }
-    /// The element at linear (column-major) index `k`, found in its column's sorted rows.
+    /// Column `j`'s entries are `colptr()[j]..colptr()[j + 1]`.
+    pub fn colptr(&self) -> &[usize] {
+        self.0.indptr().into_raw_storage()
+    }
+    pub fn rowind(&self) -> &[usize] {
+        self.0.indices()
+    }
+    pub fn values(&self) -> &[f64] {
+        self.0.data()
+    }
+    /// The same pattern with other values (one per stored entry).
+    pub fn with_values(&self, values: Vec<f64>) -> SparseMatrix {
+        SparseMatrix::new(self.nrows(), self.ncols(), self.colptr().to_vec(), self.rowind().to_vec(), values)
+    }
+    /// `A.'`.
+    pub fn transposed(&self) -> SparseMatrix {
+        SparseMatrix(self.0.transpose_view().to_other_storage())
+    }
+    /// The element at linear (column-major) index `k`.
     pub fn at(&self, k: usize) -> f64 {
-        self.entry_at(k).map_or(0.0, |e| self.values[e])
+        self.entry_at(k).map_or(0.0, |e| self.values()[e])
     }
-
     /// The stored entry at column-major position `k`, if any.
     pub fn entry_at(&self, k: usize) -> Option<usize> {
-        let (i, j) = (k % self.nrows, k / self.nrows);
-        let (start, end) = (self.colptr[j], self.colptr[j + 1]);
-        self.rowind[start..end].binary_search(&i).ok().map(|found| start + found)
-    }
-    /// The same matrix without the entries whose value is exactly zero (Octave stores none).
-    pub fn without_zeros(mut self) -> SparseMatrix {
-        if self.values.iter().all(|v| *v != 0.0) {
-            return self;
-        }
-        let mut kept = 0;
-        for j in 0..self.ncols {
-            let (start, end) = (self.colptr[j], self.colptr[j + 1]);
-            self.colptr[j] = kept;
-            for k in start..end {
-                if self.values[k] != 0.0 {
-                    (self.rowind[kept], self.values[kept]) = (self.rowind[k], self.values[k]);
-                    kept += 1;
-                }
-            }
-        }
-        self.colptr[self.ncols] = kept;
-        self.rowind.truncate(kept);
-        self.values.truncate(kept);
-        self
+        self.0.nnz_index(k % self.nrows(), k / self.nrows()).map(|e| e.0)
     }
     /// The matrix as Octave stores it: msad's kernels keep entries whose value is zero (they carry
     /// derivatives), Octave's values have none.
-    pub fn as_stored(&self) -> std::borrow::Cow<'_, SparseMatrix> {
-        match self.values.contains(&0.0) {
-            true => std::borrow::Cow::Owned(self.clone().without_zeros()),
-            false => std::borrow::Cow::Borrowed(self),
+    pub fn as_stored(&self) -> Cow<'_, SparseMatrix> {
+        match self.values().contains(&0.0) {
+            true => Cow::Owned(SparseMatrix(without_zeros(&self.0))),
+            false => Cow::Borrowed(self),
+        }
+    }
+    /// The matrix without the entries whose value is exactly zero.
+    pub fn without_zeros(self) -> SparseMatrix {
+        match self.values().contains(&0.0) {
+            true => SparseMatrix(without_zeros(&self.0)),
+            false => self,
         }
     }
     /// The nonzeros of a dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<f64>) -> SparseMatrix {
-        let (nrows, ncols) = (a.rows(), a.cols());
-        let mut m = SparseMatrix { nrows, ncols, colptr: vec![0], rowind: vec![], values: vec![] };
-        for j in 0..ncols {
-            for (i, &x) in a.data[j * nrows..(j + 1) * nrows].iter().enumerate() {
-                if x != 0.0 {
-                    m.rowind.push(i);
-                    m.values.push(x);
-                }
-            }
-            m.colptr.push(m.values.len());
-        }
-        m
+        SparseMatrix(csc_from_dense(a))
     }
     pub fn to_dense(&self) -> Array<f64> {
-        let mut dense = Array::filled(vec![self.nrows, self.ncols], 0.0);
-        for j in 0..self.ncols {
-            for k in self.colptr[j]..self.colptr[j + 1] {
-                dense.data[j * self.nrows + self.rowind[k]] = self.values[k];
-            }
-        }
-        dense
+        csc_to_dense(&self.0)
     }
+}
+
+/// The stored entries of a dense matrix, exact zeros dropped (real and complex sparse values).
+pub(super) fn csc_from_dense<T: Copy + Default + PartialEq + std::ops::Add<Output = T>>(a: &Array<T>) -> CsMat<T> {
+    let rows = a.rows();
+    let mut triplets = sprs::TriMat::new((rows, a.cols()));
+    for (k, x) in a.data.iter().enumerate().filter(|(_, x)| **x != T::default()) {
+        triplets.add_triplet(k % rows, k / rows, *x);
+    }
+    triplets.to_csc()
+}
+
+/// The full matrix of a compressed-column one.
+pub(super) fn csc_to_dense<T: Copy + Default>(m: &CsMat<T>) -> Array<T> {
+    let rows = m.rows();
+    let mut dense = Array::filled(vec![rows, m.cols()], T::default());
+    for (x, (i, j)) in m.iter() {
+        dense.data[i + j * rows] = *x;
+    }
+    dense
+}
+
+/// The matrix without the entries whose value is exactly zero (`T::default()`).
+pub(super) fn without_zeros<T: Copy + Default + PartialEq>(m: &CsMat<T>) -> CsMat<T> {
+    let (mut colptr, mut rowind, mut values) = (vec![0], vec![], vec![]);
+    for column in m.outer_iterator() {
+        for (i, x) in column.iter().filter(|(_, x)| **x != T::default()) {
+            rowind.push(i);
+            values.push(*x);
+        }
+        colptr.push(values.len());
+    }
+    CsMat::new_csc(m.shape(), colptr, rowind, values)
 }
 
 /// A struct array: field names in creation order, and for every element one value per field.
@@ -293,7 +321,7 @@ impl Value {
             Value::Logical(a) => a.dims.clone(),
             Value::Char(a) => a.dims.clone(),
             Value::Cell(a) => a.dims.clone(),
-            Value::Sparse(s) => vec![s.nrows, s.ncols],
+            Value::Sparse(s) => vec![s.nrows(), s.ncols()],
             Value::Struct(s) => s.dims.clone(),
             Value::Handle(_) => vec![1, 1],
             Value::Int(_, a) => a.dims.clone(),
@@ -308,7 +336,7 @@ impl Value {
             Value::Logical(a) => a.dims.iter().copied().collect(),
             Value::Char(a) => a.dims.iter().copied().collect(),
             Value::Cell(a) => a.dims.iter().copied().collect(),
-            Value::Sparse(s) => [s.nrows, s.ncols].into_iter().collect(),
+            Value::Sparse(s) => [s.nrows(), s.ncols()].into_iter().collect(),
             Value::Struct(s) => s.dims.iter().copied().collect(),
             Value::Handle(_) => [1, 1].into_iter().collect(),
             Value::Complex(a) => a.dims.iter().copied().collect(),
@@ -322,7 +350,7 @@ impl Value {
             Value::Logical(a) => a.dims == dims,
             Value::Char(a) => a.dims == dims,
             Value::Cell(a) => a.dims == dims,
-            Value::Sparse(s) => dims == [s.nrows, s.ncols],
+            Value::Sparse(s) => dims == [s.nrows(), s.ncols()],
             Value::Struct(s) => s.dims == dims,
             Value::Handle(_) => dims == [1, 1],
             Value::Int(_, a) => a.dims == dims,
@@ -336,7 +364,7 @@ impl Value {
             Value::Logical(a) => a.numel(),
             Value::Char(a) => a.numel(),
             Value::Cell(a) => a.numel(),
-            Value::Sparse(s) => s.nrows * s.ncols,
+            Value::Sparse(s) => s.nrows() * s.ncols(),
             Value::Struct(s) => s.dims.iter().product(),
             Value::Handle(_) => 1,
             Value::Int(_, a) => a.numel(),
@@ -398,9 +426,9 @@ impl Value {
             Value::Logical(a) => a.data.hash(h),
             Value::Char(a) => a.data.hash(h),
             Value::Sparse(s) => {
-                s.colptr.hash(h);
-                s.rowind.hash(h);
-                s.values.iter().for_each(|x| x.to_bits().hash(h));
+                s.colptr().hash(h);
+                s.rowind().hash(h);
+                s.values().iter().for_each(|x| x.to_bits().hash(h));
             }
             Value::Cell(a) => a.data.iter().for_each(|v| v.hash_content(h)),
             Value::Struct(st) => {
@@ -437,7 +465,10 @@ impl Value {
             (Value::Logical(a), Value::Logical(b)) => a == b,
             (Value::Char(a), Value::Char(b)) => a == b,
             (Value::Sparse(a), Value::Sparse(b)) => {
-                (a.nrows, a.ncols) == (b.nrows, b.ncols) && a.colptr == b.colptr && a.rowind == b.rowind && same_bits(&a.values, &b.values)
+                (a.nrows(), a.ncols()) == (b.nrows(), b.ncols())
+                    && a.colptr() == b.colptr()
+                    && a.rowind() == b.rowind()
+                    && same_bits(a.values(), b.values())
             }
             (Value::Cell(a), Value::Cell(b)) => a.dims == b.dims && same_elements(&a.data, &b.data),
             (Value::Struct(a), Value::Struct(b)) => {
@@ -467,7 +498,9 @@ impl Value {
             (Value::ComplexSparse(a), Value::ComplexSparse(b)) => {
                 let parts = |s: &ComplexSparse| (s.part(false), s.part(true));
                 let ((ar, ai), (br, bi)) = (parts(a), parts(b));
-                (ar.colptr, ar.rowind) == (br.colptr, br.rowind) && same_bits(&ar.values, &br.values) && same_bits(&ai.values, &bi.values)
+                (ar.colptr(), ar.rowind()) == (br.colptr(), br.rowind())
+                    && same_bits(ar.values(), br.values())
+                    && same_bits(ai.values(), bi.values())
             }
             _ => false,
         }
@@ -515,13 +548,13 @@ mod tests {
     }
 
     fn sparse(rowind: Vec<usize>, values: Vec<f64>) -> Value {
-        Value::Sparse(SparseMatrix { nrows: 40, ncols: 1, colptr: vec![0, values.len()], rowind, values })
+        Value::Sparse(SparseMatrix::new(40, 1, vec![0, values.len()], rowind, values))
     }
 
     #[test]
     fn sparse_elements_read_in_place_equal_the_dense_ones() {
         // 4 x 3 with entries in the first and last rows and an empty column.
-        let s = SparseMatrix { nrows: 4, ncols: 3, colptr: vec![0, 2, 2, 4], rowind: vec![0, 3, 1, 3], values: vec![1.5, -2.0, 3.0, 4.0] };
+        let s = SparseMatrix::new(4, 3, vec![0, 2, 2, 4], vec![0, 3, 1, 3], vec![1.5, -2.0, 3.0, 4.0]);
         let dense = s.to_dense();
         assert_eq!((0..12).map(|k| s.at(k)).collect::<Vec<_>>(), dense.data);
     }

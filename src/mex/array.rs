@@ -92,7 +92,7 @@ impl<'a> ArrayRef<'a> {
         // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); the three buffers have room for columns + 1 starts and
         // nnz entries.
         unsafe { ffi::msad_read_sparse(self.raw(), colptr.as_mut_ptr(), rowind.as_mut_ptr(), values.as_mut_ptr()) };
-        SparseMatrix { nrows: dims[0], ncols: dims[1], colptr, rowind, values }
+        SparseMatrix::new(dims[0], dims[1], colptr, rowind, values)
     }
 
     /// The function name of a simple handle (`@name`) where the host lets us read it directly; `None`
@@ -181,7 +181,7 @@ impl OwnedArray {
     }
 
     pub fn sparse(matrix: &SparseMatrix) -> OwnedArray {
-        let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        let (nrows, ncols, colptr, rowind, values) = (&matrix.nrows(), &matrix.ncols(), matrix.colptr(), matrix.rowind(), matrix.values());
         // SAFETY: a valid compressed-column matrix: ncols + 1 starts, nnz rows and values.
         OwnedArray::created(unsafe {
             ffi::msad_new_sparse(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())
@@ -251,7 +251,7 @@ impl CallOutput {
     }
 
     pub fn sparse(matrix: &SparseMatrix) -> CallOutput {
-        let SparseMatrix { nrows, ncols, colptr, rowind, values } = matrix;
+        let (nrows, ncols, colptr, rowind, values) = (&matrix.nrows(), &matrix.ncols(), matrix.colptr(), matrix.rowind(), matrix.values());
         // SAFETY: a valid compressed-column matrix: ncols + 1 starts, nnz rows and values.
         CallOutput::created(unsafe {
             ffi::msad_new_sparse_output(*nrows, *ncols, values.len(), colptr.as_ptr(), rowind.as_ptr(), values.as_ptr())

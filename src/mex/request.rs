@@ -219,12 +219,12 @@ fn sparsity(value: &Value) -> Result<Sparsity> {
     // Stored zeros of a sparse matrix are not entries.
     let mut colptr = vec![0];
     let mut rowind = Vec::with_capacity(matrix.nnz());
-    for j in 0..matrix.ncols {
-        let range = matrix.colptr[j]..matrix.colptr[j + 1];
-        rowind.extend(range.filter(|&k| matrix.values[k] != 0.0).map(|k| matrix.rowind[k]));
+    for j in 0..matrix.ncols() {
+        let range = matrix.colptr()[j]..matrix.colptr()[j + 1];
+        rowind.extend(range.filter(|&k| matrix.values()[k] != 0.0).map(|k| matrix.rowind()[k]));
         colptr.push(rowind.len());
     }
-    Ok(Sparsity::Pattern(Pattern::from_csc(matrix.nrows, matrix.ncols, &colptr, &rowind)))
+    Ok(Sparsity::Pattern(Pattern::from_csc(matrix.nrows(), matrix.ncols(), &colptr, &rowind)))
 }
 
 fn scalar(value: &Value) -> Option<f64> {

@@ -91,6 +91,30 @@ function test_msad_sparse_derivatives()
     check_value(full(f), full(o), 1e-15, [label ' value']);
     check_jacobian(J, fd_jacobian(@(x) reshape(full(picks{k}(x)), [], 1), x), 1e-7, [label ' Jacobian vs fd']);
   end
+
+  % Elementwise steps, scalings, transposes and concatenations keep Octave's class, sparsity, shape and
+  % nnz (a full D of S's size read at S's entries); their Jacobians against central differences (at
+  % the finite elements: [S, D] holds D's Inf).
+  D = reshape(1:n^2, n, n) / n; D(1, 3) = Inf; D(2, 2) = 0;
+  F = D; F(1, 3) = 3;
+  ops = {@(x) abs(S(x) - 0.5 * speye(n)), @(x) S(x) .* S(x).', @(x) S(x) .* F, @(x) F .* S(x), @(x) S(x) .^ 2, ...
+         @(x) S(x) .^ 0, @(x) S(x) * 3, @(x) -S(x), @(x) S(x)', @(x) S(x).', @(x) [S(x), D], @(x) [S(x); A(1, :) * ones(3, n)], ...
+         @(x) [S(x), S(x).'], @(x) [x, S(x)], @(x) [S(x), []], @(x) [sparse([1 2], [1 2], [x(1) - x(1); x(2)], 2, 2), speye(2)]};
+  for k = 1:numel(ops)
+    [f, J] = msad_eval(ops{k}, x);
+    o = ops{k}(x);
+    label = func2str(ops{k});
+    assert(strcmp(class(f), class(o)) && issparse(f) == issparse(o) && isequal(size(f), size(o)) && nnz(f) == nnz(o), ...
+           '%s: class, sparsity, shape or nnz differ from Octave''s', label);
+    check_value(full(f), full(o), 1e-14, [label ' value']);
+    fd = fd_jacobian(@(x) reshape(full(ops{k}(x)), [], 1), x);
+    finite = isfinite(full(o(:)));
+    check_jacobian(J(finite, :), fd(finite, :), 1e-7, [label ' Jacobian vs fd']);
+  end
+  % A full operand's zero that depends on x cannot be stored by a sparse concatenation: a clear error.
+  at = x;
+  zero_at_x = @(x) [speye(n), x - at];
+  expect_error(@() derivative_of(zero_at_x, x, fwd), 'msad:notDifferentiable', 'depends on x');
 end
 
 

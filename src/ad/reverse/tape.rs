@@ -77,7 +77,7 @@ fn value_bytes(value: &Value) -> usize {
         Value::Complex(a) => a.data.len() * size_of::<crate::exec::value::Complex64>(),
         Value::Logical(a) => a.data.len(),
         Value::Char(a) => a.data.len() * size_of::<u16>(),
-        Value::Sparse(s) => s.values.len() * (size_of::<f64>() + size_of::<usize>()) + s.colptr.len() * size_of::<usize>(),
+        Value::Sparse(s) => s.nnz() * (size_of::<f64>() + size_of::<usize>()) + size_of_val(s.colptr()),
         Value::ComplexSparse(s) => {
             s.nnz() * (size_of::<crate::exec::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>()
         }

@@ -40,14 +40,14 @@ pub(super) fn literal(value: &Value) -> Option<String> {
 /// `sparse(i, j, v, m, n)` with every stored entry.
 fn sparse_literal(s: &SparseMatrix) -> String {
     let (mut rows, mut cols) = (Vec::new(), Vec::new());
-    for j in 0..s.ncols {
-        for k in s.colptr[j]..s.colptr[j + 1] {
-            rows.push(number(&((s.rowind[k] + 1) as f64)));
+    for j in 0..s.ncols() {
+        for k in s.colptr()[j]..s.colptr()[j + 1] {
+            rows.push(number(&((s.rowind()[k] + 1) as f64)));
             cols.push(number(&((j + 1) as f64)));
         }
     }
-    let values: Vec<String> = s.values.iter().map(number).collect();
-    format!("sparse([{}], [{}], [{}], {}, {})", rows.join(", "), cols.join(", "), values.join(", "), s.nrows, s.ncols)
+    let values: Vec<String> = s.values().iter().map(number).collect();
+    format!("sparse([{}], [{}], [{}], {}, {})", rows.join(", "), cols.join(", "), values.join(", "), s.nrows(), s.ncols())
 }
 
 /// A number that reads back as the same double.

@@ -118,7 +118,7 @@ fn hash_shape(reg: &Reg, h: &mut impl Hasher) {
         Reg::Val(slot) => {
             slot.value.dims().hash(h);
             if let Value::Sparse(s) = &slot.value {
-                (&s.colptr, &s.rowind).hash(h);
+                (s.colptr(), s.rowind()).hash(h);
             }
         }
         other => hash_values(other, h),

@@ -372,8 +372,8 @@ enum Join {
 /// Where each element of one operand goes in the concatenation's result.
 type Placement = Vec<usize>;
 
-/// The result dims, and where each operand's elements go in the result (None: it contributes none).
-fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<usize>, Vec<Option<Placement>>)> {
+/// The result dims, and each operand's offset along `dim` (None: it contributes none).
+fn joined_dims(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<usize>, Vec<Option<usize>>)> {
     let mut acc: Option<Vec<usize>> = None;
     let mut offsets = vec![None; dims.len()];
     let mut offset = 0;
@@ -407,7 +407,12 @@ fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<u
             }
         }
     }
-    let out = acc.unwrap_or_else(|| vec![0, 0]);
+    Ok((acc.unwrap_or_else(|| vec![0, 0]), offsets))
+}
+
+/// The result dims, and where each operand's elements go in the result (None: it contributes none).
+fn placement(dims: &[Vec<usize>], dim: usize, joining: Joining) -> Result<(Vec<usize>, Vec<Option<Placement>>)> {
+    let (out, offsets) = joined_dims(dims, dim, joining)?;
     let n = out.len().max(dim + 1);
     let padded_out = padded(&out, n);
     // Joined along the last non-singleton dimension, every operand is one contiguous run.
@@ -482,6 +487,12 @@ pub(super) fn concatenate(args: &[&Value], dim: usize, joining: Joining) -> Resu
         return Ok(Value::Double(Array::new(dims.to_vec(), data)));
     }
     let dims: Vec<Vec<usize>> = args.iter().map(|v| v.dims()).collect();
+    if dim <= 1 && dims.iter().all(|d| d.len() == 2) && matches!(joined_class(args)?, Joined::Double { sparse: true }) {
+        // Sparse: no map per element, the operands that take part stacked as they are.
+        let (out_dims, offsets) = joined_dims(&dims, dim, joining)?;
+        let operands: Vec<&Value> = args.iter().zip(&offsets).filter(|(_, o)| o.is_some()).map(|(v, _)| *v).collect();
+        return Ok(Value::Sparse(super::sparse::concatenate(&operands, dim, &out_dims)?));
+    }
     // The placement maps have one entry per element of the result.
     memory::ensure(args.iter().map(|v| v.numel()).fold(0usize, usize::saturating_add), size_of::<usize>());
     let (out_dims, maps) = placement(&dims, dim, joining)?;
@@ -519,6 +530,7 @@ pub(super) fn concatenate(args: &[&Value], dim: usize, joining: Joining) -> Resu
             Value::Logical(Array::new(out_dims, fill(n, false, bools.collect())))
         }
         Joined::Double { sparse } => {
+            // A sparse operand here is joined along a third dimension or with an N-D operand.
             let doubles = parts.iter().map(|(v, m)| Ok((numbers(v)?, m)));
             let a = Array::new(out_dims, fill(n, 0.0, doubles.collect::<Result<_>>()?));
             if sparse && a.dims.len() == 2 { Value::Sparse(SparseMatrix::from_dense(&a)) } else { Value::Double(a) }

@@ -271,7 +271,7 @@ pub(super) fn numeric<'v>(name: &str, v: &'v Value) -> Result<Cow<'v, Array<f64>
 pub(super) fn eval_unary(prim: Prim, f: fn(f64) -> f64, domain: Option<fn(f64) -> bool>, args: &[&Value]) -> Result<Value> {
     super::check_arity(prim.name(), args, 1, 1)?;
     if let Some(s) = super::sparse::elementwise(prim, args) {
-        return Ok(Value::Sparse(s));
+        return Ok(Value::Sparse(s?));
     }
     let x = numeric(prim.name(), args[0])?;
     if let Some(complex) = outside_domain(prim, &x, f, domain) {
@@ -453,7 +453,7 @@ pub(super) fn eval_pairs(
     args: &[&Value],
 ) -> Result<Value> {
     if let Some(s) = super::sparse::elementwise(prim, args) {
-        return Ok(Value::Sparse(s));
+        return Ok(Value::Sparse(s?));
     }
     let e = expand(prim, args)?;
     if let Some(is_complex) = complex {

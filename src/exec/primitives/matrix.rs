@@ -83,14 +83,14 @@ fn eval_mtimes(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return elementwise_eval(Prim::Times, args);
     }
     if let (Value::Sparse(a), Value::Sparse(b)) = (args[0], args[1]) {
-        if b.nrows != a.ncols {
+        if b.nrows() != a.ncols() {
             return Err(nonconformant("operator *", &args[0].dims(), &args[1].dims()));
         }
-        return Ok(vec![Value::Sparse(sparse::product(a, b))]);
+        return Ok(vec![Value::Sparse(sparse::product(a, b)?)]);
     }
     if let Value::Sparse(a) = args[0] {
         let b = folded(args[1])?;
-        if b.dims[0] != a.ncols {
+        if b.dims[0] != a.ncols() {
             return Err(nonconformant("operator *", &args[0].dims(), &b.dims));
         }
         return Ok(vec![Value::Double(sparse::times_dense(a, &b))]);
@@ -195,7 +195,7 @@ fn eval_transpose(args: &[&Value], _: usize) -> Result<Vec<Value>> {
         return Err(runtime("transpose not defined for N-D objects"));
     }
     if let Value::Sparse(s) = v {
-        return Ok(vec![Value::Sparse(sparse::transposed(s))]);
+        return Ok(vec![Value::Sparse(s.transposed())]);
     }
     let map = transpose_map(dims[0], dims[1]);
     let out_dims = vec![dims[1], dims[0]];

@@ -92,9 +92,9 @@ fn eval(op: Reduction, args: &[&Value]) -> Result<Vec<Value>> {
     let p = plan(op.prim(), args, matches!(op, Reduction::CumSum))?;
     if let (Reduction::Sum, Value::Sparse(a)) = (op, args[0]) {
         // Sparse as in Octave, along the first two dimensions.
-        let dim = if p.out_dims[0] == 1 && a.nrows != 1 {
+        let dim = if p.out_dims[0] == 1 && a.nrows() != 1 {
             Some(1)
-        } else if p.out_dims.get(1) == Some(&1) && a.ncols != 1 {
+        } else if p.out_dims.get(1) == Some(&1) && a.ncols() != 1 {
             Some(2)
         } else {
             None

@@ -40,7 +40,7 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         (Prim::Sparse, [i, j, v, rest @ ..], Value::Sparse(s)) => triplets_rule(s, i, j, v, d[2], rest),
         (Prim::Spdiags, [b, dv, ..], Value::Sparse(s)) => spdiags_rule(s, b, dv, d[0]),
         (Prim::Full, [Value::Sparse(s)], _) => element_rows(s, d[0]),
-        (Prim::Transpose | Prim::Ctranspose, [Value::Sparse(a)], _) => Ok(d[0].gather(&RowMap::Gather(transpose(a).1), a.nnz())),
+        (Prim::Transpose | Prim::Ctranspose, [Value::Sparse(a)], _) => Ok(d[0].gather(&RowMap::Gather(transposed_entries(a)), a.nnz())),
         (Prim::Uminus, [Value::Sparse(a)], _) => Ok(scaled(a.nnz(), d[0], -1.0)),
         (Prim::Plus | Prim::Minus, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => {
             let sign = if id == Prim::Plus { 1.0 } else { -1.0 };
@@ -57,7 +57,8 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
         (Prim::Mtimes, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => Ok(product_rule(a, d[0], b, d[1], c)),
-        (Prim::Sum, [Value::Sparse(a)], Value::Sparse(_)) => Ok(sum_along(a, d[0], if a.nrows == 1 { 2 } else { 1 })),
+        (Prim::Horzcat | Prim::Vertcat, inputs, Value::Sparse(c)) => concat_rule(c, inputs, d, id == Prim::Vertcat),
+        (Prim::Sum, [Value::Sparse(a)], Value::Sparse(_)) => Ok(sum_along(a, d[0], if a.nrows() == 1 { 2 } else { 1 })),
         (Prim::Sum, [Value::Sparse(a), dim], Value::Sparse(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
             Ok(sum_along(a, d[0], scalar(dim).expect("a scalar dim") as usize))
         }
@@ -67,8 +68,22 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         (Prim::Mrdivide, [b, Value::Sparse(a)], _) if !matches!(b, Value::Sparse(_)) && scalar(fw.inputs[1]).is_none() => {
             sparse_lu::forward_mrdivide(d[0], &b.dims(), a, d[1], out)
         }
-        _ => return None,
+        _ => return super::sparse::OnEntries::of(id, fw.inputs).map(|on| on_entries_rule(id, &on, fw)),
     })
+}
+
+/// The rule of a step computed on stored entries (see `sparse::OnEntries`): the full rule on the
+/// operands' columns and blocks read at the result's entries.
+fn on_entries_rule(id: Prim, on: &super::sparse::OnEntries, fw: &Forward) -> Result<Deriv> {
+    let columns = on.columns(fw.inputs)?;
+    let blocks = on.blocks(fw.derivs);
+    let output = match fw.output {
+        Value::Sparse(s) => Value::Double(crate::exec::value::Array::column(s.values().to_vec())),
+        other => other.clone(),
+    };
+    let inputs: Vec<&Value> = columns.iter().collect();
+    let derivs: Vec<&Deriv> = blocks.iter().collect();
+    super::forward_rule(id, &Forward { inputs: &inputs, derivs: &derivs, output: &output })
 }
 
 /// The rule of `id` on full operands: active sparse operands (and the result) in element form.
@@ -101,18 +116,18 @@ fn through_elements(id: Prim, fw: &Forward) -> Result<Deriv> {
 }
 
 fn full(s: &SparseMatrix) -> Result<Value> {
-    memory::check_dims(&[s.nrows, s.ncols], size_of::<f64>())?;
+    memory::check_dims(&[s.nrows(), s.ncols()], size_of::<f64>())?;
     Ok(Value::Double(s.to_dense()))
 }
 
 /// Column-major element positions of the stored entries.
 fn positions(s: &SparseMatrix) -> impl Iterator<Item = usize> + '_ {
-    (0..s.ncols).flat_map(move |j| s.rowind[s.colptr[j]..s.colptr[j + 1]].iter().map(move |&i| i + j * s.nrows))
+    entries(s).map(|(i, j)| i + j * s.nrows())
 }
 
 /// A stored-entry block in element form: one row per element of the full matrix.
 pub fn element_rows(s: &SparseMatrix, d: &Deriv) -> Result<Deriv> {
-    let numel = s.nrows.saturating_mul(s.ncols);
+    let numel = s.nrows().saturating_mul(s.ncols());
     if let Some(nd) = d.nd().filter(|_| matches!(d, Deriv::Dense(_))) {
         memory::check(numel.saturating_mul(nd), size_of::<f64>())?;
     }
@@ -124,7 +139,7 @@ pub fn element_rows(s: &SparseMatrix, d: &Deriv) -> Result<Deriv> {
 /// does not store must have no derivative.
 fn entry_rows(s: &SparseMatrix, elements: &Deriv) -> Result<Deriv> {
     let stored: Vec<usize> = positions(s).collect();
-    let mut is_stored = vec![false; s.nrows.saturating_mul(s.ncols)];
+    let mut is_stored = vec![false; s.nrows().saturating_mul(s.ncols())];
     stored.iter().for_each(|&p| is_stored[p] = true);
     let dropped = match elements {
         Deriv::Dense(d) => (0..d.nd).any(|j| d.column(j).iter().zip(&is_stored).any(|(v, kept)| !kept && *v != 0.0)),
@@ -145,31 +160,10 @@ fn scaled(rows: usize, d: &Deriv, c: f64) -> Deriv {
     combine_terms(&[(Coef::Same(c), d, &RowMap::Identity)], rows)
 }
 
-/// A matrix built from `(row, column, value)` triplets with duplicates summed and every listed entry
-/// kept, and for each triplet the index of the stored entry it went to.
-pub(super) fn assemble(nrows: usize, ncols: usize, triplets: &[(usize, usize, f64)]) -> (SparseMatrix, Vec<usize>) {
-    memory::ensure(ncols.saturating_add(1), size_of::<usize>());
-    let mut order: Vec<usize> = (0..triplets.len()).collect();
-    order.sort_unstable_by_key(|&t| (triplets[t].1, triplets[t].0));
-    let mut m = SparseMatrix { nrows, ncols, colptr: vec![0; ncols + 1], rowind: vec![], values: vec![] };
-    let mut entry_of = vec![0; triplets.len()];
-    let mut last = None;
-    for t in order {
-        let (i, j, v) = triplets[t];
-        if last == Some((i, j)) {
-            *m.values.last_mut().expect("a previous entry") += v;
-        } else {
-            m.rowind.push(i);
-            m.values.push(v);
-            m.colptr[j + 1] += 1;
-            last = Some((i, j));
-        }
-        entry_of[t] = m.values.len() - 1;
-    }
-    for j in 0..ncols {
-        m.colptr[j + 1] += m.colptr[j];
-    }
-    (m, entry_of)
+/// For each `(row, column, value)` triplet the stored entry of the matrix assembled from them (see
+/// `sparse::from_triplets`) that it went to.
+fn assembled_entries(m: &SparseMatrix, triplets: &[(usize, usize, f64)]) -> Vec<usize> {
+    triplets.iter().map(|&(i, j, _)| m.0.nnz_index(i, j).expect("an assembled entry").0).collect()
 }
 
 /// The block of a matrix assembled from triplets whose value `k` is element `source[k]` of an operand
@@ -193,40 +187,25 @@ fn sums_of(groups: Vec<Vec<usize>>) -> RowOperator {
 
 fn triplets_rule(s: &SparseMatrix, i: &Value, j: &Value, v: &Value, dv: &Deriv, rest: &[&Value]) -> Result<Deriv> {
     let (triplets, source) = super::sparse::triplet_list(i, j, v)?;
-    let (m, n) = super::sparse::triplet_dims(&triplets, rest)?;
-    let (assembled, entry_of) = assemble(m, n, &triplets);
-    debug_assert_eq!(assembled.nnz(), s.nnz());
-    Ok(assembled_rule(s, &entry_of, &source, dv))
+    super::sparse::triplet_dims(&triplets, rest)?;
+    Ok(assembled_rule(s, &assembled_entries(s, &triplets), &source, dv))
 }
 
 fn spdiags_rule(s: &SparseMatrix, b: &Value, d: &Value, db: &Deriv) -> Result<Deriv> {
-    let (triplets, source) = super::sparse::diagonal_triplets(b, d, s.nrows, s.ncols)?;
-    let (_, entry_of) = assemble(s.nrows, s.ncols, &triplets);
-    Ok(assembled_rule(s, &entry_of, &source, db))
+    let (triplets, source) = super::sparse::diagonal_triplets(b, d, s.nrows(), s.ncols())?;
+    Ok(assembled_rule(s, &assembled_entries(s, &triplets), &source, db))
 }
 
-/// `A.'` and, for each of its stored entries, the index of that entry in A (a counting sort by row).
-pub(super) fn transpose(a: &SparseMatrix) -> (SparseMatrix, Vec<usize>) {
-    let mut colptr = vec![0; a.nrows + 1];
-    a.rowind.iter().for_each(|&i| colptr[i + 1] += 1);
-    for i in 0..a.nrows {
-        colptr[i + 1] += colptr[i];
-    }
-    let mut next = colptr.clone();
-    let (mut rowind, mut values, mut order) = (vec![0; a.nnz()], vec![0.0; a.nnz()], vec![0; a.nnz()]);
-    for j in 0..a.ncols {
-        for e in a.colptr[j]..a.colptr[j + 1] {
-            let slot = &mut next[a.rowind[e]];
-            (rowind[*slot], values[*slot], order[*slot]) = (j, a.values[e], e);
-            *slot += 1;
-        }
-    }
-    (SparseMatrix { nrows: a.ncols, ncols: a.nrows, colptr, rowind, values }, order)
+/// For each stored entry of `A.'`, the index of that entry in A: sprs's transpose of A's pattern
+/// holding the entry numbers.
+pub(super) fn transposed_entries(a: &SparseMatrix) -> Vec<usize> {
+    let numbered = sprs::CsMat::new_csc(a.0.shape(), a.colptr().to_vec(), a.rowind().to_vec(), (0..a.nnz()).collect::<Vec<usize>>());
+    numbered.transpose_view().to_other_storage().into_raw_storage().2
 }
 
 /// The stored entries of A (each `(row, column)`) in CSC order.
 pub(super) fn entries(a: &SparseMatrix) -> impl Iterator<Item = (usize, usize)> + '_ {
-    (0..a.ncols).flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| (i, j)))
+    a.0.iter().map(|(_, at)| at)
 }
 
 /// `A + sign B` (and sums of more terms): each stored entry of C sums the entries of the operands
@@ -251,12 +230,35 @@ fn sum_rule(c: &SparseMatrix, terms: &[(&SparseMatrix, &Deriv, f64)]) -> Deriv {
     crate::exec::deriv::sum(parts, c.nnz())
 }
 
+/// `[A, B]` or `[A; B]` with a sparse result C: each operand's block placed at its entries of C. A
+/// full operand's element rows are read at its nonzeros (one of its zeros that depends on x fails,
+/// see `entry_rows`); empty operands take no part (`sparse::concatenate`).
+fn concat_rule(c: &SparseMatrix, inputs: &[&Value], derivs: &[&Deriv], vertical: bool) -> Result<Deriv> {
+    let (mut row0, mut col0) = (0, 0);
+    let mut placed = Vec::with_capacity(inputs.len());
+    for (v, d) in inputs.iter().zip(derivs).filter(|(v, _)| v.numel() > 0) {
+        let own = super::sparse::as_sparse("concatenation", v)?;
+        let at: Vec<(usize, usize)> =
+            entries(&own).enumerate().map(|(e, (i, j))| (c.0.nnz_index(i + row0, j + col0).expect("a joined entry").0, e)).collect();
+        placed.push(match v {
+            Value::Sparse(_) => d.scatter(&at, c.nnz()),
+            _ => entry_rows(&own, d)?.scatter(&at, c.nnz()),
+        });
+        if vertical {
+            row0 += own.nrows();
+        } else {
+            col0 += own.ncols();
+        }
+    }
+    Ok(crate::exec::deriv::sum(placed, c.nnz()))
+}
+
 /// `c A` (or `A / c`): `c dA + A dc` (`dA / c - A dc / c^2`), on A's stored entries.
 fn scaling_rule(a: &SparseMatrix, da: &Deriv, c: &Value, dc: &Deriv, divide: bool) -> Deriv {
     let c = scalar(c).expect("a scalar operand");
     let (own, of_c): (f64, Vec<f64>) = match divide {
-        false => (c, a.values.clone()),
-        true => (1.0 / c, a.values.iter().map(|v| -v / (c * c)).collect()),
+        false => (c, a.values().to_vec()),
+        true => (1.0 / c, a.values().iter().map(|v| -v / (c * c)).collect()),
     };
     combine_terms(&[(Coef::Same(own), da, &RowMap::Identity), (Coef::Each(&of_c), dc, &RowMap::Scalar)], a.nnz())
 }
@@ -267,7 +269,7 @@ pub(super) fn times_entries(a: &SparseMatrix, da: &Deriv, x: &[f64], k: usize, t
     if da.is_zero() {
         return Deriv::Zero;
     }
-    let (m, inner) = if transposed { (a.ncols, a.nrows) } else { (a.nrows, a.ncols) };
+    let (m, inner) = if transposed { (a.ncols(), a.nrows()) } else { (a.nrows(), a.ncols()) };
     let mut by_row: Vec<Vec<(usize, usize)>> = vec![vec![]; m];
     for (e, (i, j)) in entries(a).enumerate() {
         let (row, l) = if transposed { (j, i) } else { (i, j) };
@@ -289,7 +291,7 @@ pub(super) fn times_entries(a: &SparseMatrix, da: &Deriv, x: &[f64], k: usize, t
 /// For `sum(A, dim)` (dim 1 or 2), the stored entries of A each element of the result sums: those
 /// of its column (dim 1) or row (dim 2).
 fn sum_groups(a: &SparseMatrix, dim: usize) -> Vec<Vec<usize>> {
-    let rows = if dim == 1 { a.ncols } else { a.nrows };
+    let rows = if dim == 1 { a.ncols() } else { a.nrows() };
     let mut by_result: Vec<Vec<usize>> = vec![vec![]; rows];
     for (e, (i, j)) in entries(a).enumerate() {
         by_result[if dim == 1 { j } else { i }].push(e);
@@ -301,17 +303,17 @@ fn sum_groups(a: &SparseMatrix, dim: usize) -> Vec<Vec<usize>> {
 /// with a stored entry, even one summing to zero at this x (it still has a derivative).
 pub(super) fn sparse_sum(a: &SparseMatrix, dim: usize) -> SparseMatrix {
     let groups = sum_groups(a, dim);
-    let (nrows, ncols) = if dim == 1 { (1, a.ncols) } else { (a.nrows, 1) };
+    let (nrows, ncols) = if dim == 1 { (1, a.ncols()) } else { (a.nrows(), 1) };
     let triplets: Vec<(usize, usize, f64)> = groups
         .iter()
         .enumerate()
         .filter(|(_, g)| !g.is_empty())
         .map(|(r, g)| {
             let (i, j) = if dim == 1 { (0, r) } else { (r, 0) };
-            (i, j, g.iter().map(|&e| a.values[e]).sum())
+            (i, j, g.iter().map(|&e| a.values()[e]).sum())
         })
         .collect();
-    assemble(nrows, ncols, &triplets).0
+    super::sparse::from_triplets(nrows, ncols, triplets)
 }
 
 /// The block of `sum(A, dim)` (see `sparse_sum`): each stored entry sums its group's rows.
@@ -321,47 +323,23 @@ fn sum_along(a: &SparseMatrix, da: &Deriv, dim: usize) -> Deriv {
 
 /// The terms of `C = A * B` for sparse A and B: for each product `A(i, k) B(k, j)`, the stored entries
 /// of C, A and B it joins.
-pub(super) type ProductTerms = Vec<(usize, usize, usize)>;
+type ProductTerms = Vec<(usize, usize, usize)>;
 
-/// `A * B` of sparse matrices with every entry their structures make (Gustavson: column j of C
-/// gathers the columns of A that B's column j selects), and its terms.
-pub(super) fn product(a: &SparseMatrix, b: &SparseMatrix) -> (SparseMatrix, ProductTerms) {
-    let mut c = SparseMatrix { nrows: a.nrows, ncols: b.ncols, colptr: vec![0], rowind: vec![], values: vec![] };
-    let mut terms = Vec::new();
-    let mut slot_of_row = vec![usize::MAX; a.nrows];
-    for j in 0..b.ncols {
-        let (start, first_term) = (c.rowind.len(), terms.len());
-        for eb in b.colptr[j]..b.colptr[j + 1] {
-            let k = b.rowind[eb];
-            memory::reserve(&mut terms, a.colptr[k + 1] - a.colptr[k]);
-            for ea in a.colptr[k]..a.colptr[k + 1] {
-                let i = a.rowind[ea];
-                if slot_of_row[i] == usize::MAX || slot_of_row[i] < start {
-                    slot_of_row[i] = c.rowind.len();
-                    c.rowind.push(i);
-                    c.values.push(0.0);
-                }
-                c.values[slot_of_row[i]] += a.values[ea] * b.values[eb];
-                terms.push((slot_of_row[i], ea, eb));
-            }
-        }
-        // Rows sorted within the column, the terms' entries renumbered to match.
-        let mut order: Vec<usize> = (start..c.rowind.len()).collect();
-        order.sort_unstable_by_key(|&e| c.rowind[e]);
-        let mut renumbered = vec![0; order.len()];
-        order.iter().enumerate().for_each(|(new, &old)| renumbered[old - start] = start + new);
-        let (rows, values): (Vec<usize>, Vec<f64>) = order.iter().map(|&e| (c.rowind[e], c.values[e])).unzip();
-        c.rowind[start..].copy_from_slice(&rows);
-        c.values[start..].copy_from_slice(&values);
-        terms[first_term..].iter_mut().for_each(|t| t.0 = renumbered[t.0 - start]);
-        c.colptr.push(c.rowind.len());
-    }
-    (c, terms)
+/// The products `A(i, k) B(k, j)` of `A * B` (sparse A and B): for each, its entries of A and B and
+/// its position `(i, j)` in the product.
+pub(super) fn product_pairs<'a>(a: &'a SparseMatrix, b: &'a SparseMatrix) -> impl Iterator<Item = (usize, usize, (usize, usize))> + 'a {
+    entries(b).enumerate().flat_map(move |(eb, (k, j))| (a.colptr()[k]..a.colptr()[k + 1]).map(move |ea| (ea, eb, (a.rowind()[ea], j))))
+}
+
+/// For each product of `C = A * B`, the stored entries of C, A and B it joins (`sparse::product`
+/// checked that memory holds them).
+fn product_terms(a: &SparseMatrix, b: &SparseMatrix, c: &SparseMatrix) -> ProductTerms {
+    product_pairs(a, b).map(|(ea, eb, (i, j))| (c.0.nnz_index(i, j).expect("an entry of the product").0, ea, eb)).collect()
 }
 
 /// `dC = dA B + A dB` on the stored entries of `C = A * B`.
 fn product_rule(a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &SparseMatrix) -> Deriv {
-    let terms = product(a, b).1;
+    let terms = product_terms(a, b, c);
     let operator = |own_entry: fn(&(usize, usize, usize)) -> usize, coef: &dyn Fn(&(usize, usize, usize)) -> f64| {
         let mut by_entry: Vec<Vec<(usize, f64)>> = vec![vec![]; c.nnz()];
         terms.iter().for_each(|t| by_entry[t.0].push((own_entry(t), coef(t))));
@@ -375,8 +353,8 @@ fn product_rule(a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &
         }
         op
     };
-    let from_a = operator(|t| t.1, &|t| b.values[t.2]);
-    let from_b = operator(|t| t.2, &|t| a.values[t.1]);
+    let from_a = operator(|t| t.1, &|t| b.values()[t.2]);
+    let from_b = operator(|t| t.2, &|t| a.values()[t.1]);
     crate::exec::deriv::sum(vec![da.apply(&from_a), db.apply(&from_b)], c.nnz())
 }
 
@@ -385,7 +363,7 @@ fn times_rule(a: &SparseMatrix, da: &Deriv, x: &Value, dx: &Deriv) -> Result<Der
     let columns = x.dims()[1..].iter().product();
     let x = super::elementwise::numeric("mtimes", x)?;
     let parts = vec![super::sparse::times_deriv(a, dx, columns), times_entries(a, da, &x.data, columns, false)];
-    Ok(crate::exec::deriv::sum(parts, a.nrows * columns))
+    Ok(crate::exec::deriv::sum(parts, a.nrows() * columns))
 }
 
 /// The rule of `sparse` and `spdiags` (their results are sparse: `forward` brings every call here).

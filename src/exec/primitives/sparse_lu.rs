@@ -35,16 +35,17 @@ thread_local! {
 impl SparseLu {
     /// The factors of `a`, reused when it equals the last sparse matrix factored here.
     pub(super) fn shared(op: &str, a: &SparseMatrix) -> Result<Rc<SparseLu>> {
-        if a.nrows != a.ncols {
+        if a.nrows() != a.ncols() {
             return Err(Diagnostic::new(ErrorKind::Unsupported, format!("{op}: a non-square sparse matrix"))
                 .with_hint("msad solves square sparse systems; use full(A) for least squares"));
         }
         if let Some(lu) = LAST_FACTORED.with(|last| last.borrow().as_ref().filter(|(m, _)| m == a).map(|(_, lu)| lu.clone())) {
             return Ok(lu);
         }
-        let symbolic = SymbolicSparseColMatRef::new_checked(a.nrows, a.ncols, &a.colptr, None, &a.rowind);
-        let lu = SparseColMatRef::new(symbolic, &a.values).sp_lu().map_err(|_| singular(op, 0.0))?;
-        let lu = Rc::new(SparseLu { n: a.nrows, lu });
+        // faer reads sprs's compressed-column arrays in place.
+        let symbolic = SymbolicSparseColMatRef::new_checked(a.nrows(), a.ncols(), a.colptr(), None, a.rowind());
+        let lu = SparseColMatRef::new(symbolic, a.values()).sp_lu().map_err(|_| singular(op, 0.0))?;
+        let lu = Rc::new(SparseLu { n: a.nrows(), lu });
         LAST_FACTORED.with(|last| *last.borrow_mut() = Some((a.clone(), lu.clone())));
         Ok(lu)
     }
@@ -71,14 +72,14 @@ fn solve(op: &str, a: &SparseMatrix, b: &Array<f64>, transposed: bool) -> Result
     let lu = SparseLu::shared(op, a)?;
     let mut x = b.data.clone();
     lu.solve_in_place(op, &mut x, b.cols(), transposed)?;
-    Ok(Array::new(vec![a.ncols, b.cols()], x))
+    Ok(Array::new(vec![a.ncols(), b.cols()], x))
 }
 
 /// `A\B` with a sparse A: a full result, as in Octave.
 pub(super) fn eval_mldivide(a: &SparseMatrix, b: &Value) -> Result<Vec<Value>> {
     let b = matrix_2d("mldivide", b)?;
-    if b.rows() != a.nrows {
-        return Err(nonconformant("operator \\", &[a.nrows, a.ncols], &b.dims));
+    if b.rows() != a.nrows() {
+        return Err(nonconformant("operator \\", &[a.nrows(), a.ncols()], &b.dims));
     }
     Ok(vec![Value::Double(solve("operator \\", a, &b, false)?)])
 }
@@ -86,8 +87,8 @@ pub(super) fn eval_mldivide(a: &SparseMatrix, b: &Value) -> Result<Vec<Value>> {
 /// `B/A` with a sparse A: `(A.' \ B.').'`.
 pub(super) fn eval_mrdivide(b: &Value, a: &SparseMatrix) -> Result<Vec<Value>> {
     let b = matrix_2d("mrdivide", b)?;
-    if b.cols() != a.ncols {
-        return Err(nonconformant("operator /", &b.dims, &[a.nrows, a.ncols]));
+    if b.cols() != a.ncols() {
+        return Err(nonconformant("operator /", &b.dims, &[a.nrows(), a.ncols()]));
     }
     let xt = solve("operator /", a, &transposed(&b), true)?;
     Ok(vec![Value::Double(transposed(&xt))])
@@ -101,7 +102,7 @@ fn transposed(a: &Array<f64>) -> Array<f64> {
 /// `dx = A \ (db - dA x)` (or with A.' for `transposed`), x being m x k; `da` has one row per stored
 /// entry of A. One factorisation serves every direction.
 fn solve_derivative(op: &str, a: &SparseMatrix, da: &Deriv, db: &Deriv, x: &Array<f64>, transposed: bool) -> Result<Deriv> {
-    let (n, k) = (a.ncols, x.cols());
+    let (n, k) = (a.ncols(), x.cols());
     let da_x = times_entries(a, da, &x.data, k, transposed);
     let rhs = combine_terms(&[(Coef::Same(1.0), db, &RowMap::Identity), (Coef::Same(-1.0), &da_x, &RowMap::Identity)], n * k);
     let Some(nd) = rhs.nd() else { return Ok(Deriv::Zero) };
@@ -143,9 +144,7 @@ impl<'a> System<'a> {
 
     /// The stored entries of A as `(row, column)` of C, in A's CSC order.
     fn entries(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let a = self.a;
-        (0..a.ncols)
-            .flat_map(move |j| a.rowind[a.colptr[j]..a.colptr[j + 1]].iter().map(move |&i| if self.transposed { (j, i) } else { (i, j) }))
+        super::sparse_deriv::entries(self.a).map(|(i, j)| if self.transposed { (j, i) } else { (i, j) })
     }
 
     /// Solves `C Z = rhs` (`C' Z = rhs` with `adjoint`) in place, `cols` right-hand sides.
@@ -155,26 +154,18 @@ impl<'a> System<'a> {
 
     /// `scale * U V'` at A's stored entries, U and V n x k (column-major).
     fn outer_on_entries(&self, u: &[f64], v: &[f64], k: usize, scale: f64) -> Vec<f64> {
-        let n = self.a.nrows;
+        let n = self.a.nrows();
         self.entries().map(|(i, l)| scale * (0..k).map(|c| u[i + n * c] * v[l + n * c]).sum::<f64>()).collect()
     }
 
-    /// `C_e' W` for the matrix C_e with A's pattern and the entry values `e`, W n x k.
-    fn entries_transposed_times(&self, e: &[f64], w: &[f64], k: usize) -> Vec<f64> {
-        let n = self.a.nrows;
+    /// `C_e W` (`C_e' W` with `transposed`) for the matrix C_e with A's pattern and the entry values
+    /// `e`, W n x k.
+    fn entries_times(&self, e: &[f64], w: &[f64], k: usize, transposed: bool) -> Vec<f64> {
+        let n = self.a.nrows();
         let mut out = vec![0.0; n * k];
         for ((i, l), &v) in self.entries().zip(e) {
-            (0..k).for_each(|c| out[l + n * c] += v * w[i + n * c]);
-        }
-        out
-    }
-
-    /// `C_e W`, as `entries_transposed_times`.
-    fn entries_times(&self, e: &[f64], w: &[f64], k: usize) -> Vec<f64> {
-        let n = self.a.nrows;
-        let mut out = vec![0.0; n * k];
-        for ((i, l), &v) in self.entries().zip(e) {
-            (0..k).for_each(|c| out[i + n * c] += v * w[l + n * c]);
+            let (to, from) = if transposed { (l, i) } else { (i, l) };
+            (0..k).for_each(|c| out[to + n * c] += v * w[from + n * c]);
         }
         out
     }
@@ -216,7 +207,7 @@ pub(super) fn solve_adjoints(
     let (ka, kb) = operands(id);
     let (rows, cols) = (x.rows(), x.cols());
     let size = rows * cols;
-    let k = size / a.nrows.max(1);
+    let k = size / a.nrows().max(1);
     let z = system.frame(&x.data, rows, cols);
     let mut dbar: Vec<f64> = adjoint.chunks(size.max(1)).take(columns).flat_map(|c| system.frame(c, rows, cols)).collect();
     system.solve(&mut dbar, k * columns, true)?;
@@ -237,18 +228,18 @@ pub(super) fn solve_second_order(id: super::Prim, a: &SparseMatrix, x: &Array<f6
     let system = System::new(id, a)?;
     let (ka, kb) = operands(id);
     let (rows, cols) = (x.rows(), x.cols());
-    let (n, size, p) = (a.nrows, rows * cols, t.directions);
+    let (n, size, p) = (a.nrows(), rows * cols, t.directions);
     let k = size / n.max(1);
     let z = system.frame(&x.data, rows, cols);
     let mut dbar = system.frame(&t.adjoint[..size], rows, cols);
     system.solve(&mut dbar, k, true)?;
     let a_dot = t.tangents[ka].expect("A depends on x");
-    let mut s: Vec<f64> = (0..p).flat_map(|j| system.entries_transposed_times(a_dot.column(j), &dbar, k)).collect();
+    let mut s: Vec<f64> = (0..p).flat_map(|j| system.entries_times(a_dot.column(j), &dbar, k, true)).collect();
     system.solve(&mut s, k * p, true)?;
     s.iter_mut().for_each(|v| *v = -*v);
     let mut z_dot: Vec<f64> = (0..p)
         .flat_map(|j| {
-            let own = system.entries_times(a_dot.column(j), &z, k);
+            let own = system.entries_times(a_dot.column(j), &z, k, false);
             let d_dot = t.tangents[kb].map(|d| system.frame(d.column(j), rows, cols));
             own.into_iter().enumerate().map(move |(r, v)| d_dot.as_ref().map_or(0.0, |d| d[r]) - v)
         })

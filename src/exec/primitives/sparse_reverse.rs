@@ -87,7 +87,7 @@ pub(super) fn second_order_term(id: PrimId, t: &Tangents) -> Result<Adjoints> {
 /// parts) replaced by `values`.
 pub(super) fn with_values(v: &Value, values: &[f64]) -> Value {
     match v {
-        Value::Sparse(s) => Value::Sparse(SparseMatrix { values: values.to_vec(), ..s.clone() }),
+        Value::Sparse(s) => Value::Sparse(s.with_values(values.to_vec())),
         Value::Complex(_) => super::complex::with_rows(v, values),
         other => Value::Double(Array::new(other.dims(), values.to_vec())),
     }
@@ -105,7 +105,7 @@ pub fn interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element
         _ if is_scalar(a) => (0..adjoint_rows(b)).for_each(|e| pair((0, 0), (1, e))),
         _ if is_scalar(b) => (0..adjoint_rows(a)).for_each(|e| pair((0, e), (1, 0))),
         (Value::Sparse(a), Value::Sparse(b)) if id == Prim::Mtimes => {
-            sparse_deriv::product(a, b).1.into_iter().for_each(|(_, ea, eb)| pair((0, ea), (1, eb)));
+            sparse_deriv::product_pairs(a, b).for_each(|(ea, eb, _)| pair((0, ea), (1, eb)));
         }
         (Value::Sparse(a), Value::Sparse(b)) => {
             // Elementwise: the entries stored at the same position (both lists in CSC order).
@@ -122,14 +122,15 @@ pub fn interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element
             let (sparse_k, other_k) = if sparse_first { (0, 1) } else { (1, 0) };
             let mut both =
                 |e: usize, f: usize| if sparse_first { pair((sparse_k, e), (other_k, f)) } else { pair((other_k, f), (sparse_k, e)) };
-            let numel = s.nrows * s.ncols;
+            let (nrows, ncols) = (s.nrows(), s.ncols());
+            let numel = nrows * ncols;
             for (e, (i, j)) in sparse_deriv::entries(s).enumerate() {
                 match id {
                     // Elementwise: the element at the same position (every element when broadcast).
-                    Prim::Times if other.numel() == numel => both(e, i + j * s.nrows),
+                    Prim::Times if other.numel() == numel => both(e, i + j * nrows),
                     Prim::Times => (0..other.numel()).for_each(|f| both(e, f)),
                     // `A X`: A(i, j) with row j of X.
-                    _ if sparse_first => (0..other.numel() / s.ncols.max(1)).for_each(|c| both(e, j + s.ncols * c)),
+                    _ if sparse_first => (0..other.numel() / ncols.max(1)).for_each(|c| both(e, j + ncols * c)),
                     // `X A`: A(i, j) with column i of X.
                     _ => {
                         let rows = other.dims()[0];

@@ -73,7 +73,7 @@ fn as_sparse(v: &Value) -> Option<CsMat<C>> {
 }
 
 fn empty_like(s: &SparseMatrix) -> SparseMatrix {
-    SparseMatrix { nrows: s.nrows, ncols: s.ncols, colptr: vec![0; s.ncols + 1], rowind: vec![], values: vec![] }
+    SparseMatrix::empty(s.nrows(), s.ncols())
 }
 
 fn scalar_of(name: &str, v: &Value) -> Result<C> {
