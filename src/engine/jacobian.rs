@@ -352,7 +352,8 @@ pub(super) fn verify_product(jacobian: &SparseMatrix, r: &[f64], expected: &[f64
 /// The first row where `matrix * r` differs from `expected` beyond rounding, if any.
 pub(super) fn first_mismatch(matrix: &SparseMatrix, r: &[f64], expected: &[f64]) -> Option<usize> {
     let columns = 0..matrix.ncols().min(r.len());
-    let entries = columns.flat_map(|j| (matrix.colptr()[j]..matrix.colptr()[j + 1]).map(move |k| (matrix.rowind()[k], j, matrix.values()[k])));
+    let entries =
+        columns.flat_map(|j| (matrix.colptr()[j]..matrix.colptr()[j + 1]).map(move |k| (matrix.rowind()[k], j, matrix.values()[k])));
     first_entries_mismatch(matrix.nrows(), entries, r, expected, f64::MIN_POSITIVE)
 }
 
