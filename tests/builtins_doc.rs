@@ -104,7 +104,7 @@ const NOTES: &[(&str, &str)] = &[
     ("chol", "upper R from A's upper triangle, as Octave; `[R, p] = chol(A)`; dR = Φ(R^-T dA R^-1) R; no Hessian"),
     (
         "eig",
-        "values ascending (a general matrix: differentiable where its spectrum is real); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian for a symmetric A",
+        "values ascending (a general matrix: complex eigenvalues in LAPACK's order, their derivatives `diag(V^-1 dA V)` in forward and reverse mode, no Hessian); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian for a symmetric A",
     ),
     (
         "svd",

@@ -709,3 +709,22 @@ fn every_complex_primitive_differentiates_in_forward_reverse_and_hessian_mode() 
         check_hessian(&objective, &captured, &X, 1e-6);
     }
 }
+
+/// A real 3 x 3 matrix of x with a complex pair of eigenvalues at `X` (its upper left block has a
+/// negative discriminant) and one real eigenvalue.
+const ROTATING: &str = "[x(1), -x(2), 0.3; x(2) + 0.5, x(3), 0.1; 0.2, x(1) * x(3), 1.7]";
+
+#[test]
+fn complex_eigenvalues_of_a_real_matrix_have_derivatives() {
+    let eigenvalues = check(&format!("@(x) eig({ROTATING})"), vec![], &X, 1e-6);
+    assert!(matches!(eigenvalues.value, Value::Complex(_)), "the eigenvalues are complex");
+    let objective = format!("@(x) feval(@(e) sum(abs(e).^2 + real(e) .* imag(e)), eig({ROTATING}))");
+    check_gradient(&objective, &[], &X);
+    let err = Engine::new().evaluate(&mut host(), &request(&objective, vec![], &X, Options::default(), 3)).expect_err("no Hessian");
+    assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
+    // Two equal rotation blocks: the pair x +- i twice.
+    let repeated = "@(x) eig(kron(eye(2), [x(1), -1; 1, x(1)]))";
+    let err = Engine::new().evaluate(&mut host(), &request(repeated, vec![], &[0.5], Options::default(), 2)).expect_err("repeated");
+    assert_eq!(err.kind, ErrorKind::NotDifferentiable, "{err}");
+    assert!(err.to_string().contains("repeated"), "{err}");
+}

@@ -18,6 +18,7 @@ use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
+use faer::linalg::solvers::DenseSolveCore;
 use faer::{MatRef, Side};
 
 pub(super) fn entries() -> Vec<Primitive> {
@@ -217,6 +218,32 @@ fn forward_eigenvalues(fw: &Forward) -> Result<Deriv> {
     linear_in(fw.derivs[0], n * n, n, |da| {
         let p = projected(&e, &w, da, n);
         Ok((0..n).map(|k| p[k + n * k]).collect())
+    })
+}
+
+/// `dλ = diag(V^-1 dA V)` for the eigenvalues of a real A when some are complex (the rows of V^-1 are
+/// the left eigenvectors normalised against V): the block of a complex result, its real parts' rows
+/// over its imaginary parts'. The values come in `eval_eig`'s order (faer's, unsorted).
+pub(crate) fn forward_complex_eigenvalues(fw: &Forward) -> Result<Deriv> {
+    let a = eig_operand(fw.inputs)?;
+    let n = a.dims[0];
+    let e =
+        MatRef::from_column_major_slice(&a.data, n, n).eigen().map_err(|_| runtime("eig: the eigenvalue computation did not converge"))?;
+    let values: Vec<faer::c64> = (0..n).map(|i| e.S().column_vector()[i]).collect();
+    let scale = values.iter().fold(f64::MIN_POSITIVE, |m, v| m.max(v.norm()));
+    let tolerance = 16.0 * n as f64 * f64::EPSILON * scale;
+    if (0..n).any(|i| (i + 1..n).any(|j| (values[i] - values[j]).norm() <= tolerance)) {
+        return Err(not_differentiable("eig: repeated eigenvalues have no derivative".into()));
+    }
+    let (vectors, left) = (e.U(), e.U().partial_piv_lu().inverse());
+    linear_in(fw.derivs[0], n * n, 2 * n, |da| {
+        let mut rows = vec![0.0; 2 * n];
+        for k in 0..n {
+            let projected: faer::c64 =
+                (0..n).map(|q| (0..n).map(|p| left[(k, p)] * da[p + n * q]).sum::<faer::c64>() * vectors[(q, k)]).sum();
+            (rows[k], rows[n + k]) = (projected.re, projected.im);
+        }
+        Ok(rows)
     })
 }
 

@@ -89,6 +89,7 @@ pub(crate) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
         Rule::Solve => solve(fw),
         Rule::RightSolve => right_solve(fw),
         Rule::Fourier => super::fft::forward(id, fw),
+        Rule::Eigenvalues => super::super::decompositions::forward_complex_eigenvalues(fw),
         Rule::Holomorphic => unary(id, fw),
         Rule::Linear => split_linear(id, fw),
         Rule::Zero => Ok(Deriv::Zero),
@@ -116,6 +117,8 @@ pub(super) enum Rule {
     /// `B / A` of matrices.
     RightSolve,
     Fourier,
+    /// The eigenvalues of a real matrix, some of them complex.
+    Eigenvalues,
     /// A holomorphic elementwise function (see `holomorphic`).
     Holomorphic,
     /// A linear primitive, on the real and imaginary parts apart.
@@ -143,6 +146,7 @@ pub(super) fn rule(id: PrimId, inputs: &[&Value]) -> Result<Rule> {
         Prim::Mldivide => Rule::Solve,
         Prim::Mrdivide => Rule::RightSolve,
         Prim::Fft | Prim::Ifft => Rule::Fourier,
+        Prim::Eig if matches!(inputs.first(), Some(Value::Double(_))) => Rule::Eigenvalues,
         _ if holomorphic(id).is_some() => Rule::Holomorphic,
         _ if linearity(id) == Linearity::Additive || id == Prim::ForItem => Rule::Linear,
         _ if zero_on_complex(id) => Rule::Zero,

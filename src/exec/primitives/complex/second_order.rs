@@ -13,7 +13,7 @@
 //!   quotients linear in the operands that depend on x): none.
 
 use super::derivative::{Rule, complex_data, holomorphic, is_complex, power_below, rule};
-use crate::diag::Result;
+use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::primitives::matrix_second_order::matrix_pairs;
 use crate::exec::primitives::reverse::Adjoints;
 use crate::exec::primitives::second_order::{Element, Pairing, SecondOrder, Tangents, bilinear, interactions as real_interactions};
@@ -39,6 +39,10 @@ pub(crate) fn second_order(id: PrimId, operands: &[&Value], taped: &[bool]) -> R
         Rule::Elementwise(_) => true,
         Rule::Solve => taped[0],
         Rule::RightSolve => taped[1],
+        Rule::Eigenvalues => {
+            return Err(Diagnostic::new(ErrorKind::NotDifferentiable, "eig: msad has no second derivative of complex eigenvalues")
+                .with_hint("ask for the gradient (two outputs), or for the Hessian of a function of real eigenvalues"));
+        }
         _ => false,
     };
     Ok(if nonlinear { SecondOrder::Complex } else { SecondOrder::Zero })
