@@ -23,9 +23,7 @@ function test_msad_decompositions()
     [f, J] = msad_eval(fun, x);
     check_value(f, fun(x), 1e-12, [label, ' value']);
     check_jacobian(J, fd_jacobian(fun, x), 1e-5, [label, ' Jacobian']);
-    w = cos(1:numel(f))';
-    [~, g] = msad_eval(@(x) sum(w .* reshape(fun(x), [], 1)), x, struct('mode', 'reverse'));
-    check_value(g, (w' * J)', 1e-12, [label, ' reverse gradient']);
+    check_reverse_gradient(fun, x, J, label);
   end
 
   % [V, D] = eig of a symmetric matrix (fixture eig_vectors_of): V up to the sign of each column, D as

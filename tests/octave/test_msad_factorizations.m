@@ -20,9 +20,7 @@ function test_msad_factorizations()
     [f, J] = msad_eval(fun, x);
     check_value(f, fun(x), 1e-13, [label, ' value']);
     check_jacobian(J, fd_jacobian(fun, x), 1e-5, [label, ' Jacobian']);
-    w = cos(1:numel(f))';
-    [~, g] = msad_eval(@(x) sum(w .* reshape(fun(x), [], 1)), x, struct('mode', 'reverse'));
-    check_value(g, (w' * J)', 1e-12, [label, ' reverse gradient']);
+    check_reverse_gradient(fun, x, J, label);
   end
 
   % [L, U], [L, U, P] and [Q, R] (fixture factors_of) are Octave's factors, signs included.
