@@ -194,12 +194,20 @@ fn differentiable_eigen(fw_inputs: &[&Value]) -> Result<(Eigen, usize)> {
     let mut sorted = e.values.clone();
     sorted.sort_by(f64::total_cmp);
     let scale = sorted.iter().fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
-    if sorted.windows(2).any(|w| w[1] - w[0] <= 16.0 * n as f64 * f64::EPSILON * scale) {
-        return Err(not_differentiable("eig: repeated eigenvalues have no derivative".into()).with_hint(
-            "the derivative of each eigenvalue exists only where it is simple; a symmetric function of them (trace, det) has one",
-        ));
+    if sorted.windows(2).any(|w| w[1] - w[0] <= repeated_within(n, scale)) {
+        return Err(repeated_eigenvalues());
     }
     Ok((e, n))
+}
+
+/// Eigenvalues of an n x n matrix whose largest has modulus `scale` count as repeated this close.
+fn repeated_within(n: usize, scale: f64) -> f64 {
+    16.0 * n as f64 * f64::EPSILON * scale
+}
+
+fn repeated_eigenvalues() -> Diagnostic {
+    not_differentiable("eig: repeated eigenvalues have no derivative".into())
+        .with_hint("the derivative of each eigenvalue exists only where it is simple; a symmetric function of them (trace, det) has one")
 }
 
 /// Rows of the left eigenvectors normalised against V: V' for a symmetric A, else V^-1.
@@ -231,9 +239,8 @@ pub(crate) fn forward_complex_eigenvalues(fw: &Forward) -> Result<Deriv> {
         MatRef::from_column_major_slice(&a.data, n, n).eigen().map_err(|_| runtime("eig: the eigenvalue computation did not converge"))?;
     let values: Vec<faer::c64> = (0..n).map(|i| e.S().column_vector()[i]).collect();
     let scale = values.iter().fold(f64::MIN_POSITIVE, |m, v| m.max(v.norm()));
-    let tolerance = 16.0 * n as f64 * f64::EPSILON * scale;
-    if (0..n).any(|i| (i + 1..n).any(|j| (values[i] - values[j]).norm() <= tolerance)) {
-        return Err(not_differentiable("eig: repeated eigenvalues have no derivative".into()));
+    if (0..n).any(|i| (i + 1..n).any(|j| (values[i] - values[j]).norm() <= repeated_within(n, scale))) {
+        return Err(repeated_eigenvalues());
     }
     let (vectors, left) = (e.U(), e.U().partial_piv_lu().inverse());
     linear_in(fw.derivs[0], n * n, 2 * n, |da| {
