@@ -91,7 +91,7 @@ const NOTES: &[(&str, &str)] = &[
     ("arg", "as angle"),
     (
         "fft",
-        "`fft(x)`, `fft(x, n)` (zero padding or truncation), `fft(x, n, dim)`; radix-2, Bluestein for other lengths; linear: each direction's block transformed (reverse: the transposed rule); results that depend on x stay complex",
+        "`fft(x)`, `fft(x, n)` (zero padding or truncation), `fft(x, n, dim)`; rustfft (mixed radix, planned once per length); linear: each direction's block transformed (reverse: the transposed rule); results that depend on x stay complex",
     ),
     ("ifft", "as fft, scaled by 1/n"),
     ("print_usage", "raises Octave:invalid-fun-call (Octave's library functions call it on a wrong call)"),

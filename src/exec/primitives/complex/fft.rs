@@ -1,7 +1,7 @@
 //! `fft(x)`, `fft(x, n)`, `fft(x, n, dim)` and `ifft` alike: the discrete Fourier transform along the
 //! first non-singleton dimension (or `dim`), each vector padded with zeros or truncated to `n`
-//! elements. Lengths that are powers of two run radix-2; others through Bluestein's chirp, a
-//! convolution of power-of-two length. Results narrow to real as Octave's do, except where they
+//! elements. The transforms are rustfft's (mixed radix, Bluestein or Rader for large prime factors),
+//! planned once per length and kept. Results narrow to real as Octave's do, except where they
 //! depend on x (see `derivative::keeps_complex`).
 //!
 //! Both are linear: the derivative of each direction is the transform of its block (`forward`), and
@@ -12,7 +12,8 @@ use crate::diag::Result;
 use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::memory;
 use crate::exec::value::{Array, Complex64, Value};
-use std::f64::consts::PI;
+use rustfft::{Fft, FftPlanner};
+use std::sync::{Arc, Mutex, OnceLock};
 
 type C = Complex64;
 
@@ -52,7 +53,7 @@ fn plan(id: PrimId, args: &[&Value]) -> Result<Plan> {
 pub(super) fn eval(id: PrimId, args: &[&Value]) -> Result<Value> {
     let plan = plan(id, args)?;
     let x = args[0].complex_parts().ok_or_else(|| runtime(format!("{}: X must be a numeric array", id.name())))?;
-    // Bluestein's two work vectors of power-of-two length.
+    // rustfft's work vectors (Bluestein's, for a length with a large prime factor, are the largest).
     memory::check((2 * plan.n).next_power_of_two().saturating_mul(2), size_of::<C>())?;
     Ok(Value::narrowed(transform(&x, &plan)))
 }
@@ -67,28 +68,37 @@ fn transform(x: &Array<C>, plan: &Plan) -> Array<C> {
     let after: usize = dims[plan.dim + 1..].iter().product();
     dims[plan.dim] = plan.n;
     let mut out = Array::filled(dims, C::new(0.0, 0.0));
+    let fft = planned(plan.n);
     let mut vector = vec![C::new(0.0, 0.0); plan.n];
     for a in 0..after {
         for b in 0..before {
             let at = |k: usize| b + before * (k + length * a);
             vector.iter_mut().enumerate().for_each(|(k, v)| *v = if k < length { x.data[at(k)] } else { C::new(0.0, 0.0) });
-            let result = dft(&vector, plan.inverse);
+            let result = dft(&vector, plan.inverse, fft.as_ref());
             result.iter().enumerate().for_each(|(k, v)| out.data[b + before * (k + plan.n * a)] = *v);
         }
     }
     out
 }
 
+/// The forward transform of each length, planned once for the whole session.
+fn planned(n: usize) -> Arc<dyn Fft<f64>> {
+    static PLANNER: OnceLock<Mutex<FftPlanner<f64>>> = OnceLock::new();
+    let planner = PLANNER.get_or_init(|| Mutex::new(FftPlanner::new()));
+    // A panic while planning leaves the planner's cache as it was: the lock stays usable.
+    planner.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).plan_fft_forward(n)
+}
+
 /// The transform of one vector; the inverse scaled by 1/n. As Octave's (FFTW's) results: that of a
 /// real x is exactly conjugate-symmetric, and the inverse of an exactly conjugate-symmetric x is real.
-fn dft(x: &[C], inverse: bool) -> Vec<C> {
+fn dft(x: &[C], inverse: bool, fft: &dyn Fft<f64>) -> Vec<C> {
     let n = x.len();
     if n == 0 {
         return vec![];
     }
     let symmetric = |v: &[C]| (0..n).all(|k| v[k] == v[(n - k) % n].conj());
     if !inverse {
-        let mut transformed = forward_dft(x);
+        let mut transformed = forward_dft(x, fft);
         if x.iter().all(|z| z.im == 0.0) {
             (1..n.div_ceil(2)).for_each(|k| transformed[n - k] = transformed[k].conj());
         }
@@ -97,81 +107,20 @@ fn dft(x: &[C], inverse: bool) -> Vec<C> {
     // ifft(x) = conj(fft(conj(x))) / n
     let conjugated: Vec<C> = x.iter().map(|z| z.conj()).collect();
     let real = symmetric(x);
-    forward_dft(&conjugated).into_iter().map(|z| if real { C::new(z.re, 0.0) } else { z.conj() } / n as f64).collect()
+    forward_dft(&conjugated, fft).into_iter().map(|z| if real { C::new(z.re, 0.0) } else { z.conj() } / n as f64).collect()
 }
 
-fn forward_dft(x: &[C]) -> Vec<C> {
+fn forward_dft(x: &[C], fft: &dyn Fft<f64>) -> Vec<C> {
     let n = x.len();
-    if n.is_power_of_two() {
-        let mut data = x.to_vec();
-        radix2(&mut data, false);
-        return data;
-    }
-    let mut transformed = bluestein(x);
-    // The sum and (n even) the alternating sum exactly, as radix-2 and Octave's FFTW give them: a real
-    // x has real ones, and their derivatives' imaginary rows are exact zeros.
+    let mut transformed = x.to_vec();
+    fft.process(&mut transformed);
+    // The sum and (n even) the alternating sum exactly, as Octave's FFTW gives them: a real x has real
+    // ones, and their derivatives' imaginary rows are exact zeros.
     transformed[0] = x.iter().sum();
     if n.is_multiple_of(2) {
         transformed[n / 2] = x.iter().enumerate().map(|(j, z)| if j % 2 == 0 { *z } else { -z }).sum();
     }
     transformed
-}
-
-/// In-place iterative radix-2 transform (`backward`: the sign of the exponent flipped, unscaled).
-fn radix2(data: &mut [C], backward: bool) {
-    let n = data.len();
-    let bits = n.trailing_zeros();
-    if bits == 0 {
-        return;
-    }
-    for i in 0..n {
-        let j = i.reverse_bits() >> (usize::BITS - bits);
-        if i < j {
-            data.swap(i, j);
-        }
-    }
-    let sign = if backward { 1.0 } else { -1.0 };
-    let mut len = 2;
-    while len <= n {
-        let step = C::from_polar(1.0, sign * 2.0 * PI / len as f64);
-        for start in (0..n).step_by(len) {
-            let mut w = C::new(1.0, 0.0);
-            for k in 0..len / 2 {
-                // Twiddles from the angle directly at every 64th step keep round-off from accumulating.
-                if k % 64 == 0 {
-                    w = C::from_polar(1.0, sign * 2.0 * PI * k as f64 / len as f64);
-                }
-                let (u, v) = (data[start + k], data[start + k + len / 2] * w);
-                data[start + k] = u + v;
-                data[start + k + len / 2] = u - v;
-                w *= step;
-            }
-        }
-        len *= 2;
-    }
-}
-
-/// Bluestein: `X_k = conj(c_k) sum_j (x_j conj(c_j)) c_(k-j)` with the chirp `c_j = exp(i pi j^2 / n)`,
-/// the sum a circular convolution of power-of-two length.
-fn bluestein(x: &[C]) -> Vec<C> {
-    let n = x.len();
-    let size = (2 * n - 1).next_power_of_two();
-    // j^2 mod 2n keeps the chirp's angle exact for large j.
-    let chirp: Vec<C> = (0..n).map(|j| C::from_polar(1.0, PI * ((j * j) % (2 * n)) as f64 / n as f64)).collect();
-    let mut a = vec![C::new(0.0, 0.0); size];
-    let mut b = vec![C::new(0.0, 0.0); size];
-    for j in 0..n {
-        a[j] = x[j] * chirp[j].conj();
-        b[j] = chirp[j];
-        if j > 0 {
-            b[size - j] = chirp[j];
-        }
-    }
-    radix2(&mut a, false);
-    radix2(&mut b, false);
-    a.iter_mut().zip(&b).for_each(|(p, q)| *p *= q);
-    radix2(&mut a, true);
-    (0..n).map(|k| a[k] * chirp[k].conj() / size as f64).collect()
 }
 
 /// Each direction's block transformed as the value is (real operands' blocks have zero imaginary rows).
@@ -205,6 +154,7 @@ pub(super) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::PI;
 
     /// The definition, O(n^2).
     fn naive(x: &[C], inverse: bool) -> Vec<C> {
@@ -218,10 +168,10 @@ mod tests {
 
     #[test]
     fn transforms_of_every_length_match_the_definition() {
-        for n in [1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 100, 128] {
+        for n in [1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 100, 128, 1009, 2310] {
             let x: Vec<C> = (0..n).map(|j| C::new((j as f64 * 0.7).sin(), (j as f64 * 0.3).cos() - 0.5)).collect();
             for inverse in [false, true] {
-                let (fast, slow) = (dft(&x, inverse), naive(&x, inverse));
+                let (fast, slow) = (dft(&x, inverse, planned(n).as_ref()), naive(&x, inverse));
                 let err = fast.iter().zip(&slow).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
                 assert!(err <= 1e-12 * n as f64, "n = {n}, inverse {inverse}: {err:e}");
             }
