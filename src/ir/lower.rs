@@ -152,8 +152,10 @@ impl Captures<'_> {
 
 /// Lowers nested function `name` of `parent` on its own, for a handle to it that the host passed:
 /// `captures` is the parent's workspace the handle holds (as in `lower_anonymous`), `entry` as there.
-/// Sibling nested functions it calls are lowered in place. A write of a variable of the parent is
-/// refused: Octave keeps it in the handle's workspace, which msad cannot write back.
+/// Sibling nested functions it calls are lowered in place. The parent's variables that the nested
+/// functions assign are the workspace's (`SharedVar::Workspace`): read when the call starts, written
+/// back when it ends, as Octave keeps them in the workspace the handle holds. A handle made in the
+/// code itself (`Captures::Inputs`) holds no such workspace: there such a write is refused.
 pub fn lower_nested(
     parent: &ast::Function,
     name: &str,
@@ -175,7 +177,9 @@ pub fn lower_nested(
         return Err(unsupported("varargin and varargout in nested functions", file, nested.name.span));
     }
     let shared = parent_variables(parent, &captures, file)?;
-    refuse_shared_writes(nested, &shared, file, nested.name.span)?;
+    if let Captures::Inputs(_) = captures {
+        refuse_shared_writes(nested, &shared, file, nested.name.span)?;
+    }
     let leading = match captures {
         Captures::Inputs(names) => names.to_vec(),
         Captures::Values { .. } => vec![],
@@ -192,9 +196,17 @@ pub fn lower_nested(
     let mut lw = Lowerer::new(file, resolver, variables);
     lw.nested = parent.nested.iter().filter(|n| !std::ptr::eq(*n, nested)).cloned().collect();
     lw.function_name = name.to_string();
-    lw.read_only_shared = shared;
     lw.bind_captured_values(&captures, nested.name.span)?;
     lw.bind_params(&params, entry.unwrap_or_default(), nested.name.span)?;
+    match captures {
+        Captures::Inputs(_) => lw.read_only_shared = shared,
+        Captures::Values { .. } => {
+            for variable in assigned_by_nested(parent, &shared).into_iter().filter(|v| !is_argument_of(nested, v)) {
+                let var = SharedVar::Workspace { file: file.path.clone(), parent: parent.name.name.clone(), name: variable.clone() };
+                lw.shared.insert(variable, var);
+            }
+        }
+    }
     lw.lower_block(&nested.body)?;
     let outputs = nested.outputs.iter().map(|o| o.name.clone()).collect();
     lw.finish(name.to_string(), params, outputs, nested.span)
@@ -209,12 +221,22 @@ fn parent_variables(parent: &ast::Function, captures: &Captures, file: &Arc<Sour
     Ok(shared)
 }
 
+/// The `shared` variables of `parent` that one of its nested functions assigns (not as its own argument).
+fn assigned_by_nested(parent: &ast::Function, shared: &HashSet<String>) -> HashSet<String> {
+    parent.nested.iter().flat_map(|function| shared_assigned_by(function, shared)).collect()
+}
+
+/// The `shared` variables nested function `function` assigns (not as its own argument).
+fn shared_assigned_by(function: &ast::Function, shared: &HashSet<String>) -> Vec<String> {
+    let mut assigned = HashSet::new();
+    collect_assigned(&function.body, &mut assigned);
+    assigned.into_iter().filter(|n| shared.contains(n) && !is_argument_of(function, n)).collect()
+}
+
 /// Refuses nested function `function`, run through a handle, where it assigns one of the `shared`
 /// variables of its parent.
 fn refuse_shared_writes(function: &ast::Function, shared: &HashSet<String>, file: &Arc<SourceFile>, span: Span) -> Result<()> {
-    let mut assigned = HashSet::new();
-    collect_assigned(&function.body, &mut assigned);
-    let mut written: Vec<&String> = assigned.iter().filter(|n| shared.contains(*n) && !is_argument_of(function, n)).collect();
+    let mut written = shared_assigned_by(function, shared);
     written.sort();
     match written.first() {
         None => Ok(()),
@@ -223,7 +245,7 @@ fn refuse_shared_writes(function: &ast::Function, shared: &HashSet<String>, file
             file,
             span,
         )
-        .with_hint("Octave keeps such writes in the handle's workspace, which msad cannot write back: return the new value as an output")),
+        .with_hint("a handle made inside the differentiated code holds no workspace of Octave's: return the new value as an output")),
     }
 }
 
@@ -1316,6 +1338,9 @@ impl<'a> Lowerer<'a> {
             }
         }
         let added: Vec<String> = locals.iter().filter(|n| self.variables.insert((*n).clone())).cloned().collect();
+        // Its arguments are its own, also where the caller shares a variable of that name.
+        let callers_shared = self.shared.clone();
+        locals.iter().for_each(|local| _ = self.shared.remove(local));
         for local in &locals {
             let undefined = self.emit(Op::Undefined(local.clone()), vec![], span);
             self.write_var(local, undefined);
@@ -1325,9 +1350,7 @@ impl<'a> Lowerer<'a> {
         let caller_exit = std::mem::replace(&mut self.exit, exit);
         let caller_loops = std::mem::take(&mut self.loops);
         self.inlining.push(name);
-        let callers_shared = self.shared.clone();
         let lowered = self.lower_block(&nested.body);
-        self.shared = callers_shared;
         self.inlining.pop();
         (self.exit, self.loops) = (caller_exit, caller_loops);
         lowered?;
@@ -1335,6 +1358,7 @@ impl<'a> Lowerer<'a> {
         self.seal(exit);
         self.current = exit;
         let results = nested.outputs.iter().take(nargout).map(|o| self.read_var(&o.name, span)).collect();
+        self.shared = callers_shared;
         shadowed.iter().for_each(|(n, v)| self.write_var(n, *v));
         for name in &added {
             self.variables.remove(name);
@@ -1518,7 +1542,7 @@ impl<'a> Lowerer<'a> {
                 let func = lower_anonymous(&params, &body, captures, None, &source, &mut *self.resolver)?;
                 (text.clone(), Callee::User(self.resolver.add_function(func)))
             }
-            FunctionHandle::Nested { name, file, captured, unmodelled } => {
+            FunctionHandle::Nested { name, file, captured, unmodelled, .. } => {
                 let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
                 (name.clone(), Callee::User(self.resolver.nested_function(file, name, captures)?))
             }
