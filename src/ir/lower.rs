@@ -60,11 +60,12 @@ pub fn lower_function(
     lw.finish(func.name.name.clone(), params, outputs, func.span)
 }
 
-/// The text in a constant: a char row, or a scalar struct of the text in its fields (other values
-/// left out, so large data is not copied); `None` when it holds none.
+/// The text and compiled handles in a constant: a char row, a handle, or a scalar struct of those in
+/// its fields (other values left out, so large data is not copied); `None` when it holds none.
 fn text_skeleton(value: &Value) -> Option<Value> {
     match value {
         Value::Char(_) => value.as_string().map(|_| value.clone()),
+        Value::Handle(h) if matches!(**h, FunctionHandle::Compiled { .. }) => Some(value.clone()),
         Value::Struct(s) if s.elements.len() == 1 => {
             let (fields, values): (Vec<String>, Vec<Value>) =
                 s.fields.iter().zip(&s.elements[0]).filter_map(|(f, v)| Some((f.clone(), text_skeleton(v)?))).unzip();
@@ -729,7 +730,10 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, args, 0, e.span).map(drop),
                 _ => match self.package_function(base)? {
                     Some(name) => self.lower_call(&name, args, 0, e.span).map(drop),
-                    None => self.lower_expr(e).map(drop),
+                    None => match self.known_function(base) {
+                        Some(id) => self.call_function(id, args, 0, e.span).map(drop),
+                        None => self.lower_expr(e).map(drop),
+                    },
                 },
             },
             ExprKind::Field { .. } => match self.package_function(e)? {
@@ -1112,6 +1116,9 @@ impl<'a> Lowerer<'a> {
                     if let Some(name) = self.package_function(base)? {
                         return Ok(self.lower_call(&name, args, 1, span)?[0]);
                     }
+                    if let Some(id) = self.known_function(base) {
+                        return Ok(self.call_function(id, args, 1, span)?[0]);
+                    }
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
                     operands.extend(self.lower_arguments(b, args)?);
@@ -1214,6 +1221,11 @@ impl<'a> Lowerer<'a> {
             // `[a, b] = f(x)` with `f` a function handle; other bases are cs-lists, which index rejects.
             if !matches!(rhs.kind, ExprKind::Call { .. }) {
                 return Err(self.err("multiple assignment from a variable (cs-lists)", rhs.span));
+            }
+            if let ExprKind::Call { base, .. } = &rhs.kind
+                && let Some(id) = self.known_function(base)
+            {
+                return self.call_function(id, args, n, rhs.span);
             }
             let b = self.read_var(name, rhs.span);
             let mut operands = vec![b];
@@ -1525,10 +1537,32 @@ impl<'a> Lowerer<'a> {
 
     /// A handle the host passed in (a captured variable of the entry), resolved like one made in the code.
     fn host_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<ValueId> {
-        match self.compiled_handle(handle, span)? {
-            FunctionHandle::Compiled { text, target, .. } => Ok(self.emit(Op::MakeHandle { target, text }, vec![], span)),
-            _ => unreachable!("compiled_handle gives compiled handles"),
+        let compiled = self.compiled_handle(handle, span)?;
+        let FunctionHandle::Compiled { text, target, .. } = &compiled else { unreachable!("compiled_handle gives compiled handles") };
+        let v = self.emit(Op::MakeHandle { target: *target, text: text.clone() }, vec![], span);
+        self.known_text.insert(v, Value::Handle(Arc::new(compiled)));
+        Ok(v)
+    }
+
+    /// The user function a call through `base` reaches when `base` holds a handle known here (one the
+    /// host passed: captured, or in a captured struct) that passes no captured values: the call is then
+    /// a direct one, which can be inlined (a closure over a closure costs one level).
+    fn known_function(&mut self, base: &Expr) -> Option<FuncId> {
+        match self.known_skeleton(base)? {
+            Value::Handle(h) => match &*h {
+                FunctionHandle::Compiled { target: Callee::User(id), captured, .. } if captured.is_empty() => Some(*id),
+                _ => None,
+            },
+            _ => None,
         }
+    }
+
+    /// A direct call of user function `id` with `nargout` results.
+    fn call_function(&mut self, id: FuncId, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        let operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
+        let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+        self.emit_multi(Op::Call(id), operands, dests.clone(), span);
+        Ok(dests)
     }
 
     /// A handle from the host with its target resolved and lowered: the code calls it like one of its own.
@@ -1584,7 +1618,8 @@ impl<'a> Lowerer<'a> {
 
     fn known_skeleton(&mut self, e: &Expr) -> Option<Value> {
         match &e.kind {
-            ExprKind::Ident(name) if self.variables.contains(name) => {
+            // An object msad does not model is read only as the code reads it (`obj.Prop`).
+            ExprKind::Ident(name) if self.variables.contains(name) && !self.unmodelled.contains_key(name) => {
                 let v = self.read_var(name, e.span);
                 self.known_text.get(&v).cloned()
             }
