@@ -229,6 +229,8 @@ const char *msad_simple_handle_name(const mxArray *) noexcept { return nullptr; 
 uint64_t msad_hold_anonymous_handle(const mxArray *) noexcept { return 0; }
 void msad_release_handle(uint64_t) noexcept {}
 const char *msad_nested_handle_file(const mxArray *) noexcept { return nullptr; }
+uint64_t msad_nested_handle_frame(const mxArray *, const char **) noexcept { return 0; }
+int msad_assign_in_frame(uint64_t, const char *, const mxArray *) noexcept { return 0; }
 int msad_load_path_hash(uint64_t *) noexcept { return 0; }
 int msad_path_generation(uint64_t *) noexcept { return 0; }
 #endif

@@ -107,6 +107,14 @@ void msad_release_handle(uint64_t identity) MSAD_NOEXCEPT;
    other handle, or where the host offers no such access. The text stays valid until the next call. */
 const char *msad_nested_handle_file(const mxArray *handle) MSAD_NOEXCEPT;
 
+/* The workspace a handle to a nested function holds (its parent's frame): an identity (0 for other
+   values, or where the host offers no access to it) that msad_assign_in_frame takes while the frame
+   exists, and the parent function's name in *parent (valid until the next call). */
+uint64_t msad_nested_handle_frame(const mxArray *handle, const char **parent) MSAD_NOEXCEPT;
+/* Sets variable `name` of that workspace to a copy of `value`, as an assignment in the parent would;
+   0 when the frame is gone or the host refused. */
+int msad_assign_in_frame(uint64_t frame, const char *name, const mxArray *value) MSAD_NOEXCEPT;
+
 /* Whether the user has pressed Ctrl-C since the host last handled it; any thread may ask. Always 0
    where the host offers no such check. */
 int msad_interrupt_pending(void) MSAD_NOEXCEPT;

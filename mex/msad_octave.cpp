@@ -13,6 +13,8 @@
 #include <octave/interpreter.h>
 #include <octave/load-path.h>
 #include <octave/input.h>
+#include <octave/stack-frame.h>
+#include <octave/version.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -83,6 +85,100 @@ extern "C" void msad_release_handle(uint64_t identity) noexcept {
     try {
         held_handles().erase(identity);
     } catch (...) {
+    }
+}
+
+// The frame a handle to a nested function holds: its parent's workspace, where Octave keeps what the
+// nested function assigns. Octave 7 offers no accessor for it: the handle's representation (a private
+// member) is a nested_fcn_handle, declared in ov-fcn-handle.cc only, which keeps the frame in a
+// shared_ptr right after its function value. The one public use of it, is_nested(frame), compares a
+// frame with it by address without touching either's count: the candidate read at that place is
+// copied only once it compared equal, so a different layout yields no frame rather than a crash.
+namespace {
+
+struct handle_rep_member {
+    using type = std::shared_ptr<octave::base_fcn_handle> octave_fcn_handle::*;
+};
+
+handle_rep_member::type member_of(handle_rep_member);
+
+// Access checks do not apply to the names in an explicit instantiation: the member's address is
+// taken here, and member_of returns it.
+template <typename Member, typename Member::type pointer>
+struct expose_member {
+    friend typename Member::type member_of(Member) { return pointer; }
+};
+
+template struct expose_member<handle_rep_member, &octave_fcn_handle::m_rep>;
+
+std::shared_ptr<octave::stack_frame> nested_frame(const octave_fcn_handle &fcn) {
+#if OCTAVE_MAJOR_VERSION == 7
+    if (!fcn.is_nested() || fcn.is_weak_nested()) return nullptr;
+    const octave::base_fcn_handle *rep = (fcn.*member_of(handle_rep_member{})).get();
+    if (rep == nullptr) return nullptr;
+    const std::size_t offset = sizeof(octave::base_fcn_handle) + sizeof(octave_value);
+    static_assert(offset % alignof(std::shared_ptr<octave::stack_frame>) == 0, "the frame follows the function value");
+    const auto &candidate = *reinterpret_cast<const std::shared_ptr<octave::stack_frame> *>(
+        reinterpret_cast<const char *>(rep) + offset);
+    if (!fcn.is_nested(candidate)) return nullptr;
+    return candidate;
+#else
+    (void)fcn;
+    return nullptr;
+#endif
+}
+
+// The frames of the handles read, by address: not kept alive (the handle does that); at most
+// max_frames are remembered once those whose workspace is gone were dropped.
+std::unordered_map<uint64_t, std::weak_ptr<octave::stack_frame>> &seen_frames() {
+    // Never destroyed: Octave may be gone when the library's static destructors run.
+    static auto *frames = new std::unordered_map<uint64_t, std::weak_ptr<octave::stack_frame>>();
+    return *frames;
+}
+
+constexpr std::size_t max_frames = 256;
+
+void remember_frame(uint64_t identity, const std::shared_ptr<octave::stack_frame> &frame) {
+    auto &frames = seen_frames();
+    if (frames.size() >= max_frames) {
+        for (auto it = frames.begin(); it != frames.end();) it = it->second.expired() ? frames.erase(it) : std::next(it);
+        if (frames.size() >= max_frames) frames.clear();
+    }
+    frames[identity] = frame;
+}
+
+}  // namespace
+
+extern "C" uint64_t msad_nested_handle_frame(const mxArray *handle, const char **parent) noexcept {
+    static std::string parent_name;
+    try {
+        octave_value value = handle->as_octave_value();
+        if (!value.is_function_handle()) return 0;
+        octave_fcn_handle *fcn = value.fcn_handle_value();
+        if (fcn == nullptr) return 0;
+        octave_user_function *function = fcn->user_function_value();
+        std::shared_ptr<octave::stack_frame> frame = nested_frame(*fcn);
+        if (function == nullptr || frame == nullptr) return 0;
+        parent_name = function->parent_fcn_name();
+        auto identity = reinterpret_cast<uint64_t>(frame.get());
+        remember_frame(identity, frame);
+        *parent = parent_name.c_str();
+        return identity;
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" int msad_assign_in_frame(uint64_t identity, const char *name, const mxArray *value) noexcept {
+    try {
+        auto found = seen_frames().find(identity);
+        if (found == seen_frames().end()) return 0;
+        std::shared_ptr<octave::stack_frame> frame = found->second.lock();
+        if (frame == nullptr) return 0;
+        frame->assign(name, value->as_octave_value());
+        return 1;
+    } catch (...) {
+        return 0;
     }
 }
 

@@ -45,3 +45,63 @@ fn dense_jacobians_larger_than_memory_stop_the_run_as_out_of_memory() {
         }
     }
 }
+
+/// A host that keeps the writes into nested functions' workspaces.
+struct WorkspaceHost {
+    path: msad::engine::PathHost,
+    writes: Vec<(u64, String, Vec<f64>)>,
+}
+
+impl msad::engine::Host for WorkspaceHost {
+    fn which(&mut self, name: &str) -> Option<std::path::PathBuf> {
+        self.path.which(name)
+    }
+
+    fn set_workspace_variable(&mut self, frame: u64, name: &str, value: &msad::exec::value::Value) -> msad::diag::Result<()> {
+        self.writes.push((frame, name.to_string(), values(value)));
+        Ok(())
+    }
+}
+
+/// `step` of tests/octave/fixtures/make_nested_step.m (`n = n + 1; y = n * x`) through a handle whose
+/// workspace holds `n`.
+fn step_handle(n: f64, frame: Option<msad::exec::value::HostFrame>) -> msad::exec::value::FunctionHandle {
+    msad::exec::value::FunctionHandle::Nested {
+        name: "step".into(),
+        file: repo_path("tests/octave/fixtures/make_nested_step.m"),
+        captured: std::sync::Arc::from(vec![("n".to_string(), column(vec![n]))]),
+        unmodelled: vec![],
+        frame,
+    }
+}
+
+#[test]
+fn a_parent_variable_a_nested_function_assigns_is_written_back_once_per_call() {
+    let frame = msad::exec::value::HostFrame { parent: "make_nested_step".into(), id: 7 };
+    let mut host = WorkspaceHost { path: host(), writes: vec![] };
+    let mut engine = Engine::new();
+    let x = column(vec![1.0, -2.0]);
+    // The first Jacobian call also detects the sparsity pattern (more runs of the code), the second
+    // reuses it; a value-only call runs it once.
+    for (n, nargout) in [(0.0, 2), (1.0, 2), (2.0, 1)] {
+        let request = msad::engine::Request {
+            function: step_handle(n, Some(frame.clone())),
+            args: vec![x.clone()],
+            options: msad::engine::Options::default(),
+            nargout,
+        };
+        let evaluation = engine.evaluate(&mut host, &request).expect("evaluation");
+        assert_eq!(values(&evaluation.value), [n + 1.0, -2.0 * (n + 1.0)]);
+        if let Some(jacobian) = evaluation.jacobian {
+            assert_eq!(values(&jacobian), [n + 1.0, 0.0, 0.0, n + 1.0]);
+        }
+        assert_eq!(host.writes, [(7, "n".to_string(), vec![n + 1.0])], "one write per call");
+        host.writes.clear();
+    }
+    // Without a workspace msad can write, the write is refused rather than lost.
+    let request =
+        msad::engine::Request { function: step_handle(0.0, None), args: vec![x], options: msad::engine::Options::default(), nargout: 1 };
+    let error = engine.evaluate(&mut host, &request).expect_err("no workspace to write");
+    assert_eq!(error.identifier(), "msad:unsupported", "{}", error.message);
+    assert!(host.writes.is_empty());
+}

@@ -63,3 +63,28 @@ fn an_error_in_an_inlined_callee_names_the_callee_then_the_caller() {
     let names: Vec<(String, usize)> = frames(&inlined).into_iter().map(|(file, _, line, _)| (file, line)).collect();
     assert_eq!(names, vec![("inline_shift.m".to_string(), 4), ("inline_calls.m".to_string(), 8)]);
 }
+
+/// `@(y) inner(y) * 2` with `inner` captured, and `@(y) prob.RHS.F(y) - y` with the handle in a
+/// captured struct: the host's handle is known when the code is lowered, so the call through it is a
+/// direct call, inlined like a call by name (a closure over a closure costs what one level costs).
+#[test]
+fn calls_through_captured_handles_are_direct_and_inlined() {
+    use msad::exec::value::{FunctionHandle, StructArray, Value};
+    use msad::ir::lower::Captures;
+    let inner = Value::Handle(std::sync::Arc::new(anonymous("@(y) y .^ 2 + sin(y)", vec![])));
+    let field = |name: &str, value: Value| Value::Struct(StructArray { dims: vec![1, 1], fields: vec![name.into()], elements: vec![vec![value]] });
+    let prob = field("RHS", field("F", inner.clone()));
+    let count = |program: &msad::ir::Program, call: fn(&Op) -> bool| {
+        program.functions[0].blocks.iter().flat_map(|b| &b.insts).filter(|i| call(&i.op)).count()
+    };
+    for (text, captured) in [("@(y) inner(y) * 2", vec![("inner", inner.clone())]), ("@(y) prob.RHS.F(y) - y", vec![("prob", prob)])] {
+        let FunctionHandle::Anonymous { captured: values, .. } = anonymous(text, captured.clone()) else { unreachable!() };
+        let captures = Captures::Values { values: &values, as_inputs: &[], unmodelled: &[] };
+        let mut program = Loader::new(&mut host()).load_anonymous(text, captures).unwrap();
+        assert_eq!(count(&program, |op| matches!(op, Op::Index)), 0, "{text}: no call through a handle value");
+        assert_eq!(count(&program, |op| matches!(op, Op::Call(_))), 1, "{text}: a direct call");
+        inline_calls(&mut program);
+        assert_eq!(count(&program, |op| matches!(op, Op::Call(_))), 0, "{text}: inlined");
+        check_against_fd(&anonymous(text, captured), &X, &[], 1e-7);
+    }
+}

@@ -70,6 +70,11 @@ pub trait Host {
     fn set_global(&mut self, _name: &str, _value: &Value) -> Result<()> {
         Ok(())
     }
+    /// Sets variable `name` of a nested function's parent's workspace (`HostFrame::id`), after a call of
+    /// code that changed it.
+    fn set_workspace_variable(&mut self, _frame: u64, name: &str, _value: &Value) -> Result<()> {
+        err(ErrorKind::Unsupported, format!("the host offers no way to write the variable '{name}' of a nested function's workspace"))
+    }
     /// Shows a progress line during a long first call (Octave prints it right away).
     fn progress(&mut self, _line: &str) {}
 }
@@ -139,6 +144,9 @@ impl Host for Recording<'_> {
     }
     fn set_global(&mut self, name: &str, value: &Value) -> Result<()> {
         self.host.set_global(name, value)
+    }
+    fn set_workspace_variable(&mut self, frame: u64, name: &str, value: &Value) -> Result<()> {
+        self.host.set_workspace_variable(frame, name, value)
     }
 }
 
@@ -448,9 +456,10 @@ impl Engine {
         captured.fix_arguments(request);
         let persistents = self.persistents.clone();
         let plan = &mut self.plan(host, request, &captured, &mut log)?.prepared;
+        let workspaces = shared::Workspaces::of(request, &plan.shared_vars);
         if !plan.shared_vars.is_empty() {
             let persistents = persistents.lock().unwrap_or_else(|e| e.into_inner());
-            plan.shared = shared::at_start(host, &plan.shared_vars, &plan.stamps, &persistents)?;
+            plan.shared = shared::at_start(host, &plan.shared_vars, &plan.stamps, &persistents, &workspaces)?;
         }
         let detects = match request.nargout {
             2 => plan.compression.is_none(),
@@ -488,7 +497,7 @@ impl Engine {
         // So do the changes of global and persistent variables.
         let changes = std::mem::take(&mut *plan.shared_changes.lock().unwrap_or_else(|e| e.into_inner()));
         let mut persistents = persistents.lock().unwrap_or_else(|e| e.into_inner());
-        let committed = shared::commit(host, changes, &plan.stamps, &mut persistents);
+        let committed = shared::commit(host, changes, &plan.stamps, &mut persistents, &workspaces);
         if request.options.verbose {
             let (count, bytes) = self.cached_plans();
             log.push(format!("msad: {count} plans cached (about {} kB of prepared code)", bytes.div_ceil(1024)));
@@ -801,7 +810,7 @@ fn prepare(
             let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
             Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_anonymous(text, captures)?
         }
-        FunctionHandle::Nested { name, file, captured: values, unmodelled } => {
+        FunctionHandle::Nested { name, file, captured: values, unmodelled, .. } => {
             let captures = Captures::Values { values, as_inputs: captured_as_inputs, unmodelled };
             Loader::new(host).with_fixed_arguments(captured.fixed.clone()).load_nested(file, name, captures)?
         }

@@ -197,12 +197,14 @@ pub enum FunctionHandle {
         unmodelled: Vec<(String, String)>,
     },
     /// A handle to nested function `name` of a function in `file` (`h = @inner` returned by its
-    /// parent): `captured` is the parent's workspace the handle holds, as for `Anonymous`.
+    /// parent): `captured` is the parent's workspace the handle holds, as for `Anonymous`; `frame`
+    /// where the host can write it.
     Nested {
         name: String,
         file: std::path::PathBuf,
         captured: Arc<[(String, Value)]>,
         unmodelled: Vec<(String, String)>,
+        frame: Option<HostFrame>,
     },
     /// A handle made by the prepared code (`@name`, `@(x) ...`), its target resolved when the code was
     /// loaded; `captured` are an anonymous function's captured values, the target's leading inputs.
@@ -213,7 +215,25 @@ pub enum FunctionHandle {
     },
 }
 
+/// The host's frame of a nested function's parent (the workspace a handle to the nested function
+/// holds), where the variables of the parent that the code assigns are written back after the call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostFrame {
+    /// The parent function's name.
+    pub parent: String,
+    /// The host's identity of the frame, valid while the handle exists.
+    pub id: u64,
+}
+
 impl FunctionHandle {
+    /// Calls `visit` with this handle and every handle its captured values hold.
+    pub fn visit_handles(&self, visit: &mut dyn FnMut(&FunctionHandle)) {
+        visit(self);
+        if let FunctionHandle::Anonymous { captured, .. } | FunctionHandle::Nested { captured, .. } = self {
+            captured.iter().for_each(|(_, value)| value.visit_handles(visit));
+        }
+    }
+
     /// What `func2str` gives: the name, or the anonymous function's text.
     pub fn text(&self) -> &str {
         match self {
@@ -391,6 +411,17 @@ impl Value {
             Value::Cell(a) => a.data.iter().any(Value::holds_handle),
             Value::Struct(s) => s.elements.iter().flatten().any(Value::holds_handle),
             _ => false,
+        }
+    }
+
+    /// Calls `visit` with every handle the value holds (also in cells and struct fields), and with
+    /// those in their captured values.
+    pub fn visit_handles(&self, visit: &mut dyn FnMut(&FunctionHandle)) {
+        match self {
+            Value::Handle(h) => h.visit_handles(visit),
+            Value::Cell(a) => a.data.iter().for_each(|v| v.visit_handles(visit)),
+            Value::Struct(s) => s.elements.iter().flatten().for_each(|v| v.visit_handles(visit)),
+            _ => {}
         }
     }
 

@@ -60,11 +60,12 @@ pub fn lower_function(
     lw.finish(func.name.name.clone(), params, outputs, func.span)
 }
 
-/// The text in a constant: a char row, or a scalar struct of the text in its fields (other values
-/// left out, so large data is not copied); `None` when it holds none.
+/// The text and compiled handles in a constant: a char row, a handle, or a scalar struct of those in
+/// its fields (other values left out, so large data is not copied); `None` when it holds none.
 fn text_skeleton(value: &Value) -> Option<Value> {
     match value {
         Value::Char(_) => value.as_string().map(|_| value.clone()),
+        Value::Handle(h) if matches!(**h, FunctionHandle::Compiled { .. }) => Some(value.clone()),
         Value::Struct(s) if s.elements.len() == 1 => {
             let (fields, values): (Vec<String>, Vec<Value>) =
                 s.fields.iter().zip(&s.elements[0]).filter_map(|(f, v)| Some((f.clone(), text_skeleton(v)?))).unzip();
@@ -152,8 +153,10 @@ impl Captures<'_> {
 
 /// Lowers nested function `name` of `parent` on its own, for a handle to it that the host passed:
 /// `captures` is the parent's workspace the handle holds (as in `lower_anonymous`), `entry` as there.
-/// Sibling nested functions it calls are lowered in place. A write of a variable of the parent is
-/// refused: Octave keeps it in the handle's workspace, which msad cannot write back.
+/// Sibling nested functions it calls are lowered in place. The parent's variables that the nested
+/// functions assign are the workspace's (`SharedVar::Workspace`): read when the call starts, written
+/// back when it ends, as Octave keeps them in the workspace the handle holds. A handle made in the
+/// code itself (`Captures::Inputs`) holds no such workspace: there such a write is refused.
 pub fn lower_nested(
     parent: &ast::Function,
     name: &str,
@@ -175,7 +178,9 @@ pub fn lower_nested(
         return Err(unsupported("varargin and varargout in nested functions", file, nested.name.span));
     }
     let shared = parent_variables(parent, &captures, file)?;
-    refuse_shared_writes(nested, &shared, file, nested.name.span)?;
+    if let Captures::Inputs(_) = captures {
+        refuse_shared_writes(nested, &shared, file, nested.name.span)?;
+    }
     let leading = match captures {
         Captures::Inputs(names) => names.to_vec(),
         Captures::Values { .. } => vec![],
@@ -192,9 +197,17 @@ pub fn lower_nested(
     let mut lw = Lowerer::new(file, resolver, variables);
     lw.nested = parent.nested.iter().filter(|n| !std::ptr::eq(*n, nested)).cloned().collect();
     lw.function_name = name.to_string();
-    lw.read_only_shared = shared;
     lw.bind_captured_values(&captures, nested.name.span)?;
     lw.bind_params(&params, entry.unwrap_or_default(), nested.name.span)?;
+    match captures {
+        Captures::Inputs(_) => lw.read_only_shared = shared,
+        Captures::Values { .. } => {
+            for variable in assigned_by_nested(parent, &shared).into_iter().filter(|v| !is_argument_of(nested, v)) {
+                let var = SharedVar::Workspace { file: file.path.clone(), parent: parent.name.name.clone(), name: variable.clone() };
+                lw.shared.insert(variable, var);
+            }
+        }
+    }
     lw.lower_block(&nested.body)?;
     let outputs = nested.outputs.iter().map(|o| o.name.clone()).collect();
     lw.finish(name.to_string(), params, outputs, nested.span)
@@ -209,12 +222,22 @@ fn parent_variables(parent: &ast::Function, captures: &Captures, file: &Arc<Sour
     Ok(shared)
 }
 
+/// The `shared` variables of `parent` that one of its nested functions assigns (not as its own argument).
+fn assigned_by_nested(parent: &ast::Function, shared: &HashSet<String>) -> HashSet<String> {
+    parent.nested.iter().flat_map(|function| shared_assigned_by(function, shared)).collect()
+}
+
+/// The `shared` variables nested function `function` assigns (not as its own argument).
+fn shared_assigned_by(function: &ast::Function, shared: &HashSet<String>) -> Vec<String> {
+    let mut assigned = HashSet::new();
+    collect_assigned(&function.body, &mut assigned);
+    assigned.into_iter().filter(|n| shared.contains(n) && !is_argument_of(function, n)).collect()
+}
+
 /// Refuses nested function `function`, run through a handle, where it assigns one of the `shared`
 /// variables of its parent.
 fn refuse_shared_writes(function: &ast::Function, shared: &HashSet<String>, file: &Arc<SourceFile>, span: Span) -> Result<()> {
-    let mut assigned = HashSet::new();
-    collect_assigned(&function.body, &mut assigned);
-    let mut written: Vec<&String> = assigned.iter().filter(|n| shared.contains(*n) && !is_argument_of(function, n)).collect();
+    let mut written = shared_assigned_by(function, shared);
     written.sort();
     match written.first() {
         None => Ok(()),
@@ -223,7 +246,7 @@ fn refuse_shared_writes(function: &ast::Function, shared: &HashSet<String>, file
             file,
             span,
         )
-        .with_hint("Octave keeps such writes in the handle's workspace, which msad cannot write back: return the new value as an output")),
+        .with_hint("a handle made inside the differentiated code holds no workspace of Octave's: return the new value as an output")),
     }
 }
 
@@ -707,7 +730,10 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Ident(n) if !self.variables.contains(n) => self.lower_call(n, args, 0, e.span).map(drop),
                 _ => match self.package_function(base)? {
                     Some(name) => self.lower_call(&name, args, 0, e.span).map(drop),
-                    None => self.lower_expr(e).map(drop),
+                    None => match self.known_function(base) {
+                        Some(id) => self.call_function(id, args, 0, e.span).map(drop),
+                        None => self.lower_expr(e).map(drop),
+                    },
                 },
             },
             ExprKind::Field { .. } => match self.package_function(e)? {
@@ -1090,6 +1116,9 @@ impl<'a> Lowerer<'a> {
                     if let Some(name) = self.package_function(base)? {
                         return Ok(self.lower_call(&name, args, 1, span)?[0]);
                     }
+                    if let Some(id) = self.known_function(base) {
+                        return Ok(self.call_function(id, args, 1, span)?[0]);
+                    }
                     let b = self.lower_expr(base)?;
                     let mut operands = vec![b];
                     operands.extend(self.lower_arguments(b, args)?);
@@ -1192,6 +1221,11 @@ impl<'a> Lowerer<'a> {
             // `[a, b] = f(x)` with `f` a function handle; other bases are cs-lists, which index rejects.
             if !matches!(rhs.kind, ExprKind::Call { .. }) {
                 return Err(self.err("multiple assignment from a variable (cs-lists)", rhs.span));
+            }
+            if let ExprKind::Call { base, .. } = &rhs.kind
+                && let Some(id) = self.known_function(base)
+            {
+                return self.call_function(id, args, n, rhs.span);
             }
             let b = self.read_var(name, rhs.span);
             let mut operands = vec![b];
@@ -1316,6 +1350,9 @@ impl<'a> Lowerer<'a> {
             }
         }
         let added: Vec<String> = locals.iter().filter(|n| self.variables.insert((*n).clone())).cloned().collect();
+        // Its arguments are its own, also where the caller shares a variable of that name.
+        let callers_shared = self.shared.clone();
+        locals.iter().for_each(|local| _ = self.shared.remove(local));
         for local in &locals {
             let undefined = self.emit(Op::Undefined(local.clone()), vec![], span);
             self.write_var(local, undefined);
@@ -1325,9 +1362,7 @@ impl<'a> Lowerer<'a> {
         let caller_exit = std::mem::replace(&mut self.exit, exit);
         let caller_loops = std::mem::take(&mut self.loops);
         self.inlining.push(name);
-        let callers_shared = self.shared.clone();
         let lowered = self.lower_block(&nested.body);
-        self.shared = callers_shared;
         self.inlining.pop();
         (self.exit, self.loops) = (caller_exit, caller_loops);
         lowered?;
@@ -1335,6 +1370,7 @@ impl<'a> Lowerer<'a> {
         self.seal(exit);
         self.current = exit;
         let results = nested.outputs.iter().take(nargout).map(|o| self.read_var(&o.name, span)).collect();
+        self.shared = callers_shared;
         shadowed.iter().for_each(|(n, v)| self.write_var(n, *v));
         for name in &added {
             self.variables.remove(name);
@@ -1501,10 +1537,32 @@ impl<'a> Lowerer<'a> {
 
     /// A handle the host passed in (a captured variable of the entry), resolved like one made in the code.
     fn host_handle(&mut self, handle: &FunctionHandle, span: Span) -> Result<ValueId> {
-        match self.compiled_handle(handle, span)? {
-            FunctionHandle::Compiled { text, target, .. } => Ok(self.emit(Op::MakeHandle { target, text }, vec![], span)),
-            _ => unreachable!("compiled_handle gives compiled handles"),
+        let compiled = self.compiled_handle(handle, span)?;
+        let FunctionHandle::Compiled { text, target, .. } = &compiled else { unreachable!("compiled_handle gives compiled handles") };
+        let v = self.emit(Op::MakeHandle { target: *target, text: text.clone() }, vec![], span);
+        self.known_text.insert(v, Value::Handle(Arc::new(compiled)));
+        Ok(v)
+    }
+
+    /// The user function a call through `base` reaches when `base` holds a handle known here (one the
+    /// host passed: captured, or in a captured struct) that passes no captured values: the call is then
+    /// a direct one, which can be inlined (a closure over a closure costs one level).
+    fn known_function(&mut self, base: &Expr) -> Option<FuncId> {
+        match self.known_skeleton(base)? {
+            Value::Handle(h) => match &*h {
+                FunctionHandle::Compiled { target: Callee::User(id), captured, .. } if captured.is_empty() => Some(*id),
+                _ => None,
+            },
+            _ => None,
         }
+    }
+
+    /// A direct call of user function `id` with `nargout` results.
+    fn call_function(&mut self, id: FuncId, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
+        let operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
+        let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+        self.emit_multi(Op::Call(id), operands, dests.clone(), span);
+        Ok(dests)
     }
 
     /// A handle from the host with its target resolved and lowered: the code calls it like one of its own.
@@ -1518,7 +1576,7 @@ impl<'a> Lowerer<'a> {
                 let func = lower_anonymous(&params, &body, captures, None, &source, &mut *self.resolver)?;
                 (text.clone(), Callee::User(self.resolver.add_function(func)))
             }
-            FunctionHandle::Nested { name, file, captured, unmodelled } => {
+            FunctionHandle::Nested { name, file, captured, unmodelled, .. } => {
                 let captures = Captures::Values { values: captured, as_inputs: &[], unmodelled };
                 (name.clone(), Callee::User(self.resolver.nested_function(file, name, captures)?))
             }
@@ -1560,7 +1618,8 @@ impl<'a> Lowerer<'a> {
 
     fn known_skeleton(&mut self, e: &Expr) -> Option<Value> {
         match &e.kind {
-            ExprKind::Ident(name) if self.variables.contains(name) => {
+            // An object msad does not model is read only as the code reads it (`obj.Prop`).
+            ExprKind::Ident(name) if self.variables.contains(name) && !self.unmodelled.contains_key(name) => {
                 let v = self.read_var(name, e.span);
                 self.known_text.get(&v).cloned()
             }

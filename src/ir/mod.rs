@@ -189,13 +189,16 @@ pub enum SharedVar {
     Global(String),
     /// A persistent variable of function `function` in file `file`.
     Persistent { file: std::path::PathBuf, function: String, name: String },
+    /// A variable of function `parent` in file `file` that its nested functions assign, run through a
+    /// handle from the host: the handle holds the parent's workspace, which keeps the value.
+    Workspace { file: std::path::PathBuf, parent: String, name: String },
 }
 
 impl SharedVar {
     /// The variable's name in the code.
     pub fn name(&self) -> &str {
         match self {
-            SharedVar::Global(name) | SharedVar::Persistent { name, .. } => name,
+            SharedVar::Global(name) | SharedVar::Persistent { name, .. } | SharedVar::Workspace { name, .. } => name,
         }
     }
 }

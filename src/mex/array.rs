@@ -113,6 +113,17 @@ impl<'a> ArrayRef<'a> {
         (!file.is_null()).then(|| unsafe { c_text(file) })
     }
 
+    /// The workspace a handle to a nested function holds, as an identity `assign_in_frame` takes, and
+    /// the parent function's name; `None` for other values or where the host cannot tell (see
+    /// `msad_nested_handle_frame`).
+    pub fn nested_handle_frame(self) -> Option<(u64, String)> {
+        let mut parent: *const c_char = std::ptr::null();
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); `parent` is a valid place to write to.
+        let frame = unsafe { ffi::msad_nested_handle_frame(self.raw(), &mut parent) };
+        // SAFETY: with a frame, the shim set `parent` to a NUL-terminated text valid until the next host call.
+        (frame != 0 && !parent.is_null()).then(|| (frame, unsafe { c_text(parent) }))
+    }
+
     /// The identity of an anonymous function handle, held by the host until `release_handle`; `None`
     /// for other values or where the host cannot tell (see `msad_hold_anonymous_handle`).
     pub fn hold_anonymous_handle(self) -> Option<u64> {
@@ -309,6 +320,15 @@ pub fn set_global(name: &str, value: ArrayRef) -> bool {
     let name = c_string(name);
     // SAFETY: the name is NUL-terminated; the host copies the array, which outlives the call.
     unsafe { ffi::msad_put_global(name.as_ptr(), value.raw()) == 0 }
+}
+
+/// Sets variable `name` of the nested-function workspace `frame` (see `ArrayRef::nested_handle_frame`)
+/// to (a copy of) `value`; false when the workspace is gone or the host refused.
+pub fn assign_in_frame(frame: u64, name: &str, value: ArrayRef) -> bool {
+    let name = c_string(name);
+    // SAFETY: the name is NUL-terminated; the shim looks the frame up (an unknown one is refused) and
+    // copies the array, which outlives the call.
+    unsafe { ffi::msad_assign_in_frame(frame, name.as_ptr(), value.raw()) != 0 }
 }
 
 /// Whether the user has pressed Ctrl-C: the engine's interrupt poll (any thread).

@@ -4,7 +4,7 @@
 use super::array::{self, ArrayRef, CallOutput, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, IntClass, StructArray, Value};
+use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, HostFrame, IntClass, StructArray, Value};
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -126,10 +126,19 @@ fn function_handle(handle: ArrayRef, place: &Place, depth: usize) -> Result<Func
     let read = described_handle(handle, place, depth);
     let mut seen = SEEN_HANDLES.lock().unwrap_or_else(PoisonError::into_inner);
     match &read {
-        Ok(function) => seen.add(identity, function.clone()),
-        Err(_) => array::release_handle(identity),
+        Ok(function) if !holds_nested_handle(function) => seen.add(identity, function.clone()),
+        _ => array::release_handle(identity),
     }
     read
+}
+
+/// Whether a handle holds a handle to a nested function (in its captured values): the workspace such
+/// a handle holds changes when the nested function assigns its parent's variables, so the captured
+/// values are read on every call.
+fn holds_nested_handle(function: &FunctionHandle) -> bool {
+    let mut nested = false;
+    function.visit_handles(&mut |h| nested |= matches!(h, FunctionHandle::Nested { .. }));
+    nested
 }
 
 /// Anonymous handles read lately, by identity (see `msad_hold_anonymous_handle`): a handle passed
@@ -213,7 +222,8 @@ fn nested_handle(handle: ArrayRef, description: ArrayRef, name: String, place: &
     let read = captured_variables(description, place, depth);
     READING_NESTED_WORKSPACE.set(false);
     let (captured, unmodelled) = read?;
-    Ok(FunctionHandle::Nested { name, file: file.into(), captured: captured.into(), unmodelled })
+    let frame = handle.nested_handle_frame().map(|(id, parent)| HostFrame { parent, id });
+    Ok(FunctionHandle::Nested { name, file: file.into(), captured: captured.into(), unmodelled, frame })
 }
 
 thread_local! {

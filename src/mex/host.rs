@@ -67,6 +67,14 @@ impl Host for MexHost {
         }
     }
 
+    fn set_workspace_variable(&mut self, frame: u64, name: &str, value: &Value) -> Result<()> {
+        let array = to_array(value)?;
+        match array::assign_in_frame(frame, name, array.as_ref()) {
+            true => Ok(()),
+            false => err(ErrorKind::Internal, format!("the host did not take the variable '{name}' of a nested function's workspace")),
+        }
+    }
+
     /// Octave's `warning()` states and `lastwarn`; what cannot be read stays at the defaults.
     fn warnings(&mut self) -> WarningState {
         let mut state = WarningState::default();

@@ -51,15 +51,18 @@ impl Interpreter<'_> {
     }
 
     pub(super) fn store_shared(&mut self, var: &SharedVar, slot: Slot) -> Result<()> {
-        // A handle made by prepared code belongs to that code; a persistent outlives it.
-        if let SharedVar::Persistent { name, .. } = var
-            && slot.value.holds_handle()
-        {
+        // A handle made by prepared code belongs to that code; a persistent or workspace variable outlives it.
+        let kept_in = match var {
+            SharedVar::Persistent { .. } => Some("the persistent variable"),
+            SharedVar::Workspace { .. } => Some("the nested function's shared variable"),
+            SharedVar::Global(_) => None,
+        };
+        if let Some(kept_in) = kept_in.filter(|_| slot.value.holds_handle()) {
             return Err(Diagnostic::new(
                 ErrorKind::Unsupported,
-                format!("msad does not support a function handle kept in the persistent variable '{name}' yet"),
+                format!("msad does not support a function handle kept in {kept_in} '{}' yet", var.name()),
             )
-            .with_hint("keep the data in the persistent variable and make the handle on each call"));
+            .with_hint("keep the data in the variable and make the handle on each call"));
         }
         self.shared.slots.insert(var.clone(), slot);
         self.shared.changed.insert(var.clone());
