@@ -12,8 +12,8 @@
 //! an element read takes (see `Tape::record_scalar`).
 
 use super::deriv::{DenseDeriv, Deriv};
-use super::interp::Slot;
 use super::primitives::{self, Kernel, Prim, PrimId};
+use super::slot::Slot;
 use super::value::{Array, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 
