@@ -43,13 +43,7 @@ pub(super) fn operand(slot: &Slot) -> Option<Operand<'_>> {
 
 /// The elementwise primitive a matrix operation is on scalars (`*` is `.*`, ...).
 fn elementwise_equivalent(id: PrimId) -> PrimId {
-    match id {
-        Prim::Mtimes => Prim::Times,
-        Prim::Mrdivide => Prim::Rdivide,
-        Prim::Mldivide => Prim::Ldivide,
-        Prim::Mpower => Prim::Power,
-        other => other,
-    }
+    primitives::get(id).elementwise_twin.map_or(id, |twin| twin.prim)
 }
 
 /// The kernel `id` runs on real scalars (a matrix operation's elementwise equivalent).
