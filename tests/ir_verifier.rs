@@ -4,10 +4,10 @@
 mod common;
 
 use common::*;
+use msad::analysis::verify::{check_always, verify};
 use msad::analysis::{eliminate_common_subexpressions, fold_constants, inline_calls, propagate};
 use msad::engine::Engine;
 use msad::ir::program::Loader;
-use msad::ir::verify::{check_always, verify};
 use msad::ir::{Function, Op, Program, Terminator};
 
 fn verify_all(program: &Program, pass: &str) {

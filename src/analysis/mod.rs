@@ -20,6 +20,7 @@ mod liveness;
 mod regions;
 mod sccp;
 mod subscript_ranges;
+pub mod verify;
 
 pub use activity::{Activity, activity};
 pub use cse::eliminate_common_subexpressions;

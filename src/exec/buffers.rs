@@ -5,9 +5,7 @@
 //! memory stays mapped. Smaller buffers are kept too, by power-of-two size class, so a repeated call
 //! with fixed sizes takes every value, derivative block and index list it needs from here.
 
-use super::deriv::Deriv;
 use super::memory;
-use super::value::Value;
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
@@ -132,33 +130,6 @@ pub fn give<T: Recycled>(mut buffer: Vec<T>) {
             free.push(buffer);
         }
     });
-}
-
-/// Gives back the buffers of a value that is no longer needed.
-pub fn recycle_value(value: Value) {
-    match value {
-        Value::Double(a) => {
-            give(a.data);
-            give(a.dims);
-        }
-        Value::Logical(a) => give(a.dims),
-        Value::Sparse(s) => {
-            let (colptr, rowind, values) = s.0.into_raw_storage();
-            give(values);
-            give(colptr);
-            give(rowind);
-        }
-        _ => {}
-    }
-}
-
-/// Gives back the buffers of a derivative block that is no longer needed.
-pub fn recycle_deriv(deriv: Deriv) {
-    match deriv {
-        Deriv::Dense(d) => give(d.data),
-        Deriv::Parts(parts) => parts.into_iter().for_each(recycle_deriv),
-        Deriv::Zero | Deriv::Sparse(_) => {}
-    }
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 
 use super::deriv::Deriv;
 use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
-use super::interp::Slot;
 use super::memory;
 use super::primitives::runtime;
+use super::slot::Slot;
 use super::value::{Array, StructArray, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::diag::{Diagnostic, ErrorKind, Result};

@@ -214,6 +214,15 @@ impl RowOperator {
 }
 
 impl Deriv {
+    /// Gives its buffers back to the pool (see `buffers`): the block is no longer needed.
+    pub fn recycle(self) {
+        match self {
+            Deriv::Dense(d) => buffers::give(d.data),
+            Deriv::Parts(parts) => parts.into_iter().for_each(Deriv::recycle),
+            Deriv::Zero | Deriv::Sparse(_) => {}
+        }
+    }
+
     pub fn is_zero(&self) -> bool {
         matches!(self, Deriv::Zero)
     }

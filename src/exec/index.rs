@@ -369,8 +369,8 @@ pub fn index_owned(value: Value, deriv: Deriv, subs: &[Subscript]) -> Result<(Va
         }
         (value, deriv, _) => {
             let result = index(&value, &deriv, subs);
-            buffers::recycle_value(value);
-            buffers::recycle_deriv(deriv);
+            value.recycle();
+            deriv.recycle();
             result
         }
     }

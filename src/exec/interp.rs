@@ -3,6 +3,8 @@
 
 mod apply;
 mod control;
+mod instruction;
+mod primitive;
 mod scalar_loop;
 mod selection;
 mod shared;
@@ -12,14 +14,17 @@ mod warn;
 use super::buffers;
 use super::containers;
 use super::deriv::{Deriv, SeedColours};
-use super::index::{Subscript, Subscripts, assign, end_value, index, index_owned, index_seed};
+use super::host::HostCall;
+use super::index::{Subscript, Subscripts, assign, index};
 use super::interrupt;
 use super::primitives::{self, Forward, PrimId, Reused};
 use super::scalar;
-use super::small_list::{Few, Operands};
-use super::value::{Array, FunctionHandle, Value};
+use super::slot::Slot;
+use super::small_list::Operands;
+use super::value::{Array, Value};
 use super::warnings::WarningState;
-use crate::ad::reverse::tape::{Tape, TapeVar};
+use crate::ad::reverse::Recorder;
+use crate::ad::reverse::tape::Tape;
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
@@ -27,26 +32,7 @@ pub use control::ControlRecord;
 use scalar_loop::LoopExit;
 pub use shared::SharedValues;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::Mutex;
-
-/// A value with its derivative block.
-#[derive(Clone, Debug)]
-pub struct Slot {
-    pub value: Value,
-    pub deriv: Deriv,
-    /// The value's variable on the reverse-mode tape, when one is recorded and the value depends on x.
-    pub tape: Option<TapeVar>,
-}
-
-impl Slot {
-    pub fn inactive(value: Value) -> Slot {
-        Slot::new(value, Deriv::Zero)
-    }
-    pub fn new(value: Value, deriv: Deriv) -> Slot {
-        Slot { value, deriv, tape: None }
-    }
-}
 
 #[derive(Clone, Debug)]
 enum Reg {
@@ -164,6 +150,19 @@ impl Frames {
     }
 }
 
+/// Reverse mode's runs: every operation on taped values is recorded on the tape; the control record
+/// holds the x-dependent branch decisions taken.
+impl Recorder for Interpreter<'_> {
+    type Control = ControlRecord;
+
+    fn record(mut self, tape: Tape, args: Vec<Slot>) -> Result<(Slot, Tape, ControlRecord)> {
+        self.tape = Some(tape);
+        let result = self.call(FuncId(0), args, 1)?.pop().expect("one result");
+        let tape = self.tape.take().expect("set above");
+        Ok((result, tape, self.control))
+    }
+}
+
 /// Derivative blocks of constant-derivative values, keyed by the seed they were computed for.
 pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 
@@ -219,8 +218,8 @@ pub struct Interpreter<'p> {
     /// Run both sides of x-dependent `if`s to get a pattern valid for every x.
     detect_sparsity: bool,
     pub control: ControlRecord,
-    /// Reverse mode: every operation on taped values is recorded here.
-    pub tape: Option<Tape>,
+    /// Reverse mode: every operation on taped values is recorded here (see `Recorder`).
+    tape: Option<Tape>,
     /// What the host must do for the user's code on the path taken, in order: every run of one
     /// evaluation takes the same path, so whichever finishes last tells the host.
     host_calls: Vec<HostCall>,
@@ -234,22 +233,6 @@ pub struct Interpreter<'p> {
     /// Sparsity detection: the branches (function, block) whose other side is being run.
     exploring: Vec<(FuncId, BlockId)>,
     shared: shared::SharedStore,
-}
-
-/// A host function called for its effect: `warning` for the user's warnings and warning states,
-/// `lasterr` for each error caught (as Octave records it), the user's output (`fprintf`, `disp`, ...).
-#[derive(Clone, Debug, PartialEq)]
-pub struct HostCall {
-    pub function: &'static str,
-    pub args: Vec<Value>,
-}
-
-impl HostCall {
-    /// Out of line: it is called in the interpreter's error path, whose frame deep recursion repeats.
-    #[inline(never)]
-    pub fn with_text(function: &'static str, args: impl IntoIterator<Item = String>) -> HostCall {
-        HostCall { function, args: args.into_iter().map(|a| Value::string(&a)).collect() }
-    }
 }
 
 impl<'p> Interpreter<'p> {
@@ -394,81 +377,112 @@ impl<'p> Interpreter<'p> {
             if b.handler.is_some() && self.control.global && may_fail_with_x(b, activity) {
                 self.control.global = false;
             }
-            let mut failed = None;
-            for (k, inst) in b.insts.iter().enumerate().skip(first) {
-                let movable = |arg: usize| moves.arg(block, k, arg);
-                if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
-                    frame.regs[inst.dests[0].0 as usize] = range;
-                    continue;
-                }
-                self.note_selection(inst, activity, &frame.regs);
-                let cache_key = self.cache_key(id, inst);
-                if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
-                    failed = Some(passed_through(error, func, inst));
-                    break;
-                }
-            }
-            if let Some(error) = failed {
-                match b.handler {
-                    Some(landing) if error.catchable() => {
-                        self.control.decided(caught_at(id, block));
-                        let args = vec![error.message.clone(), error.caught_identifier().to_string()];
-                        self.host_calls.push(HostCall::with_text("lasterr", args));
-                        frame.caught = Some(error);
-                        (pred, block) = (Some(block), landing);
-                        continue;
-                    }
-                    _ => return Err(error),
-                }
+            if let Some(error) = self.run_insts(id, func, block, first, frame) {
+                (pred, block) = (Some(block), self.landing(id, block, b.handler, error, frame)?);
+                continue;
             }
             match &b.term {
                 Terminator::Jump(to) => (pred, block) = (Some(block), *to),
                 Terminator::Branch { cond, then_block, else_block } => {
-                    let taken = match &frame.regs[cond.0 as usize] {
-                        Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
-                        _ => unreachable!("branch conditions are logical scalars from 'truth'"),
-                    };
-                    let (next, other) = if taken { (*then_block, *else_block) } else { (*else_block, *then_block) };
-                    if activity.varies(*cond) {
-                        let join = self.plan.joins[id.0 as usize][block.0 as usize].filter(|_| activity.depends_on_x(*cond));
-                        match join {
-                            // Detection explores both sides of an x-dependent `if`: its pattern holds
-                            // on either, unless a side fails (see `ControlRecord::same_path`).
-                            Some(join) if self.detect_sparsity => {
-                                self.control.side(taken);
-                                let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
-                                (pred, block, phis_done) = (Some(arrived_from), join, true);
-                                continue;
-                            }
-                            // A tape is a trace of one control path.
-                            Some(_) if self.tape.is_none() => self.control.side(taken),
-                            _ => self.control.branch(taken),
-                        }
-                    }
-                    (pred, block) = (Some(block), next);
+                    (pred, block, phis_done) = self.follow_branch(id, func, frame, block, *cond, [*then_block, *else_block], nargout)?;
                 }
-                Terminator::Return(outputs) => {
-                    let fixed = func.outputs.len() - usize::from(has_varargout(func));
-                    let mut results = outputs
-                        .iter()
-                        .take(nargout.min(fixed))
-                        .zip(&func.outputs)
-                        .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
-                            Reg::Val(s) => Ok(s),
-                            _ => Err(Diagnostic::new(
-                                ErrorKind::Runtime,
-                                format!("{}: some elements undefined in return list: '{name}' is not set", func.name),
-                            )
-                            .at(&func.file, func.span)),
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    if nargout > fixed {
-                        results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed, &self.tape)?);
-                    }
-                    return Ok(Exit::Returned(results));
-                }
+                Terminator::Return(outputs) => return Ok(Exit::Returned(self.returned(func, outputs, nargout, frame)?)),
             }
         }
+    }
+
+    /// Runs the instructions of block `block` from the `first`: the error that left one, if any.
+    fn run_insts(&mut self, id: FuncId, func: &Function, block: BlockId, first: usize, frame: &mut Frame) -> Option<Diagnostic> {
+        let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
+        let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
+        for (k, inst) in func.block(block).insts.iter().enumerate().skip(first) {
+            let movable = |arg: usize| moves.arg(block, k, arg);
+            if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
+                frame.regs[inst.dests[0].0 as usize] = range;
+                continue;
+            }
+            self.note_selection(inst, activity, &frame.regs);
+            let cache_key = self.cache_key(id, inst);
+            if let Err(error) = self.exec(func, activity, inst, cache_key, &movable, frame) {
+                return Some(passed_through(error, func, inst));
+            }
+        }
+        None
+    }
+
+    /// Where `error`, raised in block `block` of function `id`, is caught: the landing block `handler`
+    /// of its `try`, which reads the error from the frame (Octave records it for `lasterr`); an error
+    /// nothing catches goes on.
+    fn landing(&mut self, id: FuncId, block: BlockId, handler: Option<BlockId>, error: Diagnostic, frame: &mut Frame) -> Result<BlockId> {
+        match handler {
+            Some(landing) if error.catchable() => {
+                self.control.decided(caught_at(id, block));
+                let args = vec![error.message.clone(), error.caught_identifier().to_string()];
+                self.host_calls.push(HostCall::with_text("lasterr", args));
+                frame.caught = Some(error);
+                Ok(landing)
+            }
+            _ => Err(error),
+        }
+    }
+
+    /// The edge a branch takes, recorded on the control path: `(pred, block, phis_done)` to go on from.
+    /// Sparsity detection runs both sides of an x-dependent `if` and goes on at its join.
+    #[allow(clippy::too_many_arguments)]
+    fn follow_branch(
+        &mut self,
+        id: FuncId,
+        func: &Function,
+        frame: &mut Frame,
+        block: BlockId,
+        cond: ValueId,
+        [then_block, else_block]: [BlockId; 2],
+        nargout: usize,
+    ) -> Result<(Option<BlockId>, BlockId, bool)> {
+        let taken = match &frame.regs[cond.0 as usize] {
+            Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
+            _ => unreachable!("branch conditions are logical scalars from 'truth'"),
+        };
+        let (next, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
+        let activity = &self.plan.activity[id.0 as usize];
+        if activity.varies(cond) {
+            let join = self.plan.joins[id.0 as usize][block.0 as usize].filter(|_| activity.depends_on_x(cond));
+            match join {
+                // Detection explores both sides of an x-dependent `if`: its pattern holds on either,
+                // unless a side fails (see `ControlRecord::same_path`).
+                Some(join) if self.detect_sparsity => {
+                    self.control.side(taken);
+                    let arrived_from = self.run_both_sides(id, func, frame, block, next, other, join, nargout)?;
+                    return Ok((Some(arrived_from), join, true));
+                }
+                // A tape is a trace of one control path.
+                Some(_) if self.tape.is_none() => self.control.side(taken),
+                _ => self.control.branch(taken),
+            }
+        }
+        Ok((Some(block), next, false))
+    }
+
+    /// The first `nargout` outputs of `func` at its return.
+    fn returned(&self, func: &Function, outputs: &[ValueId], nargout: usize, frame: &mut Frame) -> Result<Vec<Slot>> {
+        let fixed = func.outputs.len() - usize::from(has_varargout(func));
+        let mut results = outputs
+            .iter()
+            .take(nargout.min(fixed))
+            .zip(&func.outputs)
+            .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
+                Reg::Val(s) => Ok(s),
+                _ => Err(Diagnostic::new(
+                    ErrorKind::Runtime,
+                    format!("{}: some elements undefined in return list: '{name}' is not set", func.name),
+                )
+                .at(&func.file, func.span)),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if nargout > fixed {
+            results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed, &self.tape)?);
+        }
+        Ok(results)
     }
 
     /// Sparsity detection at a branch whose condition depends on x: runs the taken side for the values,
@@ -595,324 +609,6 @@ impl<'p> Interpreter<'p> {
         let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
         let constant = id == FuncId(0) && self.plan.constant_derivatives.get(dest.0 as usize) == Some(&true);
         constant.then_some((seed, dest))
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn exec(
-        &mut self,
-        func: &Function,
-        activity: &Activity,
-        inst: &Inst,
-        cache_key: Option<(u64, ValueId)>,
-        movable: &dyn Fn(usize) -> bool,
-        frame: &mut Frame,
-    ) -> Result<()> {
-        let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_) | Reg::Stray(_))) {
-            return self.exec_spread(inst, activity, frame);
-        }
-        let (regs, args) = (&mut frame.regs[..], &mut frame.args[..]);
-        // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
-        // their derivative row costs less than looking it up.
-        let reads_seed = self.seeded_value.is_some() && self.depth == 1 && inst.args.first() == self.seeded_value.as_ref();
-        let fast = self.tape.as_ref().is_none_or(Tape::records_scalars) && !reads_seed;
-        if fast && scalar_fast_path(inst, activity, movable, regs, self.tape.as_mut()) {
-            return Ok(());
-        }
-        // A register may still hold the previous call's value (see `Reg::worth_keeping`): its buffers
-        // go back to the pool.
-        let set = |regs: &mut [Reg], v: ValueId, r: Reg| recycle(std::mem::replace(&mut regs[v.0 as usize], r));
-        match &inst.op {
-            Op::Const(v) => set_constant(&mut regs[inst.dests[0].0 as usize], v),
-            Op::Param(i) => {
-                let seeded = args.get(*i).is_some_and(|s| matches!(s, Some(Slot { value: Value::Double(_), .. })));
-                if self.depth == 1 && seeded && self.seed.is_some_and(|(param, _)| param == *i) {
-                    self.seeded_value = Some(inst.dests[0]);
-                }
-                let r = match args.get_mut(*i).and_then(Option::take) {
-                    Some(s) => Reg::Val(s),
-                    None => Reg::Undefined(func.params[*i].clone()),
-                };
-                set(regs, inst.dests[0], r);
-            }
-            Op::Undefined(name) => set(regs, inst.dests[0], Reg::Undefined(name.clone())),
-            Op::MagicColon => set(regs, inst.dests[0], Reg::Colon),
-            Op::Prim(id) => {
-                let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
-                let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
-                // Untaped single results may take over the buffers of operands read for the last time.
-                let in_place = self.tape.is_none() && inst.dests.len() == 1;
-                let derivative = first_active && cached.is_none();
-                let taken = if in_place { take_dying_value(*id, inst, movable, regs, derivative) } else { None };
-                let written_into = taken.as_ref().map(|(k, _)| *k);
-                let operands = slots(regs, &inst.args)?;
-                let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
-                let results: Few<Value> = match taken {
-                    Some((k, own)) => Few::One([primitives::eval_into(*id, &values, k, own)?]),
-                    None => primitives::eval_results(*id, &values, inst.dests.len())?,
-                };
-                if let Some(warning) = primitives::warning(*id, &values) {
-                    let [id, message] = warning.map(Value::string);
-                    self.warning(&[&id, &Value::string("%s"), &message])?;
-                }
-                let results = complex_results(*id, results, &operands)?;
-                if let Some(Value::Int(..)) = results.first()
-                    && operands.iter().any(|s| !s.deriv.is_zero() || s.tape.is_some())
-                {
-                    return Err(primitives::integers::not_differentiable(primitives::get(*id).name(), results[0].class_name()));
-                }
-                let reused = match in_place && derivative {
-                    true => take_dying_block(*id, inst, movable, regs, &results[0], written_into),
-                    false => None,
-                };
-                let operands = slots(regs, &inst.args)?;
-                let mut values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
-                if let Some(k) = written_into {
-                    values[k] = &results[0];
-                }
-                let derivs: Operands<&Deriv> = operands.iter().map(|s| &s.deriv).collect();
-                let deriv = match cached {
-                    Some(deriv) => deriv,
-                    None if first_active && (reused.is_some() || derivs.iter().any(|d| !d.is_zero())) => {
-                        let forward = Forward { inputs: &values, derivs: &derivs, output: &results[0] };
-                        let deriv = match reused {
-                            Some(reused) => primitives::forward_into(*id, &forward, reused)?,
-                            None => primitives::forward(*id, &forward)?,
-                        };
-                        if let (Some(key), Ok(mut cache)) = (cache_key, self.plan.derivative_cache.lock()) {
-                            cache.insert(key, deriv.clone());
-                        }
-                        deriv
-                    }
-                    None => Deriv::Zero,
-                };
-                let taped = match &mut self.tape {
-                    Some(tape) if first_active => tape.record_prim(*id, &operands, &results[0])?,
-                    _ => None,
-                };
-                let any_deriv = derivs.iter().any(|d| !d.is_zero());
-                let any_taped = operands.iter().any(|s| s.tape.is_some());
-                let mut later = Vec::with_capacity(results.len().saturating_sub(1));
-                let mut later_tapes = Vec::with_capacity(results.len().saturating_sub(1));
-                for (k, (output, dest)) in results.iter().zip(&inst.dests).enumerate().skip(1) {
-                    let active = (any_deriv || any_taped) && activity.is_active(*dest);
-                    later.push(match active && any_deriv {
-                        true => primitives::forward_output(*id, &Forward { inputs: &values, derivs: &derivs, output }, k)?,
-                        false => Deriv::Zero,
-                    });
-                    later_tapes.push(match &mut self.tape {
-                        Some(tape) if active => tape.record_result(*id, k, &operands, output)?,
-                        _ => None,
-                    });
-                }
-                let mut derivs = std::iter::once(deriv).chain(later);
-                let mut tapes = std::iter::once(taped).chain(later_tapes);
-                for (d, value) in inst.dests.iter().zip(results) {
-                    let deriv = derivs.next().expect("one derivative per result");
-                    set(regs, *d, Reg::Val(Slot { value, deriv, tape: tapes.next().expect("one tape variable per result") }));
-                }
-                // Operands read for the last time give their buffers back now: the next kernels write
-                // into memory still in cache instead of older buffers.
-                for (_, a) in inst.args.iter().enumerate().filter(|&(k, _)| movable(k)) {
-                    recycle(take_or_clone(regs, *a, true));
-                }
-            }
-            Op::MakeHandle { target, text } => {
-                let captured = slots(regs, &inst.args)?;
-                let deriv = Deriv::from_parts(captured.iter().map(|s| s.deriv.clone()).collect());
-                // On the tape, a container of the captured values' variables (see `call_handle`).
-                let tape = containers::container_var(&mut self.tape, captured.iter().map(|s| s.tape).collect());
-                let captured = captured.iter().map(|s| s.value.clone()).collect();
-                let handle = FunctionHandle::Compiled { text: text.clone(), target: *target, captured };
-                set(regs, inst.dests[0], Reg::Val(Slot { tape, ..Slot::new(Value::Handle(Arc::new(handle)), deriv) }));
-            }
-            Op::Apply(kind) => {
-                let operands = slots(regs, &inst.args)?.iter().copied().cloned().collect();
-                let results = self.apply(*kind, operands, inst.dests.len())?;
-                for (d, s) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(s));
-                }
-            }
-            Op::Call(id) => {
-                let operands =
-                    (0..inst.args.len()).map(|k| into_slot(take_or_clone(regs, inst.args[k], movable(k)))).collect::<Result<Vec<_>>>()?;
-                let results = self.call(*id, operands, inst.dests.len())?;
-                for (d, s) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(s));
-                }
-            }
-            Op::Index if matches!(slot(regs, inst.args[0])?.value, Value::Handle(_)) => {
-                let handle = slot(regs, inst.args[0])?.clone();
-                let operands = inst.args[1..].iter().map(|&v| argument(regs, v)).collect::<Result<_>>()?;
-                let results = self.call_handle(&handle, operands, inst.dests.len())?;
-                for (d, s) in inst.dests.iter().zip(results) {
-                    set(regs, *d, Reg::Val(s));
-                }
-            }
-            Op::Index if inst.dests.len() > 1 => {
-                return Err(Diagnostic::new(ErrorKind::Unsupported, "multiple results from indexing (cs-lists)"));
-            }
-            Op::Index => {
-                let subs = subscripts(regs, &inst.args[1..])?;
-                let active = activity.is_active(inst.dests[0]);
-                let seed =
-                    self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
-                let seeded = match seed {
-                    Some((_, colours)) => Some(index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs)?),
-                    None => None,
-                };
-                let result = match (seeded, active, movable(0), &self.tape) {
-                    (Some((value, deriv)), ..) => Slot::new(value, deriv),
-                    (None, false, _, _) => Slot::inactive(index(&slot(regs, inst.args[0])?.value, &Deriv::Zero, &subs)?.0),
-                    (None, true, true, None) => {
-                        let base = into_slot(take_or_clone(regs, inst.args[0], true))?;
-                        let (value, deriv) = index_owned(base.value, base.deriv, &subs)?;
-                        Slot::new(value, deriv)
-                    }
-                    (None, true, _, _) => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
-                };
-                set(regs, inst.dests[0], Reg::Val(result));
-            }
-            Op::IndexAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let subs = subscripts(regs, &inst.args[2..])?;
-                let active = activity.is_active(inst.dests[0]);
-                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs, active)?;
-                set(regs, inst.dests[0], Reg::Val(result));
-            }
-            Op::End { position, count } => {
-                let base = slot(regs, inst.args[0])?;
-                let n = end_value(&base.value.shape(), *position, *count);
-                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
-            }
-            Op::Warning => {
-                let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
-                let result = self.warning(&values)?;
-                if let (Some(d), Some(v)) = (inst.dests.first(), result) {
-                    set(regs, *d, Reg::Val(Slot::inactive(v)));
-                }
-            }
-            Op::Output(output) => self.output(*output, &slots(regs, &inst.args)?)?,
-            Op::DeclareShared(var) => self.declare_shared(var, inst.args.first().map(|&a| slot(regs, a)).transpose()?)?,
-            Op::LoadShared(var) => {
-                let loaded = self.load_shared(var, activity.is_active(inst.dests[0]))?;
-                set(regs, inst.dests[0], Reg::Val(loaded));
-            }
-            Op::StoreShared(var) => self.store_shared(var, slot(regs, inst.args[0])?.clone())?,
-            Op::LastWarning => {
-                let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
-                let last = self.lastwarn(&values)?;
-                for (d, v) in inst.dests.iter().zip(last) {
-                    set(regs, *d, Reg::Val(Slot::inactive(v)));
-                }
-            }
-            Op::LastError => {
-                let last = self.host_calls.iter().rev().find(|c| c.function == "lasterr").ok_or_else(|| {
-                    Diagnostic::new(ErrorKind::Unsupported, "lasterr before an error was caught in the differentiated code")
-                        .with_hint("read the caught error from 'catch err' instead")
-                })?;
-                for (d, text) in inst.dests.iter().zip(&last.args) {
-                    set(regs, *d, Reg::Val(Slot::inactive(text.clone())));
-                }
-            }
-            Op::CaughtError => {
-                let error = frame.caught.as_ref().expect("a landing block is entered with its error");
-                set(regs, inst.dests[0], Reg::Val(Slot::inactive(primitives::errors::error_value(error))));
-            }
-            Op::Fail(error) => return Err((**error).clone()),
-            Op::Nargin | Op::Nargout => {
-                let n = if matches!(inst.op, Op::Nargin) { frame.nargin } else { frame.nargout };
-                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
-            }
-            Op::Field { name, tolerant, list } => {
-                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
-                    (Reg::Undefined(_), true) => None,
-                    _ => containers::field(slot(regs, inst.args[0])?, name, &self.tape)?,
-                };
-                let r = match found {
-                    Some(items) => spread::list_register(items, *list)?,
-                    None if *tolerant => Reg::Undefined(name.clone()),
-                    None => return Err(Diagnostic::new(ErrorKind::Runtime, format!("structure has no member '{name}'"))),
-                };
-                set(regs, inst.dests[0], r);
-            }
-            Op::FieldAssign(name) => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
-                let s = containers::assign_field(base, name, rhs, &mut self.tape)?;
-                set(regs, inst.dests[0], Reg::Val(s));
-            }
-            Op::CellIndex { tolerant, list } => {
-                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
-                    (Reg::Undefined(_), true) => None,
-                    _ => {
-                        let subs = subscripts(regs, &inst.args[1..])?;
-                        containers::cell_elements(slot(regs, inst.args[0])?, &subs, *tolerant, &self.tape)?
-                    }
-                };
-                let r = match found {
-                    Some(items) => spread::list_register(items, *list)?,
-                    None => Reg::Undefined("cell element".into()),
-                };
-                set(regs, inst.dests[0], r);
-            }
-            Op::CellAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
-                let subs = subscripts(regs, &inst.args[2..])?;
-                let s = containers::assign_cell(base, &subs, rhs, &mut self.tape)?;
-                set(regs, inst.dests[0], Reg::Val(s));
-            }
-            Op::Element => {
-                let base = defined(regs[inst.args[0].0 as usize].clone());
-                base.as_ref().map(|b| self.untaped(b)).transpose()?;
-                let subs = subscripts(regs, &inst.args[1..])?;
-                let r = match containers::element(base.as_ref(), &subs)? {
-                    Some(element) => Reg::Val(element),
-                    None => Reg::Undefined("struct element".into()),
-                };
-                set(regs, inst.dests[0], r);
-            }
-            Op::ElementAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                base.as_ref().map(|b| self.untaped(b)).transpose()?;
-                let rhs = slot(regs, inst.args[1])?.clone();
-                self.untaped(&rhs)?;
-                let subs = subscripts(regs, &inst.args[2..])?;
-                set(regs, inst.dests[0], Reg::Val(containers::assign_elements(base, &subs, rhs, true)?));
-            }
-            Op::TargetCount { field } => {
-                let base = defined(regs[inst.args[0].0 as usize].clone());
-                let count = match field {
-                    true => containers::field_target_count(base.as_ref()),
-                    false => containers::cell_target_count(base.as_ref(), &subscripts(regs, &inst.args[1..])?)?,
-                };
-                set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(count as f64))));
-            }
-            Op::Outputs(inner) => return self.exec_outputs(inner, inst, frame),
-            Op::ListPart { cell } => {
-                let [start, count] = [inst.args[1], inst.args[2]].map(|v| slot(regs, v).map(|s| spread::count_of(&s.value)));
-                let Reg::List(list) = &regs[inst.args[0].0 as usize] else {
-                    return Err(not_a_value(&regs[inst.args[0].0 as usize]));
-                };
-                let part = spread::list_part(list, start?, count?, *cell, &mut self.tape)?;
-                set(regs, inst.dests[0], Reg::Val(part));
-            }
-            Op::ListAssign { field } => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
-                let s = match field {
-                    Some(name) => containers::assign_fields(base, name, rhs, &mut self.tape)?,
-                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs, &mut self.tape)?,
-                };
-                set(regs, inst.dests[0], Reg::Val(s));
-            }
-            Op::CellLiteral { widths } => {
-                let elements = slots(regs, &inst.args)?.iter().copied().cloned().collect::<Vec<_>>();
-                set(regs, inst.dests[0], Reg::Val(containers::literal(elements, widths.len(), &mut self.tape)?));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -1199,7 +895,7 @@ fn set_constant(reg: &mut Reg, v: &Value) {
     match (reg, v) {
         (Reg::Val(Slot { value: Value::Double(kept), deriv, tape }), Value::Double(c)) if kept.dims == c.dims => {
             kept.data.copy_from_slice(&c.data);
-            buffers::recycle_deriv(std::mem::replace(deriv, Deriv::Zero));
+            std::mem::replace(deriv, Deriv::Zero).recycle();
             *tape = None;
         }
         (reg, _) => recycle(std::mem::replace(reg, Reg::Val(Slot::inactive(v.clone())))),
@@ -1271,8 +967,8 @@ fn take_dying_value(
 /// Gives the large buffers of a register no longer needed to the pool.
 fn recycle(reg: Reg) {
     if let Reg::Val(slot) = reg {
-        buffers::recycle_value(slot.value);
-        buffers::recycle_deriv(slot.deriv);
+        slot.value.recycle();
+        slot.deriv.recycle();
     }
 }
 

@@ -12,8 +12,8 @@
 //! an element read takes (see `Tape::record_scalar`).
 
 use super::deriv::{DenseDeriv, Deriv};
-use super::interp::Slot;
 use super::primitives::{self, Kernel, Prim, PrimId};
+use super::slot::Slot;
 use super::value::{Array, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 
@@ -43,13 +43,7 @@ pub(super) fn operand(slot: &Slot) -> Option<Operand<'_>> {
 
 /// The elementwise primitive a matrix operation is on scalars (`*` is `.*`, ...).
 fn elementwise_equivalent(id: PrimId) -> PrimId {
-    match id {
-        Prim::Mtimes => Prim::Times,
-        Prim::Mrdivide => Prim::Rdivide,
-        Prim::Mldivide => Prim::Ldivide,
-        Prim::Mpower => Prim::Power,
-        other => other,
-    }
+    primitives::get(id).elementwise_twin.map_or(id, |twin| twin.prim)
 }
 
 /// The kernel `id` runs on real scalars (a matrix operation's elementwise equivalent).

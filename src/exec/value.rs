@@ -326,6 +326,24 @@ pub enum Value {
 }
 
 impl Value {
+    /// Gives its buffers back to the pool (see `buffers`): the value is no longer needed.
+    pub fn recycle(self) {
+        match self {
+            Value::Double(a) => {
+                buffers::give(a.data);
+                buffers::give(a.dims);
+            }
+            Value::Logical(a) => buffers::give(a.dims),
+            Value::Sparse(s) => {
+                let (colptr, rowind, values) = s.0.into_raw_storage();
+                buffers::give(values);
+                buffers::give(colptr);
+                buffers::give(rowind);
+            }
+            _ => {}
+        }
+    }
+
     /// The scalar `x`, its buffers taken from those kept for a repeated call.
     pub fn scalar(x: f64) -> Value {
         let mut data = buffers::take(1);

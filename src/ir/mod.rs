@@ -5,10 +5,9 @@ mod dump;
 pub mod library;
 pub mod lower;
 pub mod program;
-pub mod verify;
 
 use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
-use crate::exec::interp::HostCall;
+use crate::exec::host::HostCall;
 use crate::exec::primitives::PrimId;
 use crate::exec::value::Value;
 use std::collections::HashMap;

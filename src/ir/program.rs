@@ -10,7 +10,7 @@ use super::lower::{self, Captures, Resolver};
 use super::{Callee, HigherOrder};
 use super::{FuncId, Function, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile};
-use crate::engine::Host;
+use crate::exec::host::Host;
 use crate::exec::primitives;
 use crate::exec::value::Value;
 use crate::syntax::{self, ast};

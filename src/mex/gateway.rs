@@ -10,9 +10,9 @@ use super::request;
 use super::stack;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{Engine, Host, Request};
+use crate::exec::interrupt;
 use crate::exec::memory::{self, OutOfMemory};
 use crate::exec::value::{FunctionHandle, Value};
-use crate::exec::{buffers, interrupt};
 use std::ffi::c_int;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError, TryLockError};
@@ -78,7 +78,7 @@ unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const
     // Copied into the host's arrays: the buffers (and those the arguments were read into) serve the
     // next call (freed, malloc could hand the memory back to the system and the next call would
     // fault every page of its J in again).
-    results.into_iter().chain(request.args).for_each(buffers::recycle_value);
+    results.into_iter().chain(request.args).for_each(Value::recycle);
     for (index, output) in outputs.into_iter().enumerate() {
         // SAFETY: `plhs` has room for max(nlhs, 1) outputs and the request asked for at most that many.
         unsafe { *plhs.add(index) = output.into_raw() };

@@ -6,7 +6,7 @@ use super::convert::{Place, to_array, to_value};
 use super::watch;
 use crate::diag::{ErrorKind, Result, err};
 use crate::engine::{Host, WarningState};
-use crate::exec::interp::HostCall;
+use crate::exec::host::HostCall;
 use crate::exec::value::Value;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;

@@ -181,6 +181,9 @@ pub const EXPRESSIONS: &[&str] = &[
     "real(x .^ 2)",
     "conj(x') .* x(1)",
     "cbrt(x + 1)",
+    "sec(x)",
+    "csc(x + 2)",
+    "cot(x + 2)",
     "merge(x > 0.5, x .^ 2, sin(x))",
     "ifelse(x < 0.45, 3 * x, x .* x(end:-1:1))",
 ];

@@ -6,7 +6,8 @@ function test_msad_complex_derivatives()
   A = [1 + 2i, 0, -1 + 1i; 0.5 - 1i, 2, 0.3 + 0.2i];
   funs = {@(x) exp(1i * x) .* x, @(x) abs(x + 1i * x.^2), @(x) angle(x - 2i), @(x) conj(x .* exp(1i * x)), ...
           @(x) complex(x, x.^2), @(x) (x + 1i) .^ x, @(x) A * exp(1i * x), @(x) [x.' * 1i, 3], ...
-          @(x) sum(log(x + 0.5i * x.^2)) * x, @(x) (x + 1i * x.^2)', @(x) imag(sqrt(x - 3)) + real(sin(x + 1i))};
+          @(x) sum(log(x + 0.5i * x.^2)) * x, @(x) (x + 1i * x.^2)', @(x) imag(sqrt(x - 3)) + real(sin(x + 1i)), ...
+          @(x) sec(x + 2i) + csc(x - 0.5i) .* cot(x + 1i)};
   for k = 1:numel(funs)
     label = func2str(funs{k});
     [f, J] = msad_eval(funs{k}, x);

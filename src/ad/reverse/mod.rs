@@ -14,10 +14,17 @@ pub mod tape;
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::interp::{ControlRecord, Interpreter, Slot};
+use crate::exec::slot::Slot;
 use crate::exec::value::Value;
-use crate::ir::FuncId;
 use tape::Tape;
+
+/// What records a tape: a run of the entry function on its arguments, x carrying a tape variable (the
+/// interpreter). `Control` is what the run tells of the path it took.
+pub trait Recorder {
+    type Control;
+    /// The first result, the tape, and the path taken.
+    fn record(self, tape: Tape, args: Vec<Slot>) -> Result<(Slot, Tape, Self::Control)>;
+}
 
 /// A gradient run's results.
 pub struct Gradient {
@@ -32,7 +39,7 @@ pub struct Gradient {
 }
 
 /// The first output's value and, when it is a scalar, its gradient.
-pub fn gradient(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<Gradient> {
+pub fn gradient(interpreter: impl Recorder, args: &[Value], wrt: usize) -> Result<Gradient> {
     let (result, tape, x, _) = record_gradient(interpreter, args, wrt)?;
     let tape_bytes = tape.bytes();
     // A complex f has a complex J: forward mode's.
@@ -42,23 +49,23 @@ pub fn gradient(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<
 }
 
 /// A run of `J' W` products.
-pub struct TransposedProducts {
+pub struct TransposedProducts<C> {
     pub value: Value,
     /// `numel(x) x q` (column-major); None: the output does not have the rows W was made for.
     pub products: Option<Vec<f64>>,
     /// The x-dependent branch decisions the run took.
-    pub control: ControlRecord,
+    pub control: C,
 }
 
 /// The first output's value and `J' W` for the weights `W` (`m x q`, column-major, m the output's
 /// expected number of elements): one recording and one sweep carrying the q columns together.
-pub fn transposed_products(
-    interpreter: Interpreter,
+pub fn transposed_products<R: Recorder>(
+    interpreter: R,
     args: &[Value],
     wrt: usize,
     weights: Vec<f64>,
     q: usize,
-) -> Result<TransposedProducts> {
+) -> Result<TransposedProducts<R::Control>> {
     let (result, tape, x, control) = record_gradient(interpreter, args, wrt)?;
     if matches!(result.value, Value::Complex(_)) {
         // W weighs one row per element; a complex f has two (real and imaginary parts).
@@ -71,32 +78,35 @@ pub fn transposed_products(
 
 /// Runs the function with x on a first-order tape: its first result, the tape, x on it and the
 /// x-dependent branch decisions taken.
-fn record_gradient(mut interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<(Slot, Tape, tape::TapeVar, ControlRecord)> {
+fn record_gradient<R: Recorder>(interpreter: R, args: &[Value], wrt: usize) -> Result<(Slot, Tape, tape::TapeVar, R::Control)> {
     let mut tape = Tape::default();
     let x = tape.input(args[wrt].numel());
     let slots = args.iter().enumerate().map(|(i, v)| Slot { tape: (i == wrt).then_some(x), ..Slot::inactive(v.clone()) }).collect();
-    interpreter.tape = Some(tape);
-    let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
+    let (result, tape, control) = interpreter.record(tape, slots)?;
     result.value.check_function_result()?;
-    let tape = interpreter.tape.take().expect("set above");
-    Ok((result, tape, x, interpreter.control))
+    Ok((result, tape, x, control))
 }
 
 /// A Hessian run's results, for a scalar output.
-pub struct HessianRun<T> {
+pub struct HessianRun<T, C> {
     pub value: Value,
     /// None: the output is not scalar.
     pub result: Option<T>,
     /// The x-dependent branch decisions the run took: its tape (and the Hessian pattern) hold for the
     /// same decisions only.
-    pub control: ControlRecord,
+    pub control: C,
     /// Whether the output is on the tape (see `Gradient::on_tape`).
     pub on_tape: bool,
 }
 
 /// The block `[g, H * S]` (`n x (1 + p)`, column-major: the gradient, then the products) for the seed
 /// `S`, returned whole: splitting off the products would copy them.
-pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, seed: DenseDeriv) -> Result<HessianRun<Vec<f64>>> {
+pub fn hessian_products<R: Recorder>(
+    interpreter: R,
+    args: &[Value],
+    wrt: usize,
+    seed: DenseDeriv,
+) -> Result<HessianRun<Vec<f64>, R::Control>> {
     let p = seed.nd;
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian(), Deriv::Dense(seed))?;
     let result = run.result.map(|(tape, output, x)| sweep::sweep(tape, output, x, p)).transpose()?;
@@ -104,7 +114,7 @@ pub fn hessian_products(interpreter: Interpreter, args: &[Value], wrt: usize, se
 }
 
 /// The Hessian's sparsity pattern at `args`.
-pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> Result<HessianRun<Pattern>> {
+pub fn hessian_pattern<R: Recorder>(interpreter: R, args: &[Value], wrt: usize) -> Result<HessianRun<Pattern, R::Control>> {
     let n = args[wrt].numel();
     let run = record_hessian(interpreter, args, wrt, Tape::for_hessian_pattern(), Deriv::Zero)?;
     let result = run.result.map(|(tape, _, x)| interactions::hessian_pattern(&tape, x, n)).transpose()?;
@@ -114,13 +124,13 @@ pub fn hessian_pattern(interpreter: Interpreter, args: &[Value], wrt: usize) -> 
 type Recorded = (Tape, Option<tape::TapeVar>, tape::TapeVar);
 
 /// Runs the function with x carrying `tangents` (none for a pattern), recording `tape`.
-fn record_hessian(
-    mut interpreter: Interpreter,
+fn record_hessian<R: Recorder>(
+    interpreter: R,
     args: &[Value],
     wrt: usize,
     mut tape: Tape,
     tangents: Deriv,
-) -> Result<HessianRun<Recorded>> {
+) -> Result<HessianRun<Recorded, R::Control>> {
     let x = tape.input(args[wrt].numel());
     let mut tangents = Some(tangents);
     let slots = args
@@ -131,15 +141,13 @@ fn record_hessian(
             None => Slot::inactive(v.clone()),
         })
         .collect();
-    interpreter.tape = Some(tape);
-    let result = interpreter.call(FuncId(0), slots, 1)?.pop().expect("one result");
+    let (result, tape, control) = interpreter.record(tape, slots)?;
     result.value.check_function_result()?;
     if crate::exec::primitives::complex::is_complex(&result.value) {
         return Err(complex_objective());
     }
-    let tape = interpreter.tape.take().expect("set above");
     let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));
-    Ok(HessianRun { value: result.value, result: recorded, control: interpreter.control, on_tape: result.tape.is_some() })
+    Ok(HessianRun { value: result.value, result: recorded, control, on_tape: result.tape.is_some() })
 }
 
 /// The error for a Hessian of a complex f (its second derivatives would be complex and of both parts).

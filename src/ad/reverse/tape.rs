@@ -8,24 +8,16 @@
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
 use crate::exec::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
-use crate::exec::interp::Slot;
 use crate::exec::primitives::reverse::Seen;
 use crate::exec::primitives::second_order::{SecondOrder, no_second_order, second_order};
 use crate::exec::primitives::sparse_reverse;
 use crate::exec::primitives::{self, Kernel, PrimId, Reads, complex};
+use crate::exec::slot::Slot;
 use crate::exec::value::{Array, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// A value on the tape (each is defined by one step, or is the input x).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TapeVar(pub(super) u32);
-
-impl TapeVar {
-    pub(super) fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+pub use crate::exec::slot::TapeVar;
 
 /// A step of the tape. The large ones are boxed: a scalar loop records millions of small steps.
 pub(super) enum Step {

@@ -5,10 +5,43 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::buffers;
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine, combine_into, combine_terms};
 use crate::exec::small_list::Dims;
-use crate::exec::value::{Array, Value, normalize_dims};
+use crate::exec::value::{Array, Complex64, Value, normalize_dims};
 use std::borrow::Cow;
+use std::f64::consts::{LN_2, LN_10, LOG10_E};
+
+type C = Complex64;
 
 type Partial = fn(f64, f64) -> f64;
+
+// Complex kernels whose branch cuts follow Octave's C++ library (the records' complex facets).
+
+/// As glibc's clog10.
+fn complex_log10(z: C) -> C {
+    C::new(z.norm().log10(), LOG10_E * z.arg())
+}
+
+/// Octave conjugates asin and acos of reals above 1 (MATLAB's sign of the imaginary part).
+fn complex_asin(z: C) -> C {
+    if z.im == 0.0 && z.re > 1.0 { z.asin().conj() } else { z.asin() }
+}
+
+fn complex_acos(z: C) -> C {
+    if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() }
+}
+
+/// Signed zeros on the cuts as C99: acosh(conj z) = conj(acosh z), atanh(±0 ± 0i) = ±0 ± 0i.
+fn complex_acosh(z: C) -> C {
+    if z.im.is_sign_negative() { z.conj().acosh().conj() } else { z.acosh() }
+}
+
+/// `1 / w` as Octave's `1 ./ w` (C++'s complex division: 0 at an infinite `w`, as in `sec(1 + 1000i)`).
+fn reciprocal(w: C) -> C {
+    super::complex::divide(C::new(1.0, 0.0), w)
+}
+
+fn complex_atanh(z: C) -> C {
+    if z.re == 0.0 && z.im == 0.0 { z } else { z.atanh() }
+}
 
 /// `f` with its first and second derivatives, both at `(x, f(x))`.
 fn unary(prim: Prim, f: fn(f64) -> f64, df: Partial, d2f: Partial) -> Primitive {
@@ -130,25 +163,51 @@ fn power_second(a: f64, b: f64, z: f64) -> (f64, f64, f64) {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        unary(Prim::Uminus, |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
-        unary(Prim::Uplus, |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
+        unary(Prim::Uminus, |x| -x, |_, _| -1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).complex(|z| -z),
+        unary(Prim::Uplus, |x| x, |_, _| 1.0, |_, _| 0.0).linear(Linearity::Additive).integers(IntegerArgs::KeepClass).complex(|z| z),
         // On real values; complex ones are primitives::complex's.
         unary(Prim::Real, |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
-        unary(Prim::Conj, |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)),
+        unary(Prim::Conj, |x| x, |_, _| 1.0, |_, _| 0.0).reads(RuleReads::unary(Reads::Nothing, Reads::Nothing)).complex(|z| z.conj()),
         piecewise_constant(Prim::Imag, |_| 0.0),
         unary(Prim::Cbrt, f64::cbrt, |_, y| 1.0 / (3.0 * y * y), |_, y| -2.0 / (9.0 * y.powi(5)))
             .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary(Prim::Sin, f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary(Prim::Cos, f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+        unary(Prim::Sin, f64::sin, |x, _| x.cos(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)).holomorphic(
+            C::sin,
+            |w, _| w.cos(),
+            |_, z| -z,
+        ),
+        unary(Prim::Cos, f64::cos, |x, _| -x.sin(), |_, y| -y).reads(RuleReads::unary(Reads::Operands, Reads::Result)).holomorphic(
+            C::cos,
+            |w, _| -w.sin(),
+            |_, z| -z,
+        ),
         unary(Prim::Tan, f64::tan, |_, y| 1.0 + y * y, |_, y| 2.0 * y * (1.0 + y * y))
-            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
-        unary(Prim::Exp, f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)),
+            .reads(RuleReads::unary(Reads::Result, Reads::Result))
+            .holomorphic(C::tan, |_, z| z * z + 1.0, |_, z| z * (z * z + 1.0) * 2.0),
+        // sec = 1 / cos: sec' = sec tan, sec'' = sec (tan^2 + sec^2).
+        unary(Prim::Sec, |x| 1.0 / x.cos(), |x, y| y * x.tan(), |x, y| y * (x.tan() * x.tan() + y * y))
+            .reads(RuleReads::unary(Reads::Both, Reads::Both))
+            .holomorphic(|z| reciprocal(z.cos()), |w, z| z * w.tan(), |w, z| z * (w.tan() * w.tan() + z * z)),
+        // csc = 1 / sin: csc' = -csc cot, csc'' = csc (cot^2 + csc^2).
+        unary(Prim::Csc, |x| 1.0 / x.sin(), |x, y| -y / x.tan(), |x, y| y * (1.0 / (x.tan() * x.tan()) + y * y))
+            .reads(RuleReads::unary(Reads::Both, Reads::Both))
+            .holomorphic(|z| reciprocal(z.sin()), |w, z| -z / w.tan(), |w, z| z * ((w.tan() * w.tan()).inv() + z * z)),
+        // cot = 1 / tan: cot' = -(1 + cot^2), cot'' = 2 cot (1 + cot^2).
+        unary(Prim::Cot, |x| 1.0 / x.tan(), |_, y| -(1.0 + y * y), |_, y| 2.0 * y * (1.0 + y * y))
+            .reads(RuleReads::unary(Reads::Result, Reads::Result))
+            .holomorphic(|z| reciprocal(z.tan()), |_, z| -(z * z + 1.0), |_, z| z * (z * z + 1.0) * 2.0),
+        unary(Prim::Exp, f64::exp, |_, y| y, |_, y| y).reads(RuleReads::unary(Reads::Result, Reads::Result)).holomorphic(
+            C::exp,
+            |_, z| z,
+            |_, z| z,
+        ),
         // erf' = 2/sqrt(pi) exp(-x^2), erf'' = -2x erf'.
         unary(Prim::Erf, libm::erf, |x, _| erf_slope(x), |x, _| -2.0 * x * erf_slope(x))
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary(Prim::Expm1, f64::exp_m1, |x, _| x.exp(), |x, _| x.exp()).reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Log, f64::ln, |x, _| 1.0 / x, |x, _| -1.0 / (x * x), |x| x >= 0.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+            .holomorphic(C::ln, |w, _| w.inv(), |w, _| -(w * w).inv()),
         unary_on(
             Prim::Log2,
             f64::log2,
@@ -157,7 +216,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x| x >= 0.0 || x.is_nan(),
         )
         .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
-        .more_outputs(Prim::Log2Parts),
+        .more_outputs(Prim::Log2Parts)
+        .holomorphic(|z| z.ln() / LN_2, |w, _| (w * LN_2).inv(), |w, _| -(w * w * LN_2).inv()),
         unary_on(
             Prim::Log10,
             f64::log10,
@@ -165,11 +225,13 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x, _| -1.0 / (x * x * std::f64::consts::LN_10),
             |x| x >= 0.0 || x.is_nan(),
         )
-        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .holomorphic(complex_log10, |w, _| (w * LN_10).inv(), |w, _| -(w * w * LN_10).inv()),
         unary_on(Prim::Log1p, f64::ln_1p, |x, _| 1.0 / (1.0 + x), |x, _| -1.0 / ((1.0 + x) * (1.0 + x)), |x| x >= -1.0 || x.is_nan())
             .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
         unary_on(Prim::Sqrt, f64::sqrt, |_, y| 0.5 / y, |_, y| -0.25 / (y * y * y), |x| x >= 0.0 || x.is_nan())
-            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+            .reads(RuleReads::unary(Reads::Result, Reads::Result))
+            .holomorphic(C::sqrt, |_, z| (z * 2.0).inv(), |w, z| -(w * z * 4.0).inv()),
         unary(Prim::Abs, f64::abs, |x, _| sign(x), |_, _| 0.0)
             .reads(RuleReads::unary(Reads::Operands, Reads::Nothing))
             .linear(Linearity::PiecewiseLinear)
@@ -181,7 +243,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x, _| x / (1.0 - x * x).powf(1.5),
             |x| x.abs() <= 1.0 || x.is_nan(),
         )
-        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .complex(complex_asin),
         unary_on(
             Prim::Acos,
             f64::acos,
@@ -189,15 +252,27 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x, _| -x / (1.0 - x * x).powf(1.5),
             |x| x.abs() <= 1.0 || x.is_nan(),
         )
-        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .complex(complex_acos),
         unary(Prim::Atan, f64::atan, |x, _| 1.0 / (1.0 + x * x), |x, _| -2.0 * x / ((1.0 + x * x) * (1.0 + x * x)))
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        unary(Prim::Sinh, f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
-        unary(Prim::Cosh, f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)),
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+            .complex(C::atan),
+        unary(Prim::Sinh, f64::sinh, |x, _| x.cosh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)).holomorphic(
+            C::sinh,
+            |w, _| w.cosh(),
+            |_, z| z,
+        ),
+        unary(Prim::Cosh, f64::cosh, |x, _| x.sinh(), |_, y| y).reads(RuleReads::unary(Reads::Operands, Reads::Result)).holomorphic(
+            C::cosh,
+            |w, _| w.sinh(),
+            |_, z| z,
+        ),
         unary(Prim::Tanh, f64::tanh, |_, y| 1.0 - y * y, |_, y| -2.0 * y * (1.0 - y * y))
-            .reads(RuleReads::unary(Reads::Result, Reads::Result)),
+            .reads(RuleReads::unary(Reads::Result, Reads::Result))
+            .holomorphic(C::tanh, |_, z| -(z * z) + 1.0, |_, z| z * (-(z * z) + 1.0) * -2.0),
         unary(Prim::Asinh, asinh, |x, _| 1.0 / (x * x + 1.0).sqrt(), |x, _| -x / (x * x + 1.0).powf(1.5))
-            .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+            .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+            .complex(C::asinh),
         unary_on(
             Prim::Acosh,
             f64::acosh,
@@ -205,7 +280,8 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x, _| -x / (x * x - 1.0).powf(1.5),
             |x| x >= 1.0 || x.is_nan(),
         )
-        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .complex(complex_acosh),
         unary_on(
             Prim::Atanh,
             f64::atanh,
@@ -213,12 +289,15 @@ pub(super) fn entries() -> Vec<Primitive> {
             |x, _| 2.0 * x / ((1.0 - x * x) * (1.0 - x * x)),
             |x| x.abs() <= 1.0 || x.is_nan(),
         )
-        .reads(RuleReads::unary(Reads::Operands, Reads::Operands)),
-        piecewise_constant(Prim::Floor, f64::floor).integers(IntegerArgs::KeepClass),
-        piecewise_constant(Prim::Ceil, f64::ceil).integers(IntegerArgs::KeepClass),
-        piecewise_constant(Prim::Round, round_half_away).integers(IntegerArgs::KeepClass),
-        piecewise_constant(Prim::Fix, f64::trunc).integers(IntegerArgs::KeepClass),
-        piecewise_constant(Prim::Sign, sign).integers(IntegerArgs::KeepClass),
+        .reads(RuleReads::unary(Reads::Operands, Reads::Operands))
+        .complex(complex_atanh),
+        piecewise_constant(Prim::Floor, f64::floor).integers(IntegerArgs::KeepClass).complex(|z| C::new(z.re.floor(), z.im.floor())),
+        piecewise_constant(Prim::Ceil, f64::ceil).integers(IntegerArgs::KeepClass).complex(|z| C::new(z.re.ceil(), z.im.ceil())),
+        piecewise_constant(Prim::Round, round_half_away).integers(IntegerArgs::KeepClass).complex(|z| C::new(z.re.round(), z.im.round())),
+        piecewise_constant(Prim::Fix, f64::trunc).integers(IntegerArgs::KeepClass).complex(|z| C::new(z.re.trunc(), z.im.trunc())),
+        piecewise_constant(Prim::Sign, sign)
+            .integers(IntegerArgs::KeepClass)
+            .complex(|z| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() }),
         binary!(Prim::Plus, |a, b| a + b, |_, _, _| (1.0, 1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         binary!(Prim::Minus, |a, b| a - b, |_, _, _| (1.0, -1.0), linear).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         binary!(Prim::Times, |a, b| a * b, |a, b, _| (b, a), |_, _, _| (0.0, 1.0, 0.0))

@@ -5,7 +5,7 @@ use super::elementwise::numeric;
 use super::factor::{Lu, svd, transpose};
 use super::matrix::{elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, product_derivative, right_product};
 use super::matrix_second_order::matrix_function;
-use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general, runtime};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, ScalarOperands, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -17,6 +17,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         general(Prim::Det, eval_det, forward_det).hessian(Hessian::Own(|a, t| matrix_function(Prim::Det, a, t))),
         general(Prim::Mpower, eval_mpower, forward_mpower)
             .integers(IntegerArgs::KeepClass)
+            .elementwise_twin(Prim::Power, ScalarOperands::Both)
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mpower, a, t))),
         general(Prim::Trace, eval_trace, forward_trace).linear(Linearity::Additive),
     ]

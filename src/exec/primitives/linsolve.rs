@@ -10,7 +10,7 @@ use super::factor::{Lu, pseudo_inverse, transpose};
 use super::matrix::{elementwise_eval, elementwise_forward, gemm, is_scalar, left_product, matrix_2d, right_product, transpose_map};
 use super::matrix_second_order::matrix_function;
 use super::reverse::{Adjoints, Reverse, transposed_forward};
-use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, general, sparse_lu};
+use super::{Forward, Hessian, IntegerArgs, Linearity, Prim, Primitive, ScalarOperands, general, sparse_lu};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Deriv, RowMap, combine};
 use crate::exec::value::{Array, Value};
@@ -21,11 +21,13 @@ pub(super) fn entries() -> Vec<Primitive> {
         general(Prim::Mldivide, eval_mldivide, forward_mldivide)
             .linear(Linearity::Denominator)
             .vjp(reverse_mldivide)
+            .elementwise_twin(Prim::Ldivide, ScalarOperands::First)
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mldivide, a, t))),
         general(Prim::Mrdivide, eval_mrdivide, forward_mrdivide)
             .linear(Linearity::Numerator)
             .vjp(reverse_mrdivide)
             .integers(IntegerArgs::KeepClass)
+            .elementwise_twin(Prim::Rdivide, ScalarOperands::Second)
             .hessian(Hessian::Own(|a, t| matrix_function(Prim::Mrdivide, a, t))),
     ]
 }

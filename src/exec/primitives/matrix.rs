@@ -4,7 +4,7 @@
 use super::elementwise::{nonconformant, numeric};
 use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
 use super::second_order::Pairing;
-use super::{Forward, Hessian, IndexPair, IntegerArgs, Linearity, Prim, Primitive, general, runtime, sparse};
+use super::{Forward, Hessian, IndexPair, IntegerArgs, Linearity, Prim, Primitive, ScalarOperands, general, runtime, sparse};
 use crate::diag::Result;
 use crate::exec::deriv::{self, DenseDeriv, Deriv, RowMap, RowOperator};
 use crate::exec::value::{Array, Value};
@@ -17,6 +17,7 @@ pub(super) fn entries() -> Vec<Primitive> {
             .linear(Linearity::Bilinear)
             .integers(IntegerArgs::KeepClass)
             .vjp(reverse_mtimes)
+            .elementwise_twin(Prim::Times, ScalarOperands::Either)
             .hessian(Hessian::Bilinear(Pairing::MatrixProduct)),
         general(Prim::Transpose, eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),
         general(Prim::Ctranspose, eval_transpose, forward_transpose).linear(Linearity::Additive).integers(IntegerArgs::KeepClass),

@@ -26,14 +26,7 @@ fn matrix_operand(prim: Prim) -> usize {
 /// divisor (scalar operands for a power) its elementwise namesake's, with a square matrix operand
 /// `MatrixFunction`, else none.
 pub(super) fn matrix_function(prim: Prim, operands: &[&Value], taped: &[bool]) -> Result<SecondOrder> {
-    let scalar = |k: usize| operands[k].numel() == 1;
-    let twin = match prim {
-        Prim::Mpower if scalar(0) && scalar(1) => Some(Prim::Power),
-        Prim::Mrdivide if scalar(1) => Some(Prim::Rdivide),
-        Prim::Mldivide if scalar(0) => Some(Prim::Ldivide),
-        _ => None,
-    };
-    if let Some(twin) = twin {
+    if let Some(twin) = super::elementwise_twin(prim, operands) {
         return second_order(twin, operands, taped);
     }
     match operands.get(matrix_operand(prim)).map(|a| a.dims()) {

@@ -48,7 +48,7 @@ mod triangular;
 
 use super::deriv::{self, Deriv};
 use super::small_list::Few;
-use super::value::{self, Value};
+use super::value::{self, Complex64, Value};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use std::sync::OnceLock;
 
@@ -147,6 +147,64 @@ pub struct Primitive {
     pub hessian: Hessian,
     /// What a call does besides computing its results.
     pub effects: Effects,
+    /// The elementwise operation it is on scalar operands (`2 * A` is `2 .* A`).
+    pub elementwise_twin: Option<ElementwiseTwin>,
+    /// An elementwise function's kernel on complex operands (see `complex`).
+    pub complex: Option<ComplexKernel>,
+}
+
+/// An elementwise function on complex values, and its derivatives where it is holomorphic.
+#[derive(Clone, Copy)]
+pub struct ComplexKernel {
+    pub f: fn(Complex64) -> Complex64,
+    /// None: it has no complex derivative (rounding, the inverse functions msad has no complex rule for).
+    pub holomorphic: Option<Holomorphic>,
+}
+
+type ComplexPartial = fn(Complex64, Complex64) -> Complex64;
+
+/// The first and second derivatives `f'(w)`, `f''(w)` at `w` with `z = f(w)` of a holomorphic
+/// elementwise function.
+#[derive(Clone, Copy)]
+pub struct Holomorphic {
+    pub first: ComplexPartial,
+    pub second: ComplexPartial,
+}
+
+/// A matrix operation's elementwise namesake, and which scalar operands make the two the same.
+#[derive(Clone, Copy)]
+pub struct ElementwiseTwin {
+    pub prim: Prim,
+    pub when: ScalarOperands,
+}
+
+/// Which of two operands must be scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarOperands {
+    Either,
+    First,
+    Second,
+    Both,
+}
+
+impl ElementwiseTwin {
+    /// The twin, when the two `operands` make the operation elementwise.
+    pub fn on(self, operands: &[&Value]) -> Option<Prim> {
+        let [a, b] = operands else { return None };
+        let (a, b) = (a.numel() == 1, b.numel() == 1);
+        let elementwise = match self.when {
+            ScalarOperands::Either => a || b,
+            ScalarOperands::First => a,
+            ScalarOperands::Second => b,
+            ScalarOperands::Both => a && b,
+        };
+        elementwise.then_some(self.prim)
+    }
+}
+
+/// The elementwise operation primitive `id` is on `operands` (`times` for a product with a scalar).
+pub fn elementwise_twin(id: PrimId, operands: &[&Value]) -> Option<Prim> {
+    get(id).elementwise_twin?.on(operands)
 }
 
 /// The reverse rule (vector-Jacobian product) of a general primitive.
@@ -223,6 +281,8 @@ impl Primitive {
             more_outputs: None,
             size_query: false,
             internal: false,
+            elementwise_twin: None,
+            complex: None,
         }
     }
 
@@ -290,6 +350,18 @@ impl Primitive {
 
     fn internal(self) -> Primitive {
         Primitive { internal: true, ..self }
+    }
+
+    fn complex(self, f: fn(Complex64) -> Complex64) -> Primitive {
+        Primitive { complex: Some(ComplexKernel { f, holomorphic: None }), ..self }
+    }
+
+    fn holomorphic(self, f: fn(Complex64) -> Complex64, first: ComplexPartial, second: ComplexPartial) -> Primitive {
+        Primitive { complex: Some(ComplexKernel { f, holomorphic: Some(Holomorphic { first, second }) }), ..self }
+    }
+
+    fn elementwise_twin(self, prim: Prim, when: ScalarOperands) -> Primitive {
+        Primitive { elementwise_twin: Some(ElementwiseTwin { prim, when }), ..self }
     }
 }
 
@@ -505,7 +577,9 @@ fn forward_rule(id: PrimId, fw: &Forward) -> Result<Deriv> {
 fn elementwise_kernel(id: PrimId, values: &[&Value]) -> Option<PrimId> {
     match get(id).kernel {
         Kernel::Unary { .. } | Kernel::Binary { .. } => Some(id),
-        Kernel::General { .. } if id == Prim::Mtimes && values.iter().any(|v| v.numel() == 1) => Some(Prim::Times),
+        // Only products take over an operand in place as their twin: the divisions and powers keep
+        // their own kernels.
+        Kernel::General { .. } if id == Prim::Mtimes => elementwise_twin(id, values),
         Kernel::General { .. } | Kernel::Predicate(_) => None,
     }
 }

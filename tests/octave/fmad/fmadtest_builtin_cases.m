@@ -17,6 +17,8 @@ function cases = fmadtest_builtin_cases()
   text = 'text, struct or cell function';
   raising = 'raises or builds errors';
   cases = {
+    'cot', 'derivative', @(x) cot(x + 2)
+    'csc', 'derivative', @(x) csc(x + 2)
     'Inf', 'derivative', @(x) min(Inf(4, 1, 'like', x), x)
     'MException', 'other', raising
     'NaN', 'derivative', @(x) max(NaN(4, 1, 'like', x), x)
@@ -147,6 +149,7 @@ function cases = fmadtest_builtin_cases()
     'eig', 'error', {unsupported, @(x) eig(M(x) + M(x)')}
     'expm', 'error', {unsupported, @(x) expm(M(x))}
     'logm', 'error', {unsupported, @(x) logm(M(x) + 2 * eye(2))}
+    'sec', 'derivative', @sec
     'sqrtm', 'error', {unsupported, @(x) sqrtm(M(x) + 2 * eye(2))}
     'svd', 'error', {unsupported, @(x) svd(M(x))}
     'pinv', 'error', {unsupported, @(x) pinv(M(x))}

@@ -5,7 +5,7 @@
 //! unchanged. Holomorphic functions follow `dz = f'(w) dw`; `abs`, `angle`, `conj`, `real` and `imag`
 //! are defined through the real and imaginary parts, which is exact because x is real.
 
-use super::super::{Derivative, Forward, Kernel, Linearity, Prim, PrimId, get, linearity, output_is_differentiable, row_maps};
+use super::super::{Derivative, Forward, Holomorphic, Kernel, Linearity, Prim, PrimId, get, linearity, output_is_differentiable, row_maps};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::{Coef, DenseDeriv, Deriv, RowMap, combine_terms};
 use crate::exec::value::{Array, Complex64, SparseMatrix, Value};
@@ -129,7 +129,9 @@ pub(super) enum Rule {
 
 /// The rule of `id` on `inputs` (an error for a primitive without one).
 pub(super) fn rule(id: PrimId, inputs: &[&Value]) -> Result<Rule> {
-    let scalar = |k: usize| inputs.get(k).is_some_and(|v| v.numel() == 1);
+    if let Some(twin) = super::super::elementwise_twin(id, inputs) {
+        return Ok(Rule::Elementwise(twin));
+    }
     Ok(match id {
         Prim::Real => Rule::Real,
         Prim::Imag => Rule::Imag,
@@ -138,10 +140,6 @@ pub(super) fn rule(id: PrimId, inputs: &[&Value]) -> Result<Rule> {
         Prim::Abs | Prim::Angle | Prim::Arg => Rule::Polar,
         Prim::Complex => Rule::Complex,
         Prim::Times | Prim::Plus | Prim::Minus | Prim::Rdivide | Prim::Ldivide | Prim::Power => Rule::Elementwise(id),
-        Prim::Mtimes if scalar(0) || scalar(1) => Rule::Elementwise(Prim::Times),
-        Prim::Mrdivide if scalar(1) => Rule::Elementwise(Prim::Rdivide),
-        Prim::Mldivide if scalar(0) => Rule::Elementwise(Prim::Ldivide),
-        Prim::Mpower if scalar(0) && scalar(1) => Rule::Elementwise(Prim::Power),
         Prim::Mtimes => Rule::Bilinear,
         Prim::Mldivide => Rule::Solve,
         Prim::Mrdivide => Rule::RightSolve,
@@ -271,29 +269,9 @@ pub(super) fn complex_data(value: &Value) -> Cow<'_, Array<C>> {
     value.complex_parts().unwrap_or_else(|| Cow::Owned(Array::new(vec![0, 0], vec![])))
 }
 
-/// The first and second derivatives `f'(w)`, `f''(w)` at `w` with `z = f(w)` of a holomorphic
-/// elementwise function.
-pub(super) struct Holomorphic {
-    pub(super) first: fn(C, C) -> C,
-    pub(super) second: fn(C, C) -> C,
-}
-
+/// The derivatives of a holomorphic elementwise function: the complex facet of its record.
 pub(super) fn holomorphic(id: PrimId) -> Option<Holomorphic> {
-    use std::f64::consts::{LN_2, LN_10};
-    Some(match id {
-        Prim::Exp => Holomorphic { first: |_, z| z, second: |_, z| z },
-        Prim::Log => Holomorphic { first: |w: C, _| w.inv(), second: |w: C, _| -(w * w).inv() },
-        Prim::Log10 => Holomorphic { first: |w: C, _| (w * LN_10).inv(), second: |w: C, _| -(w * w * LN_10).inv() },
-        Prim::Log2 => Holomorphic { first: |w: C, _| (w * LN_2).inv(), second: |w: C, _| -(w * w * LN_2).inv() },
-        Prim::Sqrt => Holomorphic { first: |_, z: C| (z * 2.0).inv(), second: |w: C, z: C| -(w * z * 4.0).inv() },
-        Prim::Sin => Holomorphic { first: |w: C, _| w.cos(), second: |_, z: C| -z },
-        Prim::Cos => Holomorphic { first: |w: C, _| -w.sin(), second: |_, z: C| -z },
-        Prim::Tan => Holomorphic { first: |_, z: C| z * z + 1.0, second: |_, z: C| z * (z * z + 1.0) * 2.0 },
-        Prim::Sinh => Holomorphic { first: |w: C, _| w.cosh(), second: |_, z| z },
-        Prim::Cosh => Holomorphic { first: |w: C, _| w.sinh(), second: |_, z| z },
-        Prim::Tanh => Holomorphic { first: |_, z: C| -(z * z) + 1.0, second: |_, z: C| z * (-(z * z) + 1.0) * -2.0 },
-        _ => return None,
-    })
+    super::super::get(id).complex?.holomorphic
 }
 
 fn unary(id: PrimId, fw: &Forward) -> Result<Deriv> {

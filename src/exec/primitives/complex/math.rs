@@ -5,7 +5,7 @@ use super::super::{Prim, broadcast_dims, check_arity, row_maps, runtime};
 use super::c99;
 use crate::diag::Result;
 use crate::exec::value::{Array, Complex64, Value};
-use std::f64::consts::{FRAC_PI_2, LN_2, LOG10_E, PI};
+use std::f64::consts::{FRAC_PI_2, PI};
 
 /// pi / log(2) and pi / log(10) correctly rounded, the imaginary parts of Octave's log2 and log10 of
 /// negative reals (the quotients of the rounded constants are one unit lower).
@@ -35,56 +35,21 @@ pub(super) fn eval(prim: Prim, args: &[&Value]) -> Result<Option<Value>> {
         check_arity(name, args, 1, 1)?;
         return Ok(Some(Value::Logical(operand(name, args[0])?.map(|&z| f(z)))));
     }
-    let scalar = |v: &Value| v.numel() == 1;
-    let elementwise = match prim {
-        Prim::Mtimes if args.len() == 2 && !(scalar(args[0]) || scalar(args[1])) => return Ok(Some(mtimes(args)?)),
-        Prim::Mtimes => Prim::Times,
-        Prim::Mrdivide if args.len() == 2 && scalar(args[1]) => Prim::Rdivide,
-        Prim::Mldivide if args.len() == 2 && scalar(args[0]) => Prim::Ldivide,
-        Prim::Mpower if args.len() == 2 && scalar(args[0]) && scalar(args[1]) => Prim::Power,
-        Prim::Prod | Prim::Cumprod => return Ok(Some(product(prim, args)?)),
-        other => other,
+    // A matrix operation on scalar operands is its elementwise twin.
+    let elementwise = match (super::super::elementwise_twin(prim, args), prim) {
+        (Some(twin), _) => twin,
+        (None, Prim::Mtimes) if args.len() == 2 => return Ok(Some(mtimes(args)?)),
+        (None, Prim::Prod | Prim::Cumprod) => return Ok(Some(product(prim, args)?)),
+        (None, other) => other,
     };
     let Some(f) = binary(elementwise) else { return Ok(None) };
     check_arity(name, args, 2, 2)?;
     Ok(Some(Value::narrowed(zip(name, args[0], args[1], f)?)))
 }
 
+/// An elementwise function's complex kernel: the facet of its record.
 fn unary(prim: Prim) -> Option<fn(C) -> C> {
-    Some(match prim {
-        Prim::Uminus => |z: C| -z,
-        Prim::Uplus => |z| z,
-        Prim::Conj => |z: C| z.conj(),
-        Prim::Exp => C::exp,
-        Prim::Log => C::ln,
-        Prim::Log2 => |z: C| {
-            let l = z.ln();
-            C::new(l.re / LN_2, l.im / LN_2)
-        },
-        // As glibc's clog10.
-        Prim::Log10 => |z: C| C::new(z.norm().log10(), LOG10_E * z.arg()),
-        Prim::Sqrt => C::sqrt,
-        Prim::Sin => C::sin,
-        Prim::Cos => C::cos,
-        Prim::Tan => C::tan,
-        Prim::Sinh => C::sinh,
-        Prim::Cosh => C::cosh,
-        Prim::Tanh => C::tanh,
-        // Octave conjugates asin and acos of reals above 1 (MATLAB's sign of the imaginary part).
-        Prim::Asin => |z: C| if z.im == 0.0 && z.re > 1.0 { z.asin().conj() } else { z.asin() },
-        Prim::Acos => |z: C| if z.im == 0.0 && z.re > 1.0 { z.acos().conj() } else { z.acos() },
-        Prim::Atan => C::atan,
-        Prim::Asinh => C::asinh,
-        // Signed zeros on the cuts as C99: acosh(conj z) = conj(acosh z), atanh(±0 ± 0i) = ±0 ± 0i.
-        Prim::Acosh => |z: C| if z.im.is_sign_negative() { z.conj().acosh().conj() } else { z.acosh() },
-        Prim::Atanh => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z.atanh() },
-        Prim::Round => |z: C| C::new(z.re.round(), z.im.round()),
-        Prim::Floor => |z: C| C::new(z.re.floor(), z.im.floor()),
-        Prim::Ceil => |z: C| C::new(z.re.ceil(), z.im.ceil()),
-        Prim::Fix => |z: C| C::new(z.re.trunc(), z.im.trunc()),
-        Prim::Sign => |z: C| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() },
-        _ => return None,
-    })
+    super::super::get(prim).complex.map(|kernel| kernel.f)
 }
 
 fn real_valued(prim: Prim) -> Option<fn(C) -> f64> {
@@ -132,7 +97,7 @@ fn times(a: C, b: C) -> C {
 
 /// `a / b` as C++'s complex division: a real divisor divides each part (num-complex's general
 /// formula would turn 1/0 into NaN parts).
-fn divide(a: C, b: C) -> C {
+pub(in super::super) fn divide(a: C, b: C) -> C {
     if b.im == 0.0 { C::new(a.re / b.re, a.im / b.re) } else { c99::div(a, b, a / b) }
 }
 

@@ -24,7 +24,7 @@ pub(crate) use derivative::{
     varies_on_complex, widened,
 };
 pub(crate) use logic::COLON_WARNING;
-pub(super) use math::{out_of_domain, real_power};
+pub(super) use math::{divide, out_of_domain, real_power};
 pub(crate) use second_order::{interactions, second_order, second_order_term, with_rows};
 
 pub(super) fn entries() -> Vec<Primitive> {

@@ -3,9 +3,9 @@
 //! match the edges, one phi input per predecessor in the same order, each value defined once and
 //! before every use on every path (dominance), and the operand counts of the fixed-arity operations.
 
-use super::{BlockId, Function, Op, Program, Terminator, ValueId};
-use crate::analysis::immediate_forward_dominators;
+use super::immediate_forward_dominators;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::ir::{BlockId, Function, Op, Program, Terminator, ValueId};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static ALWAYS: AtomicBool = AtomicBool::new(false);

@@ -1,0 +1,32 @@
+//! A value as the evaluator holds it: with its derivative block and its variable on the reverse-mode tape.
+
+use super::deriv::Deriv;
+use super::value::Value;
+
+/// A value with its derivative block.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub value: Value,
+    pub deriv: Deriv,
+    /// The value's variable on the reverse-mode tape, when one is recorded and the value depends on x.
+    pub tape: Option<TapeVar>,
+}
+
+impl Slot {
+    pub fn inactive(value: Value) -> Slot {
+        Slot::new(value, Deriv::Zero)
+    }
+    pub fn new(value: Value, deriv: Deriv) -> Slot {
+        Slot { value, deriv, tape: None }
+    }
+}
+
+/// A value on the tape (each is defined by one step, or is the input x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TapeVar(pub(crate) u32);
+
+impl TapeVar {
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
