@@ -114,11 +114,11 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "lu",
-        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: each result's transposed rule; no Hessian",
+        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: `[L, U]` and `[L, U, P]` of a square A by their own O(n^3) adjoint, the packed form and a rectangular A by the transposed rule; no Hessian",
     ),
     (
         "qr",
-        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: each result's transposed rule; no Hessian",
+        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: `[Q, R]` of a square A and `qr(A, 0)` of a tall one by their own O(n^3) adjoint, the packed form, a full Q of a tall A and a wide A by the transposed rule; no Hessian",
     ),
     (
         "__constant__",
