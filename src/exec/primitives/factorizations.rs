@@ -540,11 +540,11 @@ mod tests {
             for (prim, args, nargout) in cases {
                 let inputs: Vec<&Value> = args.iter().collect();
                 let outputs = super::super::eval(prim, &inputs, nargout).unwrap();
-                for result in 0..2 {
+                for (result, output) in outputs.iter().enumerate().take(2) {
                     let columns = 2;
-                    let adjoint: Vec<f64> = (0..outputs[result].numel() * columns).map(|_| rng.next()).collect();
+                    let adjoint: Vec<f64> = (0..output.numel() * columns).map(|_| rng.next()).collect();
                     let wanted: Vec<bool> = (0..inputs.len()).map(|k| k == 0).collect();
-                    let rv = Reverse { inputs: &inputs, result, output: &outputs[result], adjoint: &adjoint, columns, wanted: &wanted };
+                    let rv = Reverse { inputs: &inputs, result, output, adjoint: &adjoint, columns, wanted: &wanted };
                     let own = if prim == Prim::LuFactors { reverse_lu(&rv) } else { reverse_qr(&rv) };
                     let (own, expected) =
                         (own.unwrap().swap_remove(0).unwrap(), transposed_forward(prim, &rv).unwrap().swap_remove(0).unwrap());
