@@ -4,7 +4,9 @@
 mod common;
 
 use common::EXPRESSIONS;
+use msad::diag::ErrorKind;
 use msad::exec::primitives::{self, Derivative, Hessian, Kernel, Linearity, Primitive, Vjp};
+use msad::exec::value::{Array, Complex64, SparseMatrix, Value};
 use msad::ir::{HigherOrder, library};
 use std::path::PathBuf;
 
@@ -112,11 +114,11 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "lu",
-        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: each result's transposed rule; no Hessian",
+        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: `[L, U]` and `[L, U, P]` of a square A by their own O(n^3) adjoint, the packed form and a rectangular A by the transposed rule; no Hessian",
     ),
     (
         "qr",
-        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: each result's transposed rule; no Hessian",
+        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: `[Q, R]` of a square A and `qr(A, 0)` of a tall one by their own O(n^3) adjoint, the packed form, a full Q of a tall A and a wide A by the transposed rule; no Hessian",
     ),
     (
         "__constant__",
@@ -142,6 +144,10 @@ const HIGHER_ORDER: &[(&str, &str)] = &[
     ),
     ("arrayfun", "as cellfun; over numeric, logical, char, cell and struct arrays"),
     ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
+    (
+        "__slope__",
+        "`__slope__(f, t)`: the exact derivative of a scalar function at a real scalar, f run once more in forward mode in t (the library's fzero takes its implicit step with it); a constant",
+    ),
 ];
 
 fn forward(kernel: &Kernel) -> &'static str {
@@ -206,6 +212,65 @@ fn tested(name: &str, corpus: &str, octave_tests: &[String]) -> String {
     ways.join("; ")
 }
 
+/// Argument lists (all real) the operand probes try in turn: the first one a builtin's kernel
+/// accepts is the one its complex and sparse columns vary.
+fn probe_forms() -> Vec<Vec<Value>> {
+    let matrix = Value::Double(Array::new(vec![3, 3], vec![4.0, 1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 5.0]));
+    let row = Value::Double(Array::row(vec![1.0, 2.0, 3.0]));
+    let scalar = Value::scalar(2.0);
+    vec![
+        vec![matrix.clone()],
+        vec![scalar.clone()],
+        vec![row.clone()],
+        vec![matrix.clone(), matrix.clone()],
+        vec![scalar.clone(), scalar.clone()],
+        vec![row.clone(), row.clone()],
+        vec![matrix.clone(), scalar.clone()],
+        vec![row.clone(), scalar.clone()],
+        vec![scalar.clone(), row.clone()],
+        vec![row.clone(), row.clone(), row],
+        vec![Value::string("%g"), matrix.clone()],
+        // Arguments in [0, 1] or [-1, 1] (betainc, legendre), sizes after the data (reshape).
+        vec![Value::scalar(0.5), scalar.clone(), scalar.clone()],
+        vec![scalar, Value::Double(Array::row(vec![0.1, 0.2, 0.3]))],
+        vec![matrix, Value::scalar(9.0), Value::scalar(1.0)],
+    ]
+}
+
+/// A double operand made complex (imaginary parts 0.5) or sparse; None for other operands.
+fn varied(value: &Value, complex: bool) -> Option<Value> {
+    let Value::Double(a) = value else { return None };
+    Some(match complex {
+        true => Value::Complex(a.map(|&x| Complex64::new(x, 0.5))),
+        false => Value::Sparse(SparseMatrix::from_dense(a)),
+    })
+}
+
+/// Whether a builtin's kernel takes a complex (`complex` true) or a sparse operand, found by calling
+/// it (the real dispatch, so the column cannot drift from it): the first argument list of
+/// `probe_forms` it accepts, with one double operand at a time made complex or sparse. "yes" when
+/// some position works, "msad:unsupported" when msad says so, "error" when the kernel raises
+/// another error, "-" when no argument list of the probe suits the builtin.
+fn operand_probe(name: &str, complex: bool) -> &'static str {
+    let id = primitives::lookup(name).expect("listed");
+    let call = |args: &[Value]| primitives::eval(id, &args.iter().collect::<Vec<_>>(), 1);
+    let Some(form) = probe_forms().into_iter().find(|args| call(args).is_ok()) else { return "-" };
+    let outcomes: Vec<_> = (0..form.len())
+        .filter_map(|k| {
+            let mut args = form.clone();
+            args[k] = varied(&form[k], complex)?;
+            Some(call(&args))
+        })
+        .collect();
+    let unsupported = |o: &msad::diag::Result<Vec<Value>>| o.as_ref().is_err_and(|e| e.kind == ErrorKind::Unsupported);
+    match () {
+        _ if outcomes.is_empty() => "-",
+        _ if outcomes.iter().any(Result::is_ok) => "yes",
+        _ if outcomes.iter().any(unsupported) => "msad:unsupported",
+        _ => "error",
+    }
+}
+
 fn octave_test_sources() -> Vec<String> {
     let dir = common::repo_path("tests/octave");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/octave").map(|e| e.expect("entry").path()).collect();
@@ -235,15 +300,25 @@ fn render() -> String {
          forward rule, its reverse rule (vector-Jacobian product) and its second-order (Hessian) term. Tested:\n\
          'FD, rev, H' = in the consistency expressions (`tests/common/expressions.rs`: forward rule vs central\n\
          differences, reverse vs forward, Hessian vs differences of the gradient); 'conformance' = values vs\n\
-         Octave in `tests/octave/conformance`; 'N Octave tests' = called by N of `tests/octave/test_*.m`.\n\n\
-         | builtin | forward | reverse | Hessian | tested | notes |\n|---|---|---|---|---|---|\n",
+         Octave in `tests/octave/conformance`; 'N Octave tests' = called by N of `tests/octave/test_*.m`.\n\
+         'complex' and 'sparse': whether the builtin's kernel takes a complex or a sparse operand, found by\n\
+         calling it (`operand_probe`: a 3 x 3 matrix, a scalar or a row, one operand at a time made complex\n\
+         or sparse; 'yes' when some operand position works, 'msad:unsupported' or 'error' when none does,\n\
+         '-' when the probe's argument lists do not suit the builtin), so they follow the real dispatch.\n\n\
+         | builtin | forward | reverse | Hessian | complex | sparse | tested | notes |\n|---|---|---|---|---|---|---|---|\n",
         names.len()
     );
     for name in names {
         let p = primitives::get(primitives::lookup(name).expect("listed"));
         let note = NOTES.iter().find(|(n, _)| *n == name).map_or("", |(_, note)| note);
         let how = tested(name, &corpus, &octave_tests);
-        out.push_str(&format!("| `{name}` | {} | {} | {} | {how} | {note} |\n", forward(&p.kernel), reverse(p), hessian(p)));
+        let (complex, sparse) = (operand_probe(name, true), operand_probe(name, false));
+        out.push_str(&format!(
+            "| `{name}` | {} | {} | {} | {complex} | {sparse} | {how} | {note} |\n",
+            forward(&p.kernel),
+            reverse(p),
+            hessian(p)
+        ));
     }
     out.push_str("\nRun by the evaluator, calling the function handles they are given (`@name`, anonymous functions with\ncaptured variables, handles to builtins); derivatives flow through the called code element by element:\n\n");
     for (name, note) in HIGHER_ORDER {

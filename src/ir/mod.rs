@@ -39,10 +39,14 @@ pub enum HigherOrder {
     Arrayfun,
     /// `accumarray` with a function handle; without one it runs its primitive.
     Accumarray,
+    /// `__slope__(f, t)`: the exact derivative of a scalar function at a real scalar (the library's
+    /// fzero takes the implicit function theorem's step with it).
+    Slope,
 }
 
 impl HigherOrder {
-    pub const ALL: [HigherOrder; 4] = [HigherOrder::Feval, HigherOrder::Cellfun, HigherOrder::Arrayfun, HigherOrder::Accumarray];
+    pub const ALL: [HigherOrder; 5] =
+        [HigherOrder::Feval, HigherOrder::Cellfun, HigherOrder::Arrayfun, HigherOrder::Accumarray, HigherOrder::Slope];
 
     pub fn named(name: &str) -> Option<HigherOrder> {
         match name {
@@ -50,6 +54,7 @@ impl HigherOrder {
             "cellfun" => Some(HigherOrder::Cellfun),
             "arrayfun" => Some(HigherOrder::Arrayfun),
             "accumarray" => Some(HigherOrder::Accumarray),
+            "__slope__" => Some(HigherOrder::Slope),
             _ => None,
         }
     }
@@ -63,6 +68,7 @@ impl HigherOrder {
             HigherOrder::Cellfun => "cellfun",
             HigherOrder::Arrayfun => "arrayfun",
             HigherOrder::Accumarray => "accumarray",
+            HigherOrder::Slope => "__slope__",
         }
     }
 }

@@ -27,6 +27,8 @@ function test_msad_factorizations()
   check_value(msad_eval(@factors_of, x), factors_of(x), 1e-13, 'lu and qr factors');
   [~, J] = msad_eval(@factors_of, x);
   check_jacobian(J, fd_jacobian(@factors_of, x), 1e-5, 'lu and qr factors Jacobian');
+  % Reverse mode: the factors' own adjoints (square lu, square and economy qr) and the transposed rules.
+  check_reverse_gradient(@factors_of, x, J, 'lu and qr factors');
 
   % [U, S, V] = svd: S as Octave's, U and V up to the sign of each column, U S V' = A.
   y = msad_eval(@svd_vectors_of, x);

@@ -7,7 +7,7 @@
 use super::{Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::containers;
-use crate::exec::deriv::Deriv;
+use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::index::{Subscript, assign};
 use crate::exec::primitives::{self, Forward, Prim, PrimId, runtime};
 use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
@@ -78,8 +78,10 @@ impl Interpreter<'_> {
     /// `feval`, `cellfun` or `arrayfun` with its arguments.
     pub(super) fn apply(&mut self, kind: HigherOrder, mut args: Vec<Slot>, nargout: usize) -> Result<Vec<Slot>> {
         let name = kind.name();
-        if kind == HigherOrder::Accumarray {
-            return Ok(vec![self.accumarray(&args)?]);
+        match kind {
+            HigherOrder::Accumarray => return Ok(vec![self.accumarray(&args)?]),
+            HigherOrder::Slope => return Ok(vec![self.slope(&args)?]),
+            _ => {}
         }
         if args.is_empty() {
             return Err(runtime(format!("Invalid call to {name}")));
@@ -169,6 +171,30 @@ impl Interpreter<'_> {
         };
         let (value, deriv) = assign(Some((base.value, base.deriv)), &column.value, &column.deriv, &subs)?;
         Ok(Slot { value, deriv, tape })
+    }
+
+    /// `__slope__(f, t)`: df/dt of the scalar function `f` at the real scalar `t`, exact: `f` runs once
+    /// more in forward mode with t as its one direction and what it captured constant (no tape, no
+    /// outer seed, no sparsity detection). The result is a constant.
+    fn slope(&mut self, args: &[Slot]) -> Result<Slot> {
+        let (Some(handle), Some(t), 2) = (args.first(), args.get(1).and_then(|t| real_scalar(&t.value)), args.len()) else {
+            return Err(runtime("__slope__: a function handle and a real scalar are needed"));
+        };
+        let constant_handle = Slot::inactive(handle.value.clone());
+        let seeded = Slot::new(Value::scalar(t), Deriv::Dense(DenseDeriv::from_seed(1, 1, vec![1.0])));
+        let outer = (self.tape.take(), self.seed_key.take(), std::mem::replace(&mut self.detect_sparsity, false));
+        let result = self.call_handle(&constant_handle, vec![seeded], 1);
+        (self.tape, self.seed_key, self.detect_sparsity) = outer;
+        let result = result?.swap_remove(0);
+        if real_scalar(&result.value).is_none() {
+            return Err(runtime(format!("__slope__: the function must return a real scalar, not a {}", result.value.class_name())));
+        }
+        let slope = match &result.deriv {
+            Deriv::Dense(d) => d.data[0],
+            Deriv::Sparse(s) => s.vals.iter().sum(),
+            Deriv::Zero | Deriv::Parts(_) => 0.0,
+        };
+        Ok(Slot::inactive(Value::scalar(slope)))
     }
 
     /// Element `k` of a `cellfun` input (the cell's content) or an `arrayfun` input (`a(k)`).
@@ -294,4 +320,12 @@ fn cellfun_legacy(name: &str, args: &[Slot]) -> Result<Value> {
         }
         _ => return Err(runtime(format!("cellfun: wrong number of arguments for '{name}'"))),
     })
+}
+
+/// The value of a real double scalar.
+fn real_scalar(value: &Value) -> Option<f64> {
+    match value {
+        Value::Double(a) if a.numel() == 1 => Some(a.data[0]),
+        _ => None,
+    }
 }

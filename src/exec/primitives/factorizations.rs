@@ -8,8 +8,9 @@
 //! tie in the pivot choice that the direction breaks, a zero pivot, a reflector that appears or flips
 //! sign) the rule fails with `msad:notDifferentiable`.
 
-use super::matrix::matrix_2d;
+use super::matrix::{gemm, matrix_2d};
 use super::matrix_functions::linear_in;
+use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
 use super::{Derivative, Forward, Kernel, Prim, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
@@ -22,9 +23,9 @@ pub(super) fn entries() -> Vec<Primitive> {
     };
     vec![
         super::general(Prim::Lu, eval_lu_packed, |fw| forward(fw, Factorization::LuPacked, 0)).more_outputs(Prim::LuFactors),
-        outputs(Prim::LuFactors, eval_lu_factors, |fw, k| forward(fw, Factorization::LuFactors, k), |k| k < 2),
+        outputs(Prim::LuFactors, eval_lu_factors, |fw, k| forward(fw, Factorization::LuFactors, k), |k| k < 2).vjp(reverse_lu),
         super::general(Prim::Qr, eval_qr_packed, |fw| forward(fw, Factorization::QrPacked, 0)).more_outputs(Prim::QrFactors),
-        outputs(Prim::QrFactors, eval_qr_factors, |fw, k| forward(fw, Factorization::QrFactors, k), |_| true),
+        outputs(Prim::QrFactors, eval_qr_factors, |fw, k| forward(fw, Factorization::QrFactors, k), |_| true).vjp(reverse_qr),
     ]
 }
 
@@ -387,9 +388,113 @@ fn forward(fw: &Forward, f: Factorization, k: usize) -> Result<Deriv> {
     })
 }
 
+// ---- reverse rules of the factors ----
+//
+// The transposed forward rule runs the dual kernel once per entry of A: O(n^5). These take O(n^3)
+// per adjoint column, from the factors' differentials.
+
+/// `[L, U] = lu(A)` and `[L, U, P] = lu(A)` of a square A: `P dA = dL U + L dU` gives, with
+/// `X = L^-1 P dA U^-1`, `dL = L tril(X, -1)` and `dU = triu(X) U`, so the adjoint of A is
+/// `P' L^-T (tril(L' Lbar, -1) + triu(Ubar U')) U^-T`. L in A's row order (`[L, U]`) has its adjoint's
+/// rows in P's order first. A rectangular A or a zero pivot takes the transposed forward rule.
+fn reverse_lu(rv: &Reverse) -> Result<Adjoints> {
+    let (a, _) = operand(Factorization::LuFactors, rv.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    if m != n || rv.result > 1 {
+        return transposed_forward(Prim::LuFactors, rv);
+    }
+    let lu = lu_factor(&a.data, n, n)?;
+    let upper = lu.upper(n, n);
+    if (0..n).any(|i| upper[i + n * i] == 0.0) {
+        return transposed_forward(Prim::LuFactors, rv);
+    }
+    let lower = lu.lower(n, n, false);
+    let in_a_order = rv.result == 0 && rv.output.numeric().is_some_and(|l| l.data == lu.lower(n, n, true));
+    by_column(rv, |adjoint| {
+        let mut middle = vec![0.0; n * n];
+        if rv.result == 0 {
+            let lbar: Vec<f64> = match in_a_order {
+                true => (0..n * n).map(|e| adjoint[lu.rows[e % n] + n * (e / n)]).collect(),
+                false => adjoint.to_vec(),
+            };
+            gemm(&mut middle, &transposed(&lower, n, n), &lbar, n, n, n, false);
+            (0..n).for_each(|j| (0..=j).for_each(|i| middle[i + n * j] = 0.0));
+        } else {
+            gemm(&mut middle, adjoint, &transposed(&upper, n, n), n, n, n, false);
+            (0..n).for_each(|j| (j + 1..n).for_each(|i| middle[i + n * j] = 0.0));
+        }
+        unit_lower_transposed_solve(&lower, &mut middle, n);
+        right_upper_transposed_solve(&upper, &mut middle, n, n);
+        let mut abar = vec![0.0; n * n];
+        (0..n * n).for_each(|e| abar[lu.rows[e % n] + n * (e / n)] = middle[e]);
+        Ok(vec![Some(abar)])
+    })
+}
+
+/// `[Q, R] = qr(A)` of a square A and `qr(A, 0)` of a tall one (Q m x n, R n x n and invertible):
+/// `dA = dQ R + Q dR` with `Q' dQ` skew and `dR R^-1` upper give the adjoint
+/// `(Qbar + Q copyltu(R Rbar' - Qbar' Q)) R^-T`, copyltu(M) the lower triangle of M mirrored above.
+/// Other shapes (the full Q of a tall A, a wide A) or a zero in R's diagonal take the transposed rule.
+fn reverse_qr(rv: &Reverse) -> Result<Adjoints> {
+    let (a, economy) = operand(Factorization::QrFactors, rv.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    if m < n || (m > n && !economy) {
+        return transposed_forward(Prim::QrFactors, rv);
+    }
+    let qr = householder(&a.data, m, n)?;
+    let (q, r) = (qr.q(m, n), qr.r(m, n, n));
+    if (0..n).any(|i| r[i + n * i] == 0.0) {
+        return transposed_forward(Prim::QrFactors, rv);
+    }
+    by_column(rv, |adjoint| {
+        let (qbar, rbar) = match rv.result {
+            0 => (adjoint.to_vec(), vec![0.0; n * n]),
+            _ => (vec![0.0; m * n], adjoint.to_vec()),
+        };
+        let mut middle = vec![0.0; n * n];
+        gemm(&mut middle, &r, &transposed(&rbar, n, n), n, n, n, false);
+        let mut qbar_q = vec![0.0; n * n];
+        gemm(&mut qbar_q, &transposed(&qbar, m, n), &q, n, m, n, false);
+        let lower = |i: usize, j: usize| middle[i.max(j) + n * i.min(j)] - qbar_q[i.max(j) + n * i.min(j)];
+        let mirrored: Vec<f64> = (0..n * n).map(|e| lower(e % n, e / n)).collect();
+        let mut abar = qbar;
+        gemm(&mut abar, &q, &mirrored, m, n, n, true);
+        right_upper_transposed_solve(&r, &mut abar, m, n);
+        Ok(vec![Some(abar)])
+    })
+}
+
+fn transposed(a: &[f64], rows: usize, cols: usize) -> Vec<f64> {
+    (0..rows * cols).map(|e| a[e / cols + rows * (e % cols)]).collect()
+}
+
+/// `y := L^-T y` for a unit lower triangular L (n x n) and y n x n.
+fn unit_lower_transposed_solve(l: &[f64], y: &mut [f64], n: usize) {
+    for c in 0..n {
+        for i in (0..n).rev() {
+            let above: f64 = (i + 1..n).map(|k| l[k + n * i] * y[k + n * c]).sum();
+            y[i + n * c] -= above;
+        }
+    }
+}
+
+/// `y := y U^-T` for an upper triangular U (n x n) and y rows x n.
+fn right_upper_transposed_solve(u: &[f64], y: &mut [f64], rows: usize, n: usize) {
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            let c = u[i + n * k];
+            (0..rows).for_each(|r| y[r + rows * i] -= c * y[r + rows * k]);
+        }
+        let d = u[i + n * i];
+        y[rows * i..rows * (i + 1)].iter_mut().for_each(|v| *v /= d);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{Random, check, matrix, value};
+    use super::{Prim, Reverse, reverse_lu, reverse_qr, transposed_forward};
+    use crate::exec::value::Value;
 
     fn data(v: &crate::exec::value::Value) -> Vec<f64> {
         v.numeric().unwrap().data.clone()
@@ -417,6 +522,65 @@ mod tests {
         assert!(close(&data(&thin[1]), &[-5.9161, 0.0, -7.4374, 0.8281]));
         let full = value("[Q, R] = qr", std::slice::from_ref(&b), 2);
         assert!(close(&data(&full[0])[6..], &[0.4082, -0.8165, 0.4082]));
+    }
+
+    /// Each result's own reverse rule against the transposed forward rule (exact for every rule),
+    /// square and tall, with and without row exchanges (random matrices pivot).
+    #[test]
+    fn factor_adjoints_match_the_transposed_forward_rule() {
+        let mut rng = Random::new(29);
+        for n in [1, 2, 4, 6] {
+            let square = rng.matrix(n, n);
+            let cases = [
+                (Prim::LuFactors, vec![square.clone()], 2),
+                (Prim::LuFactors, vec![square.clone()], 3),
+                (Prim::QrFactors, vec![square], 2),
+                (Prim::QrFactors, vec![rng.matrix(n + 2, n), Value::scalar(0.0)], 2),
+            ];
+            for (prim, args, nargout) in cases {
+                let inputs: Vec<&Value> = args.iter().collect();
+                let outputs = super::super::eval(prim, &inputs, nargout).unwrap();
+                for (result, output) in outputs.iter().enumerate().take(2) {
+                    let columns = 2;
+                    let adjoint: Vec<f64> = (0..output.numel() * columns).map(|_| rng.next()).collect();
+                    let wanted: Vec<bool> = (0..inputs.len()).map(|k| k == 0).collect();
+                    let rv = Reverse { inputs: &inputs, result, output, adjoint: &adjoint, columns, wanted: &wanted };
+                    let own = if prim == Prim::LuFactors { reverse_lu(&rv) } else { reverse_qr(&rv) };
+                    let (own, expected) =
+                        (own.unwrap().swap_remove(0).unwrap(), transposed_forward(prim, &rv).unwrap().swap_remove(0).unwrap());
+                    let scale = expected.iter().fold(1.0_f64, |s, v| s.max(v.abs()));
+                    let error = own.iter().zip(&expected).fold(0.0_f64, |e, (a, b)| e.max((a - b).abs())) / scale;
+                    assert!(error < 1e-12, "{prim:?} n = {n}, {nargout} outputs, result {result}: {error:e}");
+                }
+            }
+        }
+    }
+
+    /// Times of the reverse rules against the transposed forward rule (BENCHMARKS.md):
+    /// `cargo test --release --lib factorizations -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn factor_adjoint_timings() {
+        let mut rng = Random::new(31);
+        for n in [50, 100, 200] {
+            let a = rng.matrix(n, n);
+            let inputs = [&a];
+            for prim in [Prim::LuFactors, Prim::QrFactors] {
+                let outputs = super::super::eval(prim, &inputs, 2).unwrap();
+                let adjoint: Vec<f64> = (0..n * n).map(|_| rng.next()).collect();
+                let rv = Reverse { inputs: &inputs, result: 0, output: &outputs[0], adjoint: &adjoint, columns: 1, wanted: &[true] };
+                let start = std::time::Instant::now();
+                let _ = if prim == Prim::LuFactors { reverse_lu(&rv) } else { reverse_qr(&rv) }.unwrap();
+                let own = start.elapsed().as_secs_f64();
+                // The transposed rule is O(n^5): timed up to n = 100.
+                let transposed = (n <= 100).then(|| {
+                    let start = std::time::Instant::now();
+                    transposed_forward(prim, &rv).unwrap();
+                    start.elapsed().as_secs_f64()
+                });
+                println!("{prim:?} n = {n}: own rule {own:.4} s, transposed forward rule {transposed:?} s");
+            }
+        }
     }
 
     #[test]

@@ -4,8 +4,8 @@ function [x, fval, info, output] = fzero(fun, x0, options)
 %   quadratic steps) until the bracket's half width is at most 2 |x| eps + TolX, Octave's test
 %   (options.TolX, default eps). The zero agrees with Octave's fzero to that tolerance, not digit for
 %   digit. Its derivative follows the implicit function theorem at the zero, dx = -(df/dp) / (df/dx),
-%   df/dp from fun's derivative there and df/dx by a five-point central difference (relative error
-%   near 1e-11); a zero where that slope vanishes (a multiple zero) has no derivative
+%   both exact: df/dp from fun's derivative there, df/dx from fun run once more in forward mode in its
+%   argument (__slope__); a zero where that slope vanishes (a multiple zero) has no derivative
 %   (msad:notDifferentiable), and the zero has no Hessian (the slope carries no derivative).
   if nargin < 3
     options = struct();
@@ -34,13 +34,13 @@ function [x, fval, info, output] = fzero(fun, x0, options)
   [x, iterations, evaluations] = brent(value, a, fa, b, fb, tolx);
   output.iterations = iterations;
   output.funcCount = output.funcCount + evaluations;
-  % The implicit function theorem: a Newton step from the zero in the derivative only (its value is 0).
+  % The implicit function theorem: a Newton step from the zero in the derivative only (its value is 0),
+  % with fun's exact slope in t there.
   fval = fun(x);
+  slope = __slope__(fun, x);
+  % A multiple zero: the linear term is lost among the others over a short step.
   h = eps ^ (1 / 5) * max(1, abs(x));
-  near = [value(x - 2 * h), value(x - h), value(x + h), value(x + 2 * h)];
-  slope = (near(1) - 8 * near(2) + 8 * near(3) - near(4)) / (12 * h);
-  % A multiple zero: the linear term is lost among the others over the stencil.
-  if abs(slope) * 2 * h <= 1e-3 * max(abs(near))
+  if abs(slope) * h <= 1e-3 * max(abs([value(x - h), value(x + h)]))
     error('msad:notDifferentiable', 'fzero: the function''s slope is 0 at the zero %g: the zero has no derivative', x);
   end
   x = __first_order__(x - (fval - __constant__(fval)) / slope, 'fzero');
