@@ -1,8 +1,4 @@
 function y = atanh(x)
 %ATANH  Inverse hyperbolic tangent of an fmad object.
-  [y, done] = on_engine('atanh', x);
-  if done
-    return
-  end
   y = unary_chain(x, atanh(x.value), 1 ./ (1 - x.value .^ 2));
 end

@@ -5,6 +5,7 @@
 
 use super::jacobian::csr_to_csc;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::exec::buffers;
 use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
 use crate::exec::primitives::{self, Forward, Prim};
 use crate::exec::value::{Array, SparseMatrix, Value};
@@ -33,7 +34,8 @@ pub fn resolve(name: &str) -> Result<Prim> {
 
 /// Runs `prim`'s kernel on the operands' values and its forward rule on their derivatives. Only
 /// real double operands (logical constants too) and a real double result: anything else is an
-/// error, for the caller to take its own path.
+/// error, for the caller to take its own path. The operands' buffers serve later calls (freed, large
+/// ones would go back to the system and every call would fault their pages in again).
 pub fn apply(prim: Prim, operands: Vec<Operand>) -> Result<Applied> {
     let mut values = Vec::with_capacity(operands.len());
     let mut derivs = Vec::with_capacity(operands.len());
@@ -42,18 +44,20 @@ pub fn apply(prim: Prim, operands: Vec<Operand>) -> Result<Applied> {
         values.push(operand.value);
     }
     let directions = directions(&derivs)?;
-    let values: Vec<&Value> = values.iter().collect();
-    if raises_warning(prim, &values) {
+    let operands: Vec<&Value> = values.iter().collect();
+    if raises_warning(prim, &operands) {
         return Err(not_applicable(format!("'{}' warns on these operands", prim.name())));
     }
-    let value = primitives::eval(prim, &values, 1)?.swap_remove(0);
+    let value = primitives::eval(prim, &operands, 1)?.swap_remove(0);
     let Value::Double(result) = &value else {
         return Err(not_applicable(format!("'{}' gives a {} here", prim.name(), value.class_name())));
     };
     let rows = result.data.len();
-    let derivs: Vec<&Deriv> = derivs.iter().collect();
-    let deriv = primitives::forward(prim, &Forward { inputs: &values, derivs: &derivs, output: &value })?;
+    let blocks: Vec<&Deriv> = derivs.iter().collect();
+    let deriv = primitives::forward(prim, &Forward { inputs: &operands, derivs: &blocks, output: &value })?;
     let sparse = derivs.iter().any(|d| matches!(d, Deriv::Sparse(_)));
+    values.into_iter().for_each(buffers::recycle_value);
+    derivs.into_iter().for_each(buffers::recycle_deriv);
     let (derivs, finite) = derivative_matrix(deriv, rows, directions, sparse)?;
     Ok(Applied { value, derivs, finite })
 }
@@ -115,7 +119,7 @@ fn derivative_matrix(deriv: Deriv, rows: usize, nd: usize, sparse: bool) -> Resu
 }
 
 fn not_applicable(what: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, format!("msad_apply: {}", what.into()))
+    Diagnostic::new(ErrorKind::Unsupported, what.into())
         .with_hint("fmad computes this with its own rule")
 }
 

@@ -10,6 +10,7 @@ use super::convert::{self, Place};
 use super::ffi;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::apply::{self, Operand};
+use crate::exec::buffers;
 use std::ffi::CStr;
 
 const NAME: &str = "msad_apply";
@@ -33,7 +34,12 @@ pub fn outputs(inputs: &[ArrayRef], nlhs: usize) -> Result<Vec<CallOutput>> {
         apply::apply(prim, operands)
     });
     let (value, derivs, done) = match applied {
-        Ok(applied) if applied.finite => (convert::to_output(&applied.value)?, convert::to_output(&applied.derivs)?, true),
+        Ok(applied) if applied.finite => {
+            let outputs = (convert::to_output(&applied.value)?, convert::to_output(&applied.derivs)?, true);
+            buffers::recycle_value(applied.value);
+            buffers::recycle_value(applied.derivs);
+            outputs
+        }
         Err(e) if e.kind == ErrorKind::Internal => return Err(e),
         _ => (CallOutput::doubles(&[0, 0], &[]), CallOutput::doubles(&[0, 0], &[]), false),
     };
@@ -50,6 +56,6 @@ fn operand(value: ArrayRef, derivs: ArrayRef) -> Result<Operand> {
 }
 
 fn usage() -> Diagnostic {
-    Diagnostic::new(ErrorKind::BadInput, "msad_apply: call it as [y, dy] = msad_apply(name, x1, dx1, x2, dx2, ...)")
+    Diagnostic::new(ErrorKind::BadInput, "call it as [y, dy, done] = msad_apply(name, x1, dx1, x2, dx2, ...)")
         .with_hint("it serves @fmad; dx is the numel(x) x nd derivative matrix, [] for a constant")
 }
