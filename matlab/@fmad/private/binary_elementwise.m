@@ -4,10 +4,6 @@ function z = binary_elementwise(a, b, op)
 % rule with MATLAB's implicit expansion of the operands. This is the hot
 % path of every fmad computation, hence the few builtin calls on the common
 % path (Octave spends microseconds on each).
-  [z, done] = on_engine(op, a, b);
-  if done
-    return
-  end
   a_active = isa(a, 'fmad');
   b_active = isa(b, 'fmad');
   if a_active

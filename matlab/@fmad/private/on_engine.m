@@ -6,7 +6,11 @@ function [z, done] = on_engine(name, a, b)
 % derivatives), msad_apply does not take the operands (sparse or complex
 % values, integers), the operation raises an error (the .m rule raises it
 % as Octave does) or a partial is infinite (the .m rule keeps the
-% directions the operand does not depend on zero).
+% directions the operand does not depend on zero). The methods call it
+% where benches/octave/bench_fmad_engine.sh finds it faster: elementwise
+% functions of small or sparse derivative blocks, products, quotients,
+% powers, atan2 and hypot (for sums, differences, mod and rem the .m rule,
+% one vectorised operation or none on the derivative block, was as fast).
   persistent available
   if isempty(available)
     available = exist('msad_apply', 'file') == 3;
@@ -27,6 +31,9 @@ function [z, done] = on_engine(name, a, b)
     ad = [];
   end
   if nargin < 3
+    if numel(ad) > 2e4 && ~issparse(ad)
+      return                        % one vectorised .m operation is faster
+    end
     [zv, zd, done] = msad_apply(name, av, ad);
   else
     if isa(b, 'fmad')
