@@ -1,8 +1,4 @@
 function y = acos(x)
 %ACOS  Inverse cosine of an fmad object.
-  [y, done] = on_engine('acos', x);
-  if done
-    return
-  end
   y = unary_chain(x, acos(x.value), -1 ./ sqrt(1 - x.value .^ 2));
 end

@@ -1,8 +1,4 @@
 function y = asin(x)
 %ASIN  Inverse sine of an fmad object.
-  [y, done] = on_engine('asin', x);
-  if done
-    return
-  end
   y = unary_chain(x, asin(x.value), 1 ./ sqrt(1 - x.value .^ 2));
 end

@@ -1,8 +1,4 @@
 function y = atan(x)
 %ATAN  Inverse tangent of an fmad object.
-  [y, done] = on_engine('atan', x);
-  if done
-    return
-  end
   y = unary_chain(x, atan(x.value), 1 ./ (1 + x.value .^ 2));
 end

@@ -1,8 +1,4 @@
 function y = log10(x)
 %LOG10  Base-10 logarithm of an fmad object.
-  [y, done] = on_engine('log10', x);
-  if done
-    return
-  end
   y = unary_chain(x, log10(x.value), 1 ./ (log(10) * x.value));
 end

@@ -1,10 +1,13 @@
 function test_fmad_engine_rules()
-  % fmad on the engine's rules (issue #23 item 5): the methods that call
-  % msad_apply give the derivatives msad_eval gives for the same expression
-  % (one rule set), the same bits as the .m rule they replace (its formula,
-  % written out here), and the .m rule still decides where msad_apply does not
-  % apply: an infinite partial, a nested fmad, an operand it does not take, the
-  % operation's own error.
+  % fmad on the engine's rules (issue #23 item 5): msad_apply (msad_eval's
+  % kernels and forward rules) gives the same bits as fmad's .m rules (their
+  % formulas, written out here) for the elementwise functions, which keep the
+  % .m rules (not faster through the MEX); the methods that call msad_apply
+  % (products, quotients, powers, atan2, hypot) give its bits; fmad agrees
+  % with msad_eval's Jacobian of the same expression (one rule set); and the
+  % .m rule still decides where msad_apply does not apply: an infinite
+  % partial, a nested fmad, an operand it does not take, the operation's
+  % own error.
   fmadtest_setup;
   if exist('msad_apply', 'file') ~= 3
     error('fmadtest:build', 'matlab/msad_apply.mex is missing: run make build');
@@ -42,8 +45,8 @@ function test_fmad_engine_rules()
     [value, derivs, done] = msad_apply(name, t0, seed);
     check_same(done, true, [name ': msad_apply computes it']);
     y = feval(name, fmad(t0, seed));
-    check_same(getvalue(y), value, [name ' value: the method calls msad_apply']);
-    check_same(getinternalderivs(y), derivs, [name ' derivatives: the method calls msad_apply']);
+    check_same(getvalue(y), value, [name ' value: fmad''s .m rule and msad_apply']);
+    check_same(getinternalderivs(y), derivs, [name ' derivatives: fmad''s .m rule and msad_apply']);
     check_same(derivs, partial(t0) .* seed, [name ': the .m rule''s bits']);
     [~, J] = msad_eval(str2func(name), t0);
     fmadtest_check(derivs, full(J) * seed, 1e-15, [name ': msad_eval''s Jacobian']);
@@ -86,7 +89,13 @@ function test_fmad_engine_rules()
   check_same(done, true, 'times: msad_apply computes it');
   check_same(derivs, y0 .* seed, 'times: the .m rule''s bits');
   y = x .* y0;
-  check_same(getinternalderivs(y), derivs, 'times: the method calls msad_apply');
+  check_same(getvalue(y), value, 'times value: the method calls msad_apply');
+  check_same(getinternalderivs(y), derivs, 'times derivatives: the method calls msad_apply');
+  [value, derivs] = msad_apply('atan2', x0, seed, y0, 2 * seed);
+  y = atan2(x, fmad(y0, 2 * seed));
+  check_same(getinternalderivs(y), derivs, 'atan2: the method calls msad_apply');
+  r2 = x0 .^ 2 + y0 .^ 2;
+  check_same(derivs, (y0 ./ r2) .* seed + (-x0 ./ r2) .* (2 * seed), 'atan2: the .m rule''s bits');
 
   % Where msad_apply does not apply, the .m rule decides.
   [~, ~, done] = msad_apply('sqrt', [0; 1], eye(2));
