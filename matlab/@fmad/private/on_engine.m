@@ -6,7 +6,8 @@ function [z, done] = on_engine(name, varargin)
 % does not take the operands (sparse or complex values, integers), the
 % operation raises an error (the .m rule raises it as Octave does) or a
 % partial is infinite (the .m rule keeps the directions the operand does
-% not depend on zero). The methods call it where
+% not depend on zero) or one operand's derivatives are full and the other's
+% sparse (the .m rule's sum is full). The methods call it where
 % benches/octave/bench_fmad_engine.sh finds it faster with the same bits:
 % products, quotients, powers, atan2 and hypot. Elementwise functions (sin,
 % exp, ...), sums, differences, mod and rem cost the same either way (one
@@ -22,12 +23,14 @@ function [z, done] = on_engine(name, varargin)
     return
   end
   args = cell(1, 2 * numel(varargin));   % each operand's value and derivatives ([]: constant)
+  sparse_derivs = [];
   for k = 1:numel(varargin)
     operand = varargin{k};
     if isa(operand, 'fmad')
-      if isa(operand.value, 'fmad')
-        return
+      if isa(operand.value, 'fmad') || (~isempty(sparse_derivs) && sparse_derivs ~= issparse(operand.derivs))
+        return                        % nested, or full and sparse blocks (whose sum is full)
       end
+      sparse_derivs = issparse(operand.derivs);
       z = operand;
       args{2 * k - 1} = operand.value;
       args{2 * k} = operand.derivs;

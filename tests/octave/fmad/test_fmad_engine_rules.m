@@ -116,6 +116,12 @@ function test_fmad_engine_rules()
   check_same(done, false, 'a sparse value');
   y = sin(fmad(sparse([1; 0]), eye(2)));
   check_same(full(getinternalderivs(y)), diag(cos([1; 0])), 'sin of a sparse value');
+  y = fmad(x0, seed) .* fmad(y0, sparse(seed));
+  check_same(issparse(getinternalderivs(y)), false, 'full times sparse derivatives: full, as the .m rule');
+  check_same(getinternalderivs(y), y0 .* seed + x0 .* seed, 'full times sparse derivatives');
+  y = fmad(x0, sparse(seed)) .* y0;
+  check_same(issparse(getinternalderivs(y)), true, 'sparse derivatives times a constant: sparse');
+  check_same(full(getinternalderivs(y)), y0 .* seed, 'sparse derivatives times a constant');
   h = sin(fmad(fmad(0.5, 1), 1));
   check_same(getinternalderivs(getinternalderivs(h)), -sin(0.5), 'sin of a nested fmad (second derivative)');
   try
