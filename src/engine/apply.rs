@@ -119,8 +119,7 @@ fn derivative_matrix(deriv: Deriv, rows: usize, nd: usize, sparse: bool) -> Resu
 }
 
 fn not_applicable(what: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Unsupported, what.into())
-        .with_hint("fmad computes this with its own rule")
+    Diagnostic::new(ErrorKind::Unsupported, what.into()).with_hint("fmad computes this with its own rule")
 }
 
 #[cfg(test)]

@@ -64,8 +64,13 @@ unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *cons
 unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) -> Result<()> {
     // SAFETY: the host passes `nrhs` valid input pointers at `prhs`.
     let inputs = if nrhs > 0 { unsafe { std::slice::from_raw_parts(prhs, nrhs as usize) } } else { &[] };
-    // SAFETY: input arrays, valid for the whole call.
-    let inputs: Vec<ArrayRef> = inputs.iter().map(|&input| unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs")).collect();
+    let inputs: Vec<ArrayRef> = inputs
+        .iter()
+        .map(|&input| {
+            // SAFETY: an input array, valid for the whole call.
+            unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs")
+        })
+        .collect();
     let nargout = nlhs.max(0) as usize;
     let outputs = match apply::called_as_apply() {
         true => apply::outputs(&inputs, nargout)?,
