@@ -5,7 +5,8 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 
 MEX_LIBRARY := $(or $(CARGO_TARGET_DIR),target)/release/libmsad.so
 # Octave loads NAME.mex. (MATLAB's NAME.mexa64 is another build: `make matlab`.)
-MEX_FILES := matlab/msad_eval.mex
+# msad_apply.mex is the same library under another name: @fmad runs its operations through it.
+MEX_FILES := matlab/msad_eval.mex matlab/msad_apply.mex
 OCTAVE := bash scripts/octave.sh
 
 .PHONY: setup build demo test bench package matlab

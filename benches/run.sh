@@ -15,8 +15,11 @@ started=$(date +%s)
 
 cargo build --release
 # Renamed into place, never rewritten: a running Octave may have the old file mapped.
-cp "$target_dir/release/libmsad.so" matlab/msad_eval.mex.tmp
-mv -f matlab/msad_eval.mex.tmp matlab/msad_eval.mex
+# msad_apply.mex: the same library under the name @fmad calls.
+for mex in msad_eval msad_apply; do
+    cp "$target_dir/release/libmsad.so" "matlab/$mex.mex.tmp"
+    mv -f "matlab/$mex.mex.tmp" "matlab/$mex.mex"
+done
 
 cargo bench --bench brusselator | tee "$work/rust.md"
 # Every other Rust benchmark prints its own table: kept verbatim.

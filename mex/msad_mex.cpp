@@ -253,6 +253,8 @@ int msad_put_global(const char *name, const mxArray *value) noexcept {
 
 void msad_print(const char *text) noexcept { mexPrintf("%s", text); }
 
+const char *msad_function_name(void) noexcept { return mexFunctionName(); }
+
 void msad_at_exit(void (*release)(void)) noexcept { mexAtExit(release); }
 
 void msad_fail(const char *identifier, const char *message) noexcept {

@@ -131,6 +131,8 @@ int msad_load_path_hash(uint64_t *hash) MSAD_NOEXCEPT;
 int msad_path_generation(uint64_t *generation) MSAD_NOEXCEPT;
 
 void msad_print(const char *text) MSAD_NOEXCEPT;
+/* The name the host called this MEX file by (msad_eval, msad_apply: copies of one library). */
+const char *msad_function_name(void) MSAD_NOEXCEPT;
 void msad_at_exit(void (*release)(void)) MSAD_NOEXCEPT;
 
 /* Records the error msad_end_call will raise (copies both strings). */

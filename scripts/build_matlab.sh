@@ -20,8 +20,11 @@ fi
 CARGO_TARGET_DIR=$matlab_dir cargo build --release --lib --features matlab
 bash scripts/check_matlab_symbols.sh "$matlab_dir/release/libmsad.so"
 if [[ -n ${MATLAB_ROOT:-} ]]; then
-    cp "$matlab_dir/release/libmsad.so" matlab/msad_eval.mexa64.tmp
-    mv -f matlab/msad_eval.mexa64.tmp matlab/msad_eval.mexa64
+    # msad_apply: the same library under the name @fmad calls.
+    for mex in msad_eval msad_apply; do
+        cp "$matlab_dir/release/libmsad.so" "matlab/$mex.mexa64.tmp"
+        mv -f "matlab/$mex.mexa64.tmp" "matlab/$mex.mexa64"
+    done
 else
     echo "matlab: compiled against Octave's mex.h (MATLAB_ROOT unset): checked, not installed as msad_eval.mexa64"
 fi

@@ -25,7 +25,10 @@ function x = fmad(value, derivs)
 %   fmad runs the builtins msad_eval supports (docs/builtins.md); those it
 %   has no rule for (complex, spdiags, the matrix 2-norm under nesting, ...)
 %   raise msad:fmad:unsupported; [f, J] = msad_eval(@fun, x) differentiates
-%   such code.
+%   such code. Products, quotients, powers, atan2 and hypot run on
+%   msad_eval's own derivative rules through msad_apply (built beside
+%   msad_eval by make build), with the same bits as fmad's .m rules;
+%   without msad_apply, the .m rules.
 %
 %   Arrays filled in a loop: Y = zeros(m,1); Y(i) = X(i)^2 makes Y an fmad
 %   object, as in MATLAB. Octave needs a small compiled glue for this, built

@@ -507,7 +507,7 @@ fn thread_pool(threads: Option<usize>) -> Result<std::sync::Arc<rayon::ThreadPoo
 }
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
-fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
+pub(super) fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
     // The block's rows hold sorted directions: a compressed-row matrix as it is.
     let by_rows = sprs::CsMatView::new((s.rows, n), &s.ptr[..], &s.cols[..], &s.vals[..]);
     SparseMatrix(by_rows.to_other_storage()).without_zeros()

@@ -3,6 +3,7 @@
 //! argument `wrt`. `jacobian` chooses how the Jacobian is computed (full, detected sparsity with
 //! compression, or a user pattern).
 
+pub mod apply;
 mod bidirectional;
 mod export;
 mod hessian;

@@ -2,7 +2,8 @@
 //! here and become `msad:internal` errors; errors are recorded with the shim, which raises them
 //! after every Rust value of the call has been dropped.
 
-use super::array::{self, ArrayRef};
+use super::apply;
+use super::array::{self, ArrayRef, CallOutput};
 use super::convert::{self, Place};
 use super::ffi::mxArray;
 use super::host::MexHost;
@@ -63,27 +64,40 @@ unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *cons
 unsafe fn answer(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *const *const mxArray) -> Result<()> {
     // SAFETY: the host passes `nrhs` valid input pointers at `prhs`.
     let inputs = if nrhs > 0 { unsafe { std::slice::from_raw_parts(prhs, nrhs as usize) } } else { &[] };
+    let inputs: Vec<ArrayRef> = inputs
+        .iter()
+        .map(|&input| {
+            // SAFETY: an input array, valid for the whole call.
+            unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs")
+        })
+        .collect();
+    let nargout = nlhs.max(0) as usize;
+    let outputs = match apply::called_as_apply() {
+        true => apply::outputs(&inputs, nargout)?,
+        false => evaluate_call(&inputs, nargout)?,
+    };
+    for (index, output) in outputs.into_iter().enumerate() {
+        // SAFETY: `plhs` has room for max(nlhs, 1) outputs and the request asked for at most that many.
+        unsafe { *plhs.add(index) = output.into_raw() };
+    }
+    Ok(())
+}
+
+/// The outputs of an msad_eval call.
+fn evaluate_call(inputs: &[ArrayRef], nargout: usize) -> Result<Vec<CallOutput>> {
     let values = inputs
         .iter()
         .enumerate()
-        .map(|(index, &input)| {
-            // SAFETY: an input array, valid for the whole call.
-            let input = unsafe { ArrayRef::from_raw(input) }.expect("the host passes no null inputs");
-            convert::to_value(input, &Place::Argument(&request::argument_name(index)))
-        })
+        .map(|(index, &input)| convert::to_value(input, &Place::Argument(&request::argument_name(index))))
         .collect::<Result<Vec<_>>>()?;
-    let request = request::build_request(values, nlhs.max(0) as usize)?;
+    let request = request::build_request(values, nargout)?;
     let results = evaluate(&request)?;
     let outputs = results.iter().map(convert::to_output).collect::<Result<Vec<_>>>()?;
     // Copied into the host's arrays: the buffers (and those the arguments were read into) serve the
     // next call (freed, malloc could hand the memory back to the system and the next call would
     // fault every page of its J in again).
     results.into_iter().chain(request.args).for_each(Value::recycle);
-    for (index, output) in outputs.into_iter().enumerate() {
-        // SAFETY: `plhs` has room for max(nlhs, 1) outputs and the request asked for at most that many.
-        unsafe { *plhs.add(index) = output.into_raw() };
-    }
-    Ok(())
+    Ok(outputs)
 }
 
 /// The values for the call's outputs: `f`, then `J` (or the gradient) and `H` when asked for.

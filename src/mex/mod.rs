@@ -7,6 +7,8 @@
 pub mod request;
 
 #[cfg(msad_mex)]
+mod apply;
+#[cfg(msad_mex)]
 mod array;
 #[cfg(msad_mex)]
 mod convert;
