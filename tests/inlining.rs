@@ -72,7 +72,8 @@ fn calls_through_captured_handles_are_direct_and_inlined() {
     use msad::exec::value::{FunctionHandle, StructArray, Value};
     use msad::ir::lower::Captures;
     let inner = Value::Handle(std::sync::Arc::new(anonymous("@(y) y .^ 2 + sin(y)", vec![])));
-    let field = |name: &str, value: Value| Value::Struct(StructArray { dims: vec![1, 1], fields: vec![name.into()], elements: vec![vec![value]] });
+    let field =
+        |name: &str, value: Value| Value::Struct(StructArray { dims: vec![1, 1], fields: vec![name.into()], elements: vec![vec![value]] });
     let prob = field("RHS", field("F", inner.clone()));
     let count = |program: &msad::ir::Program, call: fn(&Op) -> bool| {
         program.functions[0].blocks.iter().flat_map(|b| &b.insts).filter(|i| call(&i.op)).count()

@@ -5,7 +5,6 @@
 
 use super::jacobian::csr_to_csc;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::buffers;
 use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
 use crate::exec::primitives::{self, Forward, Prim};
 use crate::exec::value::{Array, SparseMatrix, Value};
@@ -56,8 +55,8 @@ pub fn apply(prim: Prim, operands: Vec<Operand>) -> Result<Applied> {
     let blocks: Vec<&Deriv> = derivs.iter().collect();
     let deriv = primitives::forward(prim, &Forward { inputs: &operands, derivs: &blocks, output: &value })?;
     let sparse = derivs.iter().any(|d| matches!(d, Deriv::Sparse(_)));
-    values.into_iter().for_each(buffers::recycle_value);
-    derivs.into_iter().for_each(buffers::recycle_deriv);
+    values.into_iter().for_each(Value::recycle);
+    derivs.into_iter().for_each(Deriv::recycle);
     let (derivs, finite) = derivative_matrix(deriv, rows, directions, sparse)?;
     Ok(Applied { value, derivs, finite })
 }

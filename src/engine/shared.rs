@@ -78,7 +78,9 @@ impl Workspaces {
                 "return the new value as an output of the nested function",
             ),
             Some(w) if matching.any(|other| other.frame.as_ref().map(|f| f.id) != w.frame.as_ref().map(|f| f.id)) => unsupported(
-                format!("msad does not support handles to nested functions of two calls of '{parent}' in one call when the code assigns '{name}'"),
+                format!(
+                    "msad does not support handles to nested functions of two calls of '{parent}' in one call when the code assigns '{name}'"
+                ),
                 "call msad_eval with one of the handles at a time",
             ),
             Some(w) => Ok(w),
@@ -143,7 +145,9 @@ pub(super) fn commit(
     for (var, value) in changes {
         match &var {
             SharedVar::Global(name) => host.set_global(name, &value)?,
-            SharedVar::Workspace { file, parent, name } => host.set_workspace_variable(workspaces.frame(file, parent, name)?, name, &value)?,
+            SharedVar::Workspace { file, parent, name } => {
+                host.set_workspace_variable(workspaces.frame(file, parent, name)?, name, &value)?
+            }
             // Run-time checks keep handles out (see `Interpreter::store_shared`).
             SharedVar::Persistent { file, .. } => {
                 persistents.insert(var.clone(), (stamp(stamps, file), value));

@@ -10,7 +10,7 @@ use super::convert::{self, Place};
 use super::ffi;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::apply::{self, Operand};
-use crate::exec::buffers;
+use crate::exec::value::Value;
 use std::ffi::CStr;
 
 const NAME: &str = "msad_apply";
@@ -36,8 +36,8 @@ pub fn outputs(inputs: &[ArrayRef], nlhs: usize) -> Result<Vec<CallOutput>> {
     let (value, derivs, done) = match applied {
         Ok(applied) if applied.finite => {
             let outputs = (convert::to_output(&applied.value)?, convert::to_output(&applied.derivs)?, true);
-            buffers::recycle_value(applied.value);
-            buffers::recycle_value(applied.derivs);
+            Value::recycle(applied.value);
+            Value::recycle(applied.derivs);
             outputs
         }
         Err(e) if e.kind == ErrorKind::Internal => return Err(e),
