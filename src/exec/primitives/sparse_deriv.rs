@@ -33,6 +33,9 @@ fn scalar(v: &Value) -> Option<f64> {
 
 /// The rules written on stored-entry blocks.
 fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
+    if let Some(rule) = super::sparse_factor::forward(id, fw) {
+        return Some(rule);
+    }
     let (d, out) = (fw.derivs, fw.output);
     Some(match (id, fw.inputs, out) {
         (Prim::Sparse, [Value::Sparse(_)], _) | (Prim::Uplus, [Value::Sparse(_)], _) => Ok(d[0].clone()),
