@@ -23,7 +23,7 @@ use faer::perm::PermRef;
 use faer::sparse::linalg::cholesky::simplicial;
 use faer::sparse::linalg::lu::simplicial as simplicial_lu;
 use faer::linalg::solvers::LltError;
-use faer::sparse::linalg::colamd;
+use faer::sparse::linalg::{LuError, colamd};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 
 /// The primitives computed here when their matrix is sparse.
@@ -90,7 +90,6 @@ struct Factors {
 /// The LU factors of a square sparse A, its columns in COLAMD's order (`ordered`) or in their own.
 fn lu_factors_of(a: &SparseMatrix, ordered: bool) -> Result<Option<Factors>> {
     let n = a.nrows();
-    memory::check(a.nnz().saturating_mul(8).saturating_add(n.saturating_mul(16)), size_of::<f64>())?;
     let (mut col_perm, mut col_perm_inv): (Vec<usize>, Vec<usize>) = ((0..n).collect(), (0..n).collect());
     let scratch = StackReq::any_of(&[
         colamd::order_scratch::<usize>(n, n, a.nnz()),
@@ -100,7 +99,7 @@ fn lu_factors_of(a: &SparseMatrix, ordered: bool) -> Result<Option<Factors>> {
     let stack = MemStack::new(&mut buffer);
     if ordered {
         colamd::order(&mut col_perm, &mut col_perm_inv, symbolic(a), Default::default(), stack)
-            .map_err(|_| runtime("lu: the column ordering ran out of memory"))?;
+            .map_err(|_| memory::out_of_memory())?;
     }
     let (mut row_perm, mut row_perm_inv) = (vec![0; n], vec![0; n]);
     let mut lu = simplicial_lu::SimplicialLu::new();
@@ -108,7 +107,9 @@ fn lu_factors_of(a: &SparseMatrix, ordered: bool) -> Result<Option<Factors>> {
     let columns = PermRef::new_checked(&col_perm, &col_perm_inv, n);
     match simplicial_lu::factorize_simplicial_numeric_lu(&mut row_perm, &mut row_perm_inv, &mut lu, matrix, columns, stack) {
         Ok(()) => Ok(Some(Factors { row_perm, col_perm, lu })),
-        Err(_) => Ok(None),
+        Err(LuError::SymbolicSingular { .. }) => Ok(None),
+        // faer reserves the factors' storage fallibly.
+        Err(LuError::Generic(_)) => Err(memory::out_of_memory()),
     }
 }
 
@@ -200,7 +201,7 @@ fn cholesky(a: &SparseMatrix) -> Result<std::result::Result<SparseMatrix, usize>
     let (mut etree, mut counts) = (vec![0isize; n], vec![0usize; n]);
     let tree = simplicial::prefactorize_symbolic_cholesky(&mut etree, &mut counts, symbolic(a), stack);
     let structure = simplicial::factorize_simplicial_symbolic_cholesky(symbolic(a), tree, &counts, stack)
-        .map_err(|_| runtime("chol: the factor does not fit in memory"))?;
+        .map_err(|_| memory::out_of_memory())?;
     memory::check(structure.len_val(), size_of::<f64>())?;
     let mut values = vec![0.0; structure.len_val()];
     let matrix = SparseColMatRef::new(symbolic(a), a.values());
