@@ -33,7 +33,7 @@ fn constant_sparse() -> Value {
 
 /// x-dependent sparse matrices (`S(x)` tridiagonal from `sparse(i, j, v)`, `D(x)` from `spdiags`)
 /// through every operation with a stored-entry rule, and through indexing and `full` in element form.
-const EXPRESSIONS: [&str; 28] = [
+const EXPRESSIONS: [&str; 30] = [
     "S(x) * x",
     "S(x).' * x",
     "S(x)' * K * x",
@@ -63,6 +63,9 @@ const EXPRESSIONS: [&str; 28] = [
     "[S(x); x.'] * x",
     "[sparse([1 2], [1 2], [x(1) - 0.3; x(2)], 2, 2), K(1:2, 1:2)] * x(1:4)",
     "full([D(x), x] .* [K, x.^2])(:)",
+    // On sparse LU factors: d det = det tr(S^-1 dS).
+    "det(speye(6) * 4 + 0.3 * S(x) + D(x).') * x",
+    "kron(S(x)(1:2, 1:2), K(1:3, 1:3) + D(x)(2:4, 2:4)) * x",
 ];
 
 fn captured() -> Vec<(&'static str, Value)> {
@@ -104,7 +107,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Expressions with x-dependent sparse matrices that reverse mode follows (per stored entry).
-const REVERSE_EXPRESSIONS: [&str; 23] = [
+const REVERSE_EXPRESSIONS: [&str; 25] = [
     "K \\ x",
     "(K \\ [x, 2 * x]) * [1; -1]",
     "[x.'; x.'] / K",
@@ -128,6 +131,8 @@ const REVERSE_EXPRESSIONS: [&str; 23] = [
     "((x * x.') .* S(x)) * x",
     "[D(x); S(x)] * x",
     "[S(x), x] * [x; 1]",
+    "det(speye(6) * 4 + 0.3 * S(x) + D(x).') * x",
+    "kron(S(x)(1:2, 1:2), K(1:3, 1:3) + D(x)(2:4, 2:4)) * x",
 ];
 
 /// `<J v, w>` from forward mode equals `<v, J' w>` from one reverse sweep of `sum(w .* f(x))`.

@@ -4,14 +4,21 @@
 % as an extra argument (tests/octave/fixtures/power_flow_network.m). J+f against Octave's own f, the
 % first call, and J against the hand-coded dSbus_dV Jacobian; then the least-squares objective
 % 0.5 * sum(F.^2): f+g+H against its f, H times a direction against differences of the gradient.
-% Times: process CPU time (medians).
+% Times: process CPU time (medians). MSAD_BENCH_BASELINE names another build of msad_eval on the
+% path (e.g. msad_eval_main, a copy of main's msad_eval.mex): its J+f is timed in the same session.
 %   octave-cli benches/octave/bench_complex.m
 benchDir = fileparts(mfilename('fullpath'));
 repoRoot = fileparts(fileparts(benchDir));
 addpath(benchDir, fullfile(repoRoot, 'tests', 'octave', 'fixtures'), fullfile(repoRoot, 'matlab'));
 runs = 5;
-disp('| problem | n | f (ms) | msad J+f (ms) | ratio | target | first call (s) | check |');
-disp('|---|---|---|---|---|---|---|---|');
+baseline = getenv('MSAD_BENCH_BASELINE');
+if isempty(baseline)
+  disp('| problem | n | f (ms) | msad J+f (ms) | ratio | target | first call (s) | check |');
+  disp('|---|---|---|---|---|---|---|---|');
+else
+  printf('| problem | n | f (ms) | msad J+f (ms) | ratio | %s J+f (ms) | its ratio | target | first call (s) | check |\n', baseline);
+  disp('|---|---|---|---|---|---|---|---|---|---|');
+end
 for buses = [500, 2000]
   [Ybus, S, Va, Vm] = power_flow_network(buses);
   x = [Va; Vm];
@@ -28,8 +35,13 @@ for buses = [500, 2000]
                   max(abs(nonzeros(J - Jhand))) / max(abs(nonzeros(Jhand))));
   tf = bench_median_time(@() power_mismatch(x, Ybus, S), runs, 0.2);
   tm = bench_median_time(@() msad_jacobian_call(@power_mismatch, x, struct(), Ybus, S), runs, 0.2);
-  printf('| power-flow mismatch, complex form, sparse Ybus | %d buses (n = %d) | %.3g | %.3g | %.1f | <= 5x f, first call <= 1 s | %.3g | %s |\n', ...
-         buses, 2 * buses, 1e3 * tf, 1e3 * tm, tm / tf, first, check);
+  against = '';
+  if ~isempty(baseline)
+    tb = bench_median_time(@() evaluator_jacobian_call(str2func(baseline), @power_mismatch, x, struct(), Ybus, S), runs, 0.2);
+    against = sprintf(' %.3g | %.1f |', 1e3 * tb, tb / tf);
+  end
+  printf('| power-flow mismatch, complex form, sparse Ybus | %d buses (n = %d) | %.3g | %.3g | %.1f |%s <= 5x f, first call <= 1 s | %.3g | %s |\n', ...
+         buses, 2 * buses, 1e3 * tf, 1e3 * tm, tm / tf, against, first, check);
 end
 disp('');
 disp('| problem | n | f (ms) | msad f+g+H (ms) | ratio | first call (s) | nnz(H) | check |');

@@ -41,6 +41,13 @@ try
 catch err
   lines{end+1} = sprintf('| constant sparse K \\ x, J+f | %d | - | - | - | must run | - | %s (J is a full 1e5 x 1e5 matrix, 80 GB) |', n, err.identifier);
 end
+% What runs without J: a Jacobian-vector product J*v (opts.seed, one forward direction).
+v = cos((1:n)');
+clear msad_eval;
+tic; [~, Jv] = msad_eval(f, x, struct('seed', v)); first = toc;
+tm = bench_median_time(@() msad_jacobian_call(f, x, struct('seed', v)), runs, 0.2);
+lines{end+1} = row('constant sparse K \ x, J*v (opts.seed: J not formed)', n, tf, tm, 'must run', first, ...
+                   sprintf('rel. error %.1e', norm(Jv - K \ v) / norm(K \ v)));
 g = @(x) sum((K \ x).^2);
 clear msad_eval;
 tic; [~, grad] = msad_eval(g, x); first = toc;
@@ -71,11 +78,14 @@ for n = [2000, 1e4]
   exact = (speye(n) - h * A(x)) \ (h * spdiags(dAu(y), 0, n, n));
   tf = bench_median_time(@() step(x), runs, 0.2);
   tm = bench_median_time(@() msad_jacobian_call(step, x), max(1, runs - 2), 0.2);
-  % The floor: writing J's nonzeros once, as a sparse matrix.
+  % The floors: writing J's nonzeros once as a sparse matrix, and an n x n full array (J is
+  % structurally full: every entry of (I - hA)^-1 depends on x).
   [ji, jj, jv] = find(J);
   floor_ms = 1e3 * bench_median_time(@() sparse(ji, jj, jv, n, n), runs, 0.2);
+  full_floor_ms = 1e3 * bench_median_time(@() ones(n, n), runs, 0.2);
   lines{end+1} = row('x-dependent tridiagonal assembly + implicit Euler step, J+f', n, tf, tm, '<= 10x f', first, ...
-                     sprintf('rel. error %.1e, nnz(J) %d; floor (write J) %.3g ms = %.0fx f', norm(J - exact, 1) / norm(exact, 1), nnz(J), floor_ms, floor_ms / (1e3 * tf)));
+                     sprintf('rel. error %.1e, nnz(J) %d, issparse(J) %d; floors: write J sparse %.3g ms = %.0fx f, ones(n, n) %.3g ms = %.0fx f', ...
+                             norm(J - exact, 1) / norm(exact, 1), nnz(J), issparse(J), floor_ms, floor_ms / (1e3 * tf), full_floor_ms, full_floor_ms / (1e3 * tf)));
   % Reverse mode through the x-dependent sparse matrix: the gradient of a scalar objective.
   objective = @(x) sum(step(x).^2);
   clear msad_eval;

@@ -12,10 +12,28 @@ pub struct ComplexSparse(pub CsMat<Complex64>);
 
 impl ComplexSparse {
     /// `re + i im` of two real sparse matrices of one size (their patterns joined).
+    /// One merge of each column's two sorted row lists (Octave hands over the parts of every complex
+    /// sparse argument on every call).
     pub fn from_parts(re: &SparseMatrix, im: &SparseMatrix) -> ComplexSparse {
-        let as_complex = |s: &SparseMatrix, unit: Complex64| s.0.map(|&x| unit * x);
-        let sum = &as_complex(re, Complex64::new(1.0, 0.0)) + &as_complex(im, Complex64::new(0.0, 1.0));
-        ComplexSparse(sum)
+        assert_eq!(re.0.shape(), im.0.shape(), "parts of one size");
+        let mut colptr = Vec::with_capacity(re.ncols() + 1);
+        colptr.push(0);
+        let (mut rows, mut values) = (Vec::with_capacity(re.nnz().max(im.nnz())), Vec::with_capacity(re.nnz().max(im.nnz())));
+        for j in 0..re.ncols() {
+            let (mut p, mut q) = (re.colptr()[j], im.colptr()[j]);
+            let (p_end, q_end) = (re.colptr()[j + 1], im.colptr()[j + 1]);
+            while p < p_end || q < q_end {
+                let i = if p < p_end { re.rowind()[p] } else { usize::MAX };
+                let k = if q < q_end { im.rowind()[q] } else { usize::MAX };
+                let row = i.min(k);
+                let x = if i == row { re.values()[post_increment(&mut p)] } else { 0.0 };
+                let y = if k == row { im.values()[post_increment(&mut q)] } else { 0.0 };
+                rows.push(row);
+                values.push(Complex64::new(x, y));
+            }
+            colptr.push(rows.len());
+        }
+        ComplexSparse(CsMat::new_csc(re.0.shape(), colptr, rows, values))
     }
     /// The stored entries of a complex dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<Complex64>) -> ComplexSparse {
@@ -54,6 +72,12 @@ impl ComplexSparse {
         let rows = self.rows();
         self.0.get(k % rows, k / rows).copied().unwrap_or_default()
     }
+}
+
+/// `*k` before adding one to it.
+fn post_increment(k: &mut usize) -> usize {
+    *k += 1;
+    *k - 1
 }
 
 #[cfg(test)]

@@ -244,6 +244,12 @@ fn diag_plan(args: &[&Value]) -> Result<(Vec<usize>, Vec<IndexPair>)> {
 
 fn eval_diag(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     let (dims, pairs) = diag_plan(args)?;
+    if let Value::Sparse(s) = args[0] {
+        // Sparse as Octave's, with every entry the operand stores (it may carry a derivative).
+        let (rows, out_rows) = (s.nrows().max(1), dims[0].max(1));
+        let picked = pairs.iter().filter_map(|&(o, i)| s.0.get(i % rows, i / rows).map(|&v| (o % out_rows, o / out_rows, v)));
+        return Ok(vec![Value::Sparse(sparse::from_triplets(dims[0], dims[1], picked.collect()))]);
+    }
     let a = numeric("diag", args[0])?;
     let mut out = Array::filled(dims, 0.0);
     pairs.iter().for_each(|&(o, i)| out.data[o] = a.data[i]);

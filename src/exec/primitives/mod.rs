@@ -37,6 +37,7 @@ mod slices;
 mod sort;
 mod sparse;
 mod sparse_deriv;
+mod sparse_factor;
 mod sparse_lu;
 pub mod sparse_reverse;
 mod special;
@@ -526,6 +527,9 @@ fn kernel_results(id: PrimId, args: &[&Value], nargout: usize) -> Result<Few<Val
     if complex::has_complex(args) {
         return complex::eval(id, args, nargout).map(Few::from);
     }
+    if let Some(results) = sparse_factor::eval(id, args, nargout) {
+        return results.map(Few::from);
+    }
     if integers::needs_doubles(p, args) {
         return integers::through_doubles(p, args, |doubles| eval(id, doubles, nargout)).map(Few::from);
     }
@@ -652,6 +656,11 @@ pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Re
 /// The derivative of result `k` (`fw.output`); results after the first have one only under
 /// `Derivative::Outputs`.
 pub fn forward_output(id: PrimId, fw: &Forward, k: usize) -> Result<Deriv> {
+    if k > 0
+        && let Some(rule) = sparse_factor::forward(id, fw)
+    {
+        return rule;
+    }
     match get(id).kernel {
         _ if k == 0 => forward(id, fw),
         _ if complex::involved(fw) => Err(complex::unsupported_derivative(id)),

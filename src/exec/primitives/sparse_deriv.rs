@@ -1,6 +1,7 @@
 //! Sparse matrices that depend on x. The derivative block of a sparse value has one row per stored
 //! entry (in CSC order), never one per element of the full matrix: `sparse(i, j, v, m, n)`,
-//! `spdiags`, `A.'`, `A + B`, scalings, `A * X`, `A \ B`, `B / A` and `full` have rules on that block.
+//! `spdiags`, `A.'`, `A + B`, scalings, `A * X`, `A * B`, `kron`, `A \ B`, `B / A`, `det` and `full` have
+//! rules on that block.
 //! Sparse kernels keep every entry their operands' structure makes (an entry whose value is zero at
 //! this x still has a derivative); values leave msad without explicit zeros (see `mex::convert`).
 //!
@@ -33,6 +34,9 @@ fn scalar(v: &Value) -> Option<f64> {
 
 /// The rules written on stored-entry blocks.
 fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
+    if let Some(rule) = super::sparse_factor::forward(id, fw) {
+        return Some(rule);
+    }
     let (d, out) = (fw.derivs, fw.output);
     Some(match (id, fw.inputs, out) {
         (Prim::Sparse, [Value::Sparse(_)], _) | (Prim::Uplus, [Value::Sparse(_)], _) => Ok(d[0].clone()),
@@ -57,6 +61,7 @@ fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         }
         (Prim::Mtimes, [Value::Sparse(a), b], Value::Double(_)) if !matches!(b, Value::Sparse(_)) => times_rule(a, d[0], b, d[1]),
         (Prim::Mtimes, [Value::Sparse(a), Value::Sparse(b)], Value::Sparse(c)) => Ok(product_rule(a, d[0], b, d[1], c)),
+        (Prim::Kron, [_, _], Value::Sparse(c)) => kron_rule(fw.inputs, d, c),
         (Prim::Horzcat | Prim::Vertcat, inputs, Value::Sparse(c)) => concat_rule(c, inputs, d, id == Prim::Vertcat),
         (Prim::Sum, [Value::Sparse(a)], Value::Sparse(_)) => Ok(sum_along(a, d[0], if a.nrows() == 1 { 2 } else { 1 })),
         (Prim::Sum, [Value::Sparse(a), dim], Value::Sparse(_)) if matches!(scalar(dim), Some(1.0 | 2.0)) => {
@@ -339,7 +344,34 @@ fn product_terms(a: &SparseMatrix, b: &SparseMatrix, c: &SparseMatrix) -> Produc
 
 /// `dC = dA B + A dB` on the stored entries of `C = A * B`.
 fn product_rule(a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &SparseMatrix) -> Deriv {
-    let terms = product_terms(a, b, c);
+    bilinear_rule(&product_terms(a, b, c), a, da, b, db, c)
+}
+
+/// `kron(A, B)` (B p x q): each pair of stored entries `A(i, j)`, `B(k, l)` makes the entry
+/// `(i p + k, j q + l)` of C; full operands by their nonzeros (one of their zeros that depends on x
+/// fails, see `entry_rows`).
+fn kron_rule(inputs: &[&Value], derivs: &[&Deriv], c: &SparseMatrix) -> Result<Deriv> {
+    let mut operands = Vec::with_capacity(2);
+    for (v, d) in inputs.iter().zip(derivs) {
+        let own = super::sparse::as_sparse("kron", v)?.into_owned();
+        let block = match v {
+            Value::Sparse(_) => (*d).clone(),
+            _ => entry_rows(&own, d)?,
+        };
+        operands.push((own, block));
+    }
+    let [(a, da), (b, db)] = &operands[..] else { unreachable!("kron has two operands") };
+    let (p, q) = (b.nrows(), b.ncols());
+    let terms: ProductTerms = entries(a)
+        .enumerate()
+        .flat_map(|(ea, (i, j))| entries(b).enumerate().map(move |(eb, (k, l))| (ea, eb, (i * p + k, j * q + l))))
+        .map(|(ea, eb, (r, col))| (c.0.nnz_index(r, col).expect("an entry of the Kronecker product").0, ea, eb))
+        .collect();
+    Ok(bilinear_rule(&terms, a, da, b, db, c))
+}
+
+/// `dC = dA B + A dB` where each entry of C sums products `A(ea) B(eb)` (`terms`: `(ec, ea, eb)`).
+fn bilinear_rule(terms: &ProductTerms, a: &SparseMatrix, da: &Deriv, b: &SparseMatrix, db: &Deriv, c: &SparseMatrix) -> Deriv {
     let operator = |own_entry: fn(&(usize, usize, usize)) -> usize, coef: &dyn Fn(&(usize, usize, usize)) -> f64| {
         let mut by_entry: Vec<Vec<(usize, f64)>> = vec![vec![]; c.nnz()];
         terms.iter().for_each(|t| by_entry[t.0].push((own_entry(t), coef(t))));

@@ -52,7 +52,7 @@ impl SparseLu {
 
     /// Solves `A X = rhs` (or `A' X = rhs`) in place for `cols` column-major right-hand sides; a
     /// non-finite solution of finite equations means a zero pivot (numerically singular A).
-    fn solve_in_place(&self, op: &str, rhs: &mut [f64], cols: usize, transposed: bool) -> Result<()> {
+    pub(super) fn solve_in_place(&self, op: &str, rhs: &mut [f64], cols: usize, transposed: bool) -> Result<()> {
         let finite = rhs.iter().all(|v| v.is_finite());
         let view = MatMut::from_column_major_slice_mut(rhs, self.n, cols);
         if transposed {

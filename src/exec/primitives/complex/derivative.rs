@@ -250,6 +250,10 @@ struct Term<'a> {
 /// `sum_t coef_t dw_t` over complex coefficients, on the stacked blocks: the real part of each product
 /// is `Re c du - Im c dv`, its imaginary part `Im c du + Re c dv`.
 fn combine_complex(terms: &[Term], m: usize) -> Deriv {
+    let active: Vec<&Term> = terms.iter().filter(|t| !t.deriv.is_zero()).collect();
+    if !active.is_empty() && active.iter().all(|t| matches!(t.deriv, Deriv::Dense(_))) {
+        return combine_complex_dense(&active, m);
+    }
     let mut real_terms: Vec<(Vec<f64>, &Deriv, RowMap)> = Vec::new();
     for t in terms.iter().filter(|t| !t.deriv.is_zero()) {
         let n = t.operand.numel();
@@ -263,6 +267,51 @@ fn combine_complex(terms: &[Term], m: usize) -> Deriv {
     }
     let refs: Vec<(Coef, &Deriv, &RowMap)> = real_terms.iter().map(|(c, d, map)| (Coef::Each(c), *d, map)).collect();
     combine_terms(&refs, 2 * m)
+}
+
+/// `combine_complex` of dense blocks: one pass per term and direction writes the real and imaginary
+/// rows together (four gathered real terms per complex operand would read the block four times).
+fn combine_complex_dense(terms: &[&Term], m: usize) -> Deriv {
+    fn dense<'a>(t: &Term<'a>) -> &'a DenseDeriv {
+        match t.deriv {
+            Deriv::Dense(d) => d,
+            _ => unreachable!("dense terms"),
+        }
+    }
+    let nd = dense(terms[0]).nd;
+    let mut out = DenseDeriv::zeros(2 * m, nd);
+    for t in terms {
+        let (block, n) = (dense(t), t.operand.numel());
+        let complex = matches!(t.operand, Value::Complex(_));
+        for j in 0..nd {
+            let (u, v) = block.column(j).split_at(if complex { n } else { block.rows });
+            let (re, im) = out.column_mut(j).split_at_mut(m);
+            match (&t.map, complex) {
+                // The common case (operands of the result's shape) in loops that vectorise.
+                (RowMap::Identity, true) => {
+                    for ((((re, im), c), u), v) in re.iter_mut().zip(im.iter_mut()).zip(&t.coef).zip(u).zip(v) {
+                        *re += c.re * u - c.im * v;
+                        *im += c.im * u + c.re * v;
+                    }
+                }
+                (RowMap::Identity, false) => {
+                    for (((re, im), c), u) in re.iter_mut().zip(im.iter_mut()).zip(&t.coef).zip(u) {
+                        *re += c.re * u;
+                        *im += c.im * u;
+                    }
+                }
+                (map, _) => {
+                    for (k, c) in t.coef.iter().enumerate() {
+                        let s = map.source(k);
+                        let (u, v) = (u[s], if complex { v[s] } else { 0.0 });
+                        re[k] += c.re * u - c.im * v;
+                        im[k] += c.im * u + c.re * v;
+                    }
+                }
+            }
+        }
+    }
+    Deriv::Dense(out)
 }
 
 pub(super) fn complex_data(value: &Value) -> Cow<'_, Array<C>> {
@@ -361,6 +410,11 @@ pub(super) fn forward_complex(fw: &Forward) -> Result<Deriv> {
 /// A product linear in each operand (`A * B` of matrices): `d(AB) = dA B + A dB`, each complex
 /// product written with the real rule on real and imaginary parts (`(p + iq) r = pr + i qr`).
 fn bilinear(id: PrimId, fw: &Forward) -> Result<Deriv> {
+    if let ([Value::ComplexSparse(a), b], [da, Deriv::Dense(db)]) = (fw.inputs, fw.derivs)
+        && da.is_zero()
+    {
+        return Ok(super::sparse::times_block(a, b, db));
+    }
     let m = fw.output.numel();
     let output = part_value(fw.output, Part::Re);
     let mut terms: Vec<(f64, Deriv, Part)> = Vec::new();

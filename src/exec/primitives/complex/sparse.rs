@@ -6,8 +6,10 @@
 use super::super::{Prim, PrimId, check_arity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::complex_sparse::ComplexSparse;
+use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::value::{Array, Complex64, SparseMatrix, Value};
 use sprs::CsMat;
+use std::borrow::Cow;
 
 type C = Complex64;
 
@@ -148,4 +150,37 @@ fn sparse_times_full(a: &CsMat<C>, b: &Array<C>) -> Value {
         sprs::prod::mul_acc_mat_vec_csc(a.view(), column, result);
     }
     Value::narrowed(out)
+}
+
+/// The block of `A * B` for a constant complex sparse A and B's dense block (stacked real and imaginary
+/// rows; a real B has real rows only): per direction and column of B one pass over A's stored entries
+/// that writes the real and imaginary rows together, `(p + iq)(du + i dv)`, skipping B's zero entries
+/// (most of a compressed block's: a direction holds one colour's columns).
+pub(super) fn times_block(a: &ComplexSparse, b: &Value, block: &DenseDeriv) -> Deriv {
+    let csc = if a.0.is_csc() { Cow::Borrowed(&a.0) } else { Cow::Owned(a.0.to_csc()) };
+    let (rows, inner) = (a.rows(), a.cols());
+    let cols = b.numel() / inner.max(1);
+    let (m_b, m) = (inner * cols, rows * cols);
+    let complex_b = matches!(b, Value::Complex(_));
+    let mut out = DenseDeriv::zeros(2 * m, block.nd);
+    for d in 0..block.nd {
+        let src = block.column(d);
+        let (out_re, out_im) = out.column_mut(d).split_at_mut(m);
+        for c in 0..cols {
+            let du = &src[c * inner..(c + 1) * inner];
+            let dv = complex_b.then(|| &src[m_b + c * inner..m_b + (c + 1) * inner]);
+            let (re, im) = (&mut out_re[c * rows..(c + 1) * rows], &mut out_im[c * rows..(c + 1) * rows]);
+            for (j, column) in csc.outer_iterator().enumerate() {
+                let (u, v) = (du[j], dv.map_or(0.0, |dv| dv[j]));
+                if u == 0.0 && v == 0.0 {
+                    continue;
+                }
+                for (i, y) in column.iter() {
+                    re[i] += y.re * u - y.im * v;
+                    im[i] += y.im * u + y.re * v;
+                }
+            }
+        }
+    }
+    Deriv::Dense(out)
 }
