@@ -17,6 +17,18 @@ pub fn out_of_memory() -> Diagnostic {
         .with_identifier("Octave:out-of-memory")
 }
 
+/// `error` with what needs less memory than J, when it is Octave's out-of-memory error of a call
+/// that asked for derivatives: J (`numel(f) x numel(x)`, full when f couples every x) is then the
+/// likely cause, and J*v or a gradient often still fit.
+pub fn with_derivative_hint(error: Diagnostic) -> Diagnostic {
+    if error.identifier() != "Octave:out-of-memory" || error.hint.is_some() {
+        return error;
+    }
+    error.with_hint(
+        "J has numel(f) x numel(x) entries: for J*v pass opts.seed = v; the gradient of a scalar objective (opts.mode = 'reverse') forms no J",
+    )
+}
+
 /// The payload of the panic that stops a run where a buffer cannot be made and no error can be
 /// returned (`buffers::take`); the gateway reports it as `out_of_memory()`.
 pub struct OutOfMemory;
@@ -87,6 +99,14 @@ fn available_bytes() -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn out_of_memory_with_derivatives_says_what_needs_less() {
+        let hinted = with_derivative_hint(out_of_memory());
+        assert!(hinted.hint.as_deref().is_some_and(|hint| hint.contains("opts.seed")), "{hinted:?}");
+        let other = with_derivative_hint(Diagnostic::new(ErrorKind::Runtime, "index out of bound"));
+        assert!(other.hint.is_none());
+    }
 
     #[test]
     fn sizes_beyond_memory_or_overflowing_are_refused() {

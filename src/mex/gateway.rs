@@ -58,6 +58,7 @@ unsafe fn respond(nlhs: c_int, plhs: *mut *mut mxArray, nrhs: c_int, prhs: *cons
         Err(payload) if payload.is::<interrupt::Interrupted>() => interrupt::interrupted(),
         Err(_) => internal_error(),
     };
+    let failure = if nlhs >= 2 { memory::with_derivative_hint(failure) } else { failure };
     array::fail(failure.identifier(), &failure.to_string());
 }
 

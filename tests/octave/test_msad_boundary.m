@@ -54,6 +54,9 @@ function test_msad_boundary()
   expect_error(@() msad_eval(@(x) x * x', rand(1e6, 1)), 'Octave:out-of-memory', 'out of memory');
   % The first call detects J's sparsity: 1e12 entries.
   expect_error(@() jacobian_of(@(x) x * sum(x), rand(1e6, 1)), 'Octave:out-of-memory', 'out of memory');
+  % A J too large for memory (1e10 entries) says what needs less: J*v by opts.seed, a reverse gradient.
+  K = spdiags(ones(1e5, 1) * [-1 2 -1], -1:1, 1e5, 1e5);
+  expect_error(@() jacobian_of(@(x) K \ x, ones(1e5, 1)), 'Octave:out-of-memory', 'opts.seed');
   % Kernels that build their results from sizes and outer combinations (tests/no_abort.rs probes
   % every kernel; these go through the whole MEX).
   huge = {@(y) y + numel(repmat(y, 1e11, 1)), @(y) y + numel(kron(ones(1e6, 1), ones(1e6, 1))), ...

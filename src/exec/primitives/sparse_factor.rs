@@ -19,10 +19,10 @@ use crate::exec::deriv::{Deriv, RowOperator};
 use crate::exec::memory;
 use crate::exec::value::{Array, SparseMatrix, Value};
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::linalg::solvers::LltError;
 use faer::perm::PermRef;
 use faer::sparse::linalg::cholesky::simplicial;
 use faer::sparse::linalg::lu::simplicial as simplicial_lu;
-use faer::linalg::solvers::LltError;
 use faer::sparse::linalg::{LuError, colamd};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 
@@ -37,17 +37,15 @@ pub(super) fn eval(id: Prim, args: &[&Value], nargout: usize) -> Option<Result<V
     if !factors_sparse(id) {
         return None;
     }
-    Some(check_arity(id.name(), args, 1, 1).and_then(|()| {
-        match id {
-            Prim::Det => Ok(vec![Value::scalar(determinant(a)?)]),
-            Prim::Chol => match cholesky(a)? {
-                Ok(r) => Ok(vec![Value::Sparse(r)]),
-                Err(_) => Err(runtime("chol: input matrix must be positive definite")),
-            },
-            Prim::CholFlag => chol_flag(a),
-            Prim::Lu => lu_packed(a),
-            _ => lu_factors(a, nargout),
-        }
+    Some(check_arity(id.name(), args, 1, 1).and_then(|()| match id {
+        Prim::Det => Ok(vec![Value::scalar(determinant(a)?)]),
+        Prim::Chol => match cholesky(a)? {
+            Ok(r) => Ok(vec![Value::Sparse(r)]),
+            Err(_) => Err(runtime("chol: input matrix must be positive definite")),
+        },
+        Prim::CholFlag => chol_flag(a),
+        Prim::Lu => lu_packed(a),
+        _ => lu_factors(a, nargout),
     }))
 }
 
@@ -58,12 +56,16 @@ pub(super) fn forward(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         return None;
     }
     Some(match id {
-        Prim::Det => det_gradient(a).map(|g| fw.derivs[0].apply(&RowOperator { ptr: vec![0, g.len()], src: (0..g.len()).collect(), coef: g })),
+        Prim::Det => {
+            det_gradient(a).map(|g| fw.derivs[0].apply(&RowOperator { ptr: vec![0, g.len()], src: (0..g.len()).collect(), coef: g }))
+        }
         _ => Err(Diagnostic::new(
             ErrorKind::NotDifferentiable,
             format!("msad has no derivative of the factors of '{}' of a sparse matrix that depends on x", id.name()),
         )
-        .with_hint("factor full(S) instead (the dense factors differentiate), or solve with S \\ b, which differentiates on sparse factors")),
+        .with_hint(
+            "factor full(S) instead (the dense factors differentiate), or solve with S \\ b, which differentiates on sparse factors",
+        )),
     })
 }
 
@@ -98,8 +100,7 @@ fn lu_factors_of(a: &SparseMatrix, ordered: bool) -> Result<Option<Factors>> {
     let mut buffer = MemBuffer::new(scratch);
     let stack = MemStack::new(&mut buffer);
     if ordered {
-        colamd::order(&mut col_perm, &mut col_perm_inv, symbolic(a), Default::default(), stack)
-            .map_err(|_| memory::out_of_memory())?;
+        colamd::order(&mut col_perm, &mut col_perm_inv, symbolic(a), Default::default(), stack).map_err(|_| memory::out_of_memory())?;
     }
     let (mut row_perm, mut row_perm_inv) = (vec![0; n], vec![0; n]);
     let mut lu = simplicial_lu::SimplicialLu::new();
@@ -200,8 +201,8 @@ fn cholesky(a: &SparseMatrix) -> Result<std::result::Result<SparseMatrix, usize>
     let stack = MemStack::new(&mut buffer);
     let (mut etree, mut counts) = (vec![0isize; n], vec![0usize; n]);
     let tree = simplicial::prefactorize_symbolic_cholesky(&mut etree, &mut counts, symbolic(a), stack);
-    let structure = simplicial::factorize_simplicial_symbolic_cholesky(symbolic(a), tree, &counts, stack)
-        .map_err(|_| memory::out_of_memory())?;
+    let structure =
+        simplicial::factorize_simplicial_symbolic_cholesky(symbolic(a), tree, &counts, stack).map_err(|_| memory::out_of_memory())?;
     memory::check(structure.len_val(), size_of::<f64>())?;
     let mut values = vec![0.0; structure.len_val()];
     let matrix = SparseColMatRef::new(symbolic(a), a.values());
