@@ -147,6 +147,21 @@ fn families() -> Vec<Family> {
             vec![mask_struct(&[true, false, true, false]), mask_struct(&[false, true, false, true]), mask_struct(&[false; 4])],
         ),
         with_extra("switch_reshape", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![scalar(2.0), scalar(3.0), scalar(2.0), scalar(1.0)]),
+        family(
+            "switch_elseif",
+            &[&[2.0, 1.0, 2.0, 3.0, 4.0], &[0.5, 1.0, 2.0, 3.0, 4.0], &[-1.0, 1.0, 2.0, 3.0, 4.0], &[2.0, 1.0, 2.0, 3.0, 4.0]],
+        ),
+        family(
+            "switch_elseif_loop",
+            &[
+                &[2.0, 0.5, -1.0, 2.0, 0.5, -1.0],
+                &[0.5, -1.0, 2.0, 0.5, -1.0, 2.0],
+                &[-1.0, 2.0, 0.5, -1.0, 2.0, 0.5],
+                &[2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+                &[0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+                &[-1.0; 6],
+            ],
+        ),
         family("switch_sparse_solve", &[&[0.0; 8], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], &[0.0; 8]]),
         family(
             "switch_objective",

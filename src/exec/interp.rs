@@ -200,8 +200,12 @@ impl Frame {
 
 enum Exit {
     Returned(Vec<Slot>),
-    /// Control reached the stop block, coming from this block.
-    Reached(BlockId),
+    /// Control reached the stop block, coming from block `from`; `phis_set`: a branch nested in the
+    /// region that joins there too (an `elseif`) already set the stop block's phis to both its sides.
+    Reached {
+        from: BlockId,
+        phis_set: bool,
+    },
 }
 
 pub struct Interpreter<'p> {
@@ -318,7 +322,7 @@ impl<'p> Interpreter<'p> {
         self.restore_local_warnings(mark)?;
         match exit? {
             Exit::Returned(results) => Ok(results),
-            Exit::Reached(_) => unreachable!("no stop block was given"),
+            Exit::Reached { .. } => unreachable!("no stop block was given"),
         }
     }
 
@@ -344,7 +348,8 @@ impl<'p> Interpreter<'p> {
         loop {
             interrupt::check()?;
             if Some(block) == stop {
-                return Ok(Exit::Reached(pred.expect("a stop block is entered through an edge")));
+                let from = pred.expect("a stop block is entered through an edge");
+                return Ok(Exit::Reached { from, phis_set: phis_done });
             }
             let b = func.block(block);
             if let (Some(p), false) = (pred, phis_done) {
@@ -508,7 +513,9 @@ impl<'p> Interpreter<'p> {
         }
         let moves = &self.plan.moves[id.0 as usize];
         let mut other_frame = frame.for_region(moves.live_in(other), func.block(other), branch);
-        let Exit::Reached(from_taken) = self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)? else {
+        let Exit::Reached { from: from_taken, phis_set: taken_phis_set } =
+            self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)?
+        else {
             unreachable!("the join post-dominates the branch")
         };
         let (trace_mark, calls_len, shared_mark) = (self.control.mark(), self.host_calls.len(), self.shared_mark());
@@ -519,22 +526,25 @@ impl<'p> Interpreter<'p> {
         self.host_calls.truncate(calls_len);
         self.rewind_shared(shared_mark);
         let from_other = match other_side {
-            Ok(Exit::Reached(p)) => Some(p),
+            Ok(Exit::Reached { from, phis_set }) => Some((from, phis_set)),
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
             _ => {
                 self.control.unexplored_side();
                 None
             }
         };
+        // A side's value of a join variable: its phi's input from the side's last block, or the phi
+        // itself where a nested branch of the side set it (with the union of its own sides).
+        let arriving = |phi: &Phi, (from, phis_set): (BlockId, bool)| if phis_set { phi.dest } else { phi_input(phi, from) };
         for phi in &func.block(join).phis {
-            let taken_input = frame.regs[phi_input(phi, from_taken).0 as usize].clone();
+            let taken_input = frame.regs[arriving(phi, (from_taken, taken_phis_set)).0 as usize].clone();
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
                 frame.regs[phi.dest.0 as usize] = taken_input;
                 continue;
             };
-            if let Some(p) = from_other
-                && let Reg::Val(alt) = &other_frame.regs[phi_input(phi, p).0 as usize]
+            if let Some(arrival) = from_other
+                && let Reg::Val(alt) = &other_frame.regs[arriving(phi, arrival).0 as usize]
             {
                 // Sides that leave the variable with different sizes (or one complex) have no
                 // common pattern: a zero block would take the other side's row count.

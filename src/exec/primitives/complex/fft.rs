@@ -55,11 +55,11 @@ pub(super) fn eval(id: PrimId, args: &[&Value]) -> Result<Value> {
     let x = args[0].complex_parts().ok_or_else(|| runtime(format!("{}: X must be a numeric array", id.name())))?;
     // rustfft's work vectors (Bluestein's, for a length with a large prime factor, are the largest).
     memory::check((2 * plan.n).next_power_of_two().saturating_mul(2), size_of::<C>())?;
-    Ok(Value::narrowed(transform(&x, &plan)))
+    Ok(Value::narrowed(transform(&x, &plan, planned(plan.n).as_ref())))
 }
 
-/// The transform of every vector along `plan.dim`.
-fn transform(x: &Array<C>, plan: &Plan) -> Array<C> {
+/// The transform of every vector along `plan.dim`, by `fft` (planned for `plan.n`).
+fn transform(x: &Array<C>, plan: &Plan, fft: &dyn Fft<f64>) -> Array<C> {
     let mut dims = x.dims.clone();
     while dims.len() <= plan.dim {
         dims.push(1);
@@ -68,13 +68,12 @@ fn transform(x: &Array<C>, plan: &Plan) -> Array<C> {
     let after: usize = dims[plan.dim + 1..].iter().product();
     dims[plan.dim] = plan.n;
     let mut out = Array::filled(dims, C::new(0.0, 0.0));
-    let fft = planned(plan.n);
     let mut vector = vec![C::new(0.0, 0.0); plan.n];
     for a in 0..after {
         for b in 0..before {
             let at = |k: usize| b + before * (k + length * a);
             vector.iter_mut().enumerate().for_each(|(k, v)| *v = if k < length { x.data[at(k)] } else { C::new(0.0, 0.0) });
-            let result = dft(&vector, plan.inverse, fft.as_ref());
+            let result = dft(&vector, plan.inverse, fft);
             result.iter().enumerate().for_each(|(k, v)| out.data[b + before * (k + plan.n * a)] = *v);
         }
     }
@@ -135,11 +134,12 @@ pub(super) fn forward(id: PrimId, fw: &Forward) -> Result<Deriv> {
     let m_out = fw.output.numel();
     let out_rows = if matches!(fw.output, Value::Complex(_)) { 2 * m_out } else { m_out };
     let mut out = DenseDeriv::zeros(out_rows, nd);
+    let fft = planned(plan.n);
     for d in 0..nd {
         let column = block.column(d);
         let part = |k: usize| C::new(column[k], if complex_input { column[m + k] } else { 0.0 });
         let direction = Array::new(input.dims(), (0..m).map(part).collect());
-        let transformed = transform(&direction, &plan);
+        let transformed = transform(&direction, &plan, fft.as_ref());
         let target = out.column_mut(d);
         for (k, z) in transformed.data.iter().enumerate() {
             target[k] = z.re;
