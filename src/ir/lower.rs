@@ -20,6 +20,10 @@ pub trait Resolver {
     fn host_defines(&mut self, name: &str) -> bool;
     /// Adds a function lowered on the way (an anonymous function's body) to the program.
     fn add_function(&mut self, func: Function) -> FuncId;
+    /// The version of function `id` whose code is specialised for the text arguments `texts` (by
+    /// position, `None` for the others): a name handed on (`solve('rhs', y)`) is then known where
+    /// `feval` or `str2func` uses it. `id` itself when it has no such version (not a function of a file).
+    fn with_texts(&mut self, id: FuncId, texts: &[Option<String>]) -> FuncId;
     /// Lowers nested function `name` of a function in `path`, for a handle to it (see `lower_nested`).
     fn nested_function(&mut self, path: &std::path::Path, name: &str, captures: Captures) -> Result<FuncId>;
 }
@@ -1159,6 +1163,33 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A call that raises `error` when it runs (calls on paths not taken do no harm), with `nargout` results.
+    fn failing_call(&mut self, error: Diagnostic, nargout: usize, span: Span) -> Vec<ValueId> {
+        let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+        self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
+        dests
+    }
+
+    /// `class(obj)` and `isobject(obj)` of a captured value-class object, known here: its class is
+    /// what msad keeps of it besides its public properties; other uses of it are refused where they run.
+    fn object_query(&self, callee: Callee, args: &[Expr]) -> Option<Value> {
+        let [Expr { kind: ExprKind::Ident(name), .. }] = args else { return None };
+        let class = self.unmodelled.get(name).filter(|_| self.objects.contains_key(name))?;
+        match callee {
+            Callee::Prim(primitives::Prim::Class) => Some(Value::string(class)),
+            Callee::Prim(primitives::Prim::Isobject) => Some(Value::Logical(Array::scalar(true))),
+            _ => None,
+        }
+    }
+
+    /// A captured value-class object among the arguments of a call, by name.
+    fn object_argument(&self, args: &[Expr]) -> Option<String> {
+        args.iter().find_map(|a| match &a.kind {
+            ExprKind::Ident(n) if self.objects.contains_key(n) => Some(n.clone()),
+            _ => None,
+        })
+    }
+
     /// The error for `method(obj, ...)` or `obj.method(...)` on a captured object msad does not model.
     fn method_error(&self, method: &str, object: &str, span: Span) -> Diagnostic {
         let class = self.unmodelled.get(object).map_or("object", String::as_str);
@@ -1294,10 +1325,16 @@ impl<'a> Lowerer<'a> {
             } else {
                 Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
             };
-            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
-            self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
-            return Ok(dests);
+            return Ok(self.failing_call(error, nargout, span));
         };
+        if let Some(answer) = self.object_query(callee, args) {
+            return Ok(vec![self.constant(answer, span)]);
+        }
+        if let (Callee::User(_), Some(object)) = (callee, self.object_argument(args)) {
+            // Octave would run the object's method of this name, if it has one, not the function.
+            let error = self.method_error(name, &object, span);
+            return Ok(self.failing_call(error, nargout, span));
+        }
         // A function named by text known here: `feval('f', x)` is `f(x)`.
         if let (Callee::HigherOrder(HigherOrder::Feval), Some(first)) = (callee, args.first())
             && let Some(function) = self.known_text(first)
@@ -1317,7 +1354,7 @@ impl<'a> Lowerer<'a> {
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
         let op = match callee {
             Callee::Prim(id) => Op::Prim(primitives::for_outputs(id, nargout)),
-            Callee::User(id) => Op::Call(id),
+            Callee::User(id) => Op::Call(self.specialised_for_texts(id, args)),
             Callee::HigherOrder(h) => Op::Apply(h),
         };
         self.emit_multi(op, operands, dests.clone(), span);
@@ -1561,8 +1598,27 @@ impl<'a> Lowerer<'a> {
     fn call_function(&mut self, id: FuncId, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
         let operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
         let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+        let id = self.specialised_for_texts(id, args);
         self.emit_multi(Op::Call(id), operands, dests.clone(), span);
         Ok(dests)
+    }
+
+    /// The version of user function `id` to call with `args`: the one specialised for the texts known
+    /// here among them, so that a name handed on (`solve('rhs', y)`, `solve(name, y)` with `name`
+    /// captured) names the functions `feval` and `str2func` call in it, as it does here. Positions
+    /// are known only when no argument can spread into several (`c{:}`, `s.f` of a struct array).
+    fn specialised_for_texts(&mut self, id: FuncId, args: &[Expr]) -> FuncId {
+        let mut texts = Vec::with_capacity(args.len());
+        for a in args {
+            match &a.kind {
+                ExprKind::CellIndex { .. } => return id,
+                ExprKind::Field { base, .. } if !matches!(self.known_skeleton(base), Some(Value::Struct(s)) if s.elements.len() == 1) => {
+                    return id;
+                }
+                _ => texts.push(self.known_text(a)),
+            }
+        }
+        self.resolver.with_texts(id, &texts)
     }
 
     /// A handle from the host with its target resolved and lowered: the code calls it like one of its own.

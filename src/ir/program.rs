@@ -24,13 +24,18 @@ struct ParsedFile {
 }
 
 enum Pending {
-    Named { file: Arc<ParsedFile>, index: usize },
+    /// Function `index` of `file`; `fixed`: the arguments its code is specialised for (by position).
+    Named { file: Arc<ParsedFile>, index: usize, fixed: Vec<Option<Value>> },
 }
 
 pub struct Loader<'h> {
     host: &'h mut dyn Host,
     files: HashMap<PathBuf, Arc<ParsedFile>>,
     ids: HashMap<(PathBuf, String), FuncId>,
+    /// Where each function of a file was defined, for its versions specialised for text arguments.
+    origins: HashMap<FuncId, (Arc<ParsedFile>, usize)>,
+    /// The versions of a function specialised for text arguments (by position).
+    with_texts: HashMap<(FuncId, Vec<Option<String>>), FuncId>,
     functions: Vec<Option<Function>>,
     pending: Vec<(FuncId, Pending)>,
     sources: Vec<Arc<SourceFile>>,
@@ -40,7 +45,17 @@ pub struct Loader<'h> {
 
 impl<'h> Loader<'h> {
     pub fn new(host: &'h mut dyn Host) -> Loader<'h> {
-        Loader { host, files: HashMap::new(), ids: HashMap::new(), functions: vec![], pending: vec![], sources: vec![], fixed: vec![] }
+        Loader {
+            host,
+            files: HashMap::new(),
+            ids: HashMap::new(),
+            origins: HashMap::new(),
+            with_texts: HashMap::new(),
+            functions: vec![],
+            pending: vec![],
+            sources: vec![],
+            fixed: vec![],
+        }
     }
 
     /// The entry's code is specialised for these arguments (by position, `None` for the others).
@@ -97,8 +112,8 @@ impl<'h> Loader<'h> {
     }
 
     fn finish(mut self) -> Result<Program> {
-        while let Some((id, Pending::Named { file, index })) = self.pending.pop() {
-            let fixed = if id == FuncId(0) { std::mem::take(&mut self.fixed) } else { vec![] };
+        while let Some((id, Pending::Named { file, index, fixed })) = self.pending.pop() {
+            let fixed = if id == FuncId(0) { std::mem::take(&mut self.fixed) } else { fixed };
             let func = lower::lower_function(&file.ast.functions[index], &file.source, &fixed, &mut self)?;
             self.functions[id.0 as usize] = Some(func);
         }
@@ -130,11 +145,18 @@ impl<'h> Loader<'h> {
         if let Some(id) = self.ids.get(&key) {
             return Some(*id);
         }
+        let id = self.queue(file, index, vec![]);
+        self.ids.insert(key, id);
+        self.origins.insert(id, (file.clone(), index));
+        Some(id)
+    }
+
+    /// A new id for function `index` of `file`, queued for lowering with the arguments `fixed`.
+    fn queue(&mut self, file: &Arc<ParsedFile>, index: usize, fixed: Vec<Option<Value>>) -> FuncId {
         let id = FuncId(self.functions.len() as u32);
         self.functions.push(None);
-        self.ids.insert(key, id);
-        self.pending.push((id, Pending::Named { file: file.clone(), index }));
-        Some(id)
+        self.pending.push((id, Pending::Named { file: file.clone(), index, fixed }));
+        id
     }
 }
 
@@ -176,6 +198,26 @@ impl Resolver for Loader<'_> {
     fn add_function(&mut self, func: Function) -> FuncId {
         self.functions.push(Some(func));
         FuncId(self.functions.len() as u32 - 1)
+    }
+
+    fn with_texts(&mut self, id: FuncId, texts: &[Option<String>]) -> FuncId {
+        let Some((file, index)) = self.origins.get(&id).cloned() else { return id };
+        // Arguments from varargin on are not bound to a name the code could read as a constant.
+        let named = file.ast.functions[index].inputs.iter().take_while(|p| !matches!(p, ast::Param::Name(n) if n.name == "varargin"));
+        let mut texts: Vec<Option<String>> = texts.iter().zip(named).map(|(text, _)| text.clone()).collect();
+        while texts.last().is_some_and(Option::is_none) {
+            texts.pop();
+        }
+        if texts.is_empty() {
+            return id;
+        }
+        if let Some(&specialised) = self.with_texts.get(&(id, texts.clone())) {
+            return specialised;
+        }
+        let fixed = texts.iter().map(|text| text.as_deref().map(Value::string)).collect();
+        let specialised = self.queue(&file, index, fixed);
+        self.with_texts.insert((id, texts), specialised);
+        specialised
     }
 
     fn nested_function(&mut self, path: &Path, name: &str, captures: Captures) -> Result<FuncId> {

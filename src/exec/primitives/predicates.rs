@@ -44,6 +44,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!(Prim::Iscellstr, |v| matches!(v, Value::Cell(c) if c.data.iter().all(|e| matches!(e, Value::Char(_))))),
         is!(Prim::Isstruct, |v| matches!(v, Value::Struct(_))),
         is!(Prim::IsFunctionHandle, |v| matches!(v, Value::Handle(_))),
+        // Values msad runs on are never objects (a captured value-class object is answered when the
+        // code is lowered: `Lowerer::object_query`).
+        is!(Prim::Isobject, |_| false),
         query(Prim::Func2str, |a, _| {
             check_arity("func2str", a, 1, 1)?;
             match a[0] {

@@ -170,6 +170,7 @@ prims! {
     Iscell = "iscell",
     Iscellstr = "iscellstr",
     Isstruct = "isstruct",
+    Isobject = "isobject",
     IsFunctionHandle = "is_function_handle",
     Func2str = "func2str",
     Isscalar = "isscalar",
