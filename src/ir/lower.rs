@@ -1163,13 +1163,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// A call that raises `error` when it runs (calls on paths not taken do no harm), with `nargout` results.
-    fn failing_call(&mut self, error: Diagnostic, nargout: usize, span: Span) -> Vec<ValueId> {
-        let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
-        self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
-        dests
-    }
-
     /// `class(obj)` and `isobject(obj)` of a captured value-class object, known here: its class is
     /// what msad keeps of it besides its public properties; other uses of it are refused where they run.
     fn object_query(&self, callee: Callee, args: &[Expr]) -> Option<Value> {
@@ -1180,14 +1173,6 @@ impl<'a> Lowerer<'a> {
             Callee::Prim(primitives::Prim::Isobject) => Some(Value::Logical(Array::scalar(true))),
             _ => None,
         }
-    }
-
-    /// A captured value-class object among the arguments of a call, by name.
-    fn object_argument(&self, args: &[Expr]) -> Option<String> {
-        args.iter().find_map(|a| match &a.kind {
-            ExprKind::Ident(n) if self.objects.contains_key(n) => Some(n.clone()),
-            _ => None,
-        })
     }
 
     /// The error for `method(obj, ...)` or `obj.method(...)` on a captured object msad does not model.
@@ -1325,15 +1310,12 @@ impl<'a> Lowerer<'a> {
             } else {
                 Diagnostic::new(ErrorKind::Undefined, format!("'{name}' undefined"))
             };
-            return Ok(self.failing_call(error, nargout, span));
+            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::Fail(Box::new(error)), vec![], dests.clone(), span);
+            return Ok(dests);
         };
         if let Some(answer) = self.object_query(callee, args) {
             return Ok(vec![self.constant(answer, span)]);
-        }
-        if let (Callee::User(_), Some(object)) = (callee, self.object_argument(args)) {
-            // Octave would run the object's method of this name, if it has one, not the function.
-            let error = self.method_error(name, &object, span);
-            return Ok(self.failing_call(error, nargout, span));
         }
         // A function named by text known here: `feval('f', x)` is `f(x)`.
         if let (Callee::HigherOrder(HigherOrder::Feval), Some(first)) = (callee, args.first())

@@ -1,8 +1,8 @@
 function test_msad_calls()
 % Every way Octave code names and calls a function reaches msad's derivatives: package functions
 % (pkg.f, pkg.sub.f, @pkg.f, import), handles held in captured struct fields and cells, passed as
-% arguments (also inside a struct), returned by functions, made by str2func or called by feval from a
-% name in a variable. Values equal Octave's; J against the complex step in forward and reverse
+% arguments (also inside a struct or a cell), returned by functions, made by str2func or called by
+% feval from a name in a variable, also a name handed on from one function to another. Values equal Octave's; J against the complex step in forward and reverse
 % mode; Hessians of a scalar form against central differences of msad's own gradient. A handle that
 % changes between calls gives its own derivatives (never a plan prepared for another handle).
   here = fileparts(mfilename('fullpath'));
@@ -11,6 +11,7 @@ function test_msad_calls()
   p = 1.5;
   prob.RHS.F = @(t, y) calls.scale(t, y, p);
   prob.RHS.name = 'calls.scale';
+  prob.fun = 'sin';
   handles = {@(y) y .^ 3, @(y) exp(y)};
   name = 'sin';
   maker = calls_maker(2);
@@ -28,7 +29,13 @@ function test_msad_calls()
       'handle and struct of handles as arguments', @calls_given, {@(v) v .^ 2, struct('g', @(s) s * 3)}
       'names as arguments', @calls.by_name, {}
       'a handle on the path not taken', @calls_untaken, {@cos}
-      'a name on the path taken', @calls_untaken, {'sin'}};
+      'a name on the path taken', @calls_untaken, {'sin'}
+      'a captured name handed on', @(y) calls_untaken(y, name), {}
+      'a literal name handed on', @(y) calls.by_name('cos', y), {}
+      'a name in a captured struct handed on', @(y) calls.hand_on(prob.fun, y), {}
+      'a name given as an argument, handed on two levels down', @(y, fun) calls.hand_on(fun, y), {'exp'}
+      'a handle in a cell given as an argument', @loop_over_handles, {{@sin, @(v) v .^ 2, @exp}}
+      'a name given as an argument for feval', @(y, fun) feval(fun, y) .* y, {'cos'}};
   for k = 1:rows(forms)
     [label, f, extra] = forms{k, :};
     if strcmp(label, 'names as arguments')
@@ -62,6 +69,14 @@ function test_msad_calls()
   for given = {'sin', 'exp', 'cos'}
     [~, J] = msad_eval(@calls_untaken, x, struct(), given{1});
     check_jacobian(J, cs_jacobian(@(y) calls_untaken(y, given{1}), x), 1e-12, ['changed name ' given{1}]);
+  end
+
+  % A name handed on from the closure to the functions it calls: another name is another function.
+  for given = {'sin', 'exp', 'cos'}
+    handed_on = given{1};
+    closure = @(y) calls.hand_on(handed_on, y);
+    [~, J] = msad_eval(closure, x);
+    check_jacobian(J, cs_jacobian(closure, x), 1e-12, ['changed name handed on ' handed_on]);
   end
 
   % Names that are computed from x, or unknown, are clear errors; an unknown package function is

@@ -17,9 +17,9 @@ function test_msad_captured_objects()
   used = @(y) y * map('a');
   expect_error(@() msad_eval(used, x), 'msad:unsupported', 'containers.Map');
 
-  % A value-class object's public properties can be read (obj.Prop, obj.Prop(k)); using the object
-  % otherwise (class(obj)) is refused where it runs; so is a handle-class object, whose
-  % properties may change while the closure stays the same.
+  % A value-class object's public properties can be read (obj.Prop, obj.Prop(k)) and so can its
+  % class (class(obj), isobject(obj)); using the object otherwise is refused where it runs; so is a
+  % handle-class object, whose properties may change while the closure stays the same.
   point = ValuePoint();
   point.Scale = 3;
   reads = @(y) point.Scale * y .^ 2 + point.Shift(1:numel(y)) .* y;
@@ -51,8 +51,22 @@ function test_msad_captured_objects()
   expect_error(@() msad_eval(by_function, x3), 'msad:unsupported', 'scaled');
   unused_method = @(y) point.Scale * y + 0 * (false && point.scaled(1));
   check_value(msad_eval(unused_method, x3), unused_method(x3), 0, 'method on a path not taken');
-  whole = @(y) y * numel(class(point));
-  expect_error(@() msad_eval(whole, x), 'msad:unsupported', 'ValuePoint');
+  % A method with the name of a function on the path (shifted.m): Octave runs the method, msad
+  % refuses the call (the object is an argument) rather than run the function.
+  assert(isequal(shifted(point, x3), x3 + point.Shift), 'Octave runs the method');
+  expect_error(@() msad_eval(@(y) shifted(point, y), x3), 'msad:unsupported', 'ValuePoint');
+  expect_error(@() msad_eval(@(y) point.shifted(y), x3), 'msad:unsupported', 'shifted');
+  % class(obj) and isobject(obj), as dispatch code asks them, give Octave's answers.
+  dispatch = @(y) (isobject(point) && strcmp(class(point), 'ValuePoint')) * point.Scale * y .^ 2 ...
+                  + (isobject(y) + 1) * y - ~isobject(point);
+  check_value(msad_eval(dispatch, x3), dispatch(x3), 0, 'class and isobject: value');
+  for options = {struct('mode', 'forward'), struct('mode', 'reverse')}
+    [~, J] = msad_eval(dispatch, x3, options{1});
+    check_jacobian(J, cs_jacobian(dispatch, x3), 1e-13, ['class and isobject: J ' options{1}.mode]);
+  end
+  [~, ~, H] = msad_eval(@(y) sum(dispatch(y) .^ 2), x3);
+  check_jacobian(H, gradient_differences(@(y) sum(dispatch(y) .^ 2), x3), 1e-6, 'class and isobject: H');
+  expect_error(@() msad_eval(@(y) y * numel(class(map)), x), 'msad:unsupported', 'containers.Map');
   counter = HandlePoint();
   by_reference = @(y) counter.Scale * y;
   expect_error(@() msad_eval(by_reference, x), 'msad:unsupported', 'HandlePoint');
