@@ -1,10 +1,12 @@
 function test_suite_problems()
 % The +suite collection (tests/octave/fixtures/+suite): problem structs made by functions, found by
 % name through str2func, holding RHS.F (the problem's own handle: a package function called through
-% a captured handle with captured parameters) and the hand-coded Jacobian RHS.J. For every problem,
+% a captured handle with captured parameters, some of them handles: duffing's forcing, cstr's rate law)
+% and the hand-coded Jacobian RHS.J. For every problem,
 % msad on the problem's own handle gives F's value and the hand Jacobian, in forward, reverse and
 % sparse mode, also through msad_odejac(prob.RHS.F); the hand Jacobians are checked against central
-% differences first, so a wrong hand Jacobian cannot pass. Stiff problems run in ode15s with
+% differences first, so a wrong hand Jacobian cannot pass. Hessians of the least-squares merit
+% 0.5*|F|^2 against differences of its hand gradient J'F. Stiff problems run in ode15s with
 % msad_odejac(prob.RHS.F) and end where ode15s with the hand Jacobian ends.
   here = fileparts(mfilename('fullpath'));
   addpath(fullfile(here, 'fixtures'));
@@ -26,10 +28,18 @@ function test_suite_problems()
     check_jacobian(J, Jhand, 1e-11, [prob.name ' (sparse)']);
     jac = msad_odejac(prob.RHS.F);
     check_jacobian(jac(t, y), Jhand, 1e-11, [prob.name ' (msad_odejac)']);
+    % Hessian mode: the least-squares merit of F, its gradient J'F by the hand Jacobian and its
+    % Hessian against central differences of that hand gradient.
+    merit = @(v) 0.5 * sum(F(v) .^ 2);
+    hand_gradient = @(v) prob.RHS.J(t, v)' * F(v);
+    [m, g, H] = msad_eval(merit, y);
+    assert(abs(m - merit(y)) <= 1e-13 * max(1, abs(m)), '%s: merit value', prob.name);
+    check_jacobian(g(:).', hand_gradient(y).', 1e-11, [prob.name ' (gradient)']);
+    check_jacobian(H, fd_jacobian(hand_gradient, y), 1e-6, [prob.name ' (Hessian)']);
   end
 
   % Presets built by functions: another size or stiffness is another problem, with its own J.
-  for preset = {{'brusselator', 5}, {'vanderpol', 10}, {'broyden_tridiagonal', 12}}
+  for preset = {{'brusselator', 5}, {'vanderpol', 10}, {'broyden_tridiagonal', 12}, {'duffing', 2}}
     prob = suite.problem(preset{1}{:});
     y = prob.y0 + 0.05;
     [~, J] = msad_eval(@(v) prob.RHS.F(0, v), y);
@@ -37,7 +47,7 @@ function test_suite_problems()
   end
 
   % ode15s with msad's Jacobian of the problem's own handle, against ode15s with the hand Jacobian.
-  for name = {'robertson', 'vanderpol', 'hires', 'oregonator', 'brusselator'}
+  for name = {'robertson', 'vanderpol', 'hires', 'oregonator', 'brusselator', 'cstr'}
     prob = suite.problem(name{1});
     span = [0, 1];
     tolerances = {'RelTol', 1e-5, 'AbsTol', 1e-8};
