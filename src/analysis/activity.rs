@@ -212,7 +212,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::Element | Op::ElementAssign => any_arg,
                         Op::CellLiteral { .. } => any_arg,
-                        Op::Nargin | Op::Nargout | Op::Fail(_) => false,
+                        Op::Nargin | Op::Nargout | Op::Fail(_) | Op::Timer(_) => false,
                         // The error's message may quote values of x: taken as x-dependent, never active.
                         Op::CaughtError | Op::LastError => !through_derivatives,
                         Op::Warning | Op::LastWarning | Op::Output(_) => false,

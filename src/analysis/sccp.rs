@@ -173,6 +173,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         | Op::Nargin
         | Op::Nargout
         | Op::LastError
+        | Op::Timer(_)
         | Op::LastWarning
         | Op::Output(_)
         | Op::DeclareShared(_)

@@ -9,6 +9,7 @@ mod scalar_loop;
 mod selection;
 mod shared;
 mod spread;
+mod timer;
 mod warn;
 
 use super::buffers;
@@ -227,6 +228,8 @@ pub struct Interpreter<'p> {
     /// What the host must do for the user's code on the path taken, in order: every run of one
     /// evaluation takes the same path, so whichever finishes last tells the host.
     host_calls: Vec<HostCall>,
+    /// When the code's last `tic` without an output ran, in microseconds since 1970 (see `timer`).
+    tic_at: Option<f64>,
     /// The warning state as the user's code changes it (a copy of the host's, made at the first
     /// `warning` or `lastwarn`).
     warnings: Option<WarningState>,
@@ -251,6 +254,7 @@ impl<'p> Interpreter<'p> {
             control: ControlRecord::default(),
             tape: None,
             host_calls: vec![],
+            tic_at: None,
             warnings: None,
             local_warnings: vec![],
             local_warnings_mark: 0,

@@ -51,6 +51,7 @@ impl fmt::Display for Function {
                     Op::LoadShared(var) => format!("load {}", var.name()),
                     Op::StoreShared(var) => format!("store {}", var.name()),
                     Op::LastError => "lasterr".into(),
+                    Op::Timer(timer) => format!("{timer:?}").to_lowercase(),
                     Op::LastWarning => "lastwarn".into(),
                     Op::TargetCount { field } => format!("target-count[field={field}]"),
                     Op::Outputs(inner) => format!("outputs {inner:?}"),

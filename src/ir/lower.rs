@@ -5,7 +5,7 @@
 //! Name resolution follows MATLAB's static rule: a name assigned anywhere in the function (or a parameter)
 //! is a variable everywhere in it; any other name is a function, resolved by the caller's `Resolver`.
 
-use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, SharedVar, Terminator, ValueId};
+use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, SharedVar, Terminator, Timer, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
 use crate::exec::primitives;
 use crate::exec::value::{Array, Complex64, FunctionHandle, StructArray, Value};
@@ -670,6 +670,37 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_stmt(&mut self, stmt: &Stmt) -> Result<()> {
+        self.lower_stmt_kind(stmt)?;
+        if stmt.display {
+            self.display_assigned(stmt);
+        }
+        Ok(())
+    }
+
+    /// What Octave shows after a statement not ended by `;` that assigns variables or names one:
+    /// `name = value` for each, through the host's `display` (once per call, like other output).
+    /// (A call statement whose result Octave shows as `ans` shows nothing here.)
+    fn display_assigned(&mut self, stmt: &Stmt) {
+        let names: Vec<String> = match &stmt.kind {
+            StmtKind::Assign { targets, .. } => targets
+                .iter()
+                .filter_map(|t| match t {
+                    LValue::Var { name, .. } => Some(name.name.clone()),
+                    LValue::Ignored(_) => None,
+                })
+                .collect(),
+            StmtKind::OpAssign { target: LValue::Var { name, .. }, .. } => vec![name.name.clone()],
+            StmtKind::Expr(Expr { kind: ExprKind::Ident(name), .. }) if self.variables.contains(name) => vec![name.clone()],
+            _ => vec![],
+        };
+        for name in names {
+            let value = self.read_var(&name, stmt.span);
+            let label = self.constant(Value::string(&name), stmt.span);
+            self.emit_multi(Op::Output(Output::Display), vec![value, label], vec![], stmt.span);
+        }
+    }
+
+    fn lower_stmt_kind(&mut self, stmt: &Stmt) -> Result<()> {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e),
@@ -1281,11 +1312,30 @@ impl<'a> Lowerer<'a> {
             self.emit_multi(op, operands, dests.clone(), span);
             return Ok(dests);
         }
+        if let Some(timer) = Timer::named(name) {
+            if nargout > 1 {
+                let message = format!("{name}: function called with too many outputs");
+                return Err(Diagnostic::new(ErrorKind::Runtime, message).at(&self.file, span));
+            }
+            let operands = args.iter().map(|a| self.lower_expr(a)).collect::<Result<Vec<_>>>()?;
+            let dests: Vec<ValueId> = (0..nargout).map(|_| self.new_value()).collect();
+            self.emit_multi(Op::Timer(timer), operands, dests.clone(), span);
+            return Ok(dests);
+        }
         if let Some(output) = Output::named(name) {
             if nargout > 0 {
                 return Err(self.err(&format!("results of {name}"), span));
             }
-            let operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
+            let mut operands = args.iter().map(|a| self.lower_arg(a)).collect::<Result<Vec<_>>>()?;
+            if let (Output::Display, [value]) = (output, args) {
+                // Octave's display names its argument from the caller's text, which a call from msad
+                // has not: the name is passed (none for an expression, which Octave shows unnamed).
+                let name = match &value.kind {
+                    ExprKind::Ident(name) if self.variables.contains(name) => name.as_str(),
+                    _ => "",
+                };
+                operands.push(self.constant(Value::string(name), span));
+            }
             self.emit_multi(Op::Output(output), operands, vec![], span);
             return Ok(vec![]);
         }

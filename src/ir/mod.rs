@@ -174,6 +174,8 @@ pub enum Op {
     LastWarning,
     /// `lasterr`: the message (and identifier) of the error caught last.
     LastError,
+    /// `tic` or `toc`: the clock, read when the instruction runs (never folded, never cached).
+    Timer(Timer),
     /// Output of the user's code (`fprintf`, `disp`, ...): passed on to the host after the run, so it
     /// appears once per call however often msad runs the code.
     Output(Output),
@@ -204,6 +206,23 @@ impl SharedVar {
     pub fn name(&self) -> &str {
         match self {
             SharedVar::Global(name) | SharedVar::Persistent { name, .. } | SharedVar::Workspace { name, .. } => name,
+        }
+    }
+}
+
+/// Octave's stopwatch (see `Op::Timer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    Tic,
+    Toc,
+}
+
+impl Timer {
+    pub fn named(name: &str) -> Option<Timer> {
+        match name {
+            "tic" => Some(Timer::Tic),
+            "toc" => Some(Timer::Toc),
+            _ => None,
         }
     }
 }

@@ -86,6 +86,7 @@ impl Interpreter<'_> {
             | Op::StoreShared(_)
             | Op::LastWarning
             | Op::LastError
+            | Op::Timer(_)
             | Op::CaughtError
             | Op::Fail(_) => self.exec_effect(inst, activity, frame)?,
             Op::Outputs(inner) => return self.exec_outputs(inner, inst, frame),
@@ -212,6 +213,12 @@ impl Interpreter<'_> {
                 })?;
                 for (d, text) in inst.dests.iter().zip(&last.args) {
                     set(regs, *d, Reg::Val(Slot::inactive(text.clone())));
+                }
+            }
+            Op::Timer(timer) => {
+                let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
+                if let Some(result) = self.timer(*timer, &values, inst.dests.len())? {
+                    set(regs, inst.dests[0], Reg::Val(Slot::inactive(result)));
                 }
             }
             Op::CaughtError => {
