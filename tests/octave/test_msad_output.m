@@ -1,5 +1,6 @@
 function test_msad_output()
-% Output of user code (fprintf, printf, disp, drawnow) appears exactly as Octave prints it, once per
+% Output of user code (fprintf, printf, disp, display, statements not ended by ';', toc, drawnow)
+% appears exactly as Octave prints it, once per
 % msad call whatever the mode (msad may run the code several times: sparsity detection, Hessians),
 % and does not change the derivatives. fprintf to a file is a clear error.
   here = fileparts(mfilename('fullpath'));
@@ -20,6 +21,39 @@ function test_msad_output()
   check_jacobian(g(:).', gref, 1e-12, 'gradient with output');
   printed = evalc('v = msad_eval(@prints_progress, x);');
   assert(strcmp(printed, expected), 'value-only call prints once');
+  % display, statements not ended by ';' and tic/toc: printed as Octave prints them, once per call;
+  % the elapsed times (different in every run) are replaced by X before comparing.
+  started = tic;
+  timed = @(y) shows_and_times(y, started);
+  shown = evalc('timed(x);');
+  assert(~isempty(strfind(shown, 'w =')) && ~isempty(strfind(shown, 'n = 4')), 'the fixture shows');
+  expected = strip_times(shown);
+  evalc('Jref = cs_jacobian(timed, x);');
+  for options = {struct(), struct('mode', 'forward'), struct('mode', 'reverse'), struct('jacobian', 'sparse')}
+    printed = evalc('[v, J] = msad_eval(timed, x, options{1});');
+    assert(strcmp(strip_times(printed), expected), 'shown once, as Octave does: got\n%s\nexpected\n%s', printed, expected);
+    evalc('reference = timed(x);');
+    check_value(v, reference, 1e-14, 'value with tic/toc');
+    check_jacobian(J, Jref, 1e-12, 'J with tic/toc');
+  end
+  [~, ~, H] = evalc_free(@(y) sum(timed(y)), x);
+  evalc('Href = gradient_differences(@(y) sum(timed(y)), x);');
+  check_jacobian(H, Href, 1e-6, 'H with tic/toc');
+  printed = evalc('msad_eval(@(y) y * toc(tic), x);');
+  assert(isempty(printed), 'toc with an output prints nothing');
+  printed = evalc('msad_eval(@prints_elapsed, x);');
+  assert(~isempty(regexp(printed, '^Elapsed time is [0-9.e+-]+ seconds\.\n$', 'once')), 'toc prints once: %s', printed);
+  assert(isa(msad_eval(@(y) tic, x), 'uint64'), 'tic gives a uint64 id');
+  expect_error(@() msad_eval(@(y) y * toc, x), 'msad:unsupported', 'toc');
   file = [tempname() '.txt'];
   expect_error(@() msad_eval(@(y) fprintf(fopen(file, 'w'), 'a') + y, x), 'msad:unsupported', 'file');
+end
+
+function text = strip_times(text)
+  text = regexprep(text, '[0-9.]+(e[-+][0-9]+)?', 'X');
+end
+
+function varargout = evalc_free(f, x)
+% msad_eval with the output of f kept off the screen.
+  [~, varargout{1:nargout}] = evalc('msad_eval(f, x)');
 end
