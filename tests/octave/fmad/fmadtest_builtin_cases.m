@@ -210,6 +210,7 @@ function cases = fmadtest_builtin_cases()
     'ismatrix', 'value', @ismatrix
     'isnan', 'value', @(x) isnan(x ./ [1; 0; 1; 0] * 0)
     'isnumeric', 'value', @isnumeric
+    'isobject', 'other', 'an fmad value is an object: isobject is true of it, as of any class'
     'isreal', 'value', @isreal
     'isrow', 'value', @isrow
     'isscalar', 'value', @isscalar
