@@ -78,4 +78,13 @@ function test_msad_captured_objects()
   % (Reverse mode refuses struct arrays of x-dependent values: README.)
   [~, J] = msad_eval(@grow_loops, x, struct('mode', 'forward', 'sparsity', 'none'));
   check_jacobian(J, cs_jacobian(@grow_loops, x), 1e-12, 'growth (forward)');
+  % (So do Hessians, naming the line: test_msad_grow_undefined has Hessians of the other growth forms.)
+  grown = @(y) sum(grow_loops(y) .^ 2);
+  [~, g] = msad_eval(grown, x);
+  check_jacobian(g(:).', cs_jacobian(grown, x), 1e-12, 'growth (gradient)');
+  expect_error(@() hessian_of(grown, x), 'msad:unsupported', 'grow_loops.m:15');
+end
+
+function H = hessian_of(f, x)
+  [~, ~, H] = msad_eval(f, x);
 end

@@ -2,7 +2,7 @@ function test_msad_grow_undefined()
 % Indexed assignment into an undefined or empty variable follows Octave's growth rules for every
 % subscript form (Y(:, 1) = 5 is 1x1, Y(2, :) = [1 2 3] is 2x3, Y(:, :, 2) = M, Y(3) = x, ...): value,
 % class and size equal Octave's, J equals central differences, and the gradient of a scalar objective
-% is the same in forward and reverse mode.
+% is the same in forward and reverse mode; its Hessian equals nested central differences.
   x = [2; 3];
   for k = [1:19, 21:24]
     expected = grow_undefined(x, k);
@@ -18,6 +18,8 @@ function test_msad_grow_undefined()
     [~, g_reverse] = msad_eval(objective, x, struct('mode', 'reverse'), k);
     check_jacobian(g_reverse', fd_jacobian(@(x) objective(x, k), x), 1e-8, sprintf('case %d: reverse gradient', k));
     check_value(g_forward, g_reverse, 1e-14, sprintf('case %d: forward and reverse gradients', k));
+    [~, ~, H] = msad_eval(objective, x, struct(), k);
+    check_jacobian(H, fd_jacobian(@(y) fd_jacobian(@(z) objective(z, k), y)', x), 1e-4, sprintf('case %d: Hessian', k));
   end
   try
     msad_eval(@grow_undefined, x, struct(), 20);
