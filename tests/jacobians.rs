@@ -166,3 +166,21 @@ fn n_d_operands_of_mtimes_fold_into_columns() {
         assert!(result.log.iter().any(|l| l.contains("reverse mode gradient")), "{:?}", result.log);
     }
 }
+
+/// A name handed on from the closure to the function that turns it into a handle (issue #21): the
+/// function called is prepared for the name it is given, so each name gives its own derivatives.
+#[test]
+fn a_name_handed_on_names_the_function_called() {
+    let x = [0.7, -1.3, 2.1];
+    let functions: [(&str, fn(f64) -> f64, fn(f64) -> f64); 2] = [("sin", f64::sin, f64::cos), ("exp", f64::exp, f64::exp)];
+    for (name, function, derivative) in functions {
+        let f = anonymous("@(y) calls_untaken(y, name)", vec![("name", Value::string(name))]);
+        let result = check_against_fd(&f, &x, &[], 1e-7);
+        let jacobian = values(result.jacobian.as_ref().expect("a Jacobian"));
+        // calls_untaken(y, name) is name(y) .* y: its Jacobian is diagonal.
+        for (i, &xi) in x.iter().enumerate() {
+            let by_hand = derivative(xi) * xi + function(xi);
+            assert!((jacobian[4 * i] - by_hand).abs() <= 1e-14 * by_hand.abs().max(1.0), "{name}: {jacobian:?}");
+        }
+    }
+}
