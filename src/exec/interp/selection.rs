@@ -92,7 +92,9 @@ impl Interpreter<'_> {
             return;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut shapes_only = true;
         for (k, decides) in deciding_operands(inst, activity) {
+            shapes_only &= matches!(decides, Decides::Shape);
             match decides {
                 Decides::Values => hash_values(&regs[inst.args[k].0 as usize], &mut h),
                 Decides::Shape => hash_shape(&regs[inst.args[k].0 as usize], &mut h),
@@ -103,7 +105,10 @@ impl Interpreter<'_> {
                 }
             }
         }
-        self.control.decided(h.finish());
+        match shapes_only {
+            true => self.control.shaped(h.finish()),
+            false => self.control.decided(h.finish()),
+        }
     }
 }
 
