@@ -44,7 +44,7 @@ msad_kind msad_kind_of(const mxArray *array) noexcept {
     if (mxIsChar(array)) return MSAD_CHAR;
     if (mxIsLogical(array)) return mxIsSparse(array) ? MSAD_SPARSE_LOGICAL : MSAD_LOGICAL;
     if (mxIsDouble(array)) {
-        if (mxIsComplex(array)) return MSAD_COMPLEX;
+        if (mxIsComplex(array)) return mxIsSparse(array) ? MSAD_SPARSE_COMPLEX : MSAD_COMPLEX;
         return mxIsSparse(array) ? MSAD_SPARSE : MSAD_DOUBLE;
     }
     return MSAD_OTHER;
@@ -107,6 +107,17 @@ void msad_read_sparse(const mxArray *array, size_t *column_starts, size_t *row_i
     for (size_t k = 0; k < column_starts[columns]; ++k) {
         row_indices[k] = rows[k];
         values[k] = data[k];
+    }
+}
+
+void msad_read_imag(const mxArray *array, double *out) noexcept {
+    size_t count = mxIsSparse(array) ? msad_sparse_nnz(array) : mxGetNumberOfElements(array);
+    const double *imag = mxGetPi(array);
+    if (count == 0) return;
+    if (imag == nullptr) {
+        std::fill(out, out + count, 0.0);
+    } else {
+        std::memcpy(out, imag, count * sizeof(double));
     }
 }
 

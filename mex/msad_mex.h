@@ -33,6 +33,7 @@ typedef enum msad_kind {
     MSAD_FUNCTION_HANDLE,
     MSAD_COMPLEX,
     MSAD_SPARSE_LOGICAL,
+    MSAD_SPARSE_COMPLEX,
     /* integer, single, objects: reported with msad_class_name */
     MSAD_OTHER
 } msad_kind;
@@ -50,6 +51,9 @@ void msad_read_logicals(const mxArray *array, uint8_t *out) MSAD_NOEXCEPT;
 /* Character code units: UTF-8 bytes when msad_chars_are_utf8(), UTF-16 otherwise. */
 void msad_read_chars(const mxArray *array, uint16_t *out) MSAD_NOEXCEPT;
 int msad_chars_are_utf8(void) MSAD_NOEXCEPT;
+/* The imaginary parts of a complex double array: numel elements, or a sparse array's nnz stored
+   entries (msad_read_doubles and msad_read_sparse read the real parts). */
+void msad_read_imag(const mxArray *array, double *out) MSAD_NOEXCEPT;
 size_t msad_sparse_nnz(const mxArray *array) MSAD_NOEXCEPT;
 void msad_read_sparse(const mxArray *array, size_t *column_starts, size_t *row_indices,
                       double *values) MSAD_NOEXCEPT;

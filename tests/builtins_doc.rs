@@ -332,8 +332,8 @@ fn render() -> String {
     out
 }
 
-/// Names the lowering handles itself (`ir::lower`: `nargin`, `nargout`, `warning`, `lastwarn`).
-const LOWERED: [&str; 4] = ["nargin", "nargout", "warning", "lastwarn"];
+/// Names the lowering handles itself (`ir::lower`: `nargin`, `nargout`, `isargout`, `warning`, `lastwarn`).
+const LOWERED: [&str; 5] = ["nargin", "nargout", "isargout", "warning", "lastwarn"];
 
 /// The functions Octave's own m-library calls in at least 5 of its files (`scripts/scan_octave_library.sh`
 /// writes `docs/octave_library_calls.txt`) that msad does not implement itself (primitives, library

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request, Sparsity};
-use msad::exec::value::{Array, StructArray, Value};
+use msad::exec::value::{Array, SparseMatrix, StructArray, Value};
 
 /// The option sets a user may pass: each must give the exact derivative at every point.
 fn modes() -> Vec<(&'static str, Options)> {
@@ -56,6 +56,27 @@ fn scalar(v: f64) -> Value {
 fn mask_struct(mask: &[bool]) -> Value {
     let mask = Value::Logical(Array::new(vec![mask.len(), 1], mask.to_vec()));
     Value::Struct(StructArray { dims: vec![1, 1], fields: vec!["mask".to_string()], elements: vec![vec![mask]] })
+}
+
+/// The n x n sparse tridiagonal matrix with `value` on its three diagonals.
+fn tridiagonal(n: usize, value: f64) -> Value {
+    let entries: Vec<(usize, usize)> = (0..n).flat_map(|j| (j.saturating_sub(1)..(j + 2).min(n)).map(move |i| (i, j))).collect();
+    sparse(n, &entries, value)
+}
+
+/// The n x n sparse matrix with ones on its diagonal and the one below.
+fn lower_bidiagonal(n: usize) -> Value {
+    let entries: Vec<(usize, usize)> = (0..n).flat_map(|j| (j..(j + 2).min(n)).map(move |i| (i, j))).collect();
+    sparse(n, &entries, 1.0)
+}
+
+/// An n x n sparse matrix with `value` at the (row, column) `entries`, given column by column.
+fn sparse(n: usize, entries: &[(usize, usize)], value: f64) -> Value {
+    let mut colptr = vec![0; n + 1];
+    entries.iter().for_each(|&(_, j)| colptr[j + 1] += 1);
+    (0..n).for_each(|j| colptr[j + 1] += colptr[j]);
+    let rows = entries.iter().map(|&(i, _)| i).collect();
+    Value::Sparse(SparseMatrix::new(n, n, colptr, rows, vec![value; entries.len()]))
 }
 
 fn families() -> Vec<Family> {
@@ -135,6 +156,11 @@ fn families() -> Vec<Family> {
             &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
             vec![column(vec![1.0, -1.0, 1.0, -1.0, 1.0, -1.0]), column(vec![-1.0, 1.0, -1.0, 1.0, -1.0, 1.0]), column(vec![1.0; 6])],
         ),
+        with_extra(
+            "switch_extra_matrix",
+            &[1.0, 2.0, 3.0, 4.0],
+            vec![tridiagonal(4, 1.0), tridiagonal(4, 2.0), lower_bidiagonal(4), tridiagonal(4, 1.0)],
+        ),
         with_extra("switch_loop_count", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![scalar(2.0), scalar(5.0), scalar(0.0), scalar(3.0)]),
         with_extra(
             "switch_active_set",
@@ -162,6 +188,18 @@ fn families() -> Vec<Family> {
                 &[-1.0; 6],
             ],
         ),
+        family(
+            "switch_short_circuit",
+            &[
+                &[1.0, 1.0, 2.0, 3.0, 1.0, 2.0],
+                &[1.0, -1.0, 2.0, 3.0, -1.0, 2.0],
+                &[-1.0, 2.0, 2.0, 3.0, 0.2, 2.0],
+                &[-1.0, -1.0, 2.0, 3.0, 1.0, 2.0],
+                &[1.0, 1.0, 2.0, 3.0, -1.0, 2.0],
+            ],
+        ),
+        family("switch_accumarray", &[&[0.2, 1.1, 2.3, 0.4], &[1.2, 0.1, 0.3, 2.4], &[3.2, 3.1, 0.3, 1.4]]),
+        family("switch_cell_assign", &[&[1.2, 0.5, 3.0], &[2.1, 0.5, 3.0], &[3.3, 0.5, 3.0], &[1.1, -0.5, 2.0]]),
         family("switch_sparse_solve", &[&[0.0; 8], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], &[0.0; 8]]),
         family(
             "switch_objective",
@@ -239,6 +277,23 @@ fn a_local_pattern_is_detected_again_only_when_its_selections_change() {
     assert!(!detected(&same_mask), "{same_mask:?}");
     let other_mask = run(&[-2.0, 2.0, 3.0, -3.0, 4.0, -4.0, 5.0, -5.0]);
     assert!(detected(&other_mask), "{other_mask:?}");
+}
+
+/// A pattern decided only by the structure of a matrix without derivative needs no check direction:
+/// the same structure reuses it as it is, another one is detected again.
+#[test]
+fn a_pattern_local_to_shapes_is_reused_unchecked() {
+    let f = family("switch_extra_matrix", &[]);
+    let options = Options { verbose: true, jacobian: JacobianStorage::Sparse, ..Options::default() };
+    let mut engine = Engine::new();
+    let x: Vec<f64> = (1..=40).map(f64::from).collect();
+    let mut run = |a: Value| engine.evaluate(&mut host(), &request(&f, &x, &[a], options.clone(), 2)).unwrap().log;
+    let first = run(tridiagonal(40, 1.0));
+    assert!(first.iter().any(|l| l.contains("local to the shapes")), "{first:?}");
+    let same_structure = run(tridiagonal(40, 3.0));
+    assert!(same_structure.iter().any(|l| l.contains("compressed evaluation with 3 directions")), "{same_structure:?}");
+    let other_structure = run(lower_bidiagonal(40));
+    assert!(other_structure.iter().any(|l| l.contains("msad: pattern")), "{other_structure:?}");
 }
 
 /// `jacobian = 'pattern'` (what `msad_pattern` asks for) follows the mask of each call.

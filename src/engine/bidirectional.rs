@@ -27,7 +27,7 @@ pub(super) fn compressed(
     let c = plan.compression.as_ref().expect("a compression is set up before compressed evaluation");
     let Partition::Bidirectional(b) = &c.partition else { unreachable!("called for bidirectional partitions only") };
     let (m, from_user) = (c.pattern.nrows(), c.from_user);
-    let check = (from_user || !c.control.global).then(|| check_direction(n));
+    let check = (from_user || c.control.needs_check()).then(|| check_direction(n));
     let p = b.columns.ncolors;
     let nd = p + usize::from(check.is_some());
     let forward = if nd > 0 {

@@ -82,6 +82,9 @@ impl Compression {
             match (self.from_user, self.control.global) {
                 (true, _) => "given by the user",
                 (false, true) => "global (valid for every x)",
+                (false, false) if !self.control.needs_check() => {
+                    "local to the shapes of the arguments it depends on (detected again when they change)"
+                }
                 (false, false) => "local to this x (a selection, loop test or failing branch side that may change between calls was met: checked on every call)",
             }
         ));
@@ -247,7 +250,7 @@ pub(super) fn compressed(
     // A user pattern, and a detected one that is not global, is checked with one more direction: J r,
     // compared with the decompressed J times r. The fingerprints of the control record decide when a
     // local pattern is detected again; the check guards what they cannot see.
-    let checked = c.from_user || !c.control.global;
+    let checked = c.from_user || c.control.needs_check();
     let check = checked.then(|| check_direction(n));
     let nd = p + usize::from(checked);
     // The check direction is no colour: a checked seed is read as a block.

@@ -397,6 +397,9 @@ impl Engine {
                         .to_string(),
                 );
             }
+            if matches!(x, Value::Sparse(_)) {
+                return err(ErrorKind::BadInput, "the differentiated argument is sparse: pass full(x) (J keeps its sparsity)".to_string());
+            }
             return err(ErrorKind::BadInput, format!("the differentiated argument must be a real double array, not {}", x.class_name()));
         };
         if let Some(seed) = request.options.seed.as_ref().filter(|s| s.rows() != x_array.numel()) {

@@ -35,6 +35,13 @@ impl ComplexSparse {
         }
         ComplexSparse(CsMat::new_csc(re.0.shape(), colptr, rows, values))
     }
+    /// The matrix whose stored entries have the real parts and the pattern of `re` and the imaginary
+    /// parts `im` (one per stored entry: Octave's storage of a complex sparse matrix).
+    pub fn from_stored(re: SparseMatrix, im: &[f64]) -> ComplexSparse {
+        let (shape, (colptr, rowind, values)) = (re.0.shape(), re.0.into_raw_storage());
+        let values = values.into_iter().zip(im).map(|(re, &im)| Complex64::new(re, im)).collect();
+        ComplexSparse(CsMat::new_csc(shape, colptr, rowind, values))
+    }
     /// The stored entries of a complex dense matrix (exact zeros dropped, as Octave's `sparse` does).
     pub fn from_dense(a: &Array<Complex64>) -> ComplexSparse {
         ComplexSparse(csc_from_dense(a))

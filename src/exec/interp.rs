@@ -384,7 +384,7 @@ impl<'p> Interpreter<'p> {
                 }
             }
             if b.handler.is_some() && self.control.global && may_fail_with_x(b, activity) {
-                self.control.global = false;
+                self.control.local();
             }
             if let Some(error) = self.run_insts(id, func, block, first, frame) {
                 (pred, block) = (Some(block), self.landing(id, block, b.handler, error, frame)?);

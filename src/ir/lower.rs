@@ -7,7 +7,7 @@
 
 use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, SharedVar, Terminator, Timer, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
-use crate::exec::primitives;
+use crate::exec::primitives::{self, Prim};
 use crate::exec::value::{Array, Complex64, FunctionHandle, StructArray, Value};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
 use std::collections::{HashMap, HashSet};
@@ -1284,6 +1284,23 @@ impl<'a> Lowerer<'a> {
         self.lower_call(name, args, n, rhs.span)
     }
 
+    /// `isargout(k)`: whether output k is asked for, `1 <= k <= max(nargout, 1)`. An output the caller
+    /// ignores with `~` counts as asked for (Octave says false): the function computes it anyway.
+    fn isargout(&mut self, k: &Expr, span: Span) -> Result<ValueId> {
+        if !self.inlining.is_empty() {
+            return Err(self
+                .err("isargout inside a nested function", span)
+                .with_hint("pass the count as an argument, or make the nested function a subfunction"));
+        }
+        let k = self.lower_expr(k)?;
+        let one = self.constant(Value::Double(Array::new(vec![1, 1], vec![1.0])), span);
+        let nargout = self.emit(Op::Nargout, vec![], span);
+        let asked = self.emit(Op::Prim(Prim::Max), vec![nargout, one], span);
+        let within = self.emit(Op::Prim(Prim::Le), vec![k, asked], span);
+        let positive = self.emit(Op::Prim(Prim::Ge), vec![k, one], span);
+        Ok(self.emit(Op::Prim(Prim::And), vec![within, positive], span))
+    }
+
     fn lower_call(&mut self, name: &str, args: &[Expr], nargout: usize, span: Span) -> Result<Vec<ValueId>> {
         if let Some(index) = self.nested.iter().position(|n| n.name.name == name) {
             return self.call_nested(index, args, nargout, span);
@@ -1296,6 +1313,9 @@ impl<'a> Lowerer<'a> {
             }
             let op = if name == "nargin" { Op::Nargin } else { Op::Nargout };
             return Ok(vec![self.emit(op, vec![], span)]);
+        }
+        if let ("isargout", [k]) = (name, args) {
+            return Ok(vec![self.isargout(k, span)?]);
         }
         if name == "str2func" {
             return Ok(vec![self.str2func(args, span)?]);

@@ -66,6 +66,16 @@ impl<'a> ArrayRef<'a> {
         data
     }
 
+    /// The imaginary parts of a complex array: every element's, or a sparse array's stored entries'.
+    pub fn imag_parts(self) -> Vec<f64> {
+        // SAFETY: `self` is a valid array (`ArrayRef`'s invariant).
+        let count = if self.kind() == Kind::MSAD_SPARSE_COMPLEX { unsafe { ffi::msad_sparse_nnz(self.raw()) } } else { self.numel() };
+        let mut data = vec![0.0; count];
+        // SAFETY: `self` is a valid complex array; `data` has room for the count elements the shim writes.
+        unsafe { ffi::msad_read_imag(self.raw(), data.as_mut_ptr()) };
+        data
+    }
+
     pub fn logicals(self) -> Vec<bool> {
         let mut data = vec![0u8; self.numel()];
         // SAFETY: `self` is a valid array (`ArrayRef`'s invariant); `data` has room for its numel elements.

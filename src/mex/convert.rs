@@ -87,7 +87,8 @@ fn value_at(array: ArrayRef, place: &Place, depth: usize) -> Result<Value> {
             Value::Struct(StructArray { dims, fields, elements })
         }
         Kind::MSAD_FUNCTION_HANDLE => Value::Handle(Arc::new(function_handle(array, place, depth)?)),
-        Kind::MSAD_COMPLEX => complex_value(array, &dims, place)?,
+        Kind::MSAD_COMPLEX => Value::Complex(complex_array_value(array, &dims)),
+        Kind::MSAD_SPARSE_COMPLEX => Value::ComplexSparse(ComplexSparse::from_stored(array.sparse(), &array.imag_parts())),
         Kind::MSAD_SPARSE_LOGICAL => {
             return bad_input(place, "is a sparse logical array: pass full(...) or double(...)");
         }
@@ -347,28 +348,11 @@ pub fn to_array(value: &Value) -> Result<OwnedArray> {
     })
 }
 
-/// A complex host array, read through the host's `real` and `imag` (the C shim reads real doubles
-/// only). Only values the function reads may be complex: the differentiated argument is checked later.
-fn complex_value(array: ArrayRef, dims: &[usize], place: &Place) -> Result<Value> {
-    let (re, im) = (host_call("real", array, place)?, host_call("imag", array, place)?);
-    if re.as_ref().kind() == Kind::MSAD_SPARSE {
-        return Ok(complex_sparse_value(re.as_ref(), im.as_ref()));
-    }
-    let (re, im) = (re.as_ref().doubles(), im.as_ref().doubles());
-    let data = re.into_iter().zip(im).map(|(re, im)| Complex64::new(re, im)).collect();
-    Ok(Value::Complex(Array::new(dims.to_vec(), data)))
-}
-
-/// A complex sparse host array from its real and imaginary parts (real sparse arrays).
-fn complex_sparse_value(re: ArrayRef, im: ArrayRef) -> Value {
-    Value::ComplexSparse(ComplexSparse::from_parts(&re.sparse(), &im.sparse()))
-}
-
-/// The one result of the host's function `name` on `input`.
-fn host_call(name: &str, input: ArrayRef, place: &Place) -> Result<OwnedArray> {
-    let mut outputs = array::call(name, &[input], 1)
-        .ok_or_else(|| Diagnostic::new(ErrorKind::Internal, format!("the host's {name} failed on {place}")))?;
-    Ok(outputs.remove(0))
+/// A complex full host array from its real and imaginary parts. Only values the function reads may be
+/// complex: the differentiated argument is checked later.
+fn complex_array_value(array: ArrayRef, dims: &[usize]) -> Array<Complex64> {
+    let data = array.doubles().into_iter().zip(array.imag_parts()).map(|(re, im)| Complex64::new(re, im)).collect();
+    Array::new(dims.to_vec(), data)
 }
 
 /// A complex result made by the host's `complex(re, im)`, which keeps it complex even when every

@@ -8,6 +8,7 @@ function test_msad_bad_inputs()
   expect_error(@() msad_eval(@sin, int32([1 2])), 'msad:badInput', 'int32');
   expect_error(@() msad_eval(@sin, 'ab'), 'msad:badInput', 'char');
   expect_error(@() msad_eval(@sin, [1 + 2i, 3]), 'msad:badInput', 'complex');
+  expect_error(@() msad_eval(@sin, sparse([1 0 2])), 'msad:badInput', 'full(x)');
   expect_error(@() msad_eval(@raises_error, [1; 2]), 'model:negative', 'bad value 3');
   expect_error(@() msad_eval(@raises_error, [1; 2]), 'model:negative', 'raises_error.m:4:5');
   expect_error(@() msad_eval(@uses_undefined, 1), 'Octave:undefined-function', '''not_defined_anywhere'' undefined');

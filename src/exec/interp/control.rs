@@ -7,6 +7,9 @@
 pub struct ControlRecord {
     /// Nothing that may change between calls decided the pattern: it holds for every x.
     pub global: bool,
+    /// Only the shapes (and sparse structures) of operands without derivative made the pattern local:
+    /// the path digest holds all that decided it, so a later call on the same path needs no check.
+    shapes_only: bool,
     /// A side of a two-sided `if` on x could not be explored (it failed at this x): the sides taken
     /// decide the pattern too.
     unexplored: bool,
@@ -19,7 +22,7 @@ pub struct ControlRecord {
 
 impl Default for ControlRecord {
     fn default() -> ControlRecord {
-        ControlRecord { global: true, unexplored: false, path: Digest::default(), sides: Digest::default() }
+        ControlRecord { global: true, shapes_only: true, unexplored: false, path: Digest::default(), sides: Digest::default() }
     }
 }
 
@@ -29,10 +32,22 @@ impl ControlRecord {
         self.global || (self.path == later.path && (!self.unexplored || self.sides == later.sides))
     }
 
+    /// Whether a later call on the same path must check the pattern along one more direction: what
+    /// made it local may have decided more than the digests hold (see `engine::jacobian`).
+    pub fn needs_check(&self) -> bool {
+        !self.global && !self.shapes_only
+    }
+
     /// A decision that makes the pattern local.
     pub(super) fn branch(&mut self, taken: bool) {
-        self.global = false;
+        self.local();
         self.path.add(u64::from(taken));
+    }
+
+    /// The pattern is local, decided by more than shapes.
+    pub(super) fn local(&mut self) {
+        self.global = false;
+        self.shapes_only = false;
     }
 
     /// The side taken at a two-sided `if` on x.
@@ -42,12 +57,18 @@ impl ControlRecord {
 
     /// Detection could not explore the other side of the last two-sided `if`.
     pub(super) fn unexplored_side(&mut self) {
-        self.global = false;
+        self.local();
         self.unexplored = true;
     }
 
     /// An error caught at `place` (a function and block, hashed), or a selection's fingerprint.
     pub(super) fn decided(&mut self, fingerprint: u64) {
+        self.local();
+        self.path.add(fingerprint);
+    }
+
+    /// A fingerprint of the shapes of operands without derivative that decide a structural pattern.
+    pub(super) fn shaped(&mut self, fingerprint: u64) {
         self.global = false;
         self.path.add(fingerprint);
     }

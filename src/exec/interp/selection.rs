@@ -5,9 +5,9 @@
 
 use super::{Interpreter, Reg};
 use crate::analysis::Activity;
-use crate::exec::primitives::{self, PatternRule};
+use crate::exec::primitives::{self, PatternRule, Prim, PrimId};
 use crate::exec::value::Value;
-use crate::ir::{Inst, Op, ValueId};
+use crate::ir::{HigherOrder, Inst, Op, ValueId};
 use std::hash::{Hash, Hasher};
 
 /// What of an operand decides the pattern.
@@ -32,9 +32,20 @@ pub(super) fn decides_pattern(inst: &Inst, activity: &Activity) -> bool {
     if let Some(first) = subscripts_from(&inst.op) {
         return inst.args.iter().skip(first).any(varying);
     }
-    let Op::Prim(id) = inst.op else { return false };
+    let Some(id) = primitive_of(&inst.op) else { return false };
     let selects = matches!(primitives::get(id).pattern, PatternRule::Selection(_));
     inst.args.iter().any(|a| varying(a) && !activity.is_active(*a)) || (selects && inst.args.iter().any(|a| activity.is_active(*a)))
+}
+
+/// The primitive whose record says what decides the pattern of `op`: its own, or accumarray's for
+/// `accumarray` lowered as a call that may take a function handle (its groups come from the same
+/// subscripts either way).
+fn primitive_of(op: &Op) -> Option<PrimId> {
+    match op {
+        Op::Prim(id) => Some(*id),
+        Op::Apply(HigherOrder::Accumarray) => Some(Prim::Accumarray),
+        _ => None,
+    }
 }
 
 /// Position of the first subscript of an indexing operation.
@@ -53,7 +64,7 @@ fn deciding_operands(inst: &Inst, activity: &Activity) -> Vec<(usize, Decides)> 
     if let Some(first) = subscripts_from(&inst.op) {
         return (first..inst.args.len()).filter(varying).map(|k| (k, Decides::Values)).collect();
     }
-    let Op::Prim(id) = inst.op else { return vec![] };
+    let Some(id) = primitive_of(&inst.op) else { return vec![] };
     let rule = primitives::get(id).pattern;
     let parameter = match rule {
         PatternRule::Structural => Decides::Shape,
@@ -81,7 +92,9 @@ impl Interpreter<'_> {
             return;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut shapes_only = true;
         for (k, decides) in deciding_operands(inst, activity) {
+            shapes_only &= matches!(decides, Decides::Shape);
             match decides {
                 Decides::Values => hash_values(&regs[inst.args[k].0 as usize], &mut h),
                 Decides::Shape => hash_shape(&regs[inst.args[k].0 as usize], &mut h),
@@ -92,7 +105,10 @@ impl Interpreter<'_> {
                 }
             }
         }
-        self.control.decided(h.finish());
+        match shapes_only {
+            true => self.control.shaped(h.finish()),
+            false => self.control.decided(h.finish()),
+        }
     }
 }
 

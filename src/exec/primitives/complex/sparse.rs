@@ -65,11 +65,12 @@ fn transposed(a: &ComplexSparse) -> ComplexSparse {
     ComplexSparse(a.0.transpose_view().to_other_storage())
 }
 
-/// An operand as a complex sparse matrix, where it is sparse.
-fn as_sparse(v: &Value) -> Option<CsMat<C>> {
+/// An operand as a complex sparse matrix, where it is sparse (a complex one borrowed: `Ybus` is read
+/// on every call).
+fn as_sparse(v: &Value) -> Option<Cow<'_, CsMat<C>>> {
     match v {
-        Value::ComplexSparse(a) => Some(a.0.clone()),
-        Value::Sparse(s) => Some(ComplexSparse::from_parts(s, &empty_like(s)).0),
+        Value::ComplexSparse(a) => Some(Cow::Borrowed(&a.0)),
+        Value::Sparse(s) => Some(Cow::Owned(ComplexSparse::from_parts(s, &empty_like(s)).0)),
         _ => None,
     }
 }
@@ -96,7 +97,7 @@ fn sum(id: PrimId, a: &Value, b: &Value) -> Result<Value> {
         if p.shape() != q.shape() {
             return Err(nonconformant(name, a, b));
         }
-        return Ok(ComplexSparse(&p + &q.map(|z| z * sign)).narrowed());
+        return Ok(ComplexSparse(&*p + &q.map(|z| z * sign)).narrowed());
     }
     let full = |v: &Value| -> Result<Value> { Ok(Value::Complex(v.complex_parts().ok_or_else(|| unsupported(name))?.into_owned())) };
     let (a, b) = (full(a)?, full(b)?);
@@ -119,7 +120,7 @@ fn product(a: &Value, b: &Value) -> Result<Value> {
         return Err(nonconformant("*", a, b));
     }
     match (as_sparse(a), as_sparse(b)) {
-        (Some(x), Some(y)) => Ok(ComplexSparse(&x * &y).narrowed()),
+        (Some(x), Some(y)) => Ok(ComplexSparse(&*x * &*y).narrowed()),
         (Some(x), None) => Ok(sparse_times_full(&x, &full_operand(b)?)),
         (None, Some(y)) => {
             // A B = (B.' A.').'
