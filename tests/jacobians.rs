@@ -172,7 +172,8 @@ fn n_d_operands_of_mtimes_fold_into_columns() {
 #[test]
 fn a_name_handed_on_names_the_function_called() {
     let x = [0.7, -1.3, 2.1];
-    let functions: [(&str, fn(f64) -> f64, fn(f64) -> f64); 2] = [("sin", f64::sin, f64::cos), ("exp", f64::exp, f64::exp)];
+    type Scalar = fn(f64) -> f64;
+    let functions: [(&str, Scalar, Scalar); 2] = [("sin", f64::sin, f64::cos), ("exp", f64::exp, f64::exp)];
     for (name, function, derivative) in functions {
         let f = anonymous("@(y) calls_untaken(y, name)", vec![("name", Value::string(name))]);
         let result = check_against_fd(&f, &x, &[], 1e-7);
