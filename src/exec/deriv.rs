@@ -37,14 +37,27 @@ impl Clone for DenseDeriv {
     }
 }
 
-/// Compressed sparse rows: row r holds directions `cols[ptr[r]..ptr[r+1]]` (sorted) and their values.
-#[derive(Clone, Debug, PartialEq)]
+/// Compressed sparse rows: row r holds directions `cols[ptr[r]..end(r)]` (sorted) and their values.
+/// A row replaced by a longer one moves out of line, to the end of `cols`/`vals`, so that a loop
+/// replacing rows one by one (`f(k) = ...` during sparsity detection) does not shift every later row;
+/// `ends` then holds each row's end (it is empty while the rows lie in line: row r ends at `ptr[r + 1]`).
+#[derive(Clone, Debug)]
 pub struct SparseDeriv {
     pub rows: usize,
     pub nd: usize,
-    pub ptr: Vec<usize>,
-    pub cols: Vec<usize>,
-    pub vals: Vec<f64>,
+    ptr: Vec<usize>,
+    ends: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+    /// Entries of `cols`/`vals` no row holds any more (left behind by rows replaced out of line).
+    unused: usize,
+}
+
+/// Blocks compare by their rows, wherever those are stored.
+impl PartialEq for SparseDeriv {
+    fn eq(&self, other: &SparseDeriv) -> bool {
+        self.rows == other.rows && self.nd == other.nd && (0..self.rows).all(|r| self.row(r) == other.row(r))
+    }
 }
 
 impl DenseDeriv {
@@ -69,28 +82,84 @@ impl DenseDeriv {
 }
 
 impl SparseDeriv {
+    /// A block from compressed rows: row r holds `cols[ptr[r]..ptr[r + 1]]` (sorted) and their values.
+    pub fn from_csr(rows: usize, nd: usize, ptr: Vec<usize>, cols: Vec<usize>, vals: Vec<f64>) -> SparseDeriv {
+        debug_assert_eq!(ptr.len(), rows + 1);
+        SparseDeriv { rows, nd, ptr, ends: Vec::new(), cols, vals, unused: 0 }
+    }
     pub fn identity(n: usize) -> SparseDeriv {
-        SparseDeriv { rows: n, nd: n, ptr: (0..=n).collect(), cols: (0..n).collect(), vals: vec![1.0; n] }
+        SparseDeriv::from_csr(n, n, (0..=n).collect(), (0..n).collect(), vec![1.0; n])
+    }
+    fn end(&self, r: usize) -> usize {
+        if self.ends.is_empty() { self.ptr[r + 1] } else { self.ends[r] }
     }
     pub fn row(&self, r: usize) -> (&[usize], &[f64]) {
-        let range = self.ptr[r]..self.ptr[r + 1];
+        let range = self.ptr[r]..self.end(r);
         (&self.cols[range.clone()], &self.vals[range])
     }
 
-    /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them).
-    fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
-        let (start, end) = (self.ptr[r], self.ptr[r + 1]);
-        self.cols.splice(start..end, cols.iter().copied());
-        self.vals.splice(start..end, vals.iter().copied());
-        if cols.len() != end - start {
-            let grown = cols.len().wrapping_sub(end - start);
-            self.ptr[r + 1..].iter_mut().for_each(|p| *p = p.wrapping_add(grown));
+    /// The block as compressed rows `(ptr, cols, vals)`, its rows moved back in line first.
+    pub fn csr(&mut self) -> (&[usize], &[usize], &[f64]) {
+        if !self.ends.is_empty() {
+            *self = SparseDeriv::linear(self.rows, self.nd, |r, e| {
+                let (c, v) = self.row(r);
+                e.extend(c.iter().copied().zip(v.iter().copied()));
+            });
         }
+        (&self.ptr, &self.cols, &self.vals)
+    }
+
+    /// The bytes its index and value arrays take.
+    pub fn heap_bytes(&self) -> usize {
+        (self.ptr.len() + self.ends.len() + self.cols.len()) * size_of::<usize>() + self.vals.len() * size_of::<f64>()
+    }
+
+    /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them): in
+    /// place when they fit, else out of line. The space rows leave behind is reclaimed once it
+    /// outgrows the rows in use.
+    pub(super) fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
+        let (old_start, old_len) = (self.ptr[r], self.end(r) - self.ptr[r]);
+        if self.ends.is_empty() {
+            if cols.len() == old_len {
+                self.cols[old_start..old_start + old_len].copy_from_slice(cols);
+                self.vals[old_start..old_start + old_len].copy_from_slice(vals);
+                return;
+            }
+            self.ends = self.ptr[1..].to_vec();
+        }
+        let start = if cols.len() <= old_len {
+            self.cols[old_start..old_start + cols.len()].copy_from_slice(cols);
+            self.vals[old_start..old_start + cols.len()].copy_from_slice(vals);
+            self.unused += old_len - cols.len();
+            old_start
+        } else {
+            self.cols.extend_from_slice(cols);
+            self.vals.extend_from_slice(vals);
+            self.unused += old_len;
+            self.cols.len() - cols.len()
+        };
+        (self.ptr[r], self.ends[r]) = (start, start + cols.len());
+        if self.unused > self.cols.len() / 2 + 64 {
+            self.csr();
+        }
+    }
+
+    /// Row `r` with the directions of `cols` it lacks added as structural zeros: the pattern of both.
+    pub fn unite_row(&mut self, r: usize, cols: &[usize]) {
+        let (own, own_vals) = self.row(r);
+        if is_sorted_subset(cols, own) {
+            return;
+        }
+        let mut entries: Vec<(usize, f64)> = own.iter().copied().zip(own_vals.iter().copied()).collect();
+        entries.extend(cols.iter().filter(|c| own.binary_search(c).is_err()).map(|&c| (c, 0.0)));
+        entries.sort_unstable_by_key(|e| e.0);
+        let (cols, vals): (Vec<usize>, Vec<f64>) = entries.into_iter().unzip();
+        self.replace_row(r, &cols, &vals);
     }
 
     /// Builds `rows` rows, row r being `sum coef * self.row(src)` over `terms(r)`; entries that meet add.
     fn linear(rows: usize, nd: usize, mut terms: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> SparseDeriv {
-        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![] };
+        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), ends: vec![], cols: vec![], vals: vec![], unused: 0 };
         out.ptr.push(0);
         let mut entries = Vec::new();
         for r in 0..rows {
@@ -543,7 +612,7 @@ impl Deriv {
             (Deriv::Sparse(s), Deriv::Sparse(o)) => {
                 s.rows == o.rows
                     && s.nd == o.nd
-                    && ((s.ptr == o.ptr && s.cols == o.cols) || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
+                    && ((s.ends.is_empty() && o.ends.is_empty() && s.ptr == o.ptr && s.cols == o.cols) || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
             }
             _ => false,
         }
@@ -563,7 +632,7 @@ impl Deriv {
         match self {
             Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => s.clone(),
-            Deriv::Zero => SparseDeriv { rows, nd, ptr: vec![0; rows + 1], cols: vec![], vals: vec![] },
+            Deriv::Zero => SparseDeriv::from_csr(rows, nd, vec![0; rows + 1], vec![], vec![]),
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
