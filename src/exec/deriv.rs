@@ -612,7 +612,8 @@ impl Deriv {
             (Deriv::Sparse(s), Deriv::Sparse(o)) => {
                 s.rows == o.rows
                     && s.nd == o.nd
-                    && ((s.ends.is_empty() && o.ends.is_empty() && s.ptr == o.ptr && s.cols == o.cols) || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
+                    && ((s.ends.is_empty() && o.ends.is_empty() && s.ptr == o.ptr && s.cols == o.cols)
+                        || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
             }
             _ => false,
         }
@@ -854,5 +855,30 @@ mod tests {
         assert!(Deriv::Dense(DenseDeriv::zeros(2, 4)).holds_structure_of(&sparse(&[&[3], &[0, 1]])));
         let union = wide.with_structure_of(&sparse(&[&[1], &[]])).expect("same rows");
         assert!(union.holds_structure_of(&sparse(&[&[0, 1, 2], &[1]])));
+    }
+
+    /// Rows replaced one by one, longer and shorter (out of line, then reclaimed), read back as the
+    /// rows of a block built whole, through `row` and through `csr`.
+    #[test]
+    fn replaced_rows_read_back_wherever_they_are_stored() {
+        let rows = 50;
+        let mut block = SparseDeriv::linear(rows, 8, |r, e| e.push((r % 8, 1.0)));
+        let mut expected: Vec<Vec<usize>> = (0..rows).map(|r| vec![r % 8]).collect();
+        for round in 0..6 {
+            for r in 0..rows {
+                let cols: Vec<usize> = (0..8).filter(|c| (c + r + round) % 3 == 0).take((r + round) % 5).collect();
+                block.replace_row(r, &cols, &vec![round as f64; cols.len()]);
+                expected[r] = cols;
+            }
+            let mut united = block.clone();
+            united.unite_row(round, &[7]);
+            assert!(united.row(round).0.contains(&7) && united.row(round).0.is_sorted());
+        }
+        assert!((0..rows).all(|r| block.row(r).0 == &expected[r][..]));
+        let whole = SparseDeriv::linear(rows, 8, |r, e| e.extend(expected[r].iter().map(|&c| (c, 5.0))));
+        assert_eq!(block, whole);
+        let (ptr, cols, vals) = block.csr();
+        assert_eq!((ptr.len(), cols.len()), (rows + 1, vals.len()));
+        assert!((0..rows).all(|r| cols[ptr[r]..ptr[r + 1]] == expected[r][..]));
     }
 }

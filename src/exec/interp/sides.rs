@@ -183,7 +183,9 @@ impl Interpreter<'_> {
         let journal = frame.side.take().expect("set above");
         let phis = &func.block(join).phis;
         let arrivals: Vec<Arrival> = match other_side {
-            Ok(Exit::Reached { from, phis_set }) => phis.iter().map(|phi| journal.arrival(arriving(phi, (from, phis_set)), &frame.regs)).collect(),
+            Ok(Exit::Reached { from, phis_set }) => {
+                phis.iter().map(|phi| journal.arrival(arriving(phi, (from, phis_set)), &frame.regs)).collect()
+            }
             // The other side fails at this x (e.g. it indexes out of range): its pattern is unknown.
             _ => {
                 self.control.unexplored_side();
@@ -248,7 +250,8 @@ impl Interpreter<'_> {
     pub(super) fn unite_sides(&mut self, slot: &mut Slot, alt: &Slot) {
         // Sides that leave the variable with different sizes (or one complex) have no common
         // pattern: a zero block would take the other side's row count.
-        let same_rows = alt.value.numel() == slot.value.numel() && matches!(alt.value, Value::Complex(_)) == matches!(slot.value, Value::Complex(_));
+        let same_rows =
+            alt.value.numel() == slot.value.numel() && matches!(alt.value, Value::Complex(_)) == matches!(slot.value, Value::Complex(_));
         if !same_rows {
             self.control.unexplored_side();
         } else if !slot.deriv.holds_structure_of(&alt.deriv) {
