@@ -40,15 +40,22 @@ impl Clone for DenseDeriv {
 /// Compressed sparse rows: row r holds directions `cols[ptr[r]..end(r)]` (sorted) and their values.
 /// A row replaced by a longer one moves out of line, to the end of `cols`/`vals`, so that a loop
 /// replacing rows one by one (`f(k) = ...` during sparsity detection) does not shift every later row;
-/// `ends` then holds each row's end (it is empty while the rows lie in line: row r ends at `ptr[r + 1]`).
+/// `out_of_line` then holds each row's end (None while the rows lie in line: row r ends at `ptr[r + 1]`).
 #[derive(Clone, Debug)]
 pub struct SparseDeriv {
     pub rows: usize,
     pub nd: usize,
     ptr: Vec<usize>,
-    ends: Vec<usize>,
     cols: Vec<usize>,
     vals: Vec<f64>,
+    /// Boxed: blocks in line are the rule, and every register's size counts.
+    out_of_line: Option<Box<OutOfLine>>,
+}
+
+/// Where the rows of a block with rows out of line end.
+#[derive(Clone, Debug)]
+struct OutOfLine {
+    ends: Vec<usize>,
     /// Entries of `cols`/`vals` no row holds any more (left behind by rows replaced out of line).
     unused: usize,
 }
@@ -85,13 +92,13 @@ impl SparseDeriv {
     /// A block from compressed rows: row r holds `cols[ptr[r]..ptr[r + 1]]` (sorted) and their values.
     pub fn from_csr(rows: usize, nd: usize, ptr: Vec<usize>, cols: Vec<usize>, vals: Vec<f64>) -> SparseDeriv {
         debug_assert_eq!(ptr.len(), rows + 1);
-        SparseDeriv { rows, nd, ptr, ends: Vec::new(), cols, vals, unused: 0 }
+        SparseDeriv { rows, nd, ptr, cols, vals, out_of_line: None }
     }
     pub fn identity(n: usize) -> SparseDeriv {
         SparseDeriv::from_csr(n, n, (0..=n).collect(), (0..n).collect(), vec![1.0; n])
     }
     fn end(&self, r: usize) -> usize {
-        if self.ends.is_empty() { self.ptr[r + 1] } else { self.ends[r] }
+        self.out_of_line.as_ref().map_or(self.ptr[r + 1], |o| o.ends[r])
     }
     pub fn row(&self, r: usize) -> (&[usize], &[f64]) {
         let range = self.ptr[r]..self.end(r);
@@ -100,7 +107,7 @@ impl SparseDeriv {
 
     /// The block as compressed rows `(ptr, cols, vals)`, its rows moved back in line first.
     pub fn csr(&mut self) -> (&[usize], &[usize], &[f64]) {
-        if !self.ends.is_empty() {
+        if self.out_of_line.is_some() {
             *self = SparseDeriv::linear(self.rows, self.nd, |r, e| {
                 let (c, v) = self.row(r);
                 e.extend(c.iter().copied().zip(v.iter().copied()));
@@ -111,7 +118,8 @@ impl SparseDeriv {
 
     /// The bytes its index and value arrays take.
     pub fn heap_bytes(&self) -> usize {
-        (self.ptr.len() + self.ends.len() + self.cols.len()) * size_of::<usize>() + self.vals.len() * size_of::<f64>()
+        (self.ptr.len() + self.out_of_line.as_ref().map_or(0, |o| o.ends.len()) + self.cols.len()) * size_of::<usize>()
+            + self.vals.len() * size_of::<f64>()
     }
 
     /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them): in
@@ -119,27 +127,26 @@ impl SparseDeriv {
     /// outgrows the rows in use.
     pub(super) fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
         let (old_start, old_len) = (self.ptr[r], self.end(r) - self.ptr[r]);
-        if self.ends.is_empty() {
-            if cols.len() == old_len {
-                self.cols[old_start..old_start + old_len].copy_from_slice(cols);
-                self.vals[old_start..old_start + old_len].copy_from_slice(vals);
-                return;
-            }
-            self.ends = self.ptr[1..].to_vec();
+        if self.out_of_line.is_none() && cols.len() == old_len {
+            self.cols[old_start..old_start + old_len].copy_from_slice(cols);
+            self.vals[old_start..old_start + old_len].copy_from_slice(vals);
+            return;
         }
+        let ptr = &self.ptr;
+        let out_of_line = self.out_of_line.get_or_insert_with(|| Box::new(OutOfLine { ends: ptr[1..].to_vec(), unused: 0 }));
         let start = if cols.len() <= old_len {
             self.cols[old_start..old_start + cols.len()].copy_from_slice(cols);
             self.vals[old_start..old_start + cols.len()].copy_from_slice(vals);
-            self.unused += old_len - cols.len();
+            out_of_line.unused += old_len - cols.len();
             old_start
         } else {
             self.cols.extend_from_slice(cols);
             self.vals.extend_from_slice(vals);
-            self.unused += old_len;
+            out_of_line.unused += old_len;
             self.cols.len() - cols.len()
         };
-        (self.ptr[r], self.ends[r]) = (start, start + cols.len());
-        if self.unused > self.cols.len() / 2 + 64 {
+        (self.ptr[r], out_of_line.ends[r]) = (start, start + cols.len());
+        if out_of_line.unused > self.cols.len() / 2 + 64 {
             self.csr();
         }
     }
@@ -159,7 +166,7 @@ impl SparseDeriv {
 
     /// Builds `rows` rows, row r being `sum coef * self.row(src)` over `terms(r)`; entries that meet add.
     fn linear(rows: usize, nd: usize, mut terms: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> SparseDeriv {
-        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), ends: vec![], cols: vec![], vals: vec![], unused: 0 };
+        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![], out_of_line: None };
         out.ptr.push(0);
         let mut entries = Vec::new();
         for r in 0..rows {
@@ -612,7 +619,7 @@ impl Deriv {
             (Deriv::Sparse(s), Deriv::Sparse(o)) => {
                 s.rows == o.rows
                     && s.nd == o.nd
-                    && ((s.ends.is_empty() && o.ends.is_empty() && s.ptr == o.ptr && s.cols == o.cols)
+                    && ((s.out_of_line.is_none() && o.out_of_line.is_none() && s.ptr == o.ptr && s.cols == o.cols)
                         || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
             }
             _ => false,
@@ -865,10 +872,9 @@ mod tests {
         let mut block = SparseDeriv::linear(rows, 8, |r, e| e.push((r % 8, 1.0)));
         let mut expected: Vec<Vec<usize>> = (0..rows).map(|r| vec![r % 8]).collect();
         for round in 0..6 {
-            for r in 0..rows {
-                let cols: Vec<usize> = (0..8).filter(|c| (c + r + round) % 3 == 0).take((r + round) % 5).collect();
-                block.replace_row(r, &cols, &vec![round as f64; cols.len()]);
-                expected[r] = cols;
+            for (r, row) in expected.iter_mut().enumerate() {
+                *row = (0..8).filter(|c| (c + r + round) % 3 == 0).take((r + round) % 5).collect();
+                block.replace_row(r, row, &vec![round as f64; row.len()]);
             }
             let mut united = block.clone();
             united.unite_row(round, &[7]);

@@ -45,7 +45,7 @@ enum Arrival {
     /// Nothing to unite: the side failed, or left the variable undefined.
     Nothing,
     /// A value the side built.
-    Whole(Slot),
+    Whole(Box<Slot>),
     /// The guarded register `origin`'s array, with these rows assigned (row, its directions).
     Edited { origin: ValueId, rows: Vec<(usize, Vec<usize>)> },
 }
@@ -120,7 +120,7 @@ impl Journal {
                 Arrival::Edited { origin: chain.origin, rows }
             }
             (Reg::Val(_), None) if self.guarded[v.0 as usize] => Arrival::Edited { origin: v, rows: Vec::new() },
-            (Reg::Val(slot), _) => Arrival::Whole(slot.clone()),
+            (Reg::Val(slot), _) => Arrival::Whole(Box::new(slot.clone())),
             _ => Arrival::Nothing,
         }
     }
