@@ -216,6 +216,8 @@ impl Interpreter<'_> {
             };
             match arrival {
                 Arrival::Nothing => {}
+                // Neither side changed the variable.
+                Arrival::Edited { origin, ref rows } if origin == v && rows.is_empty() => {}
                 Arrival::Whole(alt) => self.unite_sides(&mut slot, &alt),
                 Arrival::Edited { origin, rows } => match (journal.original_rows(v, origin), &mut slot.deriv) {
                     (Some(originals), Deriv::Sparse(block)) => {
