@@ -200,6 +200,37 @@ fn families() -> Vec<Family> {
         ),
         family("switch_accumarray", &[&[0.2, 1.1, 2.3, 0.4], &[1.2, 0.1, 0.3, 2.4], &[3.2, 3.1, 0.3, 1.4]]),
         family("switch_cell_assign", &[&[1.2, 0.5, 3.0], &[2.1, 0.5, 3.0], &[3.3, 0.5, 3.0], &[1.1, -0.5, 2.0]]),
+        family("switch_sides_loop", &[&[1.0, -1.0, 2.0, -2.0, 0.5, 3.0], &[-1.0, 1.0, -2.0, 2.0, -0.5, -3.0], &[1.0; 6], &[-1.0; 6]]),
+        family("switch_sides_one_sided", &[&[1.0, -1.0, 2.0, -2.0, 0.5, 3.0], &[-1.0, 1.0, -2.0, 2.0, -0.5, -3.0], &[1.0; 6], &[-1.0; 6]]),
+        family(
+            "switch_sides_nested",
+            &[
+                &[1.0, 2.0, -0.5, -2.0, 0.5, -1.5],
+                &[-2.0, 0.5, 1.0, -0.5, -3.0, 2.0],
+                &[0.5, -0.5, 0.5, -0.5, 0.5, -0.5],
+                &[-2.0, -2.0, -2.0, -2.0, -2.0, -2.0],
+                &[1.5, 1.5, 1.5, 1.5, 1.5, 1.5],
+                &[1.0, 2.0, -0.5, -2.0, 0.5, -1.5],
+            ],
+        ),
+        family(
+            "switch_sides_growth",
+            &[
+                &[1.0, -1.0, 2.0, -2.0, 0.5, 3.0],
+                &[-1.0, -1.0, -2.0, -2.0, -0.5, -3.0],
+                &[1.0, 1.0, 2.0, 2.0, 0.5, 3.0],
+                &[-1.0, 1.0, -2.0, 2.0, -0.5, 3.0],
+            ],
+        ),
+        family(
+            "switch_sides_error",
+            &[
+                &[1.0, -1.0, 2.0, -2.0, 0.5, 3.0],
+                &[-1.0, -1.5, -2.0, -0.5, 0.5, 3.0],
+                &[1.0, 1.0, 2.0, 2.0, 0.5, 3.0],
+                &[0.5, -1.0, 2.0, -2.0, 0.5, 3.0],
+            ],
+        ),
         family("switch_sparse_solve", &[&[0.0; 8], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], &[0.0; 8]]),
         family(
             "switch_objective",
@@ -307,6 +338,25 @@ fn patterns_asked_for_follow_the_selections_of_each_call() {
         let Some(Value::Sparse(pattern)) = result.jacobian else { panic!("a sparse pattern") };
         let expected: Vec<f64> = switch_mask_jacobian(&x).iter().map(|v| f64::from(u8::from(*v != 0.0))).collect();
         assert_eq!(pattern.to_dense().data, expected, "pattern at {x:?}");
+    }
+}
+
+/// Detection at a test on x in a loop unites the rows both sides assign (one side empty: the rows as
+/// they were before the test): the pattern found at a point taking some sides holds the other sides'
+/// entries too, in every row.
+#[test]
+fn detection_unites_the_rows_of_both_sides_of_a_test_in_a_loop() {
+    let n = 6;
+    // Row i of J has entries in the columns i + d (cyclic) for the offsets d given.
+    let pattern_of =
+        |offsets: &[usize]| -> Vec<f64> { (0..n * n).map(|e| f64::from(u8::from(offsets.contains(&((e / n + n - e % n) % n))))).collect() };
+    for (name, offsets) in [("switch_sides_loop", &[0, 1, n - 1][..]), ("switch_sides_one_sided", &[0, 1][..])] {
+        for x in [[1.0, -1.0, 2.0, -2.0, 0.5, 3.0], [1.0; 6], [-1.0; 6]] {
+            let options = Options { jacobian: JacobianStorage::Pattern, ..Options::default() };
+            let result = Engine::new().evaluate(&mut host(), &request(&family(name, &[]), &x, &[], options, 2)).unwrap();
+            let Some(Value::Sparse(pattern)) = result.jacobian else { panic!("a sparse pattern") };
+            assert_eq!(pattern.to_dense().data, pattern_of(offsets), "{name}: pattern at {x:?}");
+        }
     }
 }
 

@@ -84,7 +84,7 @@ fn deriv_block(value: &Value, derivs: Option<Value>) -> Result<Deriv> {
 fn by_rows(matrix: &SparseMatrix) -> SparseDeriv {
     let (rows, nd) = (matrix.nrows(), matrix.ncols());
     let (ptr, cols, vals) = matrix.0.to_other_storage().into_raw_storage();
-    SparseDeriv { rows, nd, ptr, cols, vals }
+    SparseDeriv::from_csr(rows, nd, ptr, cols, vals)
 }
 
 /// The operands' common number of directions.
@@ -109,9 +109,9 @@ fn derivative_matrix(deriv: Deriv, rows: usize, nd: usize, sparse: bool) -> Resu
             let finite = d.data.iter().all(|v| v.is_finite());
             Ok((Value::Double(Array::new(vec![rows, nd], d.data)), finite))
         }
-        Deriv::Sparse(s) if s.rows == rows && s.nd == nd => {
-            let finite = s.vals.iter().all(|v| v.is_finite());
-            Ok((Value::Sparse(csr_to_csc(&s, nd)), finite))
+        Deriv::Sparse(mut s) if s.rows == rows && s.nd == nd => {
+            let finite = s.csr().2.iter().all(|v| v.is_finite());
+            Ok((Value::Sparse(csr_to_csc(&mut s, nd)), finite))
         }
         _ => Err(not_applicable("a derivative block of another shape")),
     }

@@ -196,7 +196,10 @@ pub(super) fn detect(
     log.push(format!("msad: sparsity detection took {}", super::milliseconds(detecting)));
     let m = derivative_rows(&result.value);
     let (pattern, jacobian) = match result.deriv {
-        Deriv::Sparse(s) => (Pattern::from_csr(m, n, &s.ptr, &s.cols), csr_to_csc(&s, n)),
+        Deriv::Sparse(mut s) => {
+            let (ptr, cols, _) = s.csr();
+            (Pattern::from_csr(m, n, ptr, cols), csr_to_csc(&mut s, n))
+        }
         // A dense block (a rule that knows no structure, such as a sparse solve) may hold entries that
         // are zero only at this x (cancellation, underflow): its pattern is every entry.
         Deriv::Dense(d) => {
@@ -510,9 +513,11 @@ fn thread_pool(threads: Option<usize>) -> Result<std::sync::Arc<rayon::ThreadPoo
 }
 
 /// J from a sparse derivative block (rows = elements of f), exact zeros dropped as `sparse` does.
-pub(super) fn csr_to_csc(s: &SparseDeriv, n: usize) -> SparseMatrix {
+pub(super) fn csr_to_csc(s: &mut SparseDeriv, n: usize) -> SparseMatrix {
     // The block's rows hold sorted directions: a compressed-row matrix as it is.
-    let by_rows = sprs::CsMatView::new((s.rows, n), &s.ptr[..], &s.cols[..], &s.vals[..]);
+    let rows = s.rows;
+    let (ptr, cols, vals) = s.csr();
+    let by_rows = sprs::CsMatView::new((rows, n), ptr, cols, vals);
     SparseMatrix(by_rows.to_other_storage()).without_zeros()
 }
 

@@ -37,14 +37,34 @@ impl Clone for DenseDeriv {
     }
 }
 
-/// Compressed sparse rows: row r holds directions `cols[ptr[r]..ptr[r+1]]` (sorted) and their values.
-#[derive(Clone, Debug, PartialEq)]
+/// Compressed sparse rows: row r holds directions `cols[ptr[r]..end(r)]` (sorted) and their values.
+/// A row replaced by a longer one moves out of line, to the end of `cols`/`vals`, so that a loop
+/// replacing rows one by one (`f(k) = ...` during sparsity detection) does not shift every later row;
+/// `out_of_line` then holds each row's end (None while the rows lie in line: row r ends at `ptr[r + 1]`).
+#[derive(Clone, Debug)]
 pub struct SparseDeriv {
     pub rows: usize,
     pub nd: usize,
-    pub ptr: Vec<usize>,
-    pub cols: Vec<usize>,
-    pub vals: Vec<f64>,
+    ptr: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+    /// Boxed: blocks in line are the rule, and every register's size counts.
+    out_of_line: Option<Box<OutOfLine>>,
+}
+
+/// Where the rows of a block with rows out of line end.
+#[derive(Clone, Debug)]
+struct OutOfLine {
+    ends: Vec<usize>,
+    /// Entries of `cols`/`vals` no row holds any more (left behind by rows replaced out of line).
+    unused: usize,
+}
+
+/// Blocks compare by their rows, wherever those are stored.
+impl PartialEq for SparseDeriv {
+    fn eq(&self, other: &SparseDeriv) -> bool {
+        self.rows == other.rows && self.nd == other.nd && (0..self.rows).all(|r| self.row(r) == other.row(r))
+    }
 }
 
 impl DenseDeriv {
@@ -69,28 +89,84 @@ impl DenseDeriv {
 }
 
 impl SparseDeriv {
+    /// A block from compressed rows: row r holds `cols[ptr[r]..ptr[r + 1]]` (sorted) and their values.
+    pub fn from_csr(rows: usize, nd: usize, ptr: Vec<usize>, cols: Vec<usize>, vals: Vec<f64>) -> SparseDeriv {
+        debug_assert_eq!(ptr.len(), rows + 1);
+        SparseDeriv { rows, nd, ptr, cols, vals, out_of_line: None }
+    }
     pub fn identity(n: usize) -> SparseDeriv {
-        SparseDeriv { rows: n, nd: n, ptr: (0..=n).collect(), cols: (0..n).collect(), vals: vec![1.0; n] }
+        SparseDeriv::from_csr(n, n, (0..=n).collect(), (0..n).collect(), vec![1.0; n])
+    }
+    fn end(&self, r: usize) -> usize {
+        self.out_of_line.as_ref().map_or(self.ptr[r + 1], |o| o.ends[r])
     }
     pub fn row(&self, r: usize) -> (&[usize], &[f64]) {
-        let range = self.ptr[r]..self.ptr[r + 1];
+        let range = self.ptr[r]..self.end(r);
         (&self.cols[range.clone()], &self.vals[range])
     }
 
-    /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them).
-    fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
-        let (start, end) = (self.ptr[r], self.ptr[r + 1]);
-        self.cols.splice(start..end, cols.iter().copied());
-        self.vals.splice(start..end, vals.iter().copied());
-        if cols.len() != end - start {
-            let grown = cols.len().wrapping_sub(end - start);
-            self.ptr[r + 1..].iter_mut().for_each(|p| *p = p.wrapping_add(grown));
+    /// The block as compressed rows `(ptr, cols, vals)`, its rows moved back in line first.
+    pub fn csr(&mut self) -> (&[usize], &[usize], &[f64]) {
+        if self.out_of_line.is_some() {
+            *self = SparseDeriv::linear(self.rows, self.nd, |r, e| {
+                let (c, v) = self.row(r);
+                e.extend(c.iter().copied().zip(v.iter().copied()));
+            });
         }
+        (&self.ptr, &self.cols, &self.vals)
+    }
+
+    /// The bytes its index and value arrays take.
+    pub fn heap_bytes(&self) -> usize {
+        (self.ptr.len() + self.out_of_line.as_ref().map_or(0, |o| o.ends.len()) + self.cols.len()) * size_of::<usize>()
+            + self.vals.len() * size_of::<f64>()
+    }
+
+    /// Row `r` replaced by the entries `cols`/`vals` (sorted directions, as every row holds them): in
+    /// place when they fit, else out of line. The space rows leave behind is reclaimed once it
+    /// outgrows the rows in use.
+    pub(super) fn replace_row(&mut self, r: usize, cols: &[usize], vals: &[f64]) {
+        let (old_start, old_len) = (self.ptr[r], self.end(r) - self.ptr[r]);
+        if self.out_of_line.is_none() && cols.len() == old_len {
+            self.cols[old_start..old_start + old_len].copy_from_slice(cols);
+            self.vals[old_start..old_start + old_len].copy_from_slice(vals);
+            return;
+        }
+        let ptr = &self.ptr;
+        let out_of_line = self.out_of_line.get_or_insert_with(|| Box::new(OutOfLine { ends: ptr[1..].to_vec(), unused: 0 }));
+        let start = if cols.len() <= old_len {
+            self.cols[old_start..old_start + cols.len()].copy_from_slice(cols);
+            self.vals[old_start..old_start + cols.len()].copy_from_slice(vals);
+            out_of_line.unused += old_len - cols.len();
+            old_start
+        } else {
+            self.cols.extend_from_slice(cols);
+            self.vals.extend_from_slice(vals);
+            out_of_line.unused += old_len;
+            self.cols.len() - cols.len()
+        };
+        (self.ptr[r], out_of_line.ends[r]) = (start, start + cols.len());
+        if out_of_line.unused > self.cols.len() / 2 + 64 {
+            self.csr();
+        }
+    }
+
+    /// Row `r` with the directions of `cols` it lacks added as structural zeros: the pattern of both.
+    pub fn unite_row(&mut self, r: usize, cols: &[usize]) {
+        let (own, own_vals) = self.row(r);
+        if is_sorted_subset(cols, own) {
+            return;
+        }
+        let mut entries: Vec<(usize, f64)> = own.iter().copied().zip(own_vals.iter().copied()).collect();
+        entries.extend(cols.iter().filter(|c| own.binary_search(c).is_err()).map(|&c| (c, 0.0)));
+        entries.sort_unstable_by_key(|e| e.0);
+        let (cols, vals): (Vec<usize>, Vec<f64>) = entries.into_iter().unzip();
+        self.replace_row(r, &cols, &vals);
     }
 
     /// Builds `rows` rows, row r being `sum coef * self.row(src)` over `terms(r)`; entries that meet add.
     fn linear(rows: usize, nd: usize, mut terms: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> SparseDeriv {
-        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![] };
+        let mut out = SparseDeriv { rows, nd, ptr: Vec::with_capacity(rows + 1), cols: vec![], vals: vec![], out_of_line: None };
         out.ptr.push(0);
         let mut entries = Vec::new();
         for r in 0..rows {
@@ -543,7 +619,8 @@ impl Deriv {
             (Deriv::Sparse(s), Deriv::Sparse(o)) => {
                 s.rows == o.rows
                     && s.nd == o.nd
-                    && ((s.ptr == o.ptr && s.cols == o.cols) || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
+                    && ((s.out_of_line.is_none() && o.out_of_line.is_none() && s.ptr == o.ptr && s.cols == o.cols)
+                        || (0..o.rows).all(|r| is_sorted_subset(o.row(r).0, s.row(r).0)))
             }
             _ => false,
         }
@@ -563,7 +640,7 @@ impl Deriv {
         match self {
             Deriv::Parts(_) => container_in_numeric_rule(),
             Deriv::Sparse(s) => s.clone(),
-            Deriv::Zero => SparseDeriv { rows, nd, ptr: vec![0; rows + 1], cols: vec![], vals: vec![] },
+            Deriv::Zero => SparseDeriv::from_csr(rows, nd, vec![0; rows + 1], vec![], vec![]),
             Deriv::Dense(d) => SparseDeriv::linear(d.rows, nd, |r, e| e.extend((0..nd).map(|j| (j, d.get(r, j))))),
         }
     }
@@ -785,5 +862,29 @@ mod tests {
         assert!(Deriv::Dense(DenseDeriv::zeros(2, 4)).holds_structure_of(&sparse(&[&[3], &[0, 1]])));
         let union = wide.with_structure_of(&sparse(&[&[1], &[]])).expect("same rows");
         assert!(union.holds_structure_of(&sparse(&[&[0, 1, 2], &[1]])));
+    }
+
+    /// Rows replaced one by one, longer and shorter (out of line, then reclaimed), read back as the
+    /// rows of a block built whole, through `row` and through `csr`.
+    #[test]
+    fn replaced_rows_read_back_wherever_they_are_stored() {
+        let rows = 50;
+        let mut block = SparseDeriv::linear(rows, 8, |r, e| e.push((r % 8, 1.0)));
+        let mut expected: Vec<Vec<usize>> = (0..rows).map(|r| vec![r % 8]).collect();
+        for round in 0..6 {
+            for (r, row) in expected.iter_mut().enumerate() {
+                *row = (0..8).filter(|c| (c + r + round) % 3 == 0).take((r + round) % 5).collect();
+                block.replace_row(r, row, &vec![round as f64; row.len()]);
+            }
+            let mut united = block.clone();
+            united.unite_row(round, &[7]);
+            assert!(united.row(round).0.contains(&7) && united.row(round).0.is_sorted());
+        }
+        assert!((0..rows).all(|r| block.row(r).0 == &expected[r][..]));
+        let whole = SparseDeriv::linear(rows, 8, |r, e| e.extend(expected[r].iter().map(|&c| (c, 5.0))));
+        assert_eq!(block, whole);
+        let (ptr, cols, vals) = block.csr();
+        assert_eq!((ptr.len(), cols.len()), (rows + 1, vals.len()));
+        assert!((0..rows).all(|r| cols[ptr[r]..ptr[r + 1]] == expected[r][..]));
     }
 }

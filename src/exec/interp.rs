@@ -8,6 +8,7 @@ mod primitive;
 mod scalar_loop;
 mod selection;
 mod shared;
+mod sides;
 mod spread;
 mod timer;
 mod warn;
@@ -176,6 +177,9 @@ struct Frame {
     nargout: usize,
     /// The error the running `catch` block handles.
     caught: Option<Diagnostic>,
+    /// Sparsity detection running one side of a branch on this frame: what the side must leave in
+    /// place (see `sides`).
+    side: Option<sides::Journal>,
 }
 
 impl Frame {
@@ -195,6 +199,7 @@ impl Frame {
             nargin: self.nargin,
             nargout: self.nargout,
             caught: self.caught.clone(),
+            side: None,
         }
     }
 }
@@ -318,7 +323,7 @@ impl<'p> Interpreter<'p> {
 
     fn run(&mut self, id: FuncId, func: &Function, args: Vec<Option<Slot>>, nargin: usize, nargout: usize) -> Result<Vec<Slot>> {
         let (regs, incoming) = self.plan.frames.take(id, func.value_count as usize);
-        let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None };
+        let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None, side: None };
         let callers_mark = std::mem::replace(&mut self.local_warnings_mark, self.local_warnings.len());
         let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
         self.plan.frames.give_back(id, frame.regs, frame.incoming);
@@ -405,7 +410,9 @@ impl<'p> Interpreter<'p> {
         let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
         let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
         for (k, inst) in func.block(block).insts.iter().enumerate().skip(first) {
-            let movable = |arg: usize| moves.arg(block, k, arg);
+            let base_last_use = || !inst.args.is_empty() && moves.arg(block, k, 0);
+            let held = frame.side.as_mut().map_or(0, |side| held_operands(side, inst, base_last_use(), activity, &frame.regs));
+            let movable = |arg: usize| moves.arg(block, k, arg) && held >> arg.min(63) & 1 == 0;
             if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
                 frame.regs[inst.dests[0].0 as usize] = range;
                 continue;
@@ -495,8 +502,10 @@ impl<'p> Interpreter<'p> {
     }
 
     /// Sparsity detection at a branch whose condition depends on x: runs the taken side for the values,
-    /// then the other side from the same state for its pattern, and sets the join's phis to the taken
+    /// and the other side from the same state for its pattern, and sets the join's phis to the taken
     /// side's values with the union of both sides' patterns. Returns the taken side's block into the join.
+    /// A frame running a side already runs this branch's sides on a copy of the registers the other side
+    /// reads; any other runs them on the frame itself (see `sides`).
     #[allow(clippy::too_many_arguments)]
     fn run_both_sides(
         &mut self,
@@ -514,6 +523,9 @@ impl<'p> Interpreter<'p> {
         // side fails now, as it would there.
         if self.exploring.contains(&(id, branch)) {
             return Err(Diagnostic::new(ErrorKind::Internal, "a branch met again while its other side is run"));
+        }
+        if frame.side.is_none() {
+            return self.run_sides_in_place(id, func, frame, branch, [taken, other], join, nargout);
         }
         let moves = &self.plan.moves[id.0 as usize];
         let mut other_frame = frame.for_region(moves.live_in(other), func.block(other), branch);
@@ -537,31 +549,17 @@ impl<'p> Interpreter<'p> {
                 None
             }
         };
-        // A side's value of a join variable: its phi's input from the side's last block, or the phi
-        // itself where a nested branch of the side set it (with the union of its own sides).
-        let arriving = |phi: &Phi, (from, phis_set): (BlockId, bool)| if phis_set { phi.dest } else { phi_input(phi, from) };
         for phi in &func.block(join).phis {
-            let taken_input = frame.regs[arriving(phi, (from_taken, taken_phis_set)).0 as usize].clone();
+            let taken_input = frame.regs[sides::arriving(phi, (from_taken, taken_phis_set)).0 as usize].clone();
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
                 frame.regs[phi.dest.0 as usize] = taken_input;
                 continue;
             };
             if let Some(arrival) = from_other
-                && let Reg::Val(alt) = &other_frame.regs[arriving(phi, arrival).0 as usize]
+                && let Reg::Val(alt) = &other_frame.regs[sides::arriving(phi, arrival).0 as usize]
             {
-                // Sides that leave the variable with different sizes (or one complex) have no
-                // common pattern: a zero block would take the other side's row count.
-                let same_rows = alt.value.numel() == slot.value.numel()
-                    && matches!(alt.value, Value::Complex(_)) == matches!(slot.value, Value::Complex(_));
-                if !same_rows {
-                    self.control.unexplored_side();
-                } else if !slot.deriv.holds_structure_of(&alt.deriv) {
-                    match slot.deriv.with_structure_of(&alt.deriv) {
-                        Some(d) => slot.deriv = d,
-                        None => self.control.unexplored_side(),
-                    }
-                }
+                self.unite_sides(&mut slot, alt);
             }
             frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
         }
@@ -739,12 +737,26 @@ fn linear_position(base: &Slot, count: usize, at: impl Fn(usize) -> Option<usize
     }
 }
 
+/// The operands of `inst` a side of a branch must leave in place, as bits by position (see
+/// `sides::Journal`; from the 64th on, all): an element assignment it records moves its base.
+fn held_operands(side: &mut sides::Journal, inst: &Inst, base_last_use: bool, activity: &Activity, regs: &[Reg]) -> u64 {
+    let recorded = side.record(inst, base_last_use, activity, regs);
+    let held = |(k, v): (usize, &ValueId)| if (k == 0 && recorded) || !side.holds(*v) { 0 } else { 1 << k.min(63) };
+    inst.args.iter().enumerate().map(held).fold(0, |bits, bit| bits | bit)
+}
+
 /// Sets the phis of block `block` (`b`) entered from `pred` that `wanted` selects (by position).
 fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: BlockId, wanted: impl Fn(usize) -> bool) {
     let position = b.preds.iter().position(|q| *q == pred).expect("edge from a predecessor");
     let phis = b.phis.iter().enumerate().filter(|(k, _)| wanted(*k));
     // All inputs are read before any phi is set (a phi may read another phi of this block).
-    let incoming = phis.clone().map(|(k, phi)| take_or_clone(&mut frame.regs, phi_input(phi, pred), moves.phi(block, position, k)));
+    // A side of a branch being detected leaves what it holds in place (see `sides`).
+    let side = &frame.side;
+    let incoming = phis.clone().map(|(k, phi)| {
+        let input = phi_input(phi, pred);
+        let movable = moves.phi(block, position, k) && side.as_ref().is_none_or(|side| !side.holds(input));
+        take_or_clone(&mut frame.regs, input, movable)
+    });
     frame.incoming.extend(incoming);
     for ((_, phi), r) in phis.zip(frame.incoming.drain(..)) {
         let old = std::mem::replace(&mut frame.regs[phi.dest.0 as usize], r);

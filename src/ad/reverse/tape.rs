@@ -83,7 +83,7 @@ fn deriv_bytes(deriv: &Deriv) -> usize {
     match deriv {
         Deriv::Zero => 0,
         Deriv::Dense(d) => d.data.len() * size_of::<f64>(),
-        Deriv::Sparse(s) => (s.ptr.len() + s.cols.len()) * size_of::<usize>() + s.vals.len() * size_of::<f64>(),
+        Deriv::Sparse(s) => s.heap_bytes(),
         Deriv::Parts(parts) => parts.iter().map(|p| size_of::<Deriv>() + deriv_bytes(p)).sum(),
     }
 }

@@ -191,7 +191,7 @@ impl Interpreter<'_> {
         }
         let slope = match &result.deriv {
             Deriv::Dense(d) => d.data[0],
-            Deriv::Sparse(s) => s.vals.iter().sum(),
+            Deriv::Sparse(s) => s.row(0).1.iter().sum(),
             Deriv::Zero | Deriv::Parts(_) => 0.0,
         };
         Ok(Slot::inactive(Value::scalar(slope)))

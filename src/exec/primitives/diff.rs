@@ -167,13 +167,13 @@ mod tests {
             let x = rng.matrix(m, n);
             let nd = 3;
             let block = DenseDeriv { rows: m * n, nd, data: (0..m * n * nd).map(|_| rng.next()).collect() };
-            let sparse = SparseDeriv {
-                rows: m * n,
+            let sparse = SparseDeriv::from_csr(
+                m * n,
                 nd,
-                ptr: (0..=m * n).map(|r| r * nd).collect(),
-                cols: (0..m * n).flat_map(|_| 0..nd).collect(),
-                vals: (0..m * n).flat_map(|r| (0..nd).map(move |j| (r, j))).map(|(r, j)| block.get(r, j)).collect(),
-            };
+                (0..=m * n).map(|r| r * nd).collect(),
+                (0..m * n).flat_map(|_| 0..nd).collect(),
+                (0..m * n).flat_map(|r| (0..nd).map(move |j| (r, j))).map(|(r, j)| block.get(r, j)).collect(),
+            );
             for args in [vec![], vec![2.0], vec![1.0, 2.0], vec![3.0, 1.0], vec![0.0]] {
                 let mut all = vec![x.clone()];
                 all.extend(args.iter().map(|&a| matrix(1, 1, &[a])));

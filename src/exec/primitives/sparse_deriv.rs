@@ -148,7 +148,7 @@ fn entry_rows(s: &SparseMatrix, elements: &Deriv) -> Result<Deriv> {
     stored.iter().for_each(|&p| is_stored[p] = true);
     let dropped = match elements {
         Deriv::Dense(d) => (0..d.nd).any(|j| d.column(j).iter().zip(&is_stored).any(|(v, kept)| !kept && *v != 0.0)),
-        Deriv::Sparse(b) => (0..b.rows).any(|r| !is_stored[r] && b.ptr[r + 1] > b.ptr[r]),
+        Deriv::Sparse(b) => (0..b.rows).any(|r| !is_stored[r] && !b.row(r).0.is_empty()),
         Deriv::Zero | Deriv::Parts(_) => false,
     };
     if dropped {

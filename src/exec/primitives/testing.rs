@@ -46,7 +46,7 @@ fn seeds(args: &[Value], active: &[usize], sparse: bool) -> (Vec<Deriv>, usize) 
             }
             let n = args[i].numel();
             let d = if sparse {
-                Deriv::Sparse(SparseDeriv { rows: n, nd, ptr: (0..=n).collect(), cols: (offset..offset + n).collect(), vals: vec![1.0; n] })
+                Deriv::Sparse(SparseDeriv::from_csr(n, nd, (0..=n).collect(), (offset..offset + n).collect(), vec![1.0; n]))
             } else {
                 let mut d = DenseDeriv::zeros(n, nd);
                 (0..n).for_each(|r| d.data[(offset + r) * n + r] = 1.0);
