@@ -6,9 +6,13 @@
 //! - eig: `dλ_k = w_k' dA v_k` (w_k' the rows of V^-1: V' when A is symmetric) and, A symmetric,
 //!   `dv_k = sum_{j != k} v_j (v_j' dA v_k) / (λ_k - λ_j)`.
 //!
+//! Second order: chol's factor by its kernel on hyper-dual numbers (see `dual`), the eigenvalues in
+//! closed form (`eigenvalues_second_order`).
+//!
 //! Where a derivative does not exist (repeated eigenvalues) the
 //! rules fail with `msad:notDifferentiable`; the values are still computed.
 
+use super::dual::{Field, HyperDual, kernel_second_order};
 use super::factor::{Lu, transpose};
 use super::matrix::matrix_2d;
 use super::matrix_functions::{linear_in, mul};
@@ -26,8 +30,11 @@ pub(super) fn entries() -> Vec<Primitive> {
         Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })
     };
     vec![
-        super::general(Prim::Chol, eval_chol, |fw| forward_chol(fw, 0)).more_outputs(Prim::CholFlag),
-        outputs(Prim::CholFlag, eval_chol_flag, forward_chol, |k| k == 0),
+        super::general(Prim::Chol, eval_chol, |fw| forward_chol(fw, 0))
+            .more_outputs(Prim::CholFlag)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(chol_second_order)))),
+        outputs(Prim::CholFlag, eval_chol_flag, forward_chol, |k| k == 0)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(chol_second_order)))),
         super::general(Prim::Eig, eval_eig, forward_eigenvalues)
             .more_outputs(Prim::EigVectors)
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(eigenvalues_second_order)))),
@@ -57,15 +64,15 @@ fn matrix(n: usize, data: Vec<f64>) -> Value {
 // ---- chol ----
 
 /// The Cholesky factor of the symmetric matrix A's upper triangle defines, or the 0-based column
-/// whose pivot is not positive.
-fn cholesky(a: &[f64], n: usize) -> std::result::Result<Vec<f64>, usize> {
-    let mut r = vec![0.0; n * n];
+/// whose pivot is not positive (on `f64` for the values, on hyper-duals for the second-order term).
+fn cholesky<T: Field>(a: &[T], n: usize) -> std::result::Result<Vec<T>, usize> {
+    let mut r = vec![T::constant(0.0); n * n];
     for j in 0..n {
         for i in 0..=j {
-            let s = a[i + n * j] - (0..i).map(|k| r[k + n * i] * r[k + n * j]).sum::<f64>();
+            let s = (0..i).fold(a[i + n * j], |s, k| s - r[k + n * i] * r[k + n * j]);
             if i < j {
                 r[i + n * j] = s / r[i + n * i];
-            } else if s > 0.0 {
+            } else if s.value() > 0.0 {
                 r[j + n * j] = s.sqrt();
             } else {
                 return Err(j);
@@ -76,7 +83,7 @@ fn cholesky(a: &[f64], n: usize) -> std::result::Result<Vec<f64>, usize> {
 }
 
 /// The leading q x q block of an n x n matrix.
-fn leading(a: &[f64], n: usize, q: usize) -> Vec<f64> {
+fn leading<T: Copy>(a: &[T], n: usize, q: usize) -> Vec<T> {
     (0..q).flat_map(|j| a[n * j..n * j + q].to_vec()).collect()
 }
 
@@ -123,6 +130,13 @@ fn forward_chol(fw: &Forward, k: usize) -> Result<Deriv> {
     let n = fw.inputs[0].dims()[0];
     let s = Lu::new(&r, q).inverse();
     linear_in(fw.derivs[0], n * n, q * q, |da| Ok(chol_tangent(&r, &s, da, n, q)))
+}
+
+/// R's second-order term: the kernel on hyper-duals (see `dual`), on the leading block it factored.
+fn chol_second_order(t: &Tangents) -> Result<Adjoints> {
+    let (_, q, _) = chol_parts(t.inputs)?;
+    let n = t.inputs[0].dims()[0];
+    kernel_second_order(t, |a: &[HyperDual]| Ok(cholesky(&leading(a, n, q), q).expect("the block factored in f64")))
 }
 
 // ---- eig ----
@@ -315,24 +329,21 @@ fn reverse_eigenvectors(rv: &Reverse) -> Result<Adjoints> {
     })
 }
 
-/// The tangent of the eigenvalues' adjoint `G = sum_k ybar_k w_k v_k'` along dA (A symmetric, so
-/// w = v): `sum_k ybar_k (dw_k v_k' + v_k dv_k')`, with dv from `V' dA V` and dw from `V' dA' V`.
+/// The tangent of the eigenvalues' adjoint `Abar = W' diag(ybar) V'` along dA: with `dV = V C`,
+/// `C_jk = P_jk / (λ_k - λ_j)` off the diagonal (`P = W dA V`), and `dW = -C W` (W = V^-1), it is
+/// `W' M V'` with `M_ij = C_ji (ybar_i - ybar_j)`. The scaling of each vector cancels in `w_k' v_k'`.
 fn eigenvalues_second_order(t: &Tangents) -> Result<Adjoints> {
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(vec![None]) };
     let (e, n) = differentiable_eigen(t.inputs)?;
-    if !e.symmetric {
-        return Err(super::second_order::no_second_order(Prim::Eig).with_hint("msad has the Hessian of eig for symmetric matrices"));
-    }
-    let vt = transpose(&e.vectors, n, n);
+    let w = left_vectors(&e, n);
+    let (wt, vt) = (transpose(&w, n, n), transpose(&e.vectors, n, n));
     let mut term = Vec::with_capacity(n * n * t.directions);
     for j in 0..t.directions {
-        let column = da.column(j);
-        let dv = eigenvector_tangent(&e, &projected(&e, &vt, column, n), n);
-        let dw = eigenvector_tangent(&e, &projected(&e, &vt, &transpose(column, n, n), n), n);
-        term.extend((0..n * n).map(|i| {
-            let (r, c) = (i % n, i / n);
-            (0..n).map(|k| t.adjoint[k] * (dw[r + n * k] * e.vectors[c + n * k] + e.vectors[r + n * k] * dv[c + n * k])).sum::<f64>()
-        }));
+        let p = projected(&e, &w, da.column(j), n);
+        let coupled =
+            |i: usize, k: usize| if i == k { 0.0 } else { p[k + n * i] / (e.values[i] - e.values[k]) * (t.adjoint[i] - t.adjoint[k]) };
+        let m: Vec<f64> = (0..n * n).map(|e| coupled(e % n, e / n)).collect();
+        term.extend(mul(&wt, &mul(&m, &vt, n), n));
     }
     Ok(vec![Some(term)])
 }
