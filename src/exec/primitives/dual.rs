@@ -139,9 +139,12 @@ impl Mul for HyperDual {
 
 impl Div for HyperDual {
     type Output = HyperDual;
+    /// From `self = q o`, part by part: the value is f64's quotient, so that a kernel's choices (pivots,
+    /// zero tests) on hyper-duals are those of its run on f64.
     fn div(self, o: HyperDual) -> HyperDual {
-        let inverse = 1.0 / o.v;
-        self * o.chain(inverse, -inverse * inverse, 2.0 * inverse * inverse * inverse)
+        let v = self.v / o.v;
+        let (a, b) = ((self.a - v * o.a) / o.v, (self.b - v * o.b) / o.v);
+        HyperDual { v, a, b, ab: (self.ab - v * o.ab - a * o.b - b * o.a) / o.v }
     }
 }
 
