@@ -109,7 +109,7 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "eig",
-        "values ascending (a general matrix: complex eigenvalues in LAPACK's order, their derivatives `diag(V^-1 dA V)` in forward and reverse mode and Hessians, real spectra only); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian of the values (`W' (C' ∘ (ybar_i - ybar_j)) V'`), not of `[V, D]`",
+        "values ascending (a general matrix: complex eigenvalues in LAPACK's order, their derivatives `diag(V^-1 dA V)` in forward and reverse mode and Hessians, real spectra only); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian of the values and of `[V, D]` in closed form (`W' (Pbar C' - C' Pbar + dPbar) V'`)",
     ),
     (
         "svd",

@@ -123,7 +123,8 @@ fn every_builtin_has_a_second_order_rule() {
 }
 
 /// The decompositions' second-order terms (issue 24): every differentiable result of `lu`, `qr` and
-/// `[R, p] = chol` (the kernels on hyper-duals), chol, svd's values and a general matrix's eigenvalues;
+/// `[R, p] = chol` (the kernels on hyper-duals), chol, svd's values, a general matrix's eigenvalues and
+/// `[V, D] = eig` of a symmetric one;
 /// and fzero's zero (two chord steps), at several points.
 #[test]
 fn decompositions_and_zeros_have_exact_hessians() {
@@ -135,6 +136,7 @@ fn decompositions_and_zeros_have_exact_hessians() {
         "sum(svd([x(1) x(2) x(3); x(4) x(5) x(6) + 1]) .^ 3) + prod(svd(reshape(x, 3, 2) + [1 0; 0 2; 0 0]))",
         "sum(eig([x(1) 1 x(3); 0.2 x(2) + 1 x(4); x(5) 0.3 x(6) + 2]) .^ 3)",
         "sum(eig([4 x(1) x(2); x(1) 5 x(3); x(2) x(3) 7]) .* [1; -2; 3]) * x(4)",
+        "sum(eig_vectors_of(x) .^ 2 .* (1:12)') + sum(eig_vectors_of(x) .* (12:-1:1)')",
         "fzero(@(t) t ^ 3 + (x(1) + 2) * t - x(2) * x(3), [-3 3]) ^ 2 * x(4)",
         "fzero(@(t) cos(x(1) * t) - (x(2) + 1) * t - x(5) * t ^ 3 / 10, [0 2]) * x(6)",
     ];

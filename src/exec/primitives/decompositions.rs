@@ -6,8 +6,8 @@
 //! - eig: `dλ_k = w_k' dA v_k` (w_k' the rows of V^-1: V' when A is symmetric) and, A symmetric,
 //!   `dv_k = sum_{j != k} v_j (v_j' dA v_k) / (λ_k - λ_j)`.
 //!
-//! Second order: chol's factor by its kernel on hyper-dual numbers (see `dual`), the eigenvalues in
-//! closed form (`eigenvalues_second_order`).
+//! Second order: chol's factor by its kernel on hyper-dual numbers (see `dual`), the eigenvalues and
+//! `[V, D]` in closed form (`eigen_second_order`).
 //!
 //! Where a derivative does not exist (repeated eigenvalues) the
 //! rules fail with `msad:notDifferentiable`; the values are still computed.
@@ -37,8 +37,10 @@ pub(super) fn entries() -> Vec<Primitive> {
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(chol_second_order)))),
         super::general(Prim::Eig, eval_eig, forward_eigenvalues)
             .more_outputs(Prim::EigVectors)
-            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(eigenvalues_second_order)))),
-        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2).vjp(reverse_eigenvectors),
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| eigen_second_order(t, false))))),
+        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2)
+            .vjp(reverse_eigenvectors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| eigen_second_order(t, true))))),
     ]
 }
 
@@ -329,21 +331,45 @@ fn reverse_eigenvectors(rv: &Reverse) -> Result<Adjoints> {
     })
 }
 
-/// The tangent of the eigenvalues' adjoint `Abar = W' diag(ybar) V'` along dA: with `dV = V C`,
-/// `C_jk = P_jk / (λ_k - λ_j)` off the diagonal (`P = W dA V`), and `dW = -C W` (W = V^-1), it is
-/// `W' M V'` with `M_ij = C_ji (ybar_i - ybar_j)`. The scaling of each vector cancels in `w_k' v_k'`.
-fn eigenvalues_second_order(t: &Tangents) -> Result<Adjoints> {
+/// The tangent along dA of the adjoint `Abar = W' Pbar V'` of the eigenvalues or of `[V, D]` (see
+/// `reverse_eigenvectors`; `of_vectors`): with `dV = V C`, `C_jk = P_jk / (λ_k - λ_j)` off the
+/// diagonal (`P = W dA V`), and `dW = -C W` (W = V^-1), it is `W' (Pbar C' - C' Pbar + dPbar) V'` (the
+/// scaling of each vector cancels). The values' and D's `Pbar = diag(ybar)` stays; V's
+/// `Pbar = F ∘ G`, `G = V' Vbar`, `F_jk = 1 / (λ_k - λ_j)`, moves by `dF ∘ G + F ∘ (C' G)`.
+fn eigen_second_order(t: &Tangents, of_vectors: bool) -> Result<Adjoints> {
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(vec![None]) };
     let (e, n) = differentiable_eigen(t.inputs)?;
     let w = left_vectors(&e, n);
     let (wt, vt) = (transpose(&w, n, n), transpose(&e.vectors, n, n));
+    let gap = |i: usize| e.values[i / n] - e.values[i % n];
+    let off_diagonal = |i: usize, v: f64| if i % n == i / n { 0.0 } else { v };
+    let g = (of_vectors && t.result == 0).then(|| mul(&vt, t.adjoint, n));
+    let pbar: Vec<f64> = match &g {
+        Some(g) => (0..n * n).map(|i| off_diagonal(i, g[i] / gap(i))).collect(),
+        None => (0..n * n)
+            .map(|i| {
+                if i % (n + 1) > 0 {
+                    0.0
+                } else if of_vectors {
+                    t.adjoint[i]
+                } else {
+                    t.adjoint[i / n]
+                }
+            })
+            .collect(),
+    };
     let mut term = Vec::with_capacity(n * n * t.directions);
     for j in 0..t.directions {
         let p = projected(&e, &w, da.column(j), n);
-        let coupled =
-            |i: usize, k: usize| if i == k { 0.0 } else { p[k + n * i] / (e.values[i] - e.values[k]) * (t.adjoint[i] - t.adjoint[k]) };
-        let m: Vec<f64> = (0..n * n).map(|e| coupled(e % n, e / n)).collect();
-        term.extend(mul(&wt, &mul(&m, &vt, n), n));
+        let ct = transpose(&(0..n * n).map(|i| off_diagonal(i, p[i] / gap(i))).collect::<Vec<f64>>(), n, n);
+        let (right, left) = (mul(&pbar, &ct, n), mul(&ct, &pbar, n));
+        let mut middle: Vec<f64> = right.iter().zip(&left).map(|(r, l)| r - l).collect();
+        if let Some(g) = &g {
+            let moved = mul(&ct, g, n);
+            let slope = |i: usize| p[(i / n) * (n + 1)] - p[(i % n) * (n + 1)];
+            (0..n * n).for_each(|i| middle[i] += off_diagonal(i, (moved[i] - slope(i) * g[i] / gap(i)) / gap(i)));
+        }
+        term.extend(mul(&wt, &mul(&middle, &vt, n), n));
     }
     Ok(vec![Some(term)])
 }
