@@ -103,22 +103,25 @@ const NOTES: &[(&str, &str)] = &[
     ),
     ("logm", "inverse scaling and squaring; a real eigenvalue <= 0 (complex or no result in Octave) is msad:unsupported; rules as expm"),
     ("sqrtm", "Denman-Beavers iteration; as logm"),
-    ("chol", "upper R from A's upper triangle, as Octave; `[R, p] = chol(A)`; dR = Φ(R^-T dA R^-1) R; no Hessian"),
+    (
+        "chol",
+        "upper R from A's upper triangle, as Octave; `[R, p] = chol(A)`; dR = Φ(R^-T dA R^-1) R; Hessian: the kernel on hyper-dual numbers (numel(A) runs per direction)",
+    ),
     (
         "eig",
-        "values ascending (a general matrix: complex eigenvalues in LAPACK's order, their derivatives `diag(V^-1 dA V)` in forward and reverse mode, no Hessian); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian for a symmetric A",
+        "values ascending (a general matrix: complex eigenvalues in LAPACK's order, their derivatives `diag(V^-1 dA V)` in forward and reverse mode and Hessians, real spectra only); `[V, D] = eig(A)` of a symmetric A, each column's largest component positive (LAPACK's signs may differ); repeated eigenvalues: msad:notDifferentiable; Hessian of the values and of `[V, D]` in closed form (`W' (Pbar C' - C' Pbar + dPbar) V'`)",
     ),
     (
         "svd",
-        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse rules for every result (the transposed thin-factor rules); no Hessian",
+        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse rules for every result (the transposed thin-factor rules); Hessian of `s = svd(A)` (the thin factors' tangents in `U1 diag(sbar) V1'`), not of `[U, S, V]`",
     ),
     (
         "lu",
-        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: `[L, U]` and `[L, U, P]` of a square A by their own O(n^3) adjoint, the packed form and a rectangular A by the transposed rule; no Hessian",
+        "LAPACK's partial pivoting: `Y = lu(A)` (packed), `[L, U] = lu(A)`, `[L, U, P] = lu(A)`, any m x n; derivative of the same kernel on dual numbers; a pivot tie the direction breaks or a zero pivot: msad:notDifferentiable; reverse mode: `[L, U]` and `[L, U, P]` of a square A by their own O(n^3) adjoint, the packed form and a rectangular A by the transposed rule; Hessian of every result: the kernel on hyper-dual numbers (numel(A) runs per direction)",
     ),
     (
         "qr",
-        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: `[Q, R]` of a square A and `qr(A, 0)` of a tall one by their own O(n^3) adjoint, the packed form, a full Q of a tall A and a wide A by the transposed rule; no Hessian",
+        "Householder as LAPACK (R's signs, Q's completing columns and the packed `X = qr(A)` as Octave 7); `[Q, R] = qr(A)`, `qr(A, 0)`; no column pivoting; derivative of the same kernel on dual numbers; reverse mode: `[Q, R]` of a square A and `qr(A, 0)` of a tall one by their own O(n^3) adjoint, the packed form, a full Q of a tall A and a wide A by the transposed rule; Hessian of every result: the kernel on hyper-dual numbers (numel(A) runs per direction)",
     ),
     (
         "__constant__",
@@ -126,7 +129,7 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "__first_order__",
-        "its argument, with an exact first derivative and no second: the library's fzero and fminbnd mark their implicit step with it, so a Hessian through them is msad:notDifferentiable",
+        "its argument, with an exact first derivative and no second: the library's fminbnd marks its implicit step with it, so a Hessian through fminbnd is msad:notDifferentiable (fzero's two chord steps have exact first and second derivatives)",
     ),
     ("getfield", "`getfield(s, name)` of a 1 x 1 struct (the library's optimget reads options with it); no derivative rule"),
     ("setfield", "`setfield(s, name, v)` of a 1 x 1 struct, a new field after the others (the library's optimset); no derivative rule"),
@@ -146,7 +149,7 @@ const HIGHER_ORDER: &[(&str, &str)] = &[
     ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
     (
         "__slope__",
-        "`__slope__(f, t)`: the exact derivative of a scalar function at a real scalar, f run once more in forward mode in t (the library's fzero takes its implicit step with it); a constant",
+        "`__slope__(f, t)`: the exact derivative of a scalar function at a real scalar, f run once more in forward mode in t (the library's fzero takes its implicit function theorem's chord steps with it); a constant",
     ),
 ];
 

@@ -59,7 +59,15 @@ fn sweep_seeded(tape: Tape, output: Option<TapeVar>, x: TapeVar, seed: Vec<f64>,
                         tangents.iter().zip(&inputs).map(|(d, v)| dense_tangent(d, adjoint_rows(v), directions)).collect();
                     let tangents: Vec<Option<&DenseDeriv>> = dense.iter().map(|d| d.as_deref()).collect();
                     let m = adjoint_rows(output);
-                    let t = Tangents { inputs: &inputs, output, adjoint: &a[..m], tangents: &tangents, wanted: &wanted, directions };
+                    let t = Tangents {
+                        inputs: &inputs,
+                        result: *result,
+                        output,
+                        adjoint: &a[..m],
+                        tangents: &tangents,
+                        wanted: &wanted,
+                        directions,
+                    };
                     for (k, term) in second_order_term(*id, *second, &t)?.into_iter().enumerate() {
                         let Some(term) = term else { continue };
                         let size = adjoint_rows(inputs[k]);

@@ -235,8 +235,8 @@ impl Tape {
         }
         let values: Vec<&Value> = operands.iter().map(|s| &s.value).collect();
         let second = if self.second_order { second_order(id, &values, &taped)? } else { SecondOrder::Zero };
-        if result > 0 && !matches!(second, SecondOrder::Zero) {
-            // Second-order terms are written for a call's first result.
+        if result > 0 && !matches!(second, SecondOrder::Zero | SecondOrder::Term(_)) {
+            // Second-order terms are written for a call's first result, except a primitive's own term.
             return Err(no_second_order(id));
         }
         let tangents = self.tangents(second, operands);

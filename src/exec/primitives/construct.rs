@@ -95,7 +95,7 @@ pub(super) fn entries() -> Vec<Primitive> {
 }
 
 /// `__first_order__(v, solver)`: v, whose first derivative is exact but whose second is not (the
-/// library's fzero and fminbnd take the implicit function theorem's step with a slope that carries no
+/// library's fminbnd takes the implicit function theorem's step with a slope that carries no
 /// derivative).
 fn eval_first_order(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     super::check_arity("__first_order__", args, 2, 2)?;

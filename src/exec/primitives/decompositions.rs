@@ -6,9 +6,13 @@
 //! - eig: `dλ_k = w_k' dA v_k` (w_k' the rows of V^-1: V' when A is symmetric) and, A symmetric,
 //!   `dv_k = sum_{j != k} v_j (v_j' dA v_k) / (λ_k - λ_j)`.
 //!
+//! Second order: chol's factor by its kernel on hyper-dual numbers (see `dual`), the eigenvalues and
+//! `[V, D]` in closed form (`eigen_second_order`).
+//!
 //! Where a derivative does not exist (repeated eigenvalues) the
 //! rules fail with `msad:notDifferentiable`; the values are still computed.
 
+use super::dual::{Field, HyperDual, kernel_second_order};
 use super::factor::{Lu, transpose};
 use super::matrix::matrix_2d;
 use super::matrix_functions::{linear_in, mul};
@@ -26,12 +30,17 @@ pub(super) fn entries() -> Vec<Primitive> {
         Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })
     };
     vec![
-        super::general(Prim::Chol, eval_chol, |fw| forward_chol(fw, 0)).more_outputs(Prim::CholFlag),
-        outputs(Prim::CholFlag, eval_chol_flag, forward_chol, |k| k == 0),
+        super::general(Prim::Chol, eval_chol, |fw| forward_chol(fw, 0))
+            .more_outputs(Prim::CholFlag)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(chol_second_order)))),
+        outputs(Prim::CholFlag, eval_chol_flag, forward_chol, |k| k == 0)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(chol_second_order)))),
         super::general(Prim::Eig, eval_eig, forward_eigenvalues)
             .more_outputs(Prim::EigVectors)
-            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(eigenvalues_second_order)))),
-        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2).vjp(reverse_eigenvectors),
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| eigen_second_order(t, false))))),
+        outputs(Prim::EigVectors, eval_eigenvectors, forward_eigenvectors, |k| k < 2)
+            .vjp(reverse_eigenvectors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| eigen_second_order(t, true))))),
     ]
 }
 
@@ -57,15 +66,15 @@ fn matrix(n: usize, data: Vec<f64>) -> Value {
 // ---- chol ----
 
 /// The Cholesky factor of the symmetric matrix A's upper triangle defines, or the 0-based column
-/// whose pivot is not positive.
-fn cholesky(a: &[f64], n: usize) -> std::result::Result<Vec<f64>, usize> {
-    let mut r = vec![0.0; n * n];
+/// whose pivot is not positive (on `f64` for the values, on hyper-duals for the second-order term).
+fn cholesky<T: Field>(a: &[T], n: usize) -> std::result::Result<Vec<T>, usize> {
+    let mut r = vec![T::constant(0.0); n * n];
     for j in 0..n {
         for i in 0..=j {
-            let s = a[i + n * j] - (0..i).map(|k| r[k + n * i] * r[k + n * j]).sum::<f64>();
+            let s = (0..i).fold(a[i + n * j], |s, k| s - r[k + n * i] * r[k + n * j]);
             if i < j {
                 r[i + n * j] = s / r[i + n * i];
-            } else if s > 0.0 {
+            } else if s.value() > 0.0 {
                 r[j + n * j] = s.sqrt();
             } else {
                 return Err(j);
@@ -76,7 +85,7 @@ fn cholesky(a: &[f64], n: usize) -> std::result::Result<Vec<f64>, usize> {
 }
 
 /// The leading q x q block of an n x n matrix.
-fn leading(a: &[f64], n: usize, q: usize) -> Vec<f64> {
+fn leading<T: Copy>(a: &[T], n: usize, q: usize) -> Vec<T> {
     (0..q).flat_map(|j| a[n * j..n * j + q].to_vec()).collect()
 }
 
@@ -123,6 +132,13 @@ fn forward_chol(fw: &Forward, k: usize) -> Result<Deriv> {
     let n = fw.inputs[0].dims()[0];
     let s = Lu::new(&r, q).inverse();
     linear_in(fw.derivs[0], n * n, q * q, |da| Ok(chol_tangent(&r, &s, da, n, q)))
+}
+
+/// R's second-order term: the kernel on hyper-duals (see `dual`), on the leading block it factored.
+fn chol_second_order(t: &Tangents) -> Result<Adjoints> {
+    let (_, q, _) = chol_parts(t.inputs)?;
+    let n = t.inputs[0].dims()[0];
+    kernel_second_order(t, |a: &[HyperDual]| Ok(cholesky(&leading(a, n, q), q).expect("the block factored in f64")))
 }
 
 // ---- eig ----
@@ -315,24 +331,45 @@ fn reverse_eigenvectors(rv: &Reverse) -> Result<Adjoints> {
     })
 }
 
-/// The tangent of the eigenvalues' adjoint `G = sum_k ybar_k w_k v_k'` along dA (A symmetric, so
-/// w = v): `sum_k ybar_k (dw_k v_k' + v_k dv_k')`, with dv from `V' dA V` and dw from `V' dA' V`.
-fn eigenvalues_second_order(t: &Tangents) -> Result<Adjoints> {
+/// The tangent along dA of the adjoint `Abar = W' Pbar V'` of the eigenvalues or of `[V, D]` (see
+/// `reverse_eigenvectors`; `of_vectors`): with `dV = V C`, `C_jk = P_jk / (λ_k - λ_j)` off the
+/// diagonal (`P = W dA V`), and `dW = -C W` (W = V^-1), it is `W' (Pbar C' - C' Pbar + dPbar) V'` (the
+/// scaling of each vector cancels). The values' and D's `Pbar = diag(ybar)` stays; V's
+/// `Pbar = F ∘ G`, `G = V' Vbar`, `F_jk = 1 / (λ_k - λ_j)`, moves by `dF ∘ G + F ∘ (C' G)`.
+fn eigen_second_order(t: &Tangents, of_vectors: bool) -> Result<Adjoints> {
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(vec![None]) };
     let (e, n) = differentiable_eigen(t.inputs)?;
-    if !e.symmetric {
-        return Err(super::second_order::no_second_order(Prim::Eig).with_hint("msad has the Hessian of eig for symmetric matrices"));
-    }
-    let vt = transpose(&e.vectors, n, n);
+    let w = left_vectors(&e, n);
+    let (wt, vt) = (transpose(&w, n, n), transpose(&e.vectors, n, n));
+    let gap = |i: usize| e.values[i / n] - e.values[i % n];
+    let off_diagonal = |i: usize, v: f64| if i % n == i / n { 0.0 } else { v };
+    let g = (of_vectors && t.result == 0).then(|| mul(&vt, t.adjoint, n));
+    let pbar: Vec<f64> = match &g {
+        Some(g) => (0..n * n).map(|i| off_diagonal(i, g[i] / gap(i))).collect(),
+        None => (0..n * n)
+            .map(|i| {
+                if i % (n + 1) > 0 {
+                    0.0
+                } else if of_vectors {
+                    t.adjoint[i]
+                } else {
+                    t.adjoint[i / n]
+                }
+            })
+            .collect(),
+    };
     let mut term = Vec::with_capacity(n * n * t.directions);
     for j in 0..t.directions {
-        let column = da.column(j);
-        let dv = eigenvector_tangent(&e, &projected(&e, &vt, column, n), n);
-        let dw = eigenvector_tangent(&e, &projected(&e, &vt, &transpose(column, n, n), n), n);
-        term.extend((0..n * n).map(|i| {
-            let (r, c) = (i % n, i / n);
-            (0..n).map(|k| t.adjoint[k] * (dw[r + n * k] * e.vectors[c + n * k] + e.vectors[r + n * k] * dv[c + n * k])).sum::<f64>()
-        }));
+        let p = projected(&e, &w, da.column(j), n);
+        let ct = transpose(&(0..n * n).map(|i| off_diagonal(i, p[i] / gap(i))).collect::<Vec<f64>>(), n, n);
+        let (right, left) = (mul(&pbar, &ct, n), mul(&ct, &pbar, n));
+        let mut middle: Vec<f64> = right.iter().zip(&left).map(|(r, l)| r - l).collect();
+        if let Some(g) = &g {
+            let moved = mul(&ct, g, n);
+            let slope = |i: usize| p[(i / n) * (n + 1)] - p[(i % n) * (n + 1)];
+            (0..n * n).for_each(|i| middle[i] += off_diagonal(i, (moved[i] - slope(i) * g[i] / gap(i)) / gap(i)));
+        }
+        term.extend(mul(&wt, &mul(&middle, &vt, n), n));
     }
     Ok(vec![Some(term)])
 }

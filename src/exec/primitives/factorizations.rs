@@ -4,111 +4,39 @@
 //!
 //! Each kernel is written once over `Field` and runs on `f64` for the values and on `Dual` numbers
 //! (a value and its tangent along one direction) for the forward rule: the derivative of exactly the
-//! factors returned, full Q's completion columns included. Where that derivative does not exist (a
+//! factors returned, full Q's completion columns included, and on `HyperDual` numbers for the
+//! second-order terms. Where that derivative does not exist (a
 //! tie in the pivot choice that the direction breaks, a zero pivot, a reflector that appears or flips
 //! sign) the rule fails with `msad:notDifferentiable`.
 
+use super::dual::{Dual, Field, HyperDual, kernel_second_order};
 use super::matrix::{gemm, matrix_2d};
 use super::matrix_functions::linear_in;
 use super::reverse::{Adjoints, Reverse, by_column, transposed_forward};
-use super::{Derivative, Forward, Kernel, Prim, Primitive, runtime};
+use super::second_order::{SecondOrder, Tangents};
+use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
-use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub(super) fn entries() -> Vec<Primitive> {
     let outputs = |prim, eval, rule, differentiable| {
         Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })
     };
     vec![
-        super::general(Prim::Lu, eval_lu_packed, |fw| forward(fw, Factorization::LuPacked, 0)).more_outputs(Prim::LuFactors),
-        outputs(Prim::LuFactors, eval_lu_factors, |fw, k| forward(fw, Factorization::LuFactors, k), |k| k < 2).vjp(reverse_lu),
-        super::general(Prim::Qr, eval_qr_packed, |fw| forward(fw, Factorization::QrPacked, 0)).more_outputs(Prim::QrFactors),
-        outputs(Prim::QrFactors, eval_qr_factors, |fw, k| forward(fw, Factorization::QrFactors, k), |_| true).vjp(reverse_qr),
+        super::general(Prim::Lu, eval_lu_packed, |fw| forward(fw, Factorization::LuPacked, 0))
+            .more_outputs(Prim::LuFactors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| second_order(Factorization::LuPacked, t))))),
+        outputs(Prim::LuFactors, eval_lu_factors, |fw, k| forward(fw, Factorization::LuFactors, k), |k| k < 2)
+            .vjp(reverse_lu)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| second_order(Factorization::LuFactors, t))))),
+        super::general(Prim::Qr, eval_qr_packed, |fw| forward(fw, Factorization::QrPacked, 0))
+            .more_outputs(Prim::QrFactors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| second_order(Factorization::QrPacked, t))))),
+        outputs(Prim::QrFactors, eval_qr_factors, |fw, k| forward(fw, Factorization::QrFactors, k), |_| true)
+            .vjp(reverse_qr)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(|t| second_order(Factorization::QrFactors, t))))),
     ]
-}
-
-/// A number the kernels compute with: `f64`, or a `Dual` carrying a tangent.
-trait Field: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self> {
-    fn constant(v: f64) -> Self;
-    fn value(self) -> f64;
-    fn tangent(self) -> f64;
-    fn sqrt(self) -> Self;
-}
-
-impl Field for f64 {
-    fn constant(v: f64) -> f64 {
-        v
-    }
-    fn value(self) -> f64 {
-        self
-    }
-    fn tangent(self) -> f64 {
-        0.0
-    }
-    fn sqrt(self) -> f64 {
-        f64::sqrt(self)
-    }
-}
-
-/// A value and its derivative along one direction.
-#[derive(Clone, Copy, Debug)]
-struct Dual {
-    v: f64,
-    d: f64,
-}
-
-impl Add for Dual {
-    type Output = Dual;
-    fn add(self, o: Dual) -> Dual {
-        Dual { v: self.v + o.v, d: self.d + o.d }
-    }
-}
-
-impl Sub for Dual {
-    type Output = Dual;
-    fn sub(self, o: Dual) -> Dual {
-        Dual { v: self.v - o.v, d: self.d - o.d }
-    }
-}
-
-impl Mul for Dual {
-    type Output = Dual;
-    fn mul(self, o: Dual) -> Dual {
-        Dual { v: self.v * o.v, d: self.d * o.v + self.v * o.d }
-    }
-}
-
-impl Div for Dual {
-    type Output = Dual;
-    fn div(self, o: Dual) -> Dual {
-        let v = self.v / o.v;
-        Dual { v, d: (self.d - v * o.d) / o.v }
-    }
-}
-
-impl Neg for Dual {
-    type Output = Dual;
-    fn neg(self) -> Dual {
-        Dual { v: -self.v, d: -self.d }
-    }
-}
-
-impl Field for Dual {
-    fn constant(v: f64) -> Dual {
-        Dual { v, d: 0.0 }
-    }
-    fn value(self) -> f64 {
-        self.v
-    }
-    fn tangent(self) -> f64 {
-        self.d
-    }
-    fn sqrt(self) -> Dual {
-        let v = self.v.sqrt();
-        Dual { v, d: self.d / (2.0 * v) }
-    }
 }
 
 fn not_differentiable(message: &str) -> Diagnostic {
@@ -129,7 +57,7 @@ struct LuParts<T> {
 fn pivot<T: Field>(a: &[T], m: usize, k: usize) -> Result<usize> {
     let magnitude = |i: usize| a[i + m * k].value().abs();
     let best = (k..m).fold(k, |best, i| if magnitude(i) > magnitude(best) { i } else { best });
-    let slope = |i: usize| a[i + m * k].tangent() * a[i + m * k].value().signum();
+    let slope = |i: usize| a[i + m * k].slopes().map(|d| d * a[i + m * k].value().signum());
     if (k..m).any(|i| i != best && magnitude(i) == magnitude(best) && slope(i) != slope(best)) {
         return Err(not_differentiable("lu: two pivot candidates have equal magnitude: the factors jump where they part"));
     }
@@ -148,7 +76,7 @@ fn lu_factor<T: Field>(a: &[T], m: usize, n: usize) -> Result<LuParts<T>> {
         let diagonal = packed[k + m * k];
         if diagonal.value() == 0.0 {
             // LAPACK leaves the column (all zeros) as it is; its derivative would divide by zero.
-            if (k + 1..m).chain([k]).any(|i| packed[i + m * k].tangent() != 0.0) {
+            if (k + 1..m).chain([k]).any(|i| packed[i + m * k].slopes() != [0.0; 2]) {
                 return Err(not_differentiable("lu: a zero pivot (a singular leading block) has no derivative"));
             }
             continue;
@@ -207,13 +135,13 @@ fn householder<T: Field>(a: &[T], m: usize, n: usize) -> Result<QrParts<T>> {
         let below = k + 1..m;
         let squares = below.clone().fold(T::constant(0.0), |s, i| s + packed[i + m * k] * packed[i + m * k]);
         if squares.value() == 0.0 {
-            if below.clone().any(|i| packed[i + m * k].tangent() != 0.0) {
+            if below.clone().any(|i| packed[i + m * k].slopes() != [0.0; 2]) {
                 return Err(not_differentiable("qr: a column already zero below its diagonal: the reflector appears where it moves"));
             }
             tau.push(T::constant(0.0));
             continue;
         }
-        if alpha.value() == 0.0 && alpha.tangent() != 0.0 {
+        if alpha.value() == 0.0 && alpha.slopes() != [0.0; 2] {
             return Err(not_differentiable("qr: a zero diagonal entry: R's sign flips where it moves"));
         }
         let norm = (alpha * alpha + squares).sqrt();
@@ -367,25 +295,39 @@ fn eval_qr_factors(args: &[&Value], _: usize) -> Result<Vec<Value>> {
     eval(Factorization::QrFactors, args)
 }
 
-/// The derivative of result k: the kernel on duals, direction by direction. Result 0 of `lu` with
-/// several outputs is L in A's row order (`[L, U]`) or unit lower triangular (`[L, U, P]`): the rule
-/// differentiates the one the kernel returned (where no rows were swapped, both are the same).
-fn forward(fw: &Forward, f: Factorization, k: usize) -> Result<Deriv> {
-    let (a, economy) = operand(f, fw.inputs)?;
+/// Which of the kernel's results is result `k` of the call (`output`): result 0 of `lu` with several
+/// outputs is L in A's row order (`[L, U]`) or unit lower triangular (`[L, U, P]`), and the rules
+/// differentiate the one the kernel returned (where no rows were swapped, both are the same).
+fn kernel_result(f: Factorization, a: &Array<f64>, economy: bool, output: &Value, k: usize) -> Result<usize> {
     let (m, n) = (a.dims[0], a.dims[1]);
-    let index = match (f, k) {
+    Ok(match (f, k) {
         (Factorization::LuFactors, 0)
-            if fw.output.numeric().map(|l| l.data.clone()) != Some(factor(f, &a.data, m, n, economy)?.swap_remove(0).2) =>
+            if output.numeric().map(|l| l.data.clone()) != Some(factor(f, &a.data, m, n, economy)?.swap_remove(0).2) =>
         {
             2
         }
         _ => k,
-    };
+    })
+}
+
+/// The derivative of result k: the kernel on duals, direction by direction.
+fn forward(fw: &Forward, f: Factorization, k: usize) -> Result<Deriv> {
+    let (a, economy) = operand(f, fw.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    let index = kernel_result(f, &a, economy, fw.output, k)?;
     linear_in(fw.derivs[0], m * n, fw.output.numel(), |da| {
         let duals: Vec<Dual> = a.data.iter().zip(da).map(|(&v, &d)| Dual { v, d }).collect();
         let mut results = factor(f, &duals, m, n, economy)?;
-        Ok(results.swap_remove(index).2.into_iter().map(Dual::tangent).collect())
+        Ok(results.swap_remove(index).2.into_iter().map(|d| d.d).collect())
     })
+}
+
+/// The second-order term of result `t.result`: the kernel on hyper-duals (see `dual`).
+fn second_order(f: Factorization, t: &Tangents) -> Result<Adjoints> {
+    let (a, economy) = operand(f, t.inputs)?;
+    let (m, n) = (a.dims[0], a.dims[1]);
+    let index = kernel_result(f, &a, economy, t.output, t.result)?;
+    kernel_second_order(t, |entries: &[HyperDual]| Ok(factor(f, entries, m, n, economy)?.swap_remove(index).2))
 }
 
 // ---- reverse rules of the factors ----

@@ -8,6 +8,7 @@ pub(crate) mod complex;
 mod construct;
 mod decompositions;
 mod diff;
+mod dual;
 mod elementwise;
 pub mod errors;
 mod factor;

@@ -73,7 +73,7 @@ pub enum SecondOrder {
     /// element, that element and the second derivative (`betainc`, `legendre`).
     OfOneOperand(usize, Curvatures),
     /// A function of its first operand alone whose every two elements may interact, with its own
-    /// term (`expm`, `logm`, `sqrtm`, decompositions).
+    /// term for any of its results (`expm`, `logm`, `sqrtm`, decompositions).
     Term(fn(&Tangents) -> Result<Adjoints>),
     /// A nonlinear step on complex values (see `complex::second_order`).
     Complex,
@@ -130,6 +130,9 @@ pub(crate) fn no_second_order(id: PrimId) -> Diagnostic {
 /// the operands' tangents (`numel x p`; None for operands that do not depend on x).
 pub struct Tangents<'a> {
     pub inputs: &'a [&'a Value],
+    /// Which result of the call `output` is (0-based): only `Term`s are written for results after
+    /// the first.
+    pub result: usize,
     pub output: &'a Value,
     pub adjoint: &'a [f64],
     pub tangents: &'a [Option<&'a DenseDeriv>],

@@ -17,7 +17,8 @@ use super::factor::transpose;
 use super::matrix::{gemm, matrix_2d};
 use super::matrix_functions::linear_in;
 use super::reverse::{Adjoints, Reverse, by_column};
-use super::{Derivative, Forward, Kernel, Prim, Primitive, general, runtime};
+use super::second_order::{SecondOrder, Tangents};
+use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::deriv::Deriv;
 use crate::exec::value::{Array, Value};
@@ -26,7 +27,9 @@ use std::borrow::Cow;
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_vectors, differentiable: |_| true };
     vec![
-        general(Prim::Svd, eval_values, forward_values).more_outputs(Prim::SvdVectors),
+        general(Prim::Svd, eval_values, forward_values)
+            .more_outputs(Prim::SvdVectors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(values_second_order)))),
         Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative }).vjp(reverse_vectors),
         Primitive::new(Prim::Null, Kernel::General { eval: eval_null, derivative: Derivative::Missing }),
         Primitive::new(Prim::Orth, Kernel::General { eval: eval_orth, derivative: Derivative::Missing }),
@@ -155,6 +158,27 @@ fn forward_values(fw: &Forward) -> Result<Deriv> {
     let (d, _) = differentiable(fw.inputs)?;
     let (m, n, t) = (d.m, d.n, d.s.len());
     linear_in(fw.derivs[0], m * n, t, |da| Ok(projected(&d, da).diagonal))
+}
+
+/// The tangent of the values' adjoint `Abar = U1 diag(sbar) V1'` along dA:
+/// `dU1 diag(sbar) V1' + U1 diag(sbar) dV1'`, with the thin factors' tangents of `vectors_tangent`.
+fn values_second_order(t: &Tangents) -> Result<Adjoints> {
+    let mut terms = vec![None; t.inputs.len()];
+    let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
+    let (d, _) = differentiable(t.inputs)?;
+    let (m, n, r) = (d.m, d.n, d.s.len());
+    let scaled = |x: &[f64], rows: usize| -> Vec<f64> { x.iter().enumerate().map(|(e, v)| v * t.adjoint[e / rows]).collect() };
+    let (u1, v1t) = (scaled(&d.u[..m * r], m), transpose(&d.v[..n * r], n, r));
+    let mut term = Vec::with_capacity(m * n * t.directions);
+    for j in 0..t.directions {
+        let column = da.column(j);
+        let (du, dv) = (vectors_tangent(&d, Size::Economy, 0, column), vectors_tangent(&d, Size::Economy, 2, column));
+        let along_u = product(&scaled(&du, m), &v1t, m, r, n);
+        let along_v = product(&u1, &transpose(&dv, n, r), m, r, n);
+        term.extend(along_u.iter().zip(&along_v).map(|(a, b)| a + b));
+    }
+    terms[0] = Some(term);
+    Ok(terms)
 }
 
 /// `P = U1' dA V1` (t x t): its diagonal, and the whole of it for the vectors' rules.

@@ -6,7 +6,9 @@ function [x, fval, info, output] = fzero(fun, x0, options)
 %   digit. Its derivative follows the implicit function theorem at the zero, dx = -(df/dp) / (df/dx),
 %   both exact: df/dp from fun's derivative there, df/dx from fun run once more in forward mode in its
 %   argument (__slope__); a zero where that slope vanishes (a multiple zero) has no derivative
-%   (msad:notDifferentiable), and the zero has no Hessian (the slope carries no derivative).
+%   (msad:notDifferentiable). Two chord steps with that slope give the zero's derivatives: the first
+%   the exact first, the second (fun at the first's result) the exact second, as the error of a chord
+%   step from a point exact to order k is of order k + 1 once the slope is exact at the zero.
   if nargin < 3
     options = struct();
   end
@@ -34,8 +36,8 @@ function [x, fval, info, output] = fzero(fun, x0, options)
   [x, iterations, evaluations] = brent(value, a, fa, b, fb, tolx);
   output.iterations = iterations;
   output.funcCount = output.funcCount + evaluations;
-  % The implicit function theorem: a Newton step from the zero in the derivative only (its value is 0),
-  % with fun's exact slope in t there.
+  % The implicit function theorem: chord steps from the zero in the derivatives only (their values are
+  % 0), with fun's exact slope in t there.
   fval = fun(x);
   slope = __slope__(fun, x);
   % A multiple zero: the linear term is lost among the others over a short step.
@@ -43,7 +45,9 @@ function [x, fval, info, output] = fzero(fun, x0, options)
   if abs(slope) * h <= 1e-3 * max(abs([value(x - h), value(x + h)]))
     error('msad:notDifferentiable', 'fzero: the function''s slope is 0 at the zero %g: the zero has no derivative', x);
   end
-  x = __first_order__(x - (fval - __constant__(fval)) / slope, 'fzero');
+  first = x - (fval - __constant__(fval)) / slope;
+  at_first = fun(first);
+  x = first - (at_first - __constant__(at_first)) / slope;
   info = 1;
 end
 
