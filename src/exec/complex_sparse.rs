@@ -11,29 +11,9 @@ use sprs::CsMat;
 pub struct ComplexSparse(pub CsMat<Complex64>);
 
 impl ComplexSparse {
-    /// `re + i im` of two real sparse matrices of one size (their patterns joined).
-    /// One merge of each column's two sorted row lists (Octave hands over the parts of every complex
-    /// sparse argument on every call).
-    pub fn from_parts(re: &SparseMatrix, im: &SparseMatrix) -> ComplexSparse {
-        assert_eq!(re.0.shape(), im.0.shape(), "parts of one size");
-        let mut colptr = Vec::with_capacity(re.ncols() + 1);
-        colptr.push(0);
-        let (mut rows, mut values) = (Vec::with_capacity(re.nnz().max(im.nnz())), Vec::with_capacity(re.nnz().max(im.nnz())));
-        for j in 0..re.ncols() {
-            let (mut p, mut q) = (re.colptr()[j], im.colptr()[j]);
-            let (p_end, q_end) = (re.colptr()[j + 1], im.colptr()[j + 1]);
-            while p < p_end || q < q_end {
-                let i = if p < p_end { re.rowind()[p] } else { usize::MAX };
-                let k = if q < q_end { im.rowind()[q] } else { usize::MAX };
-                let row = i.min(k);
-                let x = if i == row { re.values()[post_increment(&mut p)] } else { 0.0 };
-                let y = if k == row { im.values()[post_increment(&mut q)] } else { 0.0 };
-                rows.push(row);
-                values.push(Complex64::new(x, y));
-            }
-            colptr.push(rows.len());
-        }
-        ComplexSparse(CsMat::new_csc(re.0.shape(), colptr, rows, values))
+    /// A real sparse matrix as a complex one of the same pattern.
+    pub fn from_real(re: &SparseMatrix) -> ComplexSparse {
+        ComplexSparse(re.0.map(|&x| Complex64::new(x, 0.0)))
     }
     /// The matrix whose stored entries have the real parts and the pattern of `re` and the imaginary
     /// parts `im` (one per stored entry: Octave's storage of a complex sparse matrix).
@@ -81,22 +61,15 @@ impl ComplexSparse {
     }
 }
 
-/// `*k` before adding one to it.
-fn post_increment(k: &mut usize) -> usize {
-    *k += 1;
-    *k - 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn parts_join_and_split_back() {
+    fn stored_parts_join_and_split_back() {
         // 3 x 2: a real entry, an imaginary entry, and one with both parts.
-        let re = SparseMatrix::new(3, 2, vec![0, 1, 2], vec![0, 2], vec![1.5, -2.0]);
-        let im = SparseMatrix::new(3, 2, vec![0, 1, 2], vec![1, 2], vec![3.0, 4.0]);
-        let z = ComplexSparse::from_parts(&re, &im);
+        let re = SparseMatrix::new(3, 2, vec![0, 2, 3], vec![0, 1, 2], vec![1.5, 0.0, -2.0]);
+        let z = ComplexSparse::from_stored(re.clone(), &[0.0, 3.0, 4.0]);
         assert_eq!(z.nnz(), 3);
         let dense = z.to_dense();
         let expected = [(1.5, 0.0), (0.0, 3.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (-2.0, 4.0)];
@@ -105,5 +78,9 @@ mod tests {
         assert_eq!(z.part(false).to_dense().data, [1.5, 0.0, 0.0, 0.0, 0.0, -2.0]);
         assert_eq!(z.part(true).to_dense().data, [0.0, 3.0, 0.0, 0.0, 0.0, 4.0]);
         assert_eq!(ComplexSparse::from_dense(&dense), z);
+        assert_eq!(
+            ComplexSparse::from_real(&re).to_dense().data,
+            re.to_dense().data.iter().map(|&r| Complex64::new(r, 0.0)).collect::<Vec<_>>()
+        );
     }
 }

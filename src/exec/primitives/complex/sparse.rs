@@ -7,7 +7,7 @@ use super::super::{Prim, PrimId, check_arity};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::complex_sparse::ComplexSparse;
 use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::value::{Array, Complex64, SparseMatrix, Value};
+use crate::exec::value::{Array, Complex64, Value};
 use sprs::CsMat;
 use std::borrow::Cow;
 
@@ -70,13 +70,9 @@ fn transposed(a: &ComplexSparse) -> ComplexSparse {
 fn as_sparse(v: &Value) -> Option<Cow<'_, CsMat<C>>> {
     match v {
         Value::ComplexSparse(a) => Some(Cow::Borrowed(&a.0)),
-        Value::Sparse(s) => Some(Cow::Owned(ComplexSparse::from_parts(s, &empty_like(s)).0)),
+        Value::Sparse(s) => Some(Cow::Owned(ComplexSparse::from_real(s).0)),
         _ => None,
     }
-}
-
-fn empty_like(s: &SparseMatrix) -> SparseMatrix {
-    SparseMatrix::empty(s.nrows(), s.ncols())
 }
 
 fn scalar_of(name: &str, v: &Value) -> Result<C> {
