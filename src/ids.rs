@@ -54,6 +54,10 @@ impl<I: Id, T> IdVec<I, T> {
     {
         IdVec { items: vec![value; count], id: PhantomData }
     }
+    /// The entry of `id`, if the table has one.
+    pub fn get(&self, id: I) -> Option<&T> {
+        self.items.get(id.index())
+    }
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -99,6 +103,14 @@ impl<I, T> From<Vec<T>> for IdVec<I, T> {
     }
 }
 
+impl<I, T> IntoIterator for IdVec<I, T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
 impl<'a, I, T> IntoIterator for &'a IdVec<I, T> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;
@@ -119,6 +131,19 @@ impl<I: Id, T> Index<I> for IdVec<I, T> {
     type Output = T;
     fn index(&self, id: I) -> &T {
         &self.items[id.index()]
+    }
+}
+
+impl<I: Id, T> Index<&I> for IdVec<I, T> {
+    type Output = T;
+    fn index(&self, id: &I) -> &T {
+        &self.items[id.index()]
+    }
+}
+
+impl<I: Id, T> IndexMut<&I> for IdVec<I, T> {
+    fn index_mut(&mut self, id: &I) -> &mut T {
+        &mut self.items[id.index()]
     }
 }
 

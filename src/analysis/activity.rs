@@ -5,31 +5,32 @@
 //! can return an active value; likewise for dependence.
 
 use super::two_sided_joins;
-use crate::ir::{Callee, FuncId, Function, Op, Program, SharedVar, Terminator, ValueId};
+use crate::ids::IdVec;
+use crate::ir::{Callee, FuncId, Function, Op, PerFunction, Program, SharedVar, Terminator, ValueId, ValueTable};
 use crate::primitives;
 use crate::value::{FunctionHandle, Value};
 use std::collections::HashSet;
 
 #[derive(Clone, Debug, Default)]
 pub struct Activity {
-    active: Vec<bool>,
-    depends: Vec<bool>,
-    varies: Vec<bool>,
+    active: ValueTable<bool>,
+    depends: ValueTable<bool>,
+    varies: ValueTable<bool>,
 }
 
 impl Activity {
     pub fn is_active(&self, v: ValueId) -> bool {
-        self.active[v.index()]
+        self.active[v]
     }
     /// Whether the value may vary with x (branch conditions that do make the control path x-dependent).
     pub fn depends_on_x(&self, v: ValueId) -> bool {
-        self.depends[v.index()]
+        self.depends[v]
     }
     /// Whether the value may differ between calls of a prepared plan: it depends on any argument (x or
     /// another), through operations or through the side taken at a branch that does. A sparsity
     /// pattern decided by such a value (a subscript, a mask, a size) holds only while it is the same.
     pub fn varies(&self, v: ValueId) -> bool {
-        self.varies[v.index()]
+        self.varies[v]
     }
     pub fn count(&self) -> usize {
         self.active.iter().filter(|a| **a).count()
@@ -40,40 +41,40 @@ impl Activity {
 /// `first_output_only`: only the entry's first output is differentiated (false when the entry calls
 /// itself, and a call may need another output's derivative): an entry's value that output cannot be
 /// computed from is not active (no derivative, nothing recorded on a tape).
-pub fn activity(program: &Program, wrt: usize, first_output_only: bool) -> Vec<Activity> {
+pub fn activity(program: &Program, wrt: usize, first_output_only: bool) -> PerFunction<Activity> {
     let unforced = no_forced_phis(program);
     let mut active = propagate(program, &[wrt], &unforced, Reach::Derivatives);
     let depends = propagate(program, &[wrt], &unforced, Reach::Values);
     let varies = varying(program);
     if first_output_only {
         let needed = first_output_inputs(&program.functions[FuncId::ENTRY]);
-        active[0].iter_mut().zip(needed).for_each(|(a, needed)| *a &= needed);
+        active[FuncId::ENTRY].iter_mut().zip(needed).for_each(|(a, needed)| *a &= needed);
     }
     let per_function = active.into_iter().zip(depends).zip(varies);
     per_function.map(|((active, depends), varies)| Activity { active, depends, varies }).collect()
 }
 
-fn no_forced_phis(program: &Program) -> Vec<Vec<bool>> {
-    program.functions.iter().map(|f| vec![false; f.value_count as usize]).collect()
+fn no_forced_phis(program: &Program) -> PerFunction<ValueTable<bool>> {
+    program.functions.iter().map(|f| f.value_table(false)).collect()
 }
 
 /// Values depending on any argument of the entry, also through control: the phis at the join of a
 /// branch whose condition varies vary.
-fn varying(program: &Program) -> Vec<Vec<bool>> {
+fn varying(program: &Program) -> PerFunction<ValueTable<bool>> {
     let every_argument: Vec<usize> = (0..program.functions[FuncId::ENTRY].params.len()).collect();
-    let joins: Vec<_> = program.functions.iter().map(two_sided_joins).collect();
+    let joins: PerFunction<_> = program.functions.iter().map(two_sided_joins).collect();
     let mut forced = no_forced_phis(program);
     loop {
         let varies = propagate(program, &every_argument, &forced, Reach::Selections);
         let mut changed = false;
-        for (fi, func) in program.functions.iter().enumerate() {
+        for (fi, func) in program.functions.iter_ids() {
             for (b, block) in func.blocks.iter().enumerate() {
                 let (Terminator::Branch { cond, .. }, Some(join)) = (&block.term, joins[fi][b]) else { continue };
-                if !varies[fi][cond.index()] {
+                if !varies[fi][cond] {
                     continue;
                 }
                 for phi in &func.block(join).phis {
-                    changed |= !std::mem::replace(&mut forced[fi][phi.dest.index()], true);
+                    changed |= !std::mem::replace(&mut forced[fi][phi.dest], true);
                 }
             }
         }
@@ -86,25 +87,25 @@ fn varying(program: &Program) -> Vec<Vec<bool>> {
 /// The values a function's first output is computed from, through any instruction (an over-estimate
 /// of the values its derivative needs) but not through branch conditions: values computed for the
 /// other outputs or for tests only are not.
-fn first_output_inputs(func: &Function) -> Vec<bool> {
-    let mut needed = vec![false; func.value_count as usize];
+fn first_output_inputs(func: &Function) -> ValueTable<bool> {
+    let mut needed = func.value_table(false);
     let mut changed = true;
     while changed {
         changed = false;
-        let mut mark = |needed: &mut Vec<bool>, v: ValueId| {
-            changed |= !std::mem::replace(&mut needed[v.index()], true);
+        let mut mark = |needed: &mut ValueTable<bool>, v: ValueId| {
+            changed |= !std::mem::replace(&mut needed[v], true);
         };
         for block in func.blocks.iter().rev() {
             if let Terminator::Return(outputs) = &block.term {
                 outputs.first().into_iter().for_each(|&v| mark(&mut needed, v));
             }
             for inst in block.insts.iter().rev() {
-                if inst.dests.iter().any(|d| needed[d.index()]) {
+                if inst.dests.iter().any(|d| needed[d]) {
                     inst.args.iter().for_each(|&v| mark(&mut needed, v));
                 }
             }
             for phi in &block.phis {
-                if needed[phi.dest.index()] {
+                if needed[phi.dest] {
                     phi.incoming.iter().for_each(|&(_, v)| mark(&mut needed, v));
                 }
             }
@@ -117,11 +118,11 @@ fn first_output_inputs(func: &Function) -> Vec<bool> {
 /// Calls through handles are not followed: every input of these may be active, and a handle call's
 /// results are active when any of its arguments (the handle, which holds the captured values,
 /// included) is.
-fn handle_targets(program: &Program) -> Vec<usize> {
+fn handle_targets(program: &Program) -> Vec<FuncId> {
     let mut targets = vec![];
     for inst in program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts) {
         match &inst.op {
-            Op::MakeHandle { target: Callee::User(id), .. } => targets.push(id.index()),
+            Op::MakeHandle { target: Callee::User(id), .. } => targets.push(*id),
             Op::Const(value) => constant_handle_targets(value, &mut targets),
             _ => {}
         }
@@ -129,12 +130,12 @@ fn handle_targets(program: &Program) -> Vec<usize> {
     targets
 }
 
-fn constant_handle_targets(value: &Value, out: &mut Vec<usize>) {
+fn constant_handle_targets(value: &Value, out: &mut Vec<FuncId>) {
     match value {
         Value::Handle(h) => {
             if let FunctionHandle::Compiled { target, captured, .. } = &**h {
                 if let Callee::User(id) = target {
-                    out.push(id.index());
+                    out.push(*id);
                 }
                 captured.iter().for_each(|v| constant_handle_targets(v, out));
             }
@@ -159,30 +160,30 @@ enum Reach {
 }
 
 /// Forward closure from the entry's arguments `from` and the `forced` phis, as far as `reach` says.
-fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Reach) -> Vec<Vec<bool>> {
+fn propagate(program: &Program, from: &[usize], forced: &PerFunction<ValueTable<bool>>, reach: Reach) -> PerFunction<ValueTable<bool>> {
     let through_derivatives = reach == Reach::Derivatives;
-    let mut acts: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.value_count as usize]).collect();
-    let mut active_params: Vec<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
+    let mut acts: PerFunction<ValueTable<bool>> = program.functions.iter().map(|f| f.value_table(false)).collect();
+    let mut active_params: PerFunction<Vec<bool>> = program.functions.iter().map(|f| vec![false; f.params.len()]).collect();
     for &argument in from {
-        if let Some(p) = active_params[0].get_mut(argument) {
+        if let Some(p) = active_params[FuncId::ENTRY].get_mut(argument) {
             *p = true;
         }
     }
     for target in handle_targets(program) {
         active_params[target].iter_mut().for_each(|p| *p = true);
     }
-    let mut active_results: Vec<bool> = vec![false; program.functions.len()];
+    let mut active_results: PerFunction<bool> = IdVec::filled(false, program.functions.len());
     // `global` and `persistent` variables some store reaches (with `Selections`, every one: they may
     // change between calls).
     let mut reached_shared: HashSet<&SharedVar> = HashSet::new();
-    let lists: Vec<_> = program.functions.iter().map(Function::spread_lists).collect();
+    let lists: PerFunction<_> = program.functions.iter().map(Function::spread_lists).collect();
     loop {
         let mut changed = false;
-        for (fi, func) in program.functions.iter().enumerate() {
+        for (fi, func) in program.functions.iter_ids() {
             let act = &mut acts[fi];
-            let mark = |v: ValueId, on: bool, act: &mut Vec<bool>| {
-                if on && !act[v.index()] {
-                    act[v.index()] = true;
+            let mark = |v: ValueId, on: bool, act: &mut ValueTable<bool>| {
+                if on && !act[v] {
+                    act[v] = true;
                     true
                 } else {
                     false
@@ -190,24 +191,24 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
             };
             for block in &func.blocks {
                 for phi in &block.phis {
-                    let on = forced[fi][phi.dest.index()] || phi.incoming.iter().any(|(_, v)| act[v.index()]);
+                    let on = forced[fi][phi.dest] || phi.incoming.iter().any(|(_, v)| act[v]);
                     changed |= mark(phi.dest, on, act);
                 }
                 for inst in &block.insts {
-                    let any_arg = inst.args.iter().any(|a| act[a.index()]);
+                    let any_arg = inst.args.iter().any(|a| act[a]);
                     let on = match &inst.op {
                         Op::Param(i) => active_params[fi][*i],
                         Op::Prim(_) => any_arg,
                         // Only the indexed array and the assigned value carry derivatives; a function handle's
                         // call `f(x)` (also an index) passes every argument's.
-                        Op::IndexAssign if through_derivatives => act[inst.args[0].index()] || act[inst.args[1].index()],
+                        Op::IndexAssign if through_derivatives => act[inst.args[0]] || act[inst.args[1]],
                         Op::Index | Op::IndexAssign => any_arg,
                         // Called code is reached through handles the analysis cannot follow: see `handle_targets`.
                         Op::MakeHandle { .. } | Op::Apply(_) => any_arg,
                         // Containers carry their parts' derivatives; indices never do.
-                        Op::Field { .. } | Op::CellIndex { .. } | Op::Element if through_derivatives => act[inst.args[0].index()],
+                        Op::Field { .. } | Op::CellIndex { .. } | Op::Element if through_derivatives => act[inst.args[0]],
                         Op::FieldAssign(_) | Op::CellAssign | Op::ElementAssign if through_derivatives => {
-                            act[inst.args[0].index()] || act[inst.args[1].index()]
+                            act[inst.args[0]] || act[inst.args[1]]
                         }
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::Element | Op::ElementAssign => any_arg,
@@ -222,26 +223,26 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         }
                         Op::LoadShared(var) => reach == Reach::Selections || reached_shared.contains(var),
                         Op::TargetCount { .. } => false,
-                        Op::ListPart { .. } => act[inst.args[0].index()],
-                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0].index()] || act[inst.args[1].index()],
+                        Op::ListPart { .. } => act[inst.args[0]],
+                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0]] || act[inst.args[1]],
                         Op::ListAssign { .. } => any_arg,
                         Op::Outputs(inner) => match **inner {
                             Op::Call(callee) => {
-                                let params = &mut active_params[callee.index()];
+                                let params = &mut active_params[callee];
                                 if any_arg && params.iter().any(|p| !p) {
                                     params.iter_mut().for_each(|p| *p = true);
                                     changed = true;
                                 }
-                                active_results[callee.index()]
+                                active_results[callee]
                             }
                             _ => any_arg,
                         },
                         Op::Call(callee) => {
                             let varargin = program.function(*callee).params.last().is_some_and(|p| p == "varargin");
                             let spread_from = inst.args.iter().position(|a| lists[fi].contains(a));
-                            let params = &mut active_params[callee.index()];
+                            let params = &mut active_params[callee];
                             let last = params.len().saturating_sub(1);
-                            for (k, _) in inst.args.iter().enumerate().filter(|(_, a)| act[a.index()]) {
+                            for (k, _) in inst.args.iter().enumerate().filter(|(_, a)| act[**a]) {
                                 // After a cs-list, an argument may land at any later parameter; varargin
                                 // takes every argument from its position on.
                                 let reach = match spread_from {
@@ -255,7 +256,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                                     }
                                 }
                             }
-                            active_results[callee.index()]
+                            active_results[callee]
                         }
                         Op::End { .. } => reach == Reach::Values && any_arg,
                         Op::Const(_) | Op::Undefined(_) | Op::MagicColon => false,
@@ -270,7 +271,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                     }
                 }
                 if let Terminator::Return(outs) = &block.term
-                    && outs.iter().any(|v| act[v.index()])
+                    && outs.iter().any(|v| act[v])
                     && !active_results[fi]
                 {
                     active_results[fi] = true;

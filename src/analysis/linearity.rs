@@ -3,21 +3,21 @@
 //! Their forward rules run once per plan and seed; later calls reuse the block.
 
 use super::Activity;
-use crate::ir::{Function, Op, ValueId};
+use crate::ir::{Function, Op, ValueId, ValueTable};
 use crate::primitives::{self, Linearity};
 
 /// `true` for every value of `func` (the entry function, argument `wrt` differentiated) whose
 /// derivative does not depend on the arguments' values.
-pub fn constant_derivatives(func: &Function, activity: &Activity, wrt: usize) -> Vec<bool> {
-    let mut constant = vec![false; func.value_count as usize];
-    let mut is_const = vec![false; func.value_count as usize];
+pub fn constant_derivatives(func: &Function, activity: &Activity, wrt: usize) -> ValueTable<bool> {
+    let mut constant = func.value_table(false);
+    let mut is_const = func.value_table(false);
     for b in func.reverse_postorder() {
         for inst in &func.block(b).insts {
             if let Op::Const(_) | Op::MagicColon = inst.op {
-                inst.dests.iter().for_each(|d| is_const[d.index()] = true);
+                inst.dests.iter().for_each(|d| is_const[d] = true);
                 continue;
             }
-            let kind = |v: &ValueId| match (constant[v.index()], is_const[v.index()]) {
+            let kind = |v: &ValueId| match (constant[v], is_const[v]) {
                 (true, _) => Operand::Linear,
                 (_, true) => Operand::Constant,
                 _ => Operand::Varying,
@@ -35,7 +35,7 @@ pub fn constant_derivatives(func: &Function, activity: &Activity, wrt: usize) ->
                 _ => false,
             };
             if linear && inst.dests.first().is_some_and(|d| activity.is_active(*d)) {
-                constant[inst.dests[0].index()] = true;
+                constant[inst.dests[0]] = true;
             }
         }
     }

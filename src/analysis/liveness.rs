@@ -2,6 +2,7 @@
 //! array (typically `y(i) = v` in a loop), the evaluator takes the array out of its register and updates
 //! it in place, so a loop that fills an array costs O(n), not O(n^2).
 
+use crate::ids::IdVec;
 use crate::ir::{BlockId, Function, Op, Terminator, ValueId};
 use std::collections::HashSet;
 
@@ -9,22 +10,22 @@ use std::collections::HashSet;
 #[derive(Clone, Debug, Default)]
 pub struct Moves {
     /// `inst_moves[block][inst][arg]`: this read is the value's last.
-    inst_moves: Vec<Vec<Vec<bool>>>,
+    inst_moves: IdVec<BlockId, Vec<Vec<bool>>>,
     /// `phi_moves[block][pred_position][phi]`: the incoming value may be moved into the phi.
-    phi_moves: Vec<Vec<Vec<bool>>>,
+    phi_moves: IdVec<BlockId, Vec<Vec<bool>>>,
     /// `live_in[block]`: the values read in or after the block that are defined before it (sorted).
-    live_in: Vec<Vec<ValueId>>,
+    live_in: IdVec<BlockId, Vec<ValueId>>,
 }
 
 impl Moves {
     pub fn arg(&self, block: BlockId, inst: usize, arg: usize) -> bool {
-        self.inst_moves[block.index()][inst][arg]
+        self.inst_moves[block][inst][arg]
     }
     pub fn phi(&self, block: BlockId, pred_position: usize, phi: usize) -> bool {
-        self.phi_moves[block.index()][pred_position][phi]
+        self.phi_moves[block][pred_position][phi]
     }
     pub fn live_in(&self, block: BlockId) -> &[ValueId] {
-        &self.live_in[block.index()]
+        &self.live_in[block]
     }
 }
 
@@ -38,9 +39,8 @@ fn term_uses(term: &Terminator) -> Vec<ValueId> {
 
 /// Values live on entry to each block (phi results excluded; values read by phis count as live at the
 /// end of the predecessor they come from).
-fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
-    let n = func.blocks.len();
-    let mut live_in: Vec<HashSet<ValueId>> = vec![HashSet::new(); n];
+fn live_in(func: &Function) -> IdVec<BlockId, HashSet<ValueId>> {
+    let mut live_in: IdVec<BlockId, HashSet<ValueId>> = IdVec::filled(HashSet::new(), func.blocks.len());
     let order = func.reverse_postorder();
     loop {
         let mut changed = false;
@@ -60,8 +60,8 @@ fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
             block.phis.iter().for_each(|p| {
                 live.remove(&p.dest);
             });
-            if live != live_in[b.index()] {
-                live_in[b.index()] = live;
+            if live != live_in[b] {
+                live_in[b] = live;
                 changed = true;
             }
         }
@@ -71,10 +71,10 @@ fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
     }
 }
 
-fn live_out(func: &Function, live_in: &[HashSet<ValueId>], b: BlockId) -> HashSet<ValueId> {
+fn live_out(func: &Function, live_in: &IdVec<BlockId, HashSet<ValueId>>, b: BlockId) -> HashSet<ValueId> {
     let mut out = HashSet::new();
     for s in func.successors(b) {
-        out.extend(live_in[s.index()].iter().copied());
+        out.extend(live_in[s].iter().copied());
         for phi in &func.block(s).phis {
             out.extend(phi.incoming.iter().filter(|(from, _)| *from == b).map(|(_, v)| *v));
         }
@@ -97,8 +97,7 @@ pub fn moves(func: &Function) -> Moves {
     let constants: HashSet<ValueId> =
         func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Const(_))).flat_map(|i| i.dests.iter().copied()).collect();
     let mut moves = Moves::default();
-    for (bi, block) in func.blocks.iter().enumerate() {
-        let b = BlockId::new(bi);
+    for (b, block) in func.blocks.iter_ids() {
         let mut live = live_out(func, &live_in, b);
         live.extend(term_uses(&block.term));
         let mut per_inst = vec![vec![]; block.insts.len()];
@@ -120,7 +119,7 @@ pub fn moves(func: &Function) -> Moves {
                     block.phis.iter().map(|phi| phi.incoming.iter().find(|(from, _)| *from == p).map(|(_, v)| *v)).collect();
                 incoming
                     .iter()
-                    .map(|v| v.is_some_and(|v| !live_in[bi].contains(&v) && incoming.iter().filter(|x| **x == Some(v)).count() == 1))
+                    .map(|v| v.is_some_and(|v| !live_in[b].contains(&v) && incoming.iter().filter(|x| **x == Some(v)).count() == 1))
                     .collect()
             })
             .collect();

@@ -21,13 +21,13 @@ pub fn two_sided_joins(func: &Function) -> Vec<Option<BlockId>> {
 
 /// Whether `target` is reachable from `from` without passing through `barrier`.
 fn reaches(func: &Function, from: BlockId, target: BlockId, barrier: BlockId) -> bool {
-    let mut seen = vec![false; func.blocks.len()];
+    let mut seen = func.block_table(false);
     let mut stack = vec![from];
     while let Some(b) = stack.pop() {
         if b == target {
             return true;
         }
-        if b == barrier || std::mem::replace(&mut seen[b.index()], true) {
+        if b == barrier || std::mem::replace(&mut seen[b], true) {
             continue;
         }
         stack.extend(func.successors(b));

@@ -2,7 +2,7 @@
 //! reverse post-order, visiting only blocks reachable through edges whose branch is not constant-false.
 
 use super::ArgSignature;
-use crate::ir::{BlockId, Function, Inst, Op, Terminator};
+use crate::ir::{BlockId, Function, Inst, Op, Terminator, ValueTable};
 use crate::primitives::index::{Subscript, gather_plan, index};
 use crate::primitives::{self, Kernel};
 use crate::value::deriv::Deriv;
@@ -82,15 +82,15 @@ impl Lattice {
 const MAX_FOLDED_ELEMENTS: usize = 4096;
 
 /// Lattice value of every SSA value of `func` called with `args` (`None`: unknown argument).
-pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> Vec<Lattice> {
-    let mut values = vec![Lattice::Unreached; func.value_count as usize];
-    let mut executable = vec![false; func.blocks.len()];
-    executable[0] = true;
+pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> ValueTable<Lattice> {
+    let mut values = func.value_table(Lattice::Unreached);
+    let mut executable = func.block_table(false);
+    executable[BlockId::ENTRY] = true;
     let order = func.reverse_postorder();
     loop {
         let mut changed = false;
         for &b in &order {
-            if !executable[b.index()] {
+            if !executable[b] {
                 continue;
             }
             let block = func.block(b);
@@ -98,18 +98,18 @@ pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> Vec<Lattice>
                 let new = phi
                     .incoming
                     .iter()
-                    .filter(|(from, _)| executable[from.index()] && edge_taken(func, &values, *from, b))
-                    .fold(Lattice::Unreached, |acc, (_, v)| acc.meet(&values[v.index()]));
-                changed |= update(&mut values[phi.dest.index()], new);
+                    .filter(|(from, _)| executable[from] && edge_taken(func, &values, *from, b))
+                    .fold(Lattice::Unreached, |acc, (_, v)| acc.meet(&values[v]));
+                changed |= update(&mut values[phi.dest], new);
             }
             for inst in &block.insts {
                 for (d, new) in inst.dests.iter().zip(transfer(inst, &values, args)) {
-                    changed |= update(&mut values[d.index()], new);
+                    changed |= update(&mut values[d], new);
                 }
             }
             for s in func.successors(b) {
-                if edge_taken(func, &values, b, s) && !executable[s.index()] {
-                    executable[s.index()] = true;
+                if edge_taken(func, &values, b, s) && !executable[s] {
+                    executable[s] = true;
                     changed = true;
                 }
             }
@@ -130,12 +130,12 @@ fn update(slot: &mut Lattice, new: Lattice) -> bool {
     true
 }
 
-fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -> bool {
+fn edge_taken(func: &Function, values: &ValueTable<Lattice>, from: BlockId, to: BlockId) -> bool {
     if func.block(from).handler == Some(to) {
         return true;
     }
     match &func.block(from).term {
-        Terminator::Branch { cond, then_block, else_block } => match &values[cond.index()] {
+        Terminator::Branch { cond, then_block, else_block } => match &values[cond] {
             Lattice::Const(Value::Logical(a)) => (if a.data[0] { *then_block } else { *else_block }) == to,
             Lattice::Unreached => false,
             _ => true,
@@ -144,11 +144,11 @@ fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -
     }
 }
 
-fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> Vec<Lattice> {
-    let operand = |i: usize| &values[inst.args[i].index()];
+fn transfer(inst: &Inst, values: &ValueTable<Lattice>, args: &[Option<ArgSignature>]) -> Vec<Lattice> {
+    let operand = |i: usize| &values[inst.args[i]];
     let n = inst.dests.len();
     let unknown = || vec![Lattice::UNKNOWN; n];
-    if inst.args.iter().any(|a| values[a.index()] == Lattice::Unreached) {
+    if inst.args.iter().any(|a| values[a] == Lattice::Unreached) {
         return vec![Lattice::Unreached; n];
     }
     match &inst.op {
@@ -200,7 +200,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             let constants: Option<Vec<&Value>> = inst
                 .args
                 .iter()
-                .map(|a| match &values[a.index()] {
+                .map(|a| match &values[a] {
                     Lattice::Const(v) => Some(v),
                     _ => None,
                 })
@@ -221,9 +221,9 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
 /// A size query's operands when the first one's dims and the others are known: the first is a stand-in
 /// of those dims (the query never reads its elements; zeros of a large size cost untouched pages only).
 /// Folding them makes `N = numel(y)` and the loops and tests built on it independent of x.
-fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) -> Option<Vec<Value>> {
+fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &ValueTable<Lattice>) -> Option<Vec<Value>> {
     let (first, rest) = inst.args.split_first()?;
-    let dims = match &values[first.index()] {
+    let dims = match &values[first] {
         Lattice::Varying { class: Some(Class::Double | Class::Logical | Class::Char | Class::Int(_)), dims: Some(dims) } => dims,
         _ => return None,
     };
@@ -231,20 +231,20 @@ fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) 
         return None;
     }
     let stand_in = Value::Double(Array::new(dims.clone(), vec![0.0; dims.iter().product()]));
-    let rest = rest.iter().map(|a| match &values[a.index()] {
+    let rest = rest.iter().map(|a| match &values[a] {
         Lattice::Const(v) => Some(v.clone()),
         _ => None,
     });
     std::iter::once(Some(stand_in)).chain(rest).collect()
 }
 
-fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
-    let base = &values[inst.args[0].index()];
+fn index_transfer(inst: &Inst, values: &ValueTable<Lattice>) -> Vec<Lattice> {
+    let base = &values[inst.args[0]];
     let count = inst.args.len() - 1;
     let subs: Option<Vec<Subscript>> = inst.args[1..]
         .iter()
         .enumerate()
-        .map(|(k, a)| match &values[a.index()] {
+        .map(|(k, a)| match &values[a] {
             Lattice::Const(v) => Subscript::from_value(v, k, count).ok(),
             _ => None,
         })
@@ -268,15 +268,15 @@ fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
 const FOLDED_ELEMENTS: usize = 64;
 
 /// Class and dims of a primitive's result from its kernel kind.
-fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usize) -> Vec<Lattice> {
-    let dims_of = |i: usize| values[inst.args[i].index()].dims();
+fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &ValueTable<Lattice>, n: usize) -> Vec<Lattice> {
+    let dims_of = |i: usize| values[inst.args[i]].dims();
     let mut out = vec![Lattice::UNKNOWN; n];
     if n == 0 {
         // A statement call (`error(...)`, `printf(...)`) has no result to describe.
         return out;
     }
     // Integer operands give integer results (or errors): nothing to say.
-    if inst.args.iter().any(|a| matches!(values[a.index()].class(), Some(Class::Int(_)))) {
+    if inst.args.iter().any(|a| matches!(values[a].class(), Some(Class::Int(_)))) {
         return out;
     }
     out[0] = match primitives::get(id).kernel {
@@ -295,14 +295,14 @@ fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usi
 }
 
 /// Replaces every instruction whose results are all constants by `Const` instructions.
-pub fn fold_constants(func: &mut Function, values: &[Lattice]) {
+pub fn fold_constants(func: &mut Function, values: &ValueTable<Lattice>) {
     for block in &mut func.blocks {
         let insts = std::mem::take(&mut block.insts);
         for inst in insts {
             let folded: Option<Vec<Value>> = inst
                 .dests
                 .iter()
-                .map(|d| match &values[d.index()] {
+                .map(|d| match &values[d] {
                     Lattice::Const(v) => Some(v.clone()),
                     _ => None,
                 })

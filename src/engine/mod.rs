@@ -27,7 +27,7 @@ use crate::host::HostCall;
 pub use crate::host::warnings::WarningState;
 use crate::ir::lower::Captures;
 use crate::ir::program::Loader;
-use crate::ir::{BlockId, Callee, FuncId, Op, Program, SharedVar};
+use crate::ir::{BlockId, Callee, FuncId, Op, PerFunction, Program, SharedVar, ValueTable};
 use crate::value::{Array, FunctionHandle, Value};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -178,13 +178,13 @@ pub struct Evaluation {
 /// and, once known, its sparsity pattern and colouring.
 struct Prepared {
     program: Program,
-    activity: Vec<Activity>,
-    moves: Vec<Moves>,
-    subscript_ranges: Vec<Vec<bool>>,
+    activity: PerFunction<Activity>,
+    moves: PerFunction<Moves>,
+    subscript_ranges: PerFunction<ValueTable<bool>>,
     /// The differentiated argument is read only by selections (compressed runs need no seed block).
     seed_read_by_selections: bool,
-    joins: Vec<Vec<Option<BlockId>>>,
-    constant_derivatives: Vec<bool>,
+    joins: PerFunction<Vec<Option<BlockId>>>,
+    constant_derivatives: ValueTable<bool>,
     derivative_cache: DerivativeCache,
     frames: Frames,
     /// Modification times of every source file read, to notice edits.
@@ -810,8 +810,11 @@ fn prepare(
     let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
     let seed_read_by_selections = read_only_by_selections(&program.functions[FuncId::ENTRY], wrt);
     let joins = program.functions.iter().map(two_sided_joins).collect();
-    let constant_derivatives =
-        if optimize && !recursive { constant_derivatives(&program.functions[FuncId::ENTRY], &activity[0], wrt) } else { vec![] };
+    let constant_derivatives = if optimize && !recursive {
+        constant_derivatives(&program.functions[FuncId::ENTRY], &activity[FuncId::ENTRY], wrt)
+    } else {
+        ValueTable::default()
+    };
     let stamps: Vec<_> = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
     // Sources with no file (anonymous functions, msad's library) cannot change.
     let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));

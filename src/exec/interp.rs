@@ -22,7 +22,7 @@ use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::host::HostCall;
 use crate::host::warnings::WarningState;
-use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, PerFunction, Phi, Program, Terminator, ValueId, ValueTable};
 use crate::primitives::index::{Subscript, Subscripts, assign, index};
 use crate::primitives::{self, Forward, PrimId, Reused};
 use crate::value::buffers;
@@ -73,14 +73,14 @@ const MAX_CALL_DEPTH: usize = 256;
 /// Per-function facts the evaluator relies on, indexed by `FuncId`.
 pub struct Plan<'p> {
     pub program: &'p Program,
-    pub activity: &'p [Activity],
-    pub moves: &'p [Moves],
+    pub activity: &'p PerFunction<Activity>,
+    pub moves: &'p PerFunction<Moves>,
     /// Per function and value: a range read only as a subscript (kept as `Reg::Range`).
-    pub subscript_ranges: &'p [Vec<bool>],
+    pub subscript_ranges: &'p PerFunction<ValueTable<bool>>,
     /// Join blocks of two-sided branches, per function and block.
-    pub joins: &'p [Vec<Option<BlockId>>],
+    pub joins: &'p PerFunction<Vec<Option<BlockId>>>,
     /// Values of the entry function whose derivative is the same on every call with the same seed.
-    pub constant_derivatives: &'p [bool],
+    pub constant_derivatives: &'p ValueTable<bool>,
     /// Their derivative blocks, by seed and value.
     pub derivative_cache: &'p DerivativeCache,
     pub frames: &'p Frames,
@@ -99,7 +99,7 @@ pub struct Plan<'p> {
 /// and every result again. SSA code never reads a register before setting it, so what a register held
 /// on an earlier run is only ever reused as storage.
 pub struct Frames {
-    kept: Vec<Mutex<Vec<KeptFrame>>>,
+    kept: PerFunction<Mutex<Vec<KeptFrame>>>,
     /// Per function, compiled on its first run: the register program of each loop header whose
     /// loop is scalar code (see `scalar_loop`); empty when the plan runs every loop here.
     scalar_loops: Vec<std::sync::OnceLock<Vec<Option<scalar_loop::ScalarLoop>>>>,
@@ -139,7 +139,7 @@ impl Frames {
     /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
     /// their own).
     fn take(&self, id: FuncId, size: usize) -> KeptFrame {
-        let kept = self.kept[id.index()].lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let kept = self.kept[id].lock().unwrap_or_else(|e| e.into_inner()).pop();
         kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
     }
 
@@ -148,7 +148,7 @@ impl Frames {
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
             recycle(std::mem::replace(reg, Reg::Unset));
         }
-        self.kept[id.index()].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
+        self.kept[id].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
 }
 
@@ -348,8 +348,8 @@ impl<'p> Interpreter<'p> {
         stop: Option<BlockId>,
         nargout: usize,
     ) -> Result<Exit> {
-        let (activity, moves) = (&self.plan.activity[id.index()], &self.plan.moves[id.index()]);
-        let subscript_ranges = &self.plan.subscript_ranges[id.index()];
+        let (activity, moves) = (&self.plan.activity[id], &self.plan.moves[id]);
+        let subscript_ranges = &self.plan.subscript_ranges[id];
         let (mut block, mut pred) = (start, entered_from);
         let mut phis_done = entered_from.is_none();
         // Where a scalar loop's program stopped inside a block: the general path resumes there.
@@ -368,7 +368,7 @@ impl<'p> Interpreter<'p> {
             let mut first = std::mem::take(&mut first_inst);
             // A loop of scalar code entered from outside runs as a register program, until it leaves
             // the loop or meets what the program does not do (then the rest runs here).
-            let (frames, joins) = (self.plan.frames, &self.plan.joins[id.index()]);
+            let (frames, joins) = (self.plan.frames, &self.plan.joins[id]);
             let compile = || scalar_loop::compile_all(func, &scalar_loop::Facts { activity, moves, subscript_ranges, joins });
             let records_scalars = self.tape.as_ref().is_none_or(Tape::records_scalars);
             let eligible = first == 0 && stop.is_none() && records_scalars && !self.detect_sparsity;
@@ -407,8 +407,8 @@ impl<'p> Interpreter<'p> {
 
     /// Runs the instructions of block `block` from the `first`: the error that left one, if any.
     fn run_insts(&mut self, id: FuncId, func: &Function, block: BlockId, first: usize, frame: &mut Frame) -> Option<Diagnostic> {
-        let (activity, moves) = (&self.plan.activity[id.index()], &self.plan.moves[id.index()]);
-        let subscript_ranges = &self.plan.subscript_ranges[id.index()];
+        let (activity, moves) = (&self.plan.activity[id], &self.plan.moves[id]);
+        let subscript_ranges = &self.plan.subscript_ranges[id];
         for (k, inst) in func.block(block).insts.iter().enumerate().skip(first) {
             let base_last_use = || !inst.args.is_empty() && moves.arg(block, k, 0);
             let held = frame.side.as_mut().map_or(0, |side| held_operands(side, inst, base_last_use(), activity, &frame.regs));
@@ -460,9 +460,9 @@ impl<'p> Interpreter<'p> {
             _ => unreachable!("branch conditions are logical scalars from 'truth'"),
         };
         let (next, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
-        let activity = &self.plan.activity[id.index()];
+        let activity = &self.plan.activity[id];
         if activity.varies(cond) {
-            let join = self.plan.joins[id.index()][block.index()].filter(|_| activity.depends_on_x(cond));
+            let join = self.plan.joins[id][block.index()].filter(|_| activity.depends_on_x(cond));
             match join {
                 // Detection explores both sides of an x-dependent `if`: its pattern holds on either,
                 // unless a side fails (see `ControlRecord::same_path`).
@@ -527,7 +527,7 @@ impl<'p> Interpreter<'p> {
         if frame.side.is_none() {
             return self.run_sides_in_place(id, func, frame, branch, [taken, other], join, nargout);
         }
-        let moves = &self.plan.moves[id.index()];
+        let moves = &self.plan.moves[id];
         let mut other_frame = frame.for_region(moves.live_in(other), func.block(other), branch);
         let Exit::Reached { from: from_taken, phis_set: taken_phis_set } =
             self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)?
@@ -619,7 +619,7 @@ impl<'p> Interpreter<'p> {
     /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
     fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
         let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
-        let constant = id == FuncId::new(0) && self.plan.constant_derivatives.get(dest.index()) == Some(&true);
+        let constant = id == FuncId::new(0) && self.plan.constant_derivatives.get(dest) == Some(&true);
         constant.then_some((seed, dest))
     }
 }
@@ -891,9 +891,9 @@ fn pack_varargin(func: &Function, args: Vec<Slot>, tape: &mut Option<Tape>) -> R
 
 /// `a:s:b` as `Reg::Range` when the analysis found it read only as a subscript and its elements are
 /// valid positions (see `primitives::subscript_range`).
-fn subscript_range(inst: &Inst, subscript_ranges: &[bool], regs: &[Reg]) -> Option<Reg> {
+fn subscript_range(inst: &Inst, subscript_ranges: &ValueTable<bool>, regs: &[Reg]) -> Option<Reg> {
     let [dest] = inst.dests[..] else { return None };
-    if !subscript_ranges[dest.index()] {
+    if !subscript_ranges[dest] {
         return None;
     }
     let bounds = slots(regs, &inst.args).ok()?;

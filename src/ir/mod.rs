@@ -324,7 +324,20 @@ pub struct Function {
     pub indexed_variables: HashMap<ValueId, String>,
 }
 
+/// A table with one entry per value of a function.
+pub type ValueTable<T> = IdVec<ValueId, T>;
+/// A table with one entry per function of a program.
+pub type PerFunction<T> = IdVec<FuncId, T>;
+
 impl Function {
+    /// A table with `value` for every value of the function.
+    pub fn value_table<T: Clone>(&self, value: T) -> ValueTable<T> {
+        IdVec::filled(value, self.value_count as usize)
+    }
+    /// A table with `value` for every block of the function.
+    pub fn block_table<T: Clone>(&self, value: T) -> IdVec<BlockId, T> {
+        IdVec::filled(value, self.blocks.len())
+    }
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id]
     }

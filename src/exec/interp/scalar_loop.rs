@@ -16,7 +16,7 @@ use super::{Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis,
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::scalar::{self, Operand, Outcome};
-use crate::ir::{BlockId, Function, Op, Terminator, ValueId};
+use crate::ir::{BlockId, Function, Op, Terminator, ValueId, ValueTable};
 use crate::primitives::Kernel;
 use crate::value::Value;
 use crate::value::deriv::Deriv;
@@ -140,7 +140,7 @@ pub(super) fn compile_all(func: &Function, facts: &Facts) -> Vec<Option<ScalarLo
 pub(super) struct Facts<'a> {
     pub activity: &'a Activity,
     pub moves: &'a Moves,
-    pub subscript_ranges: &'a [bool],
+    pub subscript_ranges: &'a ValueTable<bool>,
     pub joins: &'a [Option<BlockId>],
 }
 
@@ -296,7 +296,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
             }
             // A scalar read as an array would need writing back first.
             let array_result = matches!(inst.op, Op::IndexAssign);
-            if subscript_ranges[dest.index()] || arrays.contains(&dest) != array_result {
+            if subscript_ranges[dest] || arrays.contains(&dest) != array_result {
                 return None;
             }
             let subscripts = |vs: &[ValueId], registers: &mut Registers, scalar: &mut dyn FnMut(ValueId, &mut Registers) -> Option<R>| {

@@ -168,7 +168,7 @@ impl Interpreter<'_> {
         join: BlockId,
         nargout: usize,
     ) -> Result<BlockId> {
-        let moves = &self.plan.moves[id.index()];
+        let moves = &self.plan.moves[id];
         let taken_reads = moves.live_in(taken).iter().copied().chain(func.block(taken).phis.iter().map(|phi| phi_input(phi, branch)));
         frame.side = Some(Journal::new(frame.regs.len(), taken_reads));
         let caught = frame.caught.clone();
