@@ -40,7 +40,7 @@ pub enum HigherOrder {
     /// `accumarray` with a function handle; without one it runs its primitive.
     Accumarray,
     /// `__slope__(f, t)`: the exact derivative of a scalar function at a real scalar (the library's
-    /// fzero takes the implicit function theorem's chord steps with it).
+    /// fzero takes the implicit function theorem's chord steps with it, fminbnd their slope).
     Slope,
 }
 

@@ -280,7 +280,6 @@ prims! {
     Orth = "orth",
     Constant = "__constant__",
     // Issue #24, second pass.
-    FirstOrder = "__first_order__",
     Getfield = "getfield",
     Setfield = "setfield",
 }

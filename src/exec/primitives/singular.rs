@@ -12,7 +12,12 @@
 //! exists for the columns that complete U or V to a square matrix (any orthonormal completion does:
 //! msad returns LAPACK-like ones, not a smooth choice). `null` and `orth` have no derivative: their
 //! bases are not unique.
+//!
+//! Second order: each reverse rule is a formula in the thin factors (`thin_adjoint`), written once
+//! for `f64` and for duals; on duals carrying the thin factors' tangents along dA it gives the exact
+//! tangent of A's adjoint (see `dual`).
 
+use super::dual::{Dual, Field};
 use super::factor::transpose;
 use super::matrix::{gemm, matrix_2d};
 use super::matrix_functions::linear_in;
@@ -20,7 +25,7 @@ use super::reverse::{Adjoints, Reverse, by_column};
 use super::second_order::{SecondOrder, Tangents};
 use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::Deriv;
+use crate::exec::deriv::{DenseDeriv, Deriv};
 use crate::exec::value::{Array, Value};
 use std::borrow::Cow;
 
@@ -30,7 +35,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         general(Prim::Svd, eval_values, forward_values)
             .more_outputs(Prim::SvdVectors)
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(values_second_order)))),
-        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative }).vjp(reverse_vectors),
+        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative })
+            .vjp(reverse_vectors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(vectors_second_order)))),
         Primitive::new(Prim::Null, Kernel::General { eval: eval_null, derivative: Derivative::Missing }),
         Primitive::new(Prim::Orth, Kernel::General { eval: eval_orth, derivative: Derivative::Missing }),
     ]
@@ -160,25 +167,39 @@ fn forward_values(fw: &Forward) -> Result<Deriv> {
     linear_in(fw.derivs[0], m * n, t, |da| Ok(projected(&d, da).diagonal))
 }
 
-/// The tangent of the values' adjoint `Abar = U1 diag(sbar) V1'` along dA:
-/// `dU1 diag(sbar) V1' + U1 diag(sbar) dV1'`, with the thin factors' tangents of `vectors_tangent`.
+/// The tangent along dA of the values' adjoint `Abar = U1 diag(sbar) V1'` (`thin_adjoint`).
 fn values_second_order(t: &Tangents) -> Result<Adjoints> {
     let mut terms = vec![None; t.inputs.len()];
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
     let (d, _) = differentiable(t.inputs)?;
-    let (m, n, r) = (d.m, d.n, d.s.len());
-    let scaled = |x: &[f64], rows: usize| -> Vec<f64> { x.iter().enumerate().map(|(e, v)| v * t.adjoint[e / rows]).collect() };
-    let (u1, v1t) = (scaled(&d.u[..m * r], m), transpose(&d.v[..n * r], n, r));
-    let mut term = Vec::with_capacity(m * n * t.directions);
-    for j in 0..t.directions {
-        let column = da.column(j);
-        let (du, dv) = (vectors_tangent(&d, Size::Economy, 0, column), vectors_tangent(&d, Size::Economy, 2, column));
-        let along_u = product(&scaled(&du, m), &v1t, m, r, n);
-        let along_v = product(&u1, &transpose(&dv, n, r), m, r, n);
-        term.extend(along_u.iter().zip(&along_v).map(|(a, b)| a + b));
-    }
-    terms[0] = Some(term);
+    terms[0] = Some(adjoint_tangents(&d, 1, t.adjoint, da, t.directions));
     Ok(terms)
+}
+
+/// The tangent along dA of A's adjoint from that of U, S or V (`thin_adjoint`).
+fn vectors_second_order(t: &Tangents) -> Result<Adjoints> {
+    let mut terms = vec![None; t.inputs.len()];
+    let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
+    let (d, size) = differentiable_result(t.inputs, t.result)?;
+    let adjoint = result_adjoint(&d, size, t.result, t.adjoint);
+    terms[0] = Some(adjoint_tangents(&d, t.result, &adjoint, da, t.directions));
+    Ok(terms)
+}
+
+/// Per direction of `da`, the tangent of `thin_adjoint(k, adjoint)`: the formula on duals whose
+/// tangents are those of U1, s and V1 along the direction (the adjoint itself is held).
+fn adjoint_tangents(d: &Decomposition, k: usize, adjoint: &[f64], da: &DenseDeriv, directions: usize) -> Vec<f64> {
+    let (m, n, t) = (d.m, d.n, d.s.len());
+    let dual = |values: &[f64], tangents: &[f64]| -> Vec<Dual> { values.iter().zip(tangents).map(|(&v, &d)| Dual { v, d }).collect() };
+    let mut term = Vec::with_capacity(m * n * directions);
+    for j in 0..directions {
+        let column = da.column(j);
+        let u = dual(&d.u[..m * t], &vectors_tangent(d, Size::Economy, 0, column));
+        let s = dual(&d.s, &projected(d, column).diagonal);
+        let v = dual(&d.v[..n * t], &vectors_tangent(d, Size::Economy, 2, column));
+        term.extend(thin_adjoint(&u, &s, &v, (m, n), k, adjoint).iter().map(|e| e.d));
+    }
+    term
 }
 
 /// `P = U1' dA V1` (t x t): its diagonal, and the whole of it for the vectors' rules.
@@ -264,54 +285,77 @@ fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
     linear_in(fw.derivs[0], d.m * d.n, fw.output.numel(), |da| Ok(vectors_tangent(&d, size, k, da)))
 }
 
+/// `a * b` (m x k times k x n) on any `Field`.
+fn field_product<T: Field>(a: &[T], b: &[T], m: usize, k: usize, n: usize) -> Vec<T> {
+    let mut c = vec![T::constant(0.0); m * n];
+    for j in 0..n {
+        for l in 0..k {
+            let factor = b[l + k * j];
+            (0..m).for_each(|i| c[i + m * j] = c[i + m * j] + a[i + m * l] * factor);
+        }
+    }
+    c
+}
+
 /// The adjoint of the thin `B` (rows x q, tall) from those of its factors X (rows x q) and Y (q x q),
 /// the transpose of `tall_tangents`: with `E_ij = 1 / (s_j^2 - s_i^2)` and `H = G ∘ E`, X's adjoint
 /// gives `Pbar = (H + H') S - X' Xbar S^-1` (G = X' Xbar) and `Bbar = Xbar S^-1 Y'`, Y's gives
 /// `Pbar = S (H + H')` (G = Y' Ybar); then `Bbar += X Pbar Y'`.
-fn tall_adjoint(x: &[f64], y: &[f64], s: &[f64], xbar: Option<&[f64]>, ybar: Option<&[f64]>, rows: usize) -> Vec<f64> {
+fn tall_adjoint<T: Field>(x: &[T], y: &[T], s: &[T], xbar: Option<&[f64]>, ybar: Option<&[f64]>, rows: usize) -> Vec<T> {
     let q = s.len();
+    let zero = T::constant(0.0);
+    let held = |adjoint: &[f64]| -> Vec<T> { adjoint.iter().map(|&v| T::constant(v)).collect() };
     // H + H' for G: (G_ij - G_ji) E_ij, as E is antisymmetric.
-    let symmetrised = |g: Vec<f64>| -> Vec<f64> {
+    let symmetrised = |g: Vec<T>| -> Vec<T> {
         (0..q * q)
             .map(|e| (e % q, e / q))
-            .map(|(i, j)| if i == j { 0.0 } else { (g[i + q * j] - g[j + q * i]) / (s[j] * s[j] - s[i] * s[i]) })
+            .map(|(i, j)| if i == j { zero } else { (g[i + q * j] - g[j + q * i]) / (s[j] * s[j] - s[i] * s[i]) })
             .collect()
     };
     let (xt, yt) = (transpose(x, rows, q), transpose(y, q, q));
-    let mut pbar = vec![0.0; q * q];
-    let mut bbar = vec![0.0; rows * q];
+    let mut pbar = vec![zero; q * q];
+    let mut bbar = vec![zero; rows * q];
     if let Some(xbar) = xbar {
-        let h = symmetrised(product(&xt, xbar, q, rows, q));
-        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += h[e] * s[e / q]);
-        let scaled: Vec<f64> = xbar.iter().enumerate().map(|(e, v)| v / s[e / rows]).collect();
-        bbar = product(&scaled, &yt, rows, q, q);
-        pbar.iter_mut().zip(product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p -= v);
+        let xbar = held(xbar);
+        let h = symmetrised(field_product(&xt, &xbar, q, rows, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + h[e] * s[e / q]);
+        let scaled: Vec<T> = xbar.iter().enumerate().map(|(e, &v)| v / s[e / rows]).collect();
+        bbar = field_product(&scaled, &yt, rows, q, q);
+        pbar.iter_mut().zip(field_product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p = *p - v);
     }
     if let Some(ybar) = ybar {
-        let h = symmetrised(product(&yt, ybar, q, q, q));
-        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += s[e % q] * h[e]);
+        let h = symmetrised(field_product(&yt, &held(ybar), q, q, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + s[e % q] * h[e]);
     }
-    let coupled = product(&product(x, &pbar, rows, q, q), &yt, rows, q, q);
-    bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b += c);
+    let coupled = field_product(&field_product(x, &pbar, rows, q, q), &yt, rows, q, q);
+    bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b = *b + c);
     bbar
 }
 
-/// A's adjoint from that of U (k = 0), S (1) or V (2): the transpose of `vectors_tangent`.
-fn vectors_adjoint(d: &Decomposition, size: Size, k: usize, adjoint: &[f64]) -> Vec<f64> {
-    let (m, n, t) = (d.m, d.n, d.s.len());
-    let (u1, v1) = (&d.u[..m * t], &d.v[..n * t]);
+/// A's adjoint from that of U1 (k = 0), s (1: the t values) or V1 (2), with U1 (m x t), s and V1
+/// (n x t) the thin factors of the m x n A: the transpose of `vectors_tangent`.
+fn thin_adjoint<T: Field>(u1: &[T], s: &[T], v1: &[T], (m, n): (usize, usize), k: usize, adjoint: &[f64]) -> Vec<T> {
+    let t = s.len();
     if k == 1 {
         // ds = diag(U1' dA V1): Abar = U1 diag(sbar) V1'.
-        let uc = d.columns(size).0;
-        let scaled: Vec<f64> = u1.iter().enumerate().map(|(e, u)| u * adjoint[e / m + uc * (e / m)]).collect();
-        return product(&scaled, &transpose(v1, n, t), m, t, n);
+        let scaled: Vec<T> = u1.iter().enumerate().map(|(e, &u)| u * T::constant(adjoint[e / m])).collect();
+        return field_product(&scaled, &transpose(v1, n, t), m, t, n);
     }
     if m >= n {
         let (xbar, ybar) = if k == 0 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
-        return tall_adjoint(u1, v1, &d.s, xbar, ybar, m);
+        return tall_adjoint(u1, v1, s, xbar, ybar, m);
     }
     let (xbar, ybar) = if k == 2 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
-    transpose(&tall_adjoint(v1, u1, &d.s, xbar, ybar, n), n, m)
+    transpose(&tall_adjoint(v1, u1, s, xbar, ybar, n), n, m)
+}
+
+/// Result k's adjoint as `thin_adjoint` reads it: S's diagonal, U's or V's whole.
+fn result_adjoint(d: &Decomposition, size: Size, k: usize, adjoint: &[f64]) -> Vec<f64> {
+    let uc = d.columns(size).0;
+    match k {
+        1 => (0..d.s.len()).map(|i| adjoint[i + uc * i]).collect(),
+        _ => adjoint.to_vec(),
+    }
 }
 
 fn reverse_vectors(rv: &Reverse) -> Result<Adjoints> {
@@ -320,7 +364,12 @@ fn reverse_vectors(rv: &Reverse) -> Result<Adjoints> {
     }
     let (d, size) = differentiable_result(rv.inputs, rv.result)?;
     let others = rv.inputs.len() - 1;
-    by_column(rv, |adjoint| Ok(std::iter::once(Some(vectors_adjoint(&d, size, rv.result, adjoint))).chain(vec![None; others]).collect()))
+    let (m, n, t) = (d.m, d.n, d.s.len());
+    let (u1, v1) = (&d.u[..m * t], &d.v[..n * t]);
+    by_column(rv, |adjoint| {
+        let abar = thin_adjoint(u1, &d.s, v1, (m, n), rv.result, &result_adjoint(&d, size, rv.result, adjoint));
+        Ok(std::iter::once(Some(abar)).chain(vec![None; others]).collect())
+    })
 }
 
 /// Octave's `null(A)`: the right singular vectors past A's numerical rank, entries below eps set to 0.
