@@ -278,10 +278,10 @@ fn roots_and_minima_follow_the_implicit_function_theorem() {
     assert!(e.user_identifier.as_deref() == Some("msad:notDifferentiable") && e.message.contains("curvature"), "{e}");
 }
 
-/// The Hessian (full, 6 x 6) of `fminbnd_minimum_of(x, k)` at X.
-fn minimum_hessian(k: f64) -> (f64, Vec<f64>) {
+/// The Hessian (full, 6 x 6) of `fminbnd_minimum_of(x, k)`, and its value.
+fn minimum_hessian(x: &[f64], k: f64) -> (f64, Vec<f64>) {
     let options = Options { jacobian: JacobianStorage::Full, ..Options::default() };
-    let request = Request { function: named("fminbnd_minimum_of"), args: vec![column(X.to_vec()), Value::scalar(k)], options, nargout: 3 };
+    let request = Request { function: named("fminbnd_minimum_of"), args: vec![column(x.to_vec()), Value::scalar(k)], options, nargout: 3 };
     let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
     (values(&result.value)[0], values(&result.hessian.expect("Hessian")))
 }
@@ -289,28 +289,30 @@ fn minimum_hessian(k: f64) -> (f64, Vec<f64>) {
 /// The minimiser r(a, b) of f = (t - a)^2 w + t^4, w = 1 + b^2, and the minimum f(r): their exact
 /// Hessians in (a, b) against the implicit function theorem's at the computed r, with g = df/dt:
 /// `r_i = -g_i / g_t`, `r_ij = -(g_ij + g_ti r_j + g_tj r_i + g_tt r_i r_j) / g_t` (msad's slope g is
-/// a five-point difference of f's derivatives: relative error near 1e-12).
+/// a five-point difference of f's derivatives: relative error near 1e-13), at several points.
 #[test]
 fn minima_have_exact_hessians() {
-    let [a, b] = [X[0], X[1]];
-    let w = 1.0 + b * b;
-    let (scaled, h_scaled) = minimum_hessian(1.0);
-    let r = scaled / b;
-    let g_t = 2.0 * w + 12.0 * r * r;
-    let g_i = [-2.0 * w, 4.0 * b * (r - a)];
-    let (g_ti, g_tt) = ([0.0, 4.0 * b], 24.0 * r);
-    let g_ij = [[0.0, -4.0 * b], [-4.0 * b, 4.0 * (r - a)]];
-    let r_i = g_i.map(|g| -g / g_t);
-    let r_ij = |i: usize, j: usize| -(g_ij[i][j] + g_ti[i] * r_i[j] + g_ti[j] * r_i[i] + g_tt * r_i[i] * r_i[j]) / g_t;
-    // f = b r, and f(r): its own partials f_i, f_ij, f_ti = g_i, f_tt = g_t.
-    let f_t = 2.0 * (r - a) * w + 4.0 * r.powi(3);
-    let f_ij = [[2.0 * w, -4.0 * b * (r - a)], [-4.0 * b * (r - a), 2.0 * (r - a).powi(2)]];
-    let embedded = |h: &dyn Fn(usize, usize) -> f64| -> Vec<f64> {
-        (0..36).map(|e| (e % 6, e / 6)).map(|(i, j)| if i < 2 && j < 2 { h(i, j) } else { 0.0 }).collect()
-    };
-    let expected_scaled = embedded(&|i, j| b * r_ij(i, j) + if i == 1 { r_i[j] } else { 0.0 } + if j == 1 { r_i[i] } else { 0.0 });
-    assert!(relative_error(&h_scaled, &expected_scaled) < 1e-9, "{h_scaled:?} vs {expected_scaled:?}");
-    let (_, h_minimum) = minimum_hessian(2.0);
-    let expected_minimum = embedded(&|i, j| g_t * r_i[i] * r_i[j] + g_i[i] * r_i[j] + g_i[j] * r_i[i] + f_t * r_ij(i, j) + f_ij[i][j]);
-    assert!(relative_error(&h_minimum, &expected_minimum) < 1e-9, "{h_minimum:?} vs {expected_minimum:?}");
+    for x in [X.to_vec(), vec![-0.8, 1.7, 0.0, 0.0, 0.0, 0.0], vec![2.2, -0.3, 0.0, 0.0, 0.0, 0.0]] {
+        let [a, b] = [x[0], x[1]];
+        let w = 1.0 + b * b;
+        let (scaled, h_scaled) = minimum_hessian(&x, 1.0);
+        let r = scaled / b;
+        let g_t = 2.0 * w + 12.0 * r * r;
+        let g_i = [-2.0 * w, 4.0 * b * (r - a)];
+        let (g_ti, g_tt) = ([0.0, 4.0 * b], 24.0 * r);
+        let g_ij = [[0.0, -4.0 * b], [-4.0 * b, 4.0 * (r - a)]];
+        let r_i = g_i.map(|g| -g / g_t);
+        let r_ij = |i: usize, j: usize| -(g_ij[i][j] + g_ti[i] * r_i[j] + g_ti[j] * r_i[i] + g_tt * r_i[i] * r_i[j]) / g_t;
+        // b r, and f(r): f's own partials f_i, f_ij, with f_ti = g_i and f_tt = g_t.
+        let f_t = 2.0 * (r - a) * w + 4.0 * r.powi(3);
+        let f_ij = [[2.0 * w, -4.0 * b * (r - a)], [-4.0 * b * (r - a), 2.0 * (r - a).powi(2)]];
+        let embedded = |h: &dyn Fn(usize, usize) -> f64| -> Vec<f64> {
+            (0..36).map(|e| (e % 6, e / 6)).map(|(i, j)| if i < 2 && j < 2 { h(i, j) } else { 0.0 }).collect()
+        };
+        let expected_scaled = embedded(&|i, j| b * r_ij(i, j) + if i == 1 { r_i[j] } else { 0.0 } + if j == 1 { r_i[i] } else { 0.0 });
+        assert!(relative_error(&h_scaled, &expected_scaled) < 1e-11, "{x:?}: {h_scaled:?} vs {expected_scaled:?}");
+        let (_, h_minimum) = minimum_hessian(&x, 2.0);
+        let expected_minimum = embedded(&|i, j| g_t * r_i[i] * r_i[j] + g_i[i] * r_i[j] + g_i[j] * r_i[i] + f_t * r_ij(i, j) + f_ij[i][j]);
+        assert!(relative_error(&h_minimum, &expected_minimum) < 1e-11, "{x:?}: {h_minimum:?} vs {expected_minimum:?}");
+    }
 }

@@ -5,7 +5,7 @@ function [x, fval, info, output] = fminbnd(fun, a, b, options)
 %   Its derivatives follow the implicit function theorem at an interior minimum, the zero of the
 %   slope g(t) = df/dt: two chord steps in the derivatives only, as fzero's on its function (the
 %   first gives the exact first derivative, the second the exact second). g is fun's five-point
-%   central difference (fun's own derivatives in x at four points; relative error near 1e-12), the
+%   central difference (fun's own derivatives in x at four points; relative error near 1e-13), the
 %   chord's slope dg/dt at the minimum the same difference of fun's exact slopes in t (__slope__).
 %   At a minimum on a bound, the bound's derivative. A minimum where the curvature is not positive
 %   has no derivative (msad:notDifferentiable).
