@@ -19,7 +19,7 @@
 
 use super::dual::{Dual, Field};
 use super::factor::transpose;
-use super::matrix::{gemm, matrix_2d};
+use super::matrix::matrix_2d;
 use super::matrix_functions::linear_in;
 use super::reverse::{Adjoints, Reverse, by_column};
 use super::second_order::{SecondOrder, Tangents};
@@ -208,16 +208,10 @@ struct Projection {
     diagonal: Vec<f64>,
 }
 
-fn product(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
-    let mut c = vec![0.0; m * n];
-    gemm(&mut c, a, b, m, k, n, false);
-    c
-}
-
 fn projected(d: &Decomposition, da: &[f64]) -> Projection {
     let (m, n, t) = (d.m, d.n, d.s.len());
     let ut = transpose(&d.u[..m * t], m, t);
-    let p = product(&product(&ut, da, t, m, n), &d.v[..n * t], t, n, t);
+    let p = f64::product(&f64::product(&ut, da, t, m, n), &d.v[..n * t], t, n, t);
     let diagonal = (0..t).map(|k| p[k + t * k]).collect();
     Projection { p, diagonal }
 }
@@ -231,14 +225,14 @@ fn tall_tangents(x: &[f64], y: &[f64], s: &[f64], db: &[f64], p: &[f64], rows: u
     };
     let cx = coupling(&|i, j| p[i + q * j] * s[j] + s[i] * p[j + q * i]);
     let cy = coupling(&|i, j| s[i] * p[i + q * j] + p[j + q * i] * s[j]);
-    let mut dx = product(x, &cx, rows, q, q);
+    let mut dx = f64::product(x, &cx, rows, q, q);
     // (I - X X') dB Y S^-1 = dB Y S^-1 - X P S^-1.
-    let dby = product(db, y, rows, q, q);
-    let xp = product(x, p, rows, q, q);
+    let dby = f64::product(db, y, rows, q, q);
+    let xp = f64::product(x, p, rows, q, q);
     for (e, v) in dx.iter_mut().enumerate() {
         *v += (dby[e] - xp[e]) / s[e / rows];
     }
-    (dx, product(y, &cy, q, q, q))
+    (dx, f64::product(y, &cy, q, q, q))
 }
 
 /// The tangent of U (k = 0), S (1) or V (2) along dA.
@@ -285,18 +279,6 @@ fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
     linear_in(fw.derivs[0], d.m * d.n, fw.output.numel(), |da| Ok(vectors_tangent(&d, size, k, da)))
 }
 
-/// `a * b` (m x k times k x n) on any `Field`.
-fn field_product<T: Field>(a: &[T], b: &[T], m: usize, k: usize, n: usize) -> Vec<T> {
-    let mut c = vec![T::constant(0.0); m * n];
-    for j in 0..n {
-        for l in 0..k {
-            let factor = b[l + k * j];
-            (0..m).for_each(|i| c[i + m * j] = c[i + m * j] + a[i + m * l] * factor);
-        }
-    }
-    c
-}
-
 /// The adjoint of the thin `B` (rows x q, tall) from those of its factors X (rows x q) and Y (q x q),
 /// the transpose of `tall_tangents`: with `E_ij = 1 / (s_j^2 - s_i^2)` and `H = G ∘ E`, X's adjoint
 /// gives `Pbar = (H + H') S - X' Xbar S^-1` (G = X' Xbar) and `Bbar = Xbar S^-1 Y'`, Y's gives
@@ -317,17 +299,17 @@ fn tall_adjoint<T: Field>(x: &[T], y: &[T], s: &[T], xbar: Option<&[f64]>, ybar:
     let mut bbar = vec![zero; rows * q];
     if let Some(xbar) = xbar {
         let xbar = held(xbar);
-        let h = symmetrised(field_product(&xt, &xbar, q, rows, q));
+        let h = symmetrised(T::product(&xt, &xbar, q, rows, q));
         pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + h[e] * s[e / q]);
         let scaled: Vec<T> = xbar.iter().enumerate().map(|(e, &v)| v / s[e / rows]).collect();
-        bbar = field_product(&scaled, &yt, rows, q, q);
-        pbar.iter_mut().zip(field_product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p = *p - v);
+        bbar = T::product(&scaled, &yt, rows, q, q);
+        pbar.iter_mut().zip(T::product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p = *p - v);
     }
     if let Some(ybar) = ybar {
-        let h = symmetrised(field_product(&yt, &held(ybar), q, q, q));
+        let h = symmetrised(T::product(&yt, &held(ybar), q, q, q));
         pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + s[e % q] * h[e]);
     }
-    let coupled = field_product(&field_product(x, &pbar, rows, q, q), &yt, rows, q, q);
+    let coupled = T::product(&T::product(x, &pbar, rows, q, q), &yt, rows, q, q);
     bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b = *b + c);
     bbar
 }
@@ -339,7 +321,7 @@ fn thin_adjoint<T: Field>(u1: &[T], s: &[T], v1: &[T], (m, n): (usize, usize), k
     if k == 1 {
         // ds = diag(U1' dA V1): Abar = U1 diag(sbar) V1'.
         let scaled: Vec<T> = u1.iter().enumerate().map(|(e, &u)| u * T::constant(adjoint[e / m])).collect();
-        return field_product(&scaled, &transpose(v1, n, t), m, t, n);
+        return T::product(&scaled, &transpose(v1, n, t), m, t, n);
     }
     if m >= n {
         let (xbar, ybar) = if k == 0 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
@@ -435,8 +417,8 @@ mod tests {
             let (u, s, v) = (data(&parts[0]), data(&parts[1]), data(&parts[2]));
             let (m, k, n) = (dims[0][0], dims[1][0], dims[2][0]);
             let (kc, vc) = (dims[1][1], dims[2][1]);
-            let us = super::product(&u, &s, m, k, kc);
-            let usv = super::product(&us, &super::transpose(&v, n, vc), m, vc, n);
+            let us = <f64 as super::Field>::product(&u, &s, m, k, kc);
+            let usv = <f64 as super::Field>::product(&us, &super::transpose(&v, n, vc), m, vc, n);
             let original = data(a);
             assert!(usv.iter().zip(&original).all(|(x, y)| (x - y).abs() < 1e-13), "{usv:?}");
         }
@@ -454,7 +436,7 @@ mod tests {
         let a = matrix(2, 3, &[1.0, 2.0, 2.0, 4.0, 3.0, 6.0]);
         let z = value("null", std::slice::from_ref(&a), 1).remove(0);
         assert_eq!(z.dims(), vec![3, 2]);
-        let az = super::product(&data(&a), &data(&z), 2, 3, 2);
+        let az = <f64 as super::Field>::product(&data(&a), &data(&z), 2, 3, 2);
         assert!(az.iter().all(|v| v.abs() < 1e-14), "{az:?}");
         assert_eq!(value("null", &[matrix(2, 2, &[2.0, 1.0, 1.0, 3.0])], 1)[0].dims(), vec![2, 0]);
     }
