@@ -278,12 +278,12 @@ fn roots_and_minima_follow_the_implicit_function_theorem() {
     assert!(e.user_identifier.as_deref() == Some("msad:notDifferentiable") && e.message.contains("curvature"), "{e}");
 }
 
-/// The Hessian (full, 6 x 6) of `fminbnd_minimum_of(x, k)`, and its value.
-fn minimum_hessian(x: &[f64], k: f64) -> (f64, Vec<f64>) {
+/// The value, gradient and Hessian (full, 6 x 6) of `fminbnd_minimum_of(x, k)`.
+fn minimum_hessian(x: &[f64], k: f64) -> (f64, Vec<f64>, Vec<f64>) {
     let options = Options { jacobian: JacobianStorage::Full, ..Options::default() };
     let request = Request { function: named("fminbnd_minimum_of"), args: vec![column(x.to_vec()), Value::scalar(k)], options, nargout: 3 };
     let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
-    (values(&result.value)[0], values(&result.hessian.expect("Hessian")))
+    (values(&result.value)[0], values(&result.jacobian.expect("gradient")), values(&result.hessian.expect("Hessian")))
 }
 
 /// The minimiser r(a, b) of f = (t - a)^2 w + t^4, w = 1 + b^2, and the minimum f(r): their exact
@@ -295,7 +295,7 @@ fn minima_have_exact_hessians() {
     for x in [X.to_vec(), vec![-0.8, 1.7, 0.0, 0.0, 0.0, 0.0], vec![2.2, -0.3, 0.0, 0.0, 0.0, 0.0]] {
         let [a, b] = [x[0], x[1]];
         let w = 1.0 + b * b;
-        let (scaled, h_scaled) = minimum_hessian(&x, 1.0);
+        let (scaled, _, h_scaled) = minimum_hessian(&x, 1.0);
         let r = scaled / b;
         let g_t = 2.0 * w + 12.0 * r * r;
         let g_i = [-2.0 * w, 4.0 * b * (r - a)];
@@ -311,7 +311,10 @@ fn minima_have_exact_hessians() {
         };
         let expected_scaled = embedded(&|i, j| b * r_ij(i, j) + if i == 1 { r_i[j] } else { 0.0 } + if j == 1 { r_i[i] } else { 0.0 });
         assert!(relative_error(&h_scaled, &expected_scaled) < 1e-11, "{x:?}: {h_scaled:?} vs {expected_scaled:?}");
-        let (_, h_minimum) = minimum_hessian(&x, 2.0);
+        let (_, g_minimum, h_minimum) = minimum_hessian(&x, 2.0);
+        let f_i = [-2.0 * (r - a) * w, 2.0 * b * (r - a).powi(2)];
+        let expected_gradient = [f_i[0] + f_t * r_i[0], f_i[1] + f_t * r_i[1], 0.0, 0.0, 0.0, 0.0];
+        assert!(relative_error(&g_minimum, &expected_gradient) < 1e-12, "{x:?}: {g_minimum:?} vs {expected_gradient:?}");
         let expected_minimum = embedded(&|i, j| g_t * r_i[i] * r_i[j] + g_i[i] * r_i[j] + g_i[j] * r_i[i] + f_t * r_ij(i, j) + f_ij[i][j]);
         assert!(relative_error(&h_minimum, &expected_minimum) < 1e-11, "{x:?}: {h_minimum:?} vs {expected_minimum:?}");
     }
