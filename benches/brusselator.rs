@@ -12,7 +12,7 @@
 mod common;
 
 use msad::engine::{Engine, Options, Request};
-use msad::exec::value::{Array, Value};
+use msad::value::{Array, Value};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

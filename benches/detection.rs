@@ -3,7 +3,7 @@
 //! colouring) against a later compressed call, with the time per Jacobian nonzero to show the growth.
 
 use msad::engine::{Engine, JacobianStorage, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 use std::path::PathBuf;
 use std::time::Instant;
 

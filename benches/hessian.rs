@@ -4,7 +4,7 @@
 //! (`H v` vs `(g(x + h v) - g(x - h v)) / 2h`). Each time is the best of a few warm runs.
 
 use msad::engine::{Engine, Evaluation, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, SparseMatrix, Value};
+use msad::value::{Array, FunctionHandle, SparseMatrix, Value};
 use std::path::PathBuf;
 
 #[path = "support/timing.rs"]

@@ -2,7 +2,7 @@
 //! problem made for it, with the optimisations on and off (`Options::unoptimized`), same run.
 
 use msad::engine::{Engine, JacobianStorage, Mode, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 use std::time::Instant;
 
 /// Median per-call time of `on` and `off` in seconds, prepared first, then timed in alternating rounds

@@ -7,7 +7,7 @@
 //! gradient written out by hand.
 
 use msad::engine::{Engine, Mode, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 use std::path::PathBuf;
 
 #[path = "support/timing.rs"]

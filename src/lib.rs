@@ -12,7 +12,12 @@ pub mod analysis;
 pub mod diag;
 pub mod engine;
 pub mod exec;
+pub mod host;
+pub mod ids;
 pub mod ir;
 #[allow(unsafe_code)]
 pub mod mex;
+pub mod prim;
+pub mod primitives;
 pub mod syntax;
+pub mod value;

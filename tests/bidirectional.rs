@@ -9,7 +9,7 @@ use msad::ad::bicoloring::{Bicoloring, Partition, bicolor};
 use msad::ad::coloring::Ordering;
 use msad::ad::pattern::Pattern;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request, Sparsity};
-use msad::exec::value::{SparseMatrix, Value};
+use msad::value::{SparseMatrix, Value};
 
 /// Diagonal, last column and last row: the Jacobian of an arrowhead function.
 fn arrowhead(n: usize) -> Pattern {
@@ -128,7 +128,7 @@ fn options(mode: Mode, sparsity: Sparsity, jacobian: JacobianStorage) -> Options
     Options { mode, sparsity, jacobian, verbose: true, ..Options::default() }
 }
 
-fn jacobian_of(engine: &mut Engine, f: &msad::exec::value::FunctionHandle, x: &[f64], options: Options) -> (Value, Vec<String>) {
+fn jacobian_of(engine: &mut Engine, f: &msad::value::FunctionHandle, x: &[f64], options: Options) -> (Value, Vec<String>) {
     let request = Request { function: f.clone(), args: vec![column(x.to_vec())], options, nargout: 2 };
     let result = engine.evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
     (result.jacobian.expect("Jacobian requested"), result.log)

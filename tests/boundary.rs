@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use msad::engine::Engine;
-use msad::exec::memory::OutOfMemory;
+use msad::value::memory::OutOfMemory;
 use std::panic::{self, AssertUnwindSafe};
 
 /// The engine runs on the stack the MEX gives it (`mex::stack`, 1 GiB); 256 levels of user recursion
@@ -57,7 +57,7 @@ impl msad::engine::Host for WorkspaceHost {
         self.path.which(name)
     }
 
-    fn set_workspace_variable(&mut self, frame: u64, name: &str, value: &msad::exec::value::Value) -> msad::diag::Result<()> {
+    fn set_workspace_variable(&mut self, frame: u64, name: &str, value: &msad::value::Value) -> msad::diag::Result<()> {
         self.writes.push((frame, name.to_string(), values(value)));
         Ok(())
     }
@@ -65,8 +65,8 @@ impl msad::engine::Host for WorkspaceHost {
 
 /// `step` of tests/octave/fixtures/make_nested_step.m (`n = n + 1; y = n * x`) through a handle whose
 /// workspace holds `n`.
-fn step_handle(n: f64, frame: Option<msad::exec::value::HostFrame>) -> msad::exec::value::FunctionHandle {
-    msad::exec::value::FunctionHandle::Nested {
+fn step_handle(n: f64, frame: Option<msad::value::HostFrame>) -> msad::value::FunctionHandle {
+    msad::value::FunctionHandle::Nested {
         name: "step".into(),
         file: repo_path("tests/octave/fixtures/make_nested_step.m"),
         captured: std::sync::Arc::from(vec![("n".to_string(), column(vec![n]))]),
@@ -77,7 +77,7 @@ fn step_handle(n: f64, frame: Option<msad::exec::value::HostFrame>) -> msad::exe
 
 #[test]
 fn a_parent_variable_a_nested_function_assigns_is_written_back_once_per_call() {
-    let frame = msad::exec::value::HostFrame { parent: "make_nested_step".into(), id: 7 };
+    let frame = msad::value::HostFrame { parent: "make_nested_step".into(), id: 7 };
     let mut host = WorkspaceHost { path: host(), writes: vec![] };
     let mut engine = Engine::new();
     let x = column(vec![1.0, -2.0]);

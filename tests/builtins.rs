@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use msad::exec::value::{Array, Value};
+use msad::value::{Array, Value};
 
 #[test]
 fn builtins_in_user_code_match_finite_differences() {

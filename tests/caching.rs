@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Options, PathHost, Request};
-use msad::exec::value::{FunctionHandle, Value};
+use msad::value::{FunctionHandle, Value};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -100,7 +100,7 @@ fn two_signatures_are_cached_side_by_side() {
 fn cached_linear_derivatives_and_merged_subexpressions_give_the_same_jacobian() {
     let n = 12;
     let a: Vec<f64> = (0..n * n).map(|k| ((k as f64) * 0.618).fract() - 0.5).collect();
-    let captured = vec![("A", Value::Double(msad::exec::value::Array::new(vec![n, n], a)))];
+    let captured = vec![("A", Value::Double(msad::value::Array::new(vec![n, n], a)))];
     let f = anonymous("@(x) A * x + sin(x).^2 + [x(2:end) - x(1:end-1); 0] .* (x(2:end) - x(1:end-1)).' * x(2:end)", captured);
     let mut engine = Engine::new();
     for call in 0..3 {

@@ -4,7 +4,7 @@ mod patterns;
 
 use msad::ad::coloring::{Coloring, color_columns, decompress, decompress_exact, seed_matrix};
 use msad::ad::pattern::Pattern;
-use msad::exec::value::SparseMatrix;
+use msad::value::SparseMatrix;
 use patterns::{Rng, banded, brusselator, laplacian_2d, random_rows};
 
 /// Every colour class is structurally orthogonal: no row holds two columns of one colour.
@@ -212,7 +212,7 @@ fn single_pass_decompression_equals_sparse_of_the_matrix_bit_for_bit() {
             jacobian[at] = if k % 2 == 0 { 0.0 } else { -0.0 };
         }
         pattern.col(n / 2).iter().for_each(|&i| jacobian[n / 2 * m + i] = 0.0);
-        let expected = SparseMatrix::from_dense(&msad::exec::value::Array::new(vec![m, n], jacobian.clone()));
+        let expected = SparseMatrix::from_dense(&msad::value::Array::new(vec![m, n], jacobian.clone()));
         let compressed = times_seed(&jacobian, m, &coloring);
         let checked = decompress(&pattern, &coloring, &compressed).unwrap();
         let exact = decompress_exact(&pattern, &coloring, &compressed);

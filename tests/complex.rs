@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Mode, Options, Request};
-use msad::exec::value::{Array, Complex64, Value};
+use msad::value::{Array, Complex64, Value};
 
 fn value_of(text: &str, x: Vec<f64>) -> Value {
     let mut engine = Engine::new();

@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, Request, Sparsity};
-use msad::exec::value::{Array, Complex64, ComplexSparse, Value};
+use msad::value::{Array, Complex64, ComplexSparse, Value};
 
 fn request(text: &str, captured: Vec<(&str, Value)>, x: &[f64], options: Options, nargout: usize) -> Request {
     Request { function: anonymous(text, captured), args: vec![column(x.to_vec())], options, nargout }

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, Evaluation, JacobianStorage, Options, Request, Sparsity};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 
 fn request(function: &FunctionHandle, x: &[f64], nargout: usize, options: Options) -> Request {
     Request { function: function.clone(), args: vec![column(x.to_vec())], options, nargout }

@@ -10,7 +10,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Evaluation, Mode, Options, PathHost, Request};
-use msad::exec::value::Value;
+use msad::value::Value;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::PathBuf;

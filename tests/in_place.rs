@@ -12,7 +12,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Evaluation, Mode, Options, PathHost, Request};
-use msad::exec::value::Value;
+use msad::value::Value;
 use std::path::PathBuf;
 
 /// A function body computing `y` from `x`, and the names the kept variant holds until its end.

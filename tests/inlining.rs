@@ -7,8 +7,8 @@ mod common;
 use common::*;
 use msad::analysis::inline_calls;
 use msad::engine::{Engine, Options, Request};
-use msad::ir::Op;
 use msad::ir::program::Loader;
+use msad::ir::{FuncId, Op};
 
 const X: [f64; 4] = [0.3, -1.2, 2.5, 0.7];
 
@@ -23,12 +23,12 @@ fn calls_of_a_subfunction_and_of_another_file_are_inlined() {
     let mut host = host();
     let mut program = Loader::new(&mut host).load_named("inline_calls").unwrap();
     let calls = |program: &msad::ir::Program| {
-        program.functions[0].blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Call(_))).count()
+        program.functions[FuncId::ENTRY].blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Call(_))).count()
     };
     assert_eq!(calls(&program), 2);
     inline_calls(&mut program);
     assert_eq!(calls(&program), 0);
-    let files: Vec<String> = program.functions[0]
+    let files: Vec<String> = program.functions[FuncId::ENTRY]
         .blocks
         .iter()
         .flat_map(|b| &b.insts)
@@ -69,14 +69,14 @@ fn an_error_in_an_inlined_callee_names_the_callee_then_the_caller() {
 /// direct call, inlined like a call by name (a closure over a closure costs what one level costs).
 #[test]
 fn calls_through_captured_handles_are_direct_and_inlined() {
-    use msad::exec::value::{FunctionHandle, StructArray, Value};
     use msad::ir::lower::Captures;
+    use msad::value::{FunctionHandle, StructArray, Value};
     let inner = Value::Handle(std::sync::Arc::new(anonymous("@(y) y .^ 2 + sin(y)", vec![])));
     let field =
         |name: &str, value: Value| Value::Struct(StructArray { dims: vec![1, 1], fields: vec![name.into()], elements: vec![vec![value]] });
     let prob = field("RHS", field("F", inner.clone()));
     let count = |program: &msad::ir::Program, call: fn(&Op) -> bool| {
-        program.functions[0].blocks.iter().flat_map(|b| &b.insts).filter(|i| call(&i.op)).count()
+        program.functions[FuncId::ENTRY].blocks.iter().flat_map(|b| &b.insts).filter(|i| call(&i.op)).count()
     };
     for (text, captured) in [("@(y) inner(y) * 2", vec![("inner", inner.clone())]), ("@(y) prob.RHS.F(y) - y", vec![("prob", prob)])] {
         let FunctionHandle::Anonymous { captured: values, .. } = anonymous(text, captured.clone()) else { unreachable!() };

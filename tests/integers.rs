@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::Engine;
-use msad::exec::value::{IntClass, Value};
+use msad::value::{IntClass, Value};
 
 #[test]
 fn integer_counters_and_subscripts_leave_the_jacobian_alone() {

@@ -6,9 +6,9 @@ mod common;
 
 use common::*;
 use msad::engine::Engine;
-use msad::exec::interrupt;
-use msad::exec::primitives;
-use msad::exec::value::{Array, Value};
+use msad::primitives;
+use msad::value::interrupt;
+use msad::value::{Array, Value};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

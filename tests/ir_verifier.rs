@@ -8,7 +8,7 @@ use msad::analysis::verify::{check_always, verify};
 use msad::analysis::{eliminate_common_subexpressions, fold_constants, inline_calls, propagate};
 use msad::engine::Engine;
 use msad::ir::program::Loader;
-use msad::ir::{Function, Op, Program, Terminator};
+use msad::ir::{BlockId, FuncId, Function, Op, Program, Terminator};
 
 fn verify_all(program: &Program, pass: &str) {
     for func in &program.functions {
@@ -55,7 +55,7 @@ fn the_engine_checks_its_ir_when_asked() {
 /// A function with a loop (phis, two predecessors at the header) from the fixtures.
 fn looping() -> Function {
     let program = Loader::new(&mut host()).load_named("loop_while").expect("fixture loads");
-    let func = program.functions[0].clone();
+    let func = program.functions[FuncId::ENTRY].clone();
     verify(&func).expect("valid as lowered");
     func
 }
@@ -68,7 +68,7 @@ fn broken(change: impl FnOnce(&mut Function)) -> String {
 
 #[test]
 fn broken_ir_is_caught() {
-    let joins = |f: &Function| f.blocks.iter().position(|b| !b.phis.is_empty()).expect("a loop header");
+    let joins = |f: &Function| f.blocks.iter_ids().find(|(_, b)| !b.phis.is_empty()).expect("a loop header").0;
     let message = broken(|f| {
         let b = joins(f);
         f.blocks[b].preds.pop();
@@ -86,12 +86,12 @@ fn broken_ir_is_caught() {
         else {
             unreachable!()
         };
-        let first = f.blocks[0].insts.iter_mut().find(|i| !i.args.is_empty()).expect("an instruction with operands");
+        let first = f.blocks[BlockId::ENTRY].insts.iter_mut().find(|i| !i.args.is_empty()).expect("an instruction with operands");
         first.args[0] = values[0];
     });
     assert!(message.contains("does not dominate") || message.contains("never defined"), "{message}");
     let message = broken(|f| {
-        let constant = f.blocks[0].insts.iter_mut().find(|i| matches!(i.op, Op::Const(_))).expect("a constant");
+        let constant = f.blocks[BlockId::ENTRY].insts.iter_mut().find(|i| matches!(i.op, Op::Const(_))).expect("a constant");
         constant.args.push(constant.dests[0]);
     });
     assert!(message.contains("operands"), "{message}");

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, Options, Request};
-use msad::exec::value::{Array, Value};
+use msad::value::{Array, Value};
 
 fn brusselator_init(n: usize) -> Vec<f64> {
     (1..=n)

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
-use msad::exec::value::{FunctionHandle, Value};
+use msad::value::{FunctionHandle, Value};
 
 const X: [f64; 6] = [0.31, 0.52, 0.74, 0.43, 0.65, 0.86];
 
@@ -43,7 +43,7 @@ fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
     let jtw: Vec<f64> = (0..n).map(|j| (0..m).map(|i| forward[j * m + i] * w[i]).sum()).collect();
     let weighted = anonymous(
         "@(x) sum(w(:) .* reshape(f(x), [], 1))",
-        vec![("w", column(w)), ("f", msad::exec::value::Value::Handle(std::sync::Arc::new(f.clone())))],
+        vec![("w", column(w)), ("f", Value::Handle(std::sync::Arc::new(f.clone())))],
     );
     let reverse = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
     let gradient = jacobian(&mut engine, &weighted, &X, reverse);

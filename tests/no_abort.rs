@@ -6,9 +6,9 @@
 //! binary, one case after another; when the child dies, the case it was running is the culprit and a
 //! new child goes on from the next case.
 
-use msad::exec::memory::OutOfMemory;
-use msad::exec::primitives;
-use msad::exec::value::{Array, SparseMatrix, Value};
+use msad::primitives;
+use msad::value::memory::OutOfMemory;
+use msad::value::{Array, SparseMatrix, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::{Command, Stdio};

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request, Sparsity};
-use msad::exec::value::{Array, SparseMatrix, StructArray, Value};
+use msad::value::{Array, SparseMatrix, StructArray, Value};
 
 /// The option sets a user may pass: each must give the exact derivative at every point.
 fn modes() -> Vec<(&'static str, Options)> {

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
-use msad::exec::primitives::{self, Prim};
+use msad::primitives::{self, Prim};
 
 #[test]
 fn every_variant_has_exactly_one_record_and_name() {

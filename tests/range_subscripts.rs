@@ -1,7 +1,7 @@
 //! Selections and assignments through a range read only as a subscript (`y(1:2:end)`,
-//! `d(1:2:end) = u`) or through `(:)` run without an index list (src/exec/index.rs `stride_within`),
+//! `d(1:2:end) = u`) or through `(:)` run without an index list (src/primitives/index.rs `stride_within`),
 //! and an assignment into a base without derivative (`d = zeros(size(y))`) zeroes each column of its
-//! block just before writing into it (src/exec/deriv.rs `assign_at`). Each function's f and J must equal,
+//! block just before writing into it (src/value/deriv.rs `assign_at`). Each function's f and J must equal,
 //! bit for bit, those of the same code with every range also read as a value (so it is built as an
 //! index list and takes the general path), on repeated calls, and J must match central differences.
 //! Errors keep their message and identifier.
@@ -11,8 +11,8 @@ mod common;
 use common::*;
 use msad::ad::pattern::Pattern;
 use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, PathHost, Request, Sparsity};
-use msad::exec::deriv::{DenseDeriv, Deriv, Stride};
-use msad::exec::value::Value;
+use msad::value::Value;
+use msad::value::deriv::{DenseDeriv, Deriv, Stride};
 use std::path::PathBuf;
 
 /// A function body computing `y` from `x` (8 elements), and the ranges the list variant reads as values.
@@ -222,7 +222,7 @@ fn assignment_into_a_base_without_derivative_equals_the_zero_filled_block() {
 }
 
 /// The compressed runs build selections from the seeded argument (`x(1:2:end)`, `x(k)`, `x(5)`) from
-/// the colouring (src/exec/deriv.rs `SeedColours`), and when nothing else reads the argument they get
+/// the colouring (src/value/deriv.rs `SeedColours`), and when nothing else reads the argument they get
 /// no seed block at all. With many colours split into chunks over two threads, the argument
 /// differentiated being the second, and a subfunction selecting from its own parameter (which reads
 /// its block), f and J equal those of the same code with the argument also read as a value (kept, so

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request, Sparsity};
-use msad::exec::value::FunctionHandle;
+use msad::value::FunctionHandle;
 
 fn option_sets() -> Vec<Options> {
     let modes = [Mode::Auto, Mode::Forward, Mode::Reverse];

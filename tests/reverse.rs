@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Evaluation, JacobianStorage, Mode, Options, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 
 /// Differentiable builtins the consistency test cannot reach with one scalar `sum(w .* f(x))`: `find`'s
 /// derivative is on a later output (`[i, j, v] = find(x)`), `struct` and `num2cell` build
@@ -39,7 +39,7 @@ const NOT_COVERED: [&str; 17] = [
 
 #[test]
 fn every_differentiable_builtin_is_in_the_consistency_test() {
-    use msad::exec::primitives::{self, Derivative, Kernel, output_is_differentiable};
+    use msad::primitives::{self, Derivative, Kernel, output_is_differentiable};
     let missing: Vec<&str> = primitives::names()
         .filter(|name| {
             let id = primitives::lookup(name).expect("listed");

@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, Evaluation, Mode, Options, Request, Sparsity};
-use msad::exec::value::Value;
+use msad::value::Value;
 
 fn request(name: &str, x: &[f64], nargout: usize, options: Options) -> Request {
     Request { function: named(name), args: vec![column(x.to_vec())], options, nargout }
@@ -120,7 +120,7 @@ fn errors_inside_compiled_loops_are_the_interpreters() {
 /// `f = sum(sqrt(x - 1))`, `J(j) = 1 / (2 sqrt(x_j - 1))`, the same with compiled loops and without.
 #[test]
 fn complex_values_in_compiled_loops_resume_in_the_interpreter() {
-    use msad::exec::value::Complex64;
+    use msad::value::Complex64;
     let x = [2.0, 0.5, 3.0];
     let jacobians = [false, true].map(|unoptimized| {
         let mut engine = Engine::new();

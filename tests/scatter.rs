@@ -1,8 +1,8 @@
-//! `Deriv::scatter` of a dense block (src/exec/deriv.rs): rows in increasing order are written in one
+//! `Deriv::scatter` of a dense block (src/value/deriv.rs): rows in increasing order are written in one
 //! pass with the gaps zeroed; any other order zero-fills first. Both give the block with row `o` equal
 //! to source row `i` for each pair `(o, i)` and zero elsewhere, bit for bit.
 
-use msad::exec::deriv::{DenseDeriv, Deriv};
+use msad::value::deriv::{DenseDeriv, Deriv};
 
 fn expected(source: &DenseDeriv, pairs: &[(usize, usize)], rows: usize) -> Vec<f64> {
     let mut out = vec![0.0; rows * source.nd];

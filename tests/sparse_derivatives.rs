@@ -7,9 +7,9 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
-use msad::exec::deriv::{DenseDeriv, Deriv};
-use msad::exec::primitives::{self, Forward, Prim};
-use msad::exec::value::{Array, SparseMatrix, Value};
+use msad::primitives::{self, Forward, Prim};
+use msad::value::deriv::{DenseDeriv, Deriv};
+use msad::value::{Array, SparseMatrix, Value};
 
 fn x0() -> Vec<f64> {
     vec![0.3, 0.5, 0.7, 0.4, 0.6, 0.8]

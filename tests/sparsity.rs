@@ -6,7 +6,7 @@ use common::*;
 use msad::ad::pattern::Pattern;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, JacobianStorage, Options, Request, Sparsity};
-use msad::exec::value::{FunctionHandle, SparseMatrix, Value};
+use msad::value::{FunctionHandle, SparseMatrix, Value};
 
 fn brusselator_init(n: usize) -> Vec<f64> {
     (1..=n).flat_map(|i| [1.0 + (2.0 * std::f64::consts::PI * i as f64 / (n as f64 + 1.0)).sin(), 3.0]).collect()

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use msad::engine::{Engine, JacobianStorage, Options, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 
 fn jacobian(f: &FunctionHandle, x: &[f64], threads: usize) -> Vec<f64> {
     let options = Options { jacobian: JacobianStorage::Full, threads: Some(threads), ..Options::default() };

@@ -1,16 +1,17 @@
 """Module-level import cycles: edges `crate::X` / `super::X` between the top-level folders of src/ and
-between exec's submodules; prints the edges in cycles and the simple cycles."""
+between the submodules of the runtime's folders (SPLIT); prints the edges in cycles and the simple cycles."""
 import re,os,sys,itertools
-TOP={'syntax','ir','analysis','ad','exec','engine','mex','diag'}
+TOP={'syntax','ir','analysis','ad','exec','engine','mex','diag','prim','value','primitives','host'}
+SPLIT={'exec','value','host','ad'}  # primitives/ is one node: the records share helpers, as when it sat in exec
 def modpath(p):
     parts=p[len('src/'):-3].split('/')
     if parts[-1]=='mod' : parts=parts[:-1]
     if parts==['lib']: parts=[]
     return parts
 def node(path):
-    # granularity: top folder; inside exec, exec/<sub>
+    # granularity: top folder; inside a SPLIT folder, folder/<sub>
     if not path or path[0] not in TOP: return None
-    if path[0]=='exec' and len(path)>1: return 'exec/'+path[1]
+    if path[0] in SPLIT and len(path)>1: return path[0]+'/'+path[1]
     return path[0]
 def expand(rest):
     # rest: text after 'X::' possibly '{a, b::c}' or 'a::b'
@@ -47,7 +48,7 @@ for root,_,files in os.walk('src'):
             for tail in expand(text[m.end():]):
                 full=base+[t for t in tail if t and t!='self']
                 dst=node(full)
-                if dst and dst!=src and not (src.startswith('exec/') and dst=='exec') :
+                if dst and dst!=src and not (src.startswith(dst+'/')) :
                     if dst=='exec' and src!='exec' and len(full)>1: pass
                     edges.setdefault((src,dst),[]).append(p)
 
@@ -66,16 +67,16 @@ top={}
 for (a,b),fs in edges.items():
     a2,b2=a.split('/')[0],b.split('/')[0]
     if a2!=b2: top.setdefault((a2,b2),[]).extend(fs)
-sub={k:v for k,v in edges.items() if k[0].startswith('exec/') and k[1].startswith('exec/')}
+sub={k:v for k,v in edges.items() if '/' in k[0] and k[0].split('/')[0]==k[1].split('/')[0]}
 verbose='-v' in sys.argv
-for title,E in (('top-level folders',top),('exec submodules',sub)):
+for title,E in (('top-level folders',top),('submodules within '+', '.join(sorted(SPLIT)),sub)):
     cs=simple_cycles(E)
     print(f'{title}: {len(E)} edges, {len(cs)} simple cycles')
     for c in cs:
         print('  '+' -> '.join(c+[c[0]]))
         if verbose:
             for a,b in zip(c,c[1:]+[c[0]]): print('     ',a,'->',b,sorted(set(E[(a,b)]))[:5])
-# Mixed granularity: exec split into its submodules (values, primitives, interp ...), the other folders whole.
+# Mixed granularity: the SPLIT folders split into their submodules, the other folders whole.
 def sccs(E):
     nodes=sorted({a for a,b in E}|{b for a,b in E}); adj={n:[] for n in nodes}
     for a,b in E: adj[a].append(b)
@@ -94,10 +95,10 @@ def sccs(E):
     for v in nodes:
         if v not in index: strong(v)
     return out
-mixed={k:v for k,v in edges.items() if not (k[0]=='exec' or k[1]=='exec')}
+mixed={k:v for k,v in edges.items() if not (k[0] in SPLIT or k[1] in SPLIT)}
 comps=sccs(mixed)
 cs=simple_cycles(mixed)
-print(f'pipeline with exec split into its submodules: {len(mixed)} edges, {len(cs)} simple cycles, strongly connected groups: {comps}')
+print(f'pipeline with {", ".join(sorted(SPLIT))} split into their submodules: {len(mixed)} edges, {len(cs)} simple cycles, strongly connected groups: {comps}')
 if verbose:
     for comp in comps:
         for (a,b),fs in sorted(mixed.items()):

@@ -22,4 +22,5 @@ for root,_,files in os.walk('src'):
                 res.append((j-i+1,p,name,i+1))
             i+=1
 res.sort(reverse=True)
-for r in res[:int(sys.argv[1]) if len(sys.argv)>1 else 10]: print(*r)
+count=next((int(a) for a in sys.argv[1:] if a.isdigit()),10)
+for r in res[:count]: print(*r)

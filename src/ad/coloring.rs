@@ -5,8 +5,8 @@
 use super::ordering::{Graph, incidence_degree, largest_first, neighbour_counts, smallest_last};
 use super::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::buffers;
-use crate::exec::value::{Array, SparseMatrix};
+use crate::value::buffers;
+use crate::value::{Array, SparseMatrix};
 
 /// The vertex ordering the greedy colouring followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

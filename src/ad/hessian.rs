@@ -6,7 +6,7 @@
 use super::coloring::{Coloring, Ordering, color_columns, gather_nonzeros};
 use super::ordering::{Graph, incidence_degree, largest_first, neighbour_counts, smallest_last};
 use super::pattern::Pattern;
-use crate::exec::value::SparseMatrix;
+use crate::value::SparseMatrix;
 use std::collections::HashMap;
 
 /// A Hessian pattern, its colouring, and for each structural entry (column by column) its position in

@@ -1,5 +1,5 @@
 //! Differentiation: sparsity patterns, colouring and compression; forward derivative rules live with
-//! the primitives in `exec::primitives`.
+//! the primitives in `primitives`.
 
 pub mod bicoloring;
 pub mod coloring;
@@ -7,3 +7,4 @@ pub mod hessian;
 mod ordering;
 pub mod pattern;
 pub mod reverse;
+pub mod slot;

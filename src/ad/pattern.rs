@@ -4,7 +4,7 @@
 //! and the columns of a row, and decompression fills the result column by column. Indices within a
 //! row or column are sorted and unique, so two patterns are equal exactly when their structures are.
 
-use crate::exec::value::SparseMatrix;
+use crate::value::SparseMatrix;
 
 /// One compressed orientation: line `k` holds `index[start[k]..start[k + 1]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 //! can return an active value; likewise for dependence.
 
 use super::two_sided_joins;
-use crate::exec::primitives;
-use crate::exec::value::{FunctionHandle, Value};
-use crate::ir::{Callee, Function, Op, Program, SharedVar, Terminator, ValueId};
+use crate::ir::{Callee, FuncId, Function, Op, Program, SharedVar, Terminator, ValueId};
+use crate::primitives;
+use crate::value::{FunctionHandle, Value};
 use std::collections::HashSet;
 
 #[derive(Clone, Debug, Default)]
@@ -19,17 +19,17 @@ pub struct Activity {
 
 impl Activity {
     pub fn is_active(&self, v: ValueId) -> bool {
-        self.active[v.0 as usize]
+        self.active[v.index()]
     }
     /// Whether the value may vary with x (branch conditions that do make the control path x-dependent).
     pub fn depends_on_x(&self, v: ValueId) -> bool {
-        self.depends[v.0 as usize]
+        self.depends[v.index()]
     }
     /// Whether the value may differ between calls of a prepared plan: it depends on any argument (x or
     /// another), through operations or through the side taken at a branch that does. A sparsity
     /// pattern decided by such a value (a subscript, a mask, a size) holds only while it is the same.
     pub fn varies(&self, v: ValueId) -> bool {
-        self.varies[v.0 as usize]
+        self.varies[v.index()]
     }
     pub fn count(&self) -> usize {
         self.active.iter().filter(|a| **a).count()
@@ -46,7 +46,7 @@ pub fn activity(program: &Program, wrt: usize, first_output_only: bool) -> Vec<A
     let depends = propagate(program, &[wrt], &unforced, Reach::Values);
     let varies = varying(program);
     if first_output_only {
-        let needed = first_output_inputs(&program.functions[0]);
+        let needed = first_output_inputs(&program.functions[FuncId::ENTRY]);
         active[0].iter_mut().zip(needed).for_each(|(a, needed)| *a &= needed);
     }
     let per_function = active.into_iter().zip(depends).zip(varies);
@@ -60,7 +60,7 @@ fn no_forced_phis(program: &Program) -> Vec<Vec<bool>> {
 /// Values depending on any argument of the entry, also through control: the phis at the join of a
 /// branch whose condition varies vary.
 fn varying(program: &Program) -> Vec<Vec<bool>> {
-    let every_argument: Vec<usize> = (0..program.functions[0].params.len()).collect();
+    let every_argument: Vec<usize> = (0..program.functions[FuncId::ENTRY].params.len()).collect();
     let joins: Vec<_> = program.functions.iter().map(two_sided_joins).collect();
     let mut forced = no_forced_phis(program);
     loop {
@@ -69,11 +69,11 @@ fn varying(program: &Program) -> Vec<Vec<bool>> {
         for (fi, func) in program.functions.iter().enumerate() {
             for (b, block) in func.blocks.iter().enumerate() {
                 let (Terminator::Branch { cond, .. }, Some(join)) = (&block.term, joins[fi][b]) else { continue };
-                if !varies[fi][cond.0 as usize] {
+                if !varies[fi][cond.index()] {
                     continue;
                 }
                 for phi in &func.block(join).phis {
-                    changed |= !std::mem::replace(&mut forced[fi][phi.dest.0 as usize], true);
+                    changed |= !std::mem::replace(&mut forced[fi][phi.dest.index()], true);
                 }
             }
         }
@@ -92,19 +92,19 @@ fn first_output_inputs(func: &Function) -> Vec<bool> {
     while changed {
         changed = false;
         let mut mark = |needed: &mut Vec<bool>, v: ValueId| {
-            changed |= !std::mem::replace(&mut needed[v.0 as usize], true);
+            changed |= !std::mem::replace(&mut needed[v.index()], true);
         };
         for block in func.blocks.iter().rev() {
             if let Terminator::Return(outputs) = &block.term {
                 outputs.first().into_iter().for_each(|&v| mark(&mut needed, v));
             }
             for inst in block.insts.iter().rev() {
-                if inst.dests.iter().any(|d| needed[d.0 as usize]) {
+                if inst.dests.iter().any(|d| needed[d.index()]) {
                     inst.args.iter().for_each(|&v| mark(&mut needed, v));
                 }
             }
             for phi in &block.phis {
-                if needed[phi.dest.0 as usize] {
+                if needed[phi.dest.index()] {
                     phi.incoming.iter().for_each(|&(_, v)| mark(&mut needed, v));
                 }
             }
@@ -121,7 +121,7 @@ fn handle_targets(program: &Program) -> Vec<usize> {
     let mut targets = vec![];
     for inst in program.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts) {
         match &inst.op {
-            Op::MakeHandle { target: Callee::User(id), .. } => targets.push(id.0 as usize),
+            Op::MakeHandle { target: Callee::User(id), .. } => targets.push(id.index()),
             Op::Const(value) => constant_handle_targets(value, &mut targets),
             _ => {}
         }
@@ -134,7 +134,7 @@ fn constant_handle_targets(value: &Value, out: &mut Vec<usize>) {
         Value::Handle(h) => {
             if let FunctionHandle::Compiled { target, captured, .. } = &**h {
                 if let Callee::User(id) = target {
-                    out.push(id.0 as usize);
+                    out.push(id.index());
                 }
                 captured.iter().for_each(|v| constant_handle_targets(v, out));
             }
@@ -181,8 +181,8 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
         for (fi, func) in program.functions.iter().enumerate() {
             let act = &mut acts[fi];
             let mark = |v: ValueId, on: bool, act: &mut Vec<bool>| {
-                if on && !act[v.0 as usize] {
-                    act[v.0 as usize] = true;
+                if on && !act[v.index()] {
+                    act[v.index()] = true;
                     true
                 } else {
                     false
@@ -190,24 +190,24 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
             };
             for block in &func.blocks {
                 for phi in &block.phis {
-                    let on = forced[fi][phi.dest.0 as usize] || phi.incoming.iter().any(|(_, v)| act[v.0 as usize]);
+                    let on = forced[fi][phi.dest.index()] || phi.incoming.iter().any(|(_, v)| act[v.index()]);
                     changed |= mark(phi.dest, on, act);
                 }
                 for inst in &block.insts {
-                    let any_arg = inst.args.iter().any(|a| act[a.0 as usize]);
+                    let any_arg = inst.args.iter().any(|a| act[a.index()]);
                     let on = match &inst.op {
                         Op::Param(i) => active_params[fi][*i],
                         Op::Prim(_) => any_arg,
                         // Only the indexed array and the assigned value carry derivatives; a function handle's
                         // call `f(x)` (also an index) passes every argument's.
-                        Op::IndexAssign if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],
+                        Op::IndexAssign if through_derivatives => act[inst.args[0].index()] || act[inst.args[1].index()],
                         Op::Index | Op::IndexAssign => any_arg,
                         // Called code is reached through handles the analysis cannot follow: see `handle_targets`.
                         Op::MakeHandle { .. } | Op::Apply(_) => any_arg,
                         // Containers carry their parts' derivatives; indices never do.
-                        Op::Field { .. } | Op::CellIndex { .. } | Op::Element if through_derivatives => act[inst.args[0].0 as usize],
+                        Op::Field { .. } | Op::CellIndex { .. } | Op::Element if through_derivatives => act[inst.args[0].index()],
                         Op::FieldAssign(_) | Op::CellAssign | Op::ElementAssign if through_derivatives => {
-                            act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize]
+                            act[inst.args[0].index()] || act[inst.args[1].index()]
                         }
                         Op::Field { .. } | Op::CellIndex { .. } | Op::FieldAssign(_) | Op::CellAssign => any_arg,
                         Op::Element | Op::ElementAssign => any_arg,
@@ -222,26 +222,26 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                         }
                         Op::LoadShared(var) => reach == Reach::Selections || reached_shared.contains(var),
                         Op::TargetCount { .. } => false,
-                        Op::ListPart { .. } => act[inst.args[0].0 as usize],
-                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0].0 as usize] || act[inst.args[1].0 as usize],
+                        Op::ListPart { .. } => act[inst.args[0].index()],
+                        Op::ListAssign { .. } if through_derivatives => act[inst.args[0].index()] || act[inst.args[1].index()],
                         Op::ListAssign { .. } => any_arg,
                         Op::Outputs(inner) => match **inner {
                             Op::Call(callee) => {
-                                let params = &mut active_params[callee.0 as usize];
+                                let params = &mut active_params[callee.index()];
                                 if any_arg && params.iter().any(|p| !p) {
                                     params.iter_mut().for_each(|p| *p = true);
                                     changed = true;
                                 }
-                                active_results[callee.0 as usize]
+                                active_results[callee.index()]
                             }
                             _ => any_arg,
                         },
                         Op::Call(callee) => {
                             let varargin = program.function(*callee).params.last().is_some_and(|p| p == "varargin");
                             let spread_from = inst.args.iter().position(|a| lists[fi].contains(a));
-                            let params = &mut active_params[callee.0 as usize];
+                            let params = &mut active_params[callee.index()];
                             let last = params.len().saturating_sub(1);
-                            for (k, _) in inst.args.iter().enumerate().filter(|(_, a)| act[a.0 as usize]) {
+                            for (k, _) in inst.args.iter().enumerate().filter(|(_, a)| act[a.index()]) {
                                 // After a cs-list, an argument may land at any later parameter; varargin
                                 // takes every argument from its position on.
                                 let reach = match spread_from {
@@ -255,7 +255,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                                     }
                                 }
                             }
-                            active_results[callee.0 as usize]
+                            active_results[callee.index()]
                         }
                         Op::End { .. } => reach == Reach::Values && any_arg,
                         Op::Const(_) | Op::Undefined(_) | Op::MagicColon => false,
@@ -270,7 +270,7 @@ fn propagate(program: &Program, from: &[usize], forced: &[Vec<bool>], reach: Rea
                     }
                 }
                 if let Terminator::Return(outs) = &block.term
-                    && outs.iter().any(|v| act[v.0 as usize])
+                    && outs.iter().any(|v| act[v.index()])
                     && !active_results[fi]
                 {
                     active_results[fi] = true;

@@ -5,9 +5,10 @@
 //! Values that only constants and index markers feed are dropped once nothing reads them.
 
 use super::dominance::immediate_forward_dominators;
-use crate::exec::primitives::{self, PrimId};
-use crate::exec::value::Value;
-use crate::ir::{Function, Op, Terminator, ValueId};
+use crate::ids::IdVec;
+use crate::ir::{BlockId, Function, Op, Terminator, ValueId};
+use crate::primitives::{self, PrimId};
+use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
@@ -26,10 +27,10 @@ type Key = (Operation, Vec<ValueId>, usize);
 /// Eliminates repeated computations in `func`; returns how many instructions were removed.
 pub fn eliminate_common_subexpressions(func: &mut Function) -> usize {
     let idom = immediate_forward_dominators(func);
-    let mut children = vec![vec![]; func.blocks.len()];
-    for (b, d) in idom.iter().enumerate() {
+    let mut children: IdVec<BlockId, Vec<BlockId>> = IdVec::filled(vec![], func.blocks.len());
+    for (b, d) in func.blocks.ids().zip(&idom) {
         if let Some(d) = d {
-            children[d.0 as usize].push(b);
+            children[*d].push(b);
         }
     }
     let mut alias: HashMap<ValueId, ValueId> = HashMap::new();
@@ -37,7 +38,7 @@ pub fn eliminate_common_subexpressions(func: &mut Function) -> usize {
     let mut constants: HashMap<ValueId, Value> = HashMap::new();
     let mut removed = 0;
     // Depth-first over the dominator tree; each block's entries leave scope after its subtree.
-    let mut stack: Vec<(usize, Option<Vec<Key>>)> = vec![(0, None)];
+    let mut stack: Vec<(BlockId, Option<Vec<Key>>)> = vec![(BlockId::ENTRY, None)];
     while let Some((b, scope)) = stack.pop() {
         if let Some(keys) = scope {
             keys.iter().for_each(|k| {

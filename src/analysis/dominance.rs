@@ -7,22 +7,23 @@ use crate::ir::{BlockId, Function, Terminator};
 /// block (unreachable fresh blocks also end in `Return` but are never reached from the entry).
 pub fn immediate_postdominators(func: &Function) -> Vec<Option<BlockId>> {
     let order = func.reverse_postorder();
-    let root = (0..func.blocks.len()).find(|&b| matches!(func.blocks[b].term, Terminator::Return(_)) && order.contains(&BlockId(b as u32)));
+    let root = func.blocks.ids().find(|&b| matches!(func.block(b).term, Terminator::Return(_)) && order.contains(&b));
     let Some(root) = root else { return vec![None; func.blocks.len()] };
-    let preds = |b: usize| func.blocks[b].preds.iter().map(|p| p.0 as usize).collect();
-    let succs = |b: usize| func.successors(BlockId(b as u32)).iter().map(|s| s.0 as usize).collect();
+    let root = root.index();
+    let preds = |b: usize| func.block(BlockId::new(b)).preds.iter().map(|p| p.index()).collect();
+    let succs = |b: usize| func.successors(BlockId::new(b)).iter().map(|s| s.index()).collect();
     to_blocks(immediate_dominators(func.blocks.len(), root, preds, succs))
 }
 
 /// Immediate dominators of the CFG from the entry block.
 pub fn immediate_forward_dominators(func: &Function) -> Vec<Option<BlockId>> {
-    let preds = |b: usize| func.blocks[b].preds.iter().map(|p| p.0 as usize).collect();
-    let succs = |b: usize| func.successors(BlockId(b as u32)).iter().map(|s| s.0 as usize).collect();
+    let preds = |b: usize| func.block(BlockId::new(b)).preds.iter().map(|p| p.index()).collect();
+    let succs = |b: usize| func.successors(BlockId::new(b)).iter().map(|s| s.index()).collect();
     to_blocks(immediate_dominators(func.blocks.len(), 0, succs, preds))
 }
 
 fn to_blocks(idom: Vec<Option<usize>>) -> Vec<Option<BlockId>> {
-    idom.into_iter().enumerate().map(|(b, d)| d.filter(|&d| d != b).map(|d| BlockId(d as u32))).collect()
+    idom.into_iter().enumerate().map(|(b, d)| d.filter(|&d| d != b).map(BlockId::new)).collect()
 }
 
 /// Cooper, Harvey, Kennedy, "A Simple, Fast Dominance Algorithm", on a graph given by `forward`

@@ -16,14 +16,14 @@ pub fn inline_calls(program: &mut Program) {
     for func in &mut program.functions {
         // A cs-list argument spreads into a number of arguments known only when the call runs.
         let lists = func.spread_lists();
-        for b in 0..func.blocks.len() {
+        for b in func.blocks.ids() {
             let insts = std::mem::take(&mut func.blocks[b].insts);
             let mut out = Vec::with_capacity(insts.len());
             let mut alias = HashMap::new();
             for inst in insts {
                 match &inst.op {
-                    Op::Call(id) if inlinable(&originals[id.0 as usize], &inst) && !inst.args.iter().any(|a| lists.contains(a)) => {
-                        copy_body(func, &originals[id.0 as usize], &inst, &mut out, &mut alias)
+                    Op::Call(id) if inlinable(&originals[*id], &inst) && !inst.args.iter().any(|a| lists.contains(a)) => {
+                        copy_body(func, &originals[*id], &inst, &mut out, &mut alias)
                     }
                     _ => out.push(inst),
                 }
@@ -72,7 +72,7 @@ fn inlinable(callee: &Function, call: &Inst) -> bool {
 /// joins, and the returned values.
 fn straight_line(func: &Function) -> Option<(Vec<&Block>, &[ValueId])> {
     let mut path = vec![];
-    let mut id = BlockId(0);
+    let mut id = BlockId::new(0);
     loop {
         let block = func.block(id);
         if block.handler.is_some() || !block.phis.is_empty() || path.len() == func.blocks.len() {
@@ -93,7 +93,7 @@ fn copy_body(caller: &mut Function, callee: &Function, call: &Inst, out: &mut Ve
     let from = Arc::new(InlinedFrom { name: callee.name.clone(), file: callee.file.clone(), call_span: call.span });
     let base = caller.value_count;
     caller.value_count += callee.value_count;
-    let fresh = |v: ValueId| ValueId(base + v.0);
+    let fresh = |v: ValueId| ValueId::new(base as usize + v.index());
     let (path, results) = straight_line(callee).expect("inlinable checked the callee is straight-line");
     for inst in path.iter().flat_map(|b| &b.insts) {
         let dests: Vec<ValueId> = inst.dests.iter().map(|&d| fresh(d)).collect();

@@ -3,8 +3,8 @@
 //! Their forward rules run once per plan and seed; later calls reuse the block.
 
 use super::Activity;
-use crate::exec::primitives::{self, Linearity};
 use crate::ir::{Function, Op, ValueId};
+use crate::primitives::{self, Linearity};
 
 /// `true` for every value of `func` (the entry function, argument `wrt` differentiated) whose
 /// derivative does not depend on the arguments' values.
@@ -14,10 +14,10 @@ pub fn constant_derivatives(func: &Function, activity: &Activity, wrt: usize) ->
     for b in func.reverse_postorder() {
         for inst in &func.block(b).insts {
             if let Op::Const(_) | Op::MagicColon = inst.op {
-                inst.dests.iter().for_each(|d| is_const[d.0 as usize] = true);
+                inst.dests.iter().for_each(|d| is_const[d.index()] = true);
                 continue;
             }
-            let kind = |v: &ValueId| match (constant[v.0 as usize], is_const[v.0 as usize]) {
+            let kind = |v: &ValueId| match (constant[v.index()], is_const[v.index()]) {
                 (true, _) => Operand::Linear,
                 (_, true) => Operand::Constant,
                 _ => Operand::Varying,
@@ -35,7 +35,7 @@ pub fn constant_derivatives(func: &Function, activity: &Activity, wrt: usize) ->
                 _ => false,
             };
             if linear && inst.dests.first().is_some_and(|d| activity.is_active(*d)) {
-                constant[inst.dests[0].0 as usize] = true;
+                constant[inst.dests[0].index()] = true;
             }
         }
     }

@@ -18,13 +18,13 @@ pub struct Moves {
 
 impl Moves {
     pub fn arg(&self, block: BlockId, inst: usize, arg: usize) -> bool {
-        self.inst_moves[block.0 as usize][inst][arg]
+        self.inst_moves[block.index()][inst][arg]
     }
     pub fn phi(&self, block: BlockId, pred_position: usize, phi: usize) -> bool {
-        self.phi_moves[block.0 as usize][pred_position][phi]
+        self.phi_moves[block.index()][pred_position][phi]
     }
     pub fn live_in(&self, block: BlockId) -> &[ValueId] {
-        &self.live_in[block.0 as usize]
+        &self.live_in[block.index()]
     }
 }
 
@@ -60,8 +60,8 @@ fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
             block.phis.iter().for_each(|p| {
                 live.remove(&p.dest);
             });
-            if live != live_in[b.0 as usize] {
-                live_in[b.0 as usize] = live;
+            if live != live_in[b.index()] {
+                live_in[b.index()] = live;
                 changed = true;
             }
         }
@@ -74,7 +74,7 @@ fn live_in(func: &Function) -> Vec<HashSet<ValueId>> {
 fn live_out(func: &Function, live_in: &[HashSet<ValueId>], b: BlockId) -> HashSet<ValueId> {
     let mut out = HashSet::new();
     for s in func.successors(b) {
-        out.extend(live_in[s.0 as usize].iter().copied());
+        out.extend(live_in[s.index()].iter().copied());
         for phi in &func.block(s).phis {
             out.extend(phi.incoming.iter().filter(|(from, _)| *from == b).map(|(_, v)| *v));
         }
@@ -98,7 +98,7 @@ pub fn moves(func: &Function) -> Moves {
         func.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.op, Op::Const(_))).flat_map(|i| i.dests.iter().copied()).collect();
     let mut moves = Moves::default();
     for (bi, block) in func.blocks.iter().enumerate() {
-        let b = BlockId(bi as u32);
+        let b = BlockId::new(bi);
         let mut live = live_out(func, &live_in, b);
         live.extend(term_uses(&block.term));
         let mut per_inst = vec![vec![]; block.insts.len()];

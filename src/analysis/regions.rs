@@ -10,7 +10,7 @@ pub fn two_sided_joins(func: &Function) -> Vec<Option<BlockId>> {
     let ipdom = immediate_postdominators(func);
     (0..func.blocks.len())
         .map(|b| {
-            let block = BlockId(b as u32);
+            let block = BlockId::new(b);
             let Terminator::Branch { then_block, else_block, .. } = func.block(block).term else { return None };
             let join = ipdom[b]?;
             let cyclic = [then_block, else_block].iter().any(|&side| reaches(func, side, block, join));
@@ -27,7 +27,7 @@ fn reaches(func: &Function, from: BlockId, target: BlockId, barrier: BlockId) ->
         if b == target {
             return true;
         }
-        if b == barrier || std::mem::replace(&mut seen[b.0 as usize], true) {
+        if b == barrier || std::mem::replace(&mut seen[b.index()], true) {
             continue;
         }
         stack.extend(func.successors(b));

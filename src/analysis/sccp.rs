@@ -2,11 +2,11 @@
 //! reverse post-order, visiting only blocks reachable through edges whose branch is not constant-false.
 
 use super::ArgSignature;
-use crate::exec::deriv::Deriv;
-use crate::exec::index::{Subscript, gather_plan, index};
-use crate::exec::primitives::{self, Kernel};
-use crate::exec::value::{Array, IntClass, Value};
 use crate::ir::{BlockId, Function, Inst, Op, Terminator};
+use crate::primitives::index::{Subscript, gather_plan, index};
+use crate::primitives::{self, Kernel};
+use crate::value::deriv::Deriv;
+use crate::value::{Array, IntClass, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -90,7 +90,7 @@ pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> Vec<Lattice>
     loop {
         let mut changed = false;
         for &b in &order {
-            if !executable[b.0 as usize] {
+            if !executable[b.index()] {
                 continue;
             }
             let block = func.block(b);
@@ -98,18 +98,18 @@ pub fn propagate(func: &Function, args: &[Option<ArgSignature>]) -> Vec<Lattice>
                 let new = phi
                     .incoming
                     .iter()
-                    .filter(|(from, _)| executable[from.0 as usize] && edge_taken(func, &values, *from, b))
-                    .fold(Lattice::Unreached, |acc, (_, v)| acc.meet(&values[v.0 as usize]));
-                changed |= update(&mut values[phi.dest.0 as usize], new);
+                    .filter(|(from, _)| executable[from.index()] && edge_taken(func, &values, *from, b))
+                    .fold(Lattice::Unreached, |acc, (_, v)| acc.meet(&values[v.index()]));
+                changed |= update(&mut values[phi.dest.index()], new);
             }
             for inst in &block.insts {
                 for (d, new) in inst.dests.iter().zip(transfer(inst, &values, args)) {
-                    changed |= update(&mut values[d.0 as usize], new);
+                    changed |= update(&mut values[d.index()], new);
                 }
             }
             for s in func.successors(b) {
-                if edge_taken(func, &values, b, s) && !executable[s.0 as usize] {
-                    executable[s.0 as usize] = true;
+                if edge_taken(func, &values, b, s) && !executable[s.index()] {
+                    executable[s.index()] = true;
                     changed = true;
                 }
             }
@@ -135,7 +135,7 @@ fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -
         return true;
     }
     match &func.block(from).term {
-        Terminator::Branch { cond, then_block, else_block } => match &values[cond.0 as usize] {
+        Terminator::Branch { cond, then_block, else_block } => match &values[cond.index()] {
             Lattice::Const(Value::Logical(a)) => (if a.data[0] { *then_block } else { *else_block }) == to,
             Lattice::Unreached => false,
             _ => true,
@@ -145,10 +145,10 @@ fn edge_taken(func: &Function, values: &[Lattice], from: BlockId, to: BlockId) -
 }
 
 fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> Vec<Lattice> {
-    let operand = |i: usize| &values[inst.args[i].0 as usize];
+    let operand = |i: usize| &values[inst.args[i].index()];
     let n = inst.dests.len();
     let unknown = || vec![Lattice::UNKNOWN; n];
-    if inst.args.iter().any(|a| values[a.0 as usize] == Lattice::Unreached) {
+    if inst.args.iter().any(|a| values[a.index()] == Lattice::Unreached) {
         return vec![Lattice::Unreached; n];
     }
     match &inst.op {
@@ -187,7 +187,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
         Op::CaughtError => vec![Lattice::Varying { class: Some(Class::Struct), dims: Some(vec![1, 1]) }],
         Op::End { position, count } => match operand(0).dims() {
             Some(d) => {
-                let n = crate::exec::index::end_value(&d, *position, *count);
+                let n = crate::primitives::index::end_value(&d, *position, *count);
                 vec![Lattice::Const(Value::scalar(n as f64))]
             }
             None => vec![Lattice::Varying { class: Some(Class::Double), dims: Some(vec![1, 1]) }],
@@ -200,7 +200,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
             let constants: Option<Vec<&Value>> = inst
                 .args
                 .iter()
-                .map(|a| match &values[a.0 as usize] {
+                .map(|a| match &values[a.index()] {
                     Lattice::Const(v) => Some(v),
                     _ => None,
                 })
@@ -223,7 +223,7 @@ fn transfer(inst: &Inst, values: &[Lattice], args: &[Option<ArgSignature>]) -> V
 /// Folding them makes `N = numel(y)` and the loops and tests built on it independent of x.
 fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) -> Option<Vec<Value>> {
     let (first, rest) = inst.args.split_first()?;
-    let dims = match &values[first.0 as usize] {
+    let dims = match &values[first.index()] {
         Lattice::Varying { class: Some(Class::Double | Class::Logical | Class::Char | Class::Int(_)), dims: Some(dims) } => dims,
         _ => return None,
     };
@@ -231,7 +231,7 @@ fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) 
         return None;
     }
     let stand_in = Value::Double(Array::new(dims.clone(), vec![0.0; dims.iter().product()]));
-    let rest = rest.iter().map(|a| match &values[a.0 as usize] {
+    let rest = rest.iter().map(|a| match &values[a.index()] {
         Lattice::Const(v) => Some(v.clone()),
         _ => None,
     });
@@ -239,12 +239,12 @@ fn size_query_operands(id: primitives::PrimId, inst: &Inst, values: &[Lattice]) 
 }
 
 fn index_transfer(inst: &Inst, values: &[Lattice]) -> Vec<Lattice> {
-    let base = &values[inst.args[0].0 as usize];
+    let base = &values[inst.args[0].index()];
     let count = inst.args.len() - 1;
     let subs: Option<Vec<Subscript>> = inst.args[1..]
         .iter()
         .enumerate()
-        .map(|(k, a)| match &values[a.0 as usize] {
+        .map(|(k, a)| match &values[a.index()] {
             Lattice::Const(v) => Subscript::from_value(v, k, count).ok(),
             _ => None,
         })
@@ -269,14 +269,14 @@ const FOLDED_ELEMENTS: usize = 64;
 
 /// Class and dims of a primitive's result from its kernel kind.
 fn prim_transfer(id: primitives::PrimId, inst: &Inst, values: &[Lattice], n: usize) -> Vec<Lattice> {
-    let dims_of = |i: usize| values[inst.args[i].0 as usize].dims();
+    let dims_of = |i: usize| values[inst.args[i].index()].dims();
     let mut out = vec![Lattice::UNKNOWN; n];
     if n == 0 {
         // A statement call (`error(...)`, `printf(...)`) has no result to describe.
         return out;
     }
     // Integer operands give integer results (or errors): nothing to say.
-    if inst.args.iter().any(|a| matches!(values[a.0 as usize].class(), Some(Class::Int(_)))) {
+    if inst.args.iter().any(|a| matches!(values[a.index()].class(), Some(Class::Int(_)))) {
         return out;
     }
     out[0] = match primitives::get(id).kernel {
@@ -302,7 +302,7 @@ pub fn fold_constants(func: &mut Function, values: &[Lattice]) {
             let folded: Option<Vec<Value>> = inst
                 .dests
                 .iter()
-                .map(|d| match &values[d.0 as usize] {
+                .map(|d| match &values[d.index()] {
                     Lattice::Const(v) => Some(v.clone()),
                     _ => None,
                 })

@@ -1,8 +1,8 @@
 //! Ranges read only as subscripts (`y(1:2:end)`, `x(a:b) = v`): the evaluator keeps them as (first,
 //! step, count) and builds the index list straight from them, never the range as doubles.
 
-use crate::exec::primitives::{self, Prim};
 use crate::ir::{Function, Op, Terminator, ValueId};
+use crate::primitives::{self, Prim};
 
 /// `ranges[v]`: value `v` is a `colon` result and every read of it is a subscript of `a(...)` or of
 /// `a(...) = rhs`.
@@ -10,7 +10,7 @@ pub fn subscript_ranges(func: &Function) -> Vec<bool> {
     let mut ranges = vec![false; func.value_count as usize];
     for inst in func.blocks.iter().flat_map(|b| &b.insts) {
         if let ([dest], Op::Prim(id)) = (&inst.dests[..], &inst.op) {
-            ranges[dest.0 as usize] = *id == Prim::Colon;
+            ranges[dest.index()] = *id == Prim::Colon;
         }
     }
     for block in &func.blocks {
@@ -20,15 +20,15 @@ pub fn subscript_ranges(func: &Function) -> Vec<bool> {
                 Op::IndexAssign => 2,
                 _ => inst.args.len(),
             };
-            inst.args[..subscripts_from].iter().for_each(|a| ranges[a.0 as usize] = false);
+            inst.args[..subscripts_from].iter().for_each(|a| ranges[a.index()] = false);
         }
-        block.phis.iter().flat_map(|p| &p.incoming).for_each(|(_, v)| ranges[v.0 as usize] = false);
+        block.phis.iter().flat_map(|p| &p.incoming).for_each(|(_, v)| ranges[v.index()] = false);
         let read = match &block.term {
             Terminator::Branch { cond, .. } => std::slice::from_ref(cond),
             Terminator::Return(vs) => &vs[..],
             Terminator::Jump(_) => &[],
         };
-        read.iter().for_each(|v| ranges[v.0 as usize] = false);
+        read.iter().for_each(|v| ranges[v.index()] = false);
     }
     ranges
 }
@@ -43,13 +43,13 @@ pub fn read_only_by_selections(func: &Function, param: usize) -> bool {
     let mut plain = vec![false; func.value_count as usize];
     for inst in insts() {
         if let Op::Prim(_) | Op::Const(_) | Op::MagicColon | Op::End { .. } = inst.op {
-            inst.dests.iter().for_each(|d| plain[d.0 as usize] = true);
+            inst.dests.iter().for_each(|d| plain[d.index()] = true);
         }
     }
     let reads_param = |vs: &[ValueId]| vs.iter().any(|v| params.contains(v));
     let selections_only = insts().all(|inst| match inst.op {
         Op::Index if inst.dests.len() == 1 && params.contains(&inst.args[0]) => {
-            !reads_param(&inst.args[1..]) && inst.args[1..].iter().all(|a| plain[a.0 as usize])
+            !reads_param(&inst.args[1..]) && inst.args[1..].iter().all(|a| plain[a.index()])
         }
         Op::End { .. } => !reads_param(&inst.args[1..]),
         // `numel(x)`, `size(x)`: results without derivative never read the operands' blocks.

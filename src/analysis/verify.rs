@@ -40,10 +40,10 @@ pub fn verify(func: &Function) -> std::result::Result<(), String> {
 fn check_block_references(func: &Function) -> std::result::Result<(), String> {
     let n = func.blocks.len();
     for (b, block) in func.blocks.iter().enumerate() {
-        let targets = func.successors(BlockId(b as u32)).into_iter().chain(block.preds.iter().copied());
+        let targets = func.successors(BlockId::new(b)).into_iter().chain(block.preds.iter().copied());
         let incoming = block.phis.iter().flat_map(|phi| phi.incoming.iter().map(|(p, _)| *p));
-        if let Some(bad) = targets.chain(incoming).find(|t| t.0 as usize >= n) {
-            return Err(format!("block b{b} refers to b{}, of {n} blocks", bad.0));
+        if let Some(bad) = targets.chain(incoming).find(|t| t.index() >= n) {
+            return Err(format!("block b{b} refers to b{}, of {n} blocks", bad.index()));
         }
     }
     Ok(())
@@ -54,8 +54,8 @@ fn check_block_references(func: &Function) -> std::result::Result<(), String> {
 fn check_predecessors(func: &Function) -> std::result::Result<(), String> {
     let mut edges = vec![Vec::new(); func.blocks.len()];
     for b in 0..func.blocks.len() {
-        for s in func.successors(BlockId(b as u32)) {
-            edges[s.0 as usize].push(BlockId(b as u32));
+        for s in func.successors(BlockId::new(b)) {
+            edges[s.index()].push(BlockId::new(b));
         }
     }
     for (b, block) in func.blocks.iter().enumerate() {
@@ -70,7 +70,8 @@ fn check_predecessors(func: &Function) -> std::result::Result<(), String> {
             if from != block.preds {
                 return Err(format!(
                     "phi v{} in b{b} has inputs from {from:?}, the block's predecessors are {:?}",
-                    phi.dest.0, block.preds
+                    phi.dest.index(),
+                    block.preds
                 ));
             }
         }
@@ -81,9 +82,9 @@ fn check_predecessors(func: &Function) -> std::result::Result<(), String> {
 /// Where each value is defined: (block, position), phis at position 0 and instruction k at k + 1.
 fn definitions(func: &Function) -> std::result::Result<Vec<Option<(usize, usize)>>, String> {
     let mut defined_in = vec![None; func.value_count as usize];
-    let mut define = |v: ValueId, at: (usize, usize)| match defined_in.get_mut(v.0 as usize) {
-        None => Err(format!("v{} is out of range ({} values)", v.0, func.value_count)),
-        Some(Some(_)) => Err(format!("v{} is defined twice", v.0)),
+    let mut define = |v: ValueId, at: (usize, usize)| match defined_in.get_mut(v.index()) {
+        None => Err(format!("v{} is out of range ({} values)", v.index(), func.value_count)),
+        Some(Some(_)) => Err(format!("v{} is defined twice", v.index())),
         Some(slot) => {
             *slot = Some(at);
             Ok(())
@@ -126,7 +127,7 @@ fn check_dominance(func: &Function, defined_in: &[Option<(usize, usize)>]) -> st
     let idom = immediate_forward_dominators(func);
     let reached: Vec<bool> = {
         let mut reached = vec![false; func.blocks.len()];
-        func.reverse_postorder().into_iter().for_each(|b| reached[b.0 as usize] = true);
+        func.reverse_postorder().into_iter().for_each(|b| reached[b.index()] = true);
         reached
     };
     let dominates = |a: usize, mut b: usize| loop {
@@ -134,20 +135,20 @@ fn check_dominance(func: &Function, defined_in: &[Option<(usize, usize)>]) -> st
             return true;
         }
         match idom[b] {
-            Some(d) => b = d.0 as usize,
+            Some(d) => b = d.index(),
             None => return false,
         }
     };
     // `at`: the block and position of the use (usize::MAX: the end of the block).
-    let available = |v: ValueId, (b, position): (usize, usize)| match defined_in.get(v.0 as usize).copied().flatten() {
-        None => Err(format!("v{} is used in b{b} but never defined", v.0)),
+    let available = |v: ValueId, (b, position): (usize, usize)| match defined_in.get(v.index()).copied().flatten() {
+        None => Err(format!("v{} is used in b{b} but never defined", v.index())),
         Some((d, k)) if (d == b && k < position) || (d != b && dominates(d, b)) => Ok(()),
-        Some((d, _)) => Err(format!("v{} is used in b{b} where its definition in b{d} does not dominate the use", v.0)),
+        Some((d, _)) => Err(format!("v{} is used in b{b} where its definition in b{d} does not dominate the use", v.index())),
     };
     for (b, block) in func.blocks.iter().enumerate().filter(|(b, _)| reached[*b]) {
         for phi in &block.phis {
-            for &(pred, v) in phi.incoming.iter().filter(|(p, _)| reached[p.0 as usize]) {
-                available(v, (pred.0 as usize, usize::MAX))?;
+            for &(pred, v) in phi.incoming.iter().filter(|(p, _)| reached[p.index()]) {
+                available(v, (pred.index(), usize::MAX))?;
             }
         }
         for (k, inst) in block.insts.iter().enumerate() {

@@ -3,9 +3,9 @@
 use msad::analysis::inline_calls;
 use msad::diag::SourceFile;
 use msad::engine::{Engine, JacobianStorage, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
 use msad::ir::program::Loader;
 use msad::syntax;
+use msad::value::{Array, FunctionHandle, Value};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;

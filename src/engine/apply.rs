@@ -5,9 +5,9 @@
 
 use super::jacobian::csr_to_csc;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{DenseDeriv, Deriv, SparseDeriv};
-use crate::exec::primitives::{self, Forward, Prim};
-use crate::exec::value::{Array, SparseMatrix, Value};
+use crate::primitives::{self, Forward, Prim};
+use crate::value::deriv::{DenseDeriv, Deriv, SparseDeriv};
+use crate::value::{Array, SparseMatrix, Value};
 
 /// An operand: its value, and its derivative matrix when it depends on the differentiated input.
 pub struct Operand {

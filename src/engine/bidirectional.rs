@@ -10,10 +10,10 @@ use crate::ad::bicoloring::{Bicoloring, Partition};
 use crate::ad::coloring::{append_seed, color_columns, gather_nonzeros};
 use crate::ad::reverse;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::buffers;
-use crate::exec::deriv::DenseDeriv;
 use crate::exec::interp::ControlRecord;
-use crate::exec::value::Value;
+use crate::value::Value;
+use crate::value::buffers;
+use crate::value::deriv::DenseDeriv;
 
 /// Value and J of the plan's first output, the plan's compression being bidirectional.
 pub(super) fn compressed(
@@ -78,7 +78,7 @@ pub(super) fn compressed(
 }
 
 /// J from `J S` (`m x ncolors`) and `J' W` (`n x nreverse`), each entry read from the side its row is on.
-fn assemble(pattern: &crate::ad::pattern::Pattern, b: &Bicoloring, forward: &[f64], reverse: &[f64]) -> crate::exec::value::SparseMatrix {
+fn assemble(pattern: &crate::ad::pattern::Pattern, b: &Bicoloring, forward: &[f64], reverse: &[f64]) -> crate::value::SparseMatrix {
     let (m, n) = (pattern.nrows(), pattern.ncols());
     let both = [forward, reverse].concat();
     gather_nonzeros(pattern, &both, |_, i, j| b.source(m, n, i, j))

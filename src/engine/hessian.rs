@@ -16,9 +16,9 @@ use crate::ad::hessian::SymmetricCompression;
 use crate::ad::pattern::Pattern;
 use crate::ad::reverse;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::deriv::DenseDeriv;
 use crate::exec::interp::ControlRecord;
-use crate::exec::value::{Array, Value};
+use crate::value::deriv::DenseDeriv;
+use crate::value::{Array, Value};
 
 /// A Hessian pattern's compression, cached with the prepared code.
 pub(super) struct HessianCompression {

@@ -24,13 +24,13 @@ use super::{JacobianStorage, Options, Prepared, Sparsity};
 use crate::ad::bicoloring::Partition;
 use crate::ad::coloring::{append_seed, decompress, decompress_exact};
 use crate::ad::pattern::Pattern;
+use crate::ad::slot::Slot;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::buffers;
-use crate::exec::deriv::{DenseDeriv, Deriv, SeedColours, SparseDeriv};
 use crate::exec::interp::ControlRecord;
-use crate::exec::slot::Slot;
-use crate::exec::value::{Array, SparseMatrix, Value};
 use crate::ir::FuncId;
+use crate::value::buffers;
+use crate::value::deriv::{DenseDeriv, Deriv, SeedColours, SparseDeriv};
+use crate::value::{Array, SparseMatrix, Value};
 use std::time::Instant;
 
 /// A pattern with its colouring, cached with the prepared code.
@@ -166,7 +166,7 @@ fn seeded_args(args: &[Value], wrt: usize, seed: Deriv) -> Vec<Slot> {
 }
 
 fn full(plan: &Prepared, args: &[Value], wrt: usize, n: usize, options: &Options) -> Result<(Value, Value)> {
-    crate::exec::memory::check_dims(&[n, n], size_of::<f64>())?;
+    crate::value::memory::check_dims(&[n, n], size_of::<f64>())?;
     let mut identity = vec![0.0; n * n];
     (0..n).for_each(|i| identity[i * n + i] = 1.0);
     let seed = DenseDeriv::from_seed(n, n, identity);
@@ -399,11 +399,11 @@ fn run<'p>(
     if let Some((param, colours)) = colours {
         interp = interp.with_seed_colours(param, colours);
     }
-    let mut result = interp.call(FuncId(0), args, 1)?.pop().expect("one result requested");
+    let mut result = interp.call(FuncId::new(0), args, 1)?.pop().expect("one result requested");
     result.value.check_function_result()?;
     // The Jacobian has a row per element of f; a sparse f's block has one per stored entry.
     if let Value::Sparse(s) = &result.value {
-        result.deriv = crate::exec::primitives::element_rows(s, &result.deriv)?;
+        result.deriv = crate::primitives::element_rows(s, &result.deriv)?;
     }
     Ok((result, interp.control))
 }
@@ -524,7 +524,7 @@ pub(super) fn csr_to_csc(s: &mut SparseDeriv, n: usize) -> SparseMatrix {
 /// Rows of J as computed: one per element of f, two for a complex f (its real and imaginary parts'
 /// rows, joined into a complex J by `complex::jacobian`).
 fn derivative_rows(value: &Value) -> usize {
-    crate::exec::primitives::complex::rows(value)
+    crate::primitives::complex::rows(value)
 }
 
 /// The pattern as a sparse matrix of ones (what `spy` and `JPattern` take).

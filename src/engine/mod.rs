@@ -14,21 +14,21 @@ mod shared;
 pub use mode::Mode;
 
 use crate::ad::pattern::Pattern;
+use crate::ad::slot::Slot;
 use crate::analysis::verify;
 use crate::analysis::{
     Activity, ArgSignature, Class, Moves, activity, constant_derivatives, eliminate_common_subexpressions, fold_constants, inline_calls,
     moves, propagate, read_only_by_selections, subscript_ranges, two_sided_joins,
 };
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-pub use crate::exec::host::Host;
-use crate::exec::host::HostCall;
 use crate::exec::interp::{DerivativeCache, Frames, Interpreter, Plan, SharedValues};
-use crate::exec::slot::Slot;
-use crate::exec::value::{Array, FunctionHandle, Value};
-pub use crate::exec::warnings::WarningState;
+pub use crate::host::Host;
+use crate::host::HostCall;
+pub use crate::host::warnings::WarningState;
 use crate::ir::lower::Captures;
 use crate::ir::program::Loader;
 use crate::ir::{BlockId, Callee, FuncId, Op, Program, SharedVar};
+use crate::value::{Array, FunctionHandle, Value};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -715,7 +715,7 @@ fn run_plan(
 
 fn value_only(plan: &Prepared, args: &[Value]) -> Result<Value> {
     let args = args.iter().cloned().map(Slot::inactive).collect();
-    Ok(plan.interpreter(false).call(FuncId(0), args, 1)?.pop().expect("one result").value)
+    Ok(plan.interpreter(false).call(FuncId::new(0), args, 1)?.pop().expect("one result").value)
 }
 
 /// msad's refusal of a struct or cell on the derivative path (reverse mode, Hessians) hides the
@@ -757,7 +757,7 @@ fn prepare(
         // A handle to a builtin (`@sin`, or `@expint`, which Octave writes in .m) calls the primitive
         // through a wrapper, as a call in the code would; a user's own file of that name comes first.
         FunctionHandle::Named(name)
-            if crate::exec::primitives::builtin(name).is_some() && host.which(name).is_none_or(|path| is_octave_library(&path)) =>
+            if crate::primitives::builtin(name).is_some() && host.which(name).is_none_or(|path| is_octave_library(&path)) =>
         {
             let params: Vec<String> = (1..=args.len()).map(|i| format!("a{i}")).collect();
             let text = format!("@({0}) {name}({0})", params.join(", "));
@@ -785,9 +785,9 @@ fn prepare(
         .iter()
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.insts)
-        .any(|i| matches!(i.op, Op::Call(FuncId(0)) | Op::MakeHandle { target: Callee::User(FuncId(0)), .. }));
+        .any(|i| matches!(i.op, Op::Call(f) | Op::MakeHandle { target: Callee::User(f), .. } if f == FuncId::new(0)));
     verify::after_pass(&program, "lowering")?;
-    let entry = &program.functions[0];
+    let entry = &program.functions[FuncId::ENTRY];
     let counts_inputs = entry.params.last().is_some_and(|p| p == "varargin")
         || entry.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.op, Op::Nargin));
     if optimize {
@@ -808,9 +808,10 @@ fn prepare(
     let activity = activity(&program, wrt, !recursive);
     let moves = program.functions.iter().map(moves).collect();
     let subscript_ranges = program.functions.iter().map(subscript_ranges).collect();
-    let seed_read_by_selections = read_only_by_selections(&program.functions[0], wrt);
+    let seed_read_by_selections = read_only_by_selections(&program.functions[FuncId::ENTRY], wrt);
     let joins = program.functions.iter().map(two_sided_joins).collect();
-    let constant_derivatives = if optimize && !recursive { constant_derivatives(&program.functions[0], &activity[0], wrt) } else { vec![] };
+    let constant_derivatives =
+        if optimize && !recursive { constant_derivatives(&program.functions[FuncId::ENTRY], &activity[0], wrt) } else { vec![] };
     let stamps: Vec<_> = program.sources.iter().map(|s| (s.path.clone(), modified(&s.path))).collect();
     // Sources with no file (anonymous functions, msad's library) cannot change.
     let watched = stamps.iter().all(|(path, stamp)| stamp.is_none() || host.watch(path));

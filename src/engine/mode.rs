@@ -12,8 +12,8 @@
 use super::{JacobianStorage, Options, Prepared, jacobian};
 use crate::ad::reverse;
 use crate::diag::{ErrorKind, Result, err};
-use crate::exec::primitives::complex;
-use crate::exec::value::{Array, SparseMatrix, Value};
+use crate::primitives::complex;
+use crate::value::{Array, SparseMatrix, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {

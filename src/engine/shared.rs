@@ -11,8 +11,8 @@
 
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::interp::SharedValues;
-use crate::exec::value::{FunctionHandle, HostFrame, Value};
 use crate::ir::{Op, Program, SharedVar};
+use crate::value::{FunctionHandle, HostFrame, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

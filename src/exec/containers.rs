@@ -3,14 +3,14 @@
 //! On a reverse-mode tape a container's variable names its parts' variables in the same order (see
 //! `Tape::container`), so values that depend on x stay on the tape through cells and struct fields.
 
-use super::deriv::Deriv;
-use super::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
-use super::memory;
-use super::primitives::runtime;
-use super::slot::Slot;
-use super::value::{Array, StructArray, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
+use crate::ad::slot::Slot;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::primitives::index::{Subscript, assign_plan, delete, gather_plan, gather_struct, is_null};
+use crate::primitives::runtime;
+use crate::value::deriv::Deriv;
+use crate::value::memory;
+use crate::value::{Array, StructArray, Value};
 
 /// The tape variable of part `k` of a container slot's variable (None without a tape).
 pub fn part_var(tape: &Option<Tape>, container: Option<TapeVar>, k: usize) -> Option<TapeVar> {

@@ -13,23 +13,23 @@ mod spread;
 mod timer;
 mod warn;
 
-use super::buffers;
 use super::containers;
-use super::deriv::{Deriv, SeedColours};
-use super::host::HostCall;
-use super::index::{Subscript, Subscripts, assign, index};
-use super::interrupt;
-use super::primitives::{self, Forward, PrimId, Reused};
 use super::scalar;
-use super::slot::Slot;
-use super::small_list::Operands;
-use super::value::{Array, Value};
-use super::warnings::WarningState;
 use crate::ad::reverse::Recorder;
 use crate::ad::reverse::tape::Tape;
+use crate::ad::slot::Slot;
 use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
+use crate::host::HostCall;
+use crate::host::warnings::WarningState;
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, Phi, Program, Terminator, ValueId};
+use crate::primitives::index::{Subscript, Subscripts, assign, index};
+use crate::primitives::{self, Forward, PrimId, Reused};
+use crate::value::buffers;
+use crate::value::deriv::{Deriv, SeedColours};
+use crate::value::interrupt;
+use crate::value::small_list::Operands;
+use crate::value::{Array, Value};
 pub use control::ControlRecord;
 use scalar_loop::LoopExit;
 pub use shared::SharedValues;
@@ -132,14 +132,14 @@ impl Frames {
         pred: BlockId,
         compile: impl FnOnce() -> Vec<Option<scalar_loop::ScalarLoop>>,
     ) -> Option<&scalar_loop::ScalarLoop> {
-        let program = self.scalar_loops.get(id.0 as usize)?.get_or_init(compile).get(header.0 as usize)?.as_ref()?;
+        let program = self.scalar_loops.get(id.index())?.get_or_init(compile).get(header.index())?.as_ref()?;
         (!program.contains(pred)).then_some(program)
     }
 
     /// A register file for function `id` (one per concurrent run: rayon chunks and recursion take
     /// their own).
     fn take(&self, id: FuncId, size: usize) -> KeptFrame {
-        let kept = self.kept[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let kept = self.kept[id.index()].lock().unwrap_or_else(|e| e.into_inner()).pop();
         kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
     }
 
@@ -148,7 +148,7 @@ impl Frames {
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
             recycle(std::mem::replace(reg, Reg::Unset));
         }
-        self.kept[id.0 as usize].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
+        self.kept[id.index()].lock().unwrap_or_else(|e| e.into_inner()).push((regs, incoming));
     }
 }
 
@@ -159,7 +159,7 @@ impl Recorder for Interpreter<'_> {
 
     fn record(mut self, tape: Tape, args: Vec<Slot>) -> Result<(Slot, Tape, ControlRecord)> {
         self.tape = Some(tape);
-        let result = self.call(FuncId(0), args, 1)?.pop().expect("one result");
+        let result = self.call(FuncId::new(0), args, 1)?.pop().expect("one result");
         let tape = self.tape.take().expect("set above");
         Ok((result, tape, self.control))
     }
@@ -190,7 +190,7 @@ impl Frame {
         let mut regs: Vec<Reg> = std::iter::repeat_with(|| Reg::Unset).take(self.regs.len()).collect();
         let phi_inputs = start.phis.iter().map(|phi| phi_input(phi, pred));
         for v in live_in.iter().copied().chain(phi_inputs) {
-            regs[v.0 as usize] = self.regs[v.0 as usize].clone();
+            regs[v.index()] = self.regs[v.index()].clone();
         }
         Frame {
             regs,
@@ -278,7 +278,7 @@ impl<'p> Interpreter<'p> {
     /// itself (a loop's register program); later selections read the block too.
     fn write_seed_block(&mut self, regs: &mut [Reg]) {
         let (Some(v), Some((_, colours))) = (self.seeded_value.take(), self.seed.take()) else { return };
-        if let Reg::Val(slot) = &mut regs[v.0 as usize] {
+        if let Reg::Val(slot) = &mut regs[v.index()] {
             let n = slot.value.numel();
             slot.deriv = colours.gather(0..n, n);
         }
@@ -325,7 +325,7 @@ impl<'p> Interpreter<'p> {
         let (regs, incoming) = self.plan.frames.take(id, func.value_count as usize);
         let mut frame = Frame { regs, incoming, args, nargin, nargout, caught: None, side: None };
         let callers_mark = std::mem::replace(&mut self.local_warnings_mark, self.local_warnings.len());
-        let exit = self.run_region(id, func, &mut frame, BlockId(0), None, None, nargout);
+        let exit = self.run_region(id, func, &mut frame, BlockId::new(0), None, None, nargout);
         self.plan.frames.give_back(id, frame.regs, frame.incoming);
         let mark = std::mem::replace(&mut self.local_warnings_mark, callers_mark);
         self.restore_local_warnings(mark)?;
@@ -348,8 +348,8 @@ impl<'p> Interpreter<'p> {
         stop: Option<BlockId>,
         nargout: usize,
     ) -> Result<Exit> {
-        let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
-        let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
+        let (activity, moves) = (&self.plan.activity[id.index()], &self.plan.moves[id.index()]);
+        let subscript_ranges = &self.plan.subscript_ranges[id.index()];
         let (mut block, mut pred) = (start, entered_from);
         let mut phis_done = entered_from.is_none();
         // Where a scalar loop's program stopped inside a block: the general path resumes there.
@@ -368,7 +368,7 @@ impl<'p> Interpreter<'p> {
             let mut first = std::mem::take(&mut first_inst);
             // A loop of scalar code entered from outside runs as a register program, until it leaves
             // the loop or meets what the program does not do (then the rest runs here).
-            let (frames, joins) = (self.plan.frames, &self.plan.joins[id.0 as usize]);
+            let (frames, joins) = (self.plan.frames, &self.plan.joins[id.index()]);
             let compile = || scalar_loop::compile_all(func, &scalar_loop::Facts { activity, moves, subscript_ranges, joins });
             let records_scalars = self.tape.as_ref().is_none_or(Tape::records_scalars);
             let eligible = first == 0 && stop.is_none() && records_scalars && !self.detect_sparsity;
@@ -407,14 +407,14 @@ impl<'p> Interpreter<'p> {
 
     /// Runs the instructions of block `block` from the `first`: the error that left one, if any.
     fn run_insts(&mut self, id: FuncId, func: &Function, block: BlockId, first: usize, frame: &mut Frame) -> Option<Diagnostic> {
-        let (activity, moves) = (&self.plan.activity[id.0 as usize], &self.plan.moves[id.0 as usize]);
-        let subscript_ranges = &self.plan.subscript_ranges[id.0 as usize];
+        let (activity, moves) = (&self.plan.activity[id.index()], &self.plan.moves[id.index()]);
+        let subscript_ranges = &self.plan.subscript_ranges[id.index()];
         for (k, inst) in func.block(block).insts.iter().enumerate().skip(first) {
             let base_last_use = || !inst.args.is_empty() && moves.arg(block, k, 0);
             let held = frame.side.as_mut().map_or(0, |side| held_operands(side, inst, base_last_use(), activity, &frame.regs));
             let movable = |arg: usize| moves.arg(block, k, arg) && held >> arg.min(63) & 1 == 0;
             if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
-                frame.regs[inst.dests[0].0 as usize] = range;
+                frame.regs[inst.dests[0].index()] = range;
                 continue;
             }
             self.note_selection(inst, activity, &frame.regs);
@@ -455,14 +455,14 @@ impl<'p> Interpreter<'p> {
         [then_block, else_block]: [BlockId; 2],
         nargout: usize,
     ) -> Result<(Option<BlockId>, BlockId, bool)> {
-        let taken = match &frame.regs[cond.0 as usize] {
+        let taken = match &frame.regs[cond.index()] {
             Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
             _ => unreachable!("branch conditions are logical scalars from 'truth'"),
         };
         let (next, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
-        let activity = &self.plan.activity[id.0 as usize];
+        let activity = &self.plan.activity[id.index()];
         if activity.varies(cond) {
-            let join = self.plan.joins[id.0 as usize][block.0 as usize].filter(|_| activity.depends_on_x(cond));
+            let join = self.plan.joins[id.index()][block.index()].filter(|_| activity.depends_on_x(cond));
             match join {
                 // Detection explores both sides of an x-dependent `if`: its pattern holds on either,
                 // unless a side fails (see `ControlRecord::same_path`).
@@ -486,7 +486,7 @@ impl<'p> Interpreter<'p> {
             .iter()
             .take(nargout.min(fixed))
             .zip(&func.outputs)
-            .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset) {
+            .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.index()], Reg::Unset) {
                 Reg::Val(s) => Ok(s),
                 _ => Err(Diagnostic::new(
                     ErrorKind::Runtime,
@@ -496,7 +496,7 @@ impl<'p> Interpreter<'p> {
             })
             .collect::<Result<Vec<_>>>()?;
         if nargout > fixed {
-            results.extend(varargout_values(func, &frame.regs[outputs[fixed].0 as usize], nargout - fixed, &self.tape)?);
+            results.extend(varargout_values(func, &frame.regs[outputs[fixed].index()], nargout - fixed, &self.tape)?);
         }
         Ok(results)
     }
@@ -527,7 +527,7 @@ impl<'p> Interpreter<'p> {
         if frame.side.is_none() {
             return self.run_sides_in_place(id, func, frame, branch, [taken, other], join, nargout);
         }
-        let moves = &self.plan.moves[id.0 as usize];
+        let moves = &self.plan.moves[id.index()];
         let mut other_frame = frame.for_region(moves.live_in(other), func.block(other), branch);
         let Exit::Reached { from: from_taken, phis_set: taken_phis_set } =
             self.run_region(id, func, frame, taken, Some(branch), Some(join), nargout)?
@@ -550,18 +550,18 @@ impl<'p> Interpreter<'p> {
             }
         };
         for phi in &func.block(join).phis {
-            let taken_input = frame.regs[sides::arriving(phi, (from_taken, taken_phis_set)).0 as usize].clone();
+            let taken_input = frame.regs[sides::arriving(phi, (from_taken, taken_phis_set)).index()].clone();
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
-                frame.regs[phi.dest.0 as usize] = taken_input;
+                frame.regs[phi.dest.index()] = taken_input;
                 continue;
             };
             if let Some(arrival) = from_other
-                && let Reg::Val(alt) = &other_frame.regs[sides::arriving(phi, arrival).0 as usize]
+                && let Reg::Val(alt) = &other_frame.regs[sides::arriving(phi, arrival).index()]
             {
                 self.unite_sides(&mut slot, alt);
             }
-            frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
+            frame.regs[phi.dest.index()] = Reg::Val(slot);
         }
         Ok(from_taken)
     }
@@ -619,7 +619,7 @@ impl<'p> Interpreter<'p> {
     /// The derivative-cache key of an instruction's first result, when it has a constant derivative.
     fn cache_key(&self, id: FuncId, inst: &Inst) -> Option<(u64, ValueId)> {
         let (seed, dest) = (self.seed_key?, *inst.dests.first()?);
-        let constant = id == FuncId(0) && self.plan.constant_derivatives.get(dest.0 as usize) == Some(&true);
+        let constant = id == FuncId::new(0) && self.plan.constant_derivatives.get(dest.index()) == Some(&true);
         constant.then_some((seed, dest))
     }
 }
@@ -630,22 +630,22 @@ impl<'p> Interpreter<'p> {
 /// general path. `tape`: a gradient tape, which records elementwise primitives and element reads here.
 fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], tape: Option<&mut Tape>) -> bool {
     let [dest] = inst.dests[..] else { return false };
-    let taped = tape.is_some() && inst.args.iter().any(|v| matches!(&regs[v.0 as usize], Reg::Val(s) if s.tape.is_some()));
+    let taped = tape.is_some() && inst.args.iter().any(|v| matches!(&regs[v.index()], Reg::Val(s) if s.tape.is_some()));
     let written = match &inst.op {
         Op::Prim(id) if scalar::is_concatenation(*id) && !taped => {
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
-            let mut out = defined(std::mem::replace(&mut regs[dest.0 as usize], Reg::Unset));
+            let mut out = defined(std::mem::replace(&mut regs[dest.index()], Reg::Unset));
             let operand_at = |k: usize| value_slot(regs, inst.args[k]);
             let written = scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut());
             if let (Some(None), Some(out)) = (&written, out) {
-                regs[dest.0 as usize] = Reg::Val(out);
+                regs[dest.index()] = Reg::Val(out);
             }
             written
         }
         Op::Prim(id) if inst.args.len() <= 2 => {
             with_destination(regs, dest, &inst.args, |out, operands| scalar::primitive(*id, operands, activity.is_active(dest), out, tape))
         }
-        Op::Index => match element_position(regs, &inst.args[0], &inst.args[1..]) {
+        Op::Index => match element_position(regs, &inst.base(), inst.subscripts()) {
             Some(k) => {
                 let tape = tape.filter(|_| activity.is_active(dest));
                 with_destination(regs, dest, &inst.args[..1], |out, base| scalar::element(base[0], k, out, tape))
@@ -656,7 +656,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         // Constants are set again on every pass through a loop: a register that holds one already
         // keeps it.
         Op::Const(v) => {
-            return matches!(&regs[dest.0 as usize], Reg::Val(Slot { value, deriv: Deriv::Zero, tape: None }) if value == v);
+            return matches!(&regs[dest.index()], Reg::Val(Slot { value, deriv: Deriv::Zero, tape: None }) if value == v);
         }
         _ => None,
     };
@@ -664,7 +664,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         None => false,
         Some(None) => true,
         Some(Some(slot)) => {
-            regs[dest.0 as usize] = Reg::Val(*slot);
+            regs[dest.index()] = Reg::Val(*slot);
             true
         }
     }
@@ -678,10 +678,10 @@ fn with_destination<R>(
     args: &[ValueId],
     f: impl FnOnce(Option<&mut Slot>, &[&Slot]) -> Option<R>,
 ) -> Option<R> {
-    let d = dest.0 as usize;
+    let d = dest.index();
     let (before, rest) = regs.split_at_mut(d);
     let (out, after) = rest.split_first_mut()?;
-    let operand = |v: &ValueId| match v.0 as usize {
+    let operand = |v: &ValueId| match v.index() {
         i if i < d => Some(&before[i]),
         i if i > d => Some(&after[i - d - 1]),
         _ => None,
@@ -704,13 +704,13 @@ fn with_destination<R>(
 
 /// `a(i) = s` or `a(i, j) = s` in place, for a scalar `s` inside a real double `a` (see `scalar_fast_path`).
 fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
-    let Some(k) = element_position(regs, &inst.args[0], &inst.args[2..]) else { return false };
+    let Some(k) = element_position(regs, &inst.base(), inst.subscripts()) else { return false };
     let Reg::Val(mut base) = take_or_clone(regs, inst.args[0], movable(0)) else { return false };
     let assigned = value_slot(regs, inst.args[1]).is_some_and(|rhs| scalar::assign_element(&mut base, k, rhs));
     if assigned {
-        regs[inst.dests[0].0 as usize] = Reg::Val(base);
+        regs[inst.dests[0].index()] = Reg::Val(base);
     } else if movable(0) {
-        regs[inst.args[0].0 as usize] = Reg::Val(base);
+        regs[inst.args[0].index()] = Reg::Val(base);
     }
     assigned
 }
@@ -759,10 +759,10 @@ fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: B
     });
     frame.incoming.extend(incoming);
     for ((_, phi), r) in phis.zip(frame.incoming.drain(..)) {
-        let old = std::mem::replace(&mut frame.regs[phi.dest.0 as usize], r);
+        let old = std::mem::replace(&mut frame.regs[phi.dest.index()], r);
         // An input moved out is dead: it gets the phi's old slot as storage, which the loop's next
         // iteration rewrites in place.
-        let input = &mut frame.regs[phi_input(phi, pred).0 as usize];
+        let input = &mut frame.regs[phi_input(phi, pred).index()];
         if matches!(input, Reg::Unset) {
             *input = old;
         }
@@ -771,7 +771,7 @@ fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: B
 
 /// A caught error's place in the control record.
 fn caught_at(id: FuncId, block: BlockId) -> u64 {
-    (u64::from(id.0) << 32 | u64::from(block.0)) ^ 0xCA06_4700_0000_0000
+    ((id.index() as u64) << 32 | block.index() as u64) ^ 0xCA06_4700_0000_0000
 }
 
 /// Whether an error in a `try` block could depend on x: an operand or the branch condition does.
@@ -893,7 +893,7 @@ fn pack_varargin(func: &Function, args: Vec<Slot>, tape: &mut Option<Tape>) -> R
 /// valid positions (see `primitives::subscript_range`).
 fn subscript_range(inst: &Inst, subscript_ranges: &[bool], regs: &[Reg]) -> Option<Reg> {
     let [dest] = inst.dests[..] else { return None };
-    if !subscript_ranges[dest.0 as usize] {
+    if !subscript_ranges[dest.index()] {
         return None;
     }
     let bounds = slots(regs, &inst.args).ok()?;
@@ -904,11 +904,11 @@ fn subscript_range(inst: &Inst, subscript_ranges: &[bool], regs: &[Reg]) -> Opti
 
 /// An argument of a call: a subscript range is built as the row it stands for.
 fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
-    match regs[v.0 as usize] {
+    match regs[v.index()] {
         Reg::Range(first, step, count) => {
             let mut row = buffers::take(count);
             row.extend((0..count).map(|k| (first as f64 + 1.0) + k as f64 * step as f64));
-            Ok(Slot::inactive(Value::Double(crate::exec::value::Array::row(row))))
+            Ok(Slot::inactive(Value::Double(crate::value::Array::row(row))))
         }
         _ => Ok(slot(regs, v)?.clone()),
     }
@@ -960,7 +960,7 @@ fn take_dying_block(
     let n = inst.args.len();
     let forward = Forward { inputs: &values[..n], derivs: &derivs[..n], output };
     let position = (0..n).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
-    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    let Reg::Val(dying) = &mut regs[inst.args[position].index()] else { return None };
     match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
         Deriv::Dense(block) => Some(Reused { position, block }),
         _ => unreachable!("writes_into_operand accepts dense blocks only"),
@@ -983,7 +983,7 @@ fn take_dying_value(
     let (values, derivs) = operand_pair(regs, inst)?;
     let n = inst.args.len();
     let position = (0..n).find(|&k| movable(k) && primitives::value_into_operand(id, &values[..n], &derivs[..n], k, derivative))?;
-    let Reg::Val(dying) = &mut regs[inst.args[position].0 as usize] else { return None };
+    let Reg::Val(dying) = &mut regs[inst.args[position].index()] else { return None };
     match std::mem::replace(&mut dying.value, Value::Double(Array { dims: Vec::new(), data: Vec::new() })) {
         Value::Double(own) => Some((position, own)),
         _ => unreachable!("value_into_operand accepts full doubles only"),
@@ -1000,17 +1000,17 @@ fn recycle(reg: Reg) {
 
 /// The register's content, moved out when this is its last read.
 fn take_or_clone(regs: &mut [Reg], v: ValueId, last_use: bool) -> Reg {
-    let r = &mut regs[v.0 as usize];
+    let r = &mut regs[v.index()];
     if last_use { std::mem::replace(r, Reg::Unset) } else { r.clone() }
 }
 
 fn slot(regs: &[Reg], v: ValueId) -> Result<&Slot> {
-    value_slot(regs, v).ok_or_else(|| not_a_value(&regs[v.0 as usize]))
+    value_slot(regs, v).ok_or_else(|| not_a_value(&regs[v.index()]))
 }
 
 /// The register's slot, when it holds a value (without building the error the fast paths drop).
 fn value_slot(regs: &[Reg], v: ValueId) -> Option<&Slot> {
-    match &regs[v.0 as usize] {
+    match &regs[v.index()] {
         Reg::Val(s) => Some(s),
         _ => None,
     }
@@ -1039,7 +1039,7 @@ fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Operands<&'r Slot>> {
 }
 
 fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Subscripts> {
-    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.0 as usize], k, vs.len())).collect()
+    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.index()], k, vs.len())).collect()
 }
 
 /// Subscript `position` of `count`.

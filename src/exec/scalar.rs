@@ -11,11 +11,11 @@
 //! Gradient tapes record these operations compactly: the partials computed here, and the position
 //! an element read takes (see `Tape::record_scalar`).
 
-use super::deriv::{DenseDeriv, Deriv};
-use super::primitives::{self, Kernel, Prim, PrimId};
-use super::slot::Slot;
-use super::value::{Array, Value};
 use crate::ad::reverse::tape::{Tape, TapeVar};
+use crate::ad::slot::Slot;
+use crate::primitives::{self, Kernel, Prim, PrimId};
+use crate::value::deriv::{DenseDeriv, Deriv};
+use crate::value::{Array, Value};
 
 /// What a fast-path operation did with its result: None, written into the destination's buffers;
 /// else a new slot for the destination (boxed: the in-place case, taken on every loop iteration after

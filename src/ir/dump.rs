@@ -1,7 +1,7 @@
 //! Text form of the IR, for `msad ir` and debugging.
 
 use super::{Function, Op, Program, Terminator};
-use crate::exec::primitives;
+use crate::primitives;
 use std::fmt;
 
 impl fmt::Display for Function {
@@ -28,7 +28,7 @@ impl fmt::Display for Function {
                     Op::Undefined(n) => format!("undefined '{n}'"),
                     Op::MagicColon => "colon-marker".into(),
                     Op::Prim(p) => primitives::get(*p).name().to_string(),
-                    Op::Call(c) => format!("call f{}", c.0),
+                    Op::Call(c) => format!("call f{}", c.index()),
                     Op::MakeHandle { text, .. } => format!("handle {text}"),
                     Op::Apply(h) => h.name().to_string(),
                     Op::Index => "index".into(),

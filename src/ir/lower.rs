@@ -7,9 +7,9 @@
 
 use super::{Block, BlockId, Callee, FuncId, Function, HigherOrder, Inst, ListUse, Op, Output, Phi, SharedVar, Terminator, Timer, ValueId};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
-use crate::exec::primitives::{self, Prim};
-use crate::exec::value::{Array, Complex64, FunctionHandle, StructArray, Value};
+use crate::primitives::{self, Prim};
 use crate::syntax::ast::{self, BinOp, Expr, ExprKind, LValue, Param, PostOp, Stmt, StmtKind, UnOp};
+use crate::value::{Array, Complex64, FunctionHandle, StructArray, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -385,8 +385,8 @@ impl<'a> Lowerer<'a> {
             resolver,
             variables,
             blocks: vec![],
-            current: BlockId(0),
-            exit: BlockId(0),
+            current: BlockId::new(0),
+            exit: BlockId::new(0),
             defs: vec![],
             sealed: vec![],
             incomplete_phis: vec![],
@@ -421,7 +421,7 @@ impl<'a> Lowerer<'a> {
         self.seal(self.exit);
         self.current = self.exit;
         let results = outputs.iter().map(|o| self.read_var(o, span)).collect();
-        self.blocks[self.exit.0 as usize].term = Terminator::Return(results);
+        self.blocks[self.exit.index()].term = Terminator::Return(results);
         let undefined = std::mem::take(&mut self.undefined_reads);
         self.blocks[0].insts.splice(0..0, undefined);
         let mut func = Function {
@@ -429,7 +429,7 @@ impl<'a> Lowerer<'a> {
             file: self.file.clone(),
             params,
             outputs,
-            blocks: self.blocks,
+            blocks: self.blocks.into(),
             value_count: self.next_value,
             span,
             indexed_variables: self.indexed_variables,
@@ -445,7 +445,7 @@ impl<'a> Lowerer<'a> {
     // ---- blocks and SSA construction ----
 
     fn new_block(&mut self) -> BlockId {
-        let id = BlockId(self.blocks.len() as u32);
+        let id = BlockId::new(self.blocks.len());
         self.blocks.push(Block { phis: vec![], insts: vec![], term: Terminator::Return(vec![]), preds: vec![], handler: None });
         self.defs.push(HashMap::new());
         self.sealed.push(false);
@@ -468,9 +468,9 @@ impl<'a> Lowerer<'a> {
             Terminator::Return(_) => vec![],
         };
         for t in targets {
-            self.blocks[t.0 as usize].preds.push(from);
+            self.blocks[t.index()].preds.push(from);
         }
-        self.blocks[from.0 as usize].term = term;
+        self.blocks[from.index()].term = term;
         self.current = self.new_block();
         self.seal(self.current);
     }
@@ -484,7 +484,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn seal(&mut self, block: BlockId) {
-        let b = block.0 as usize;
+        let b = block.index();
         if self.sealed[b] {
             return;
         }
@@ -522,13 +522,13 @@ impl<'a> Lowerer<'a> {
         }
         // Inside `try`, an assignment starts a new block after instructions, so that an error in any
         // instruction of a block leaves the variables as they are at the block's end (see `Block`).
-        if self.blocks[self.current.0 as usize].handler.is_some() {
+        if self.blocks[self.current.index()].handler.is_some() {
             let next = self.new_block();
             self.jump(next);
             self.seal(next);
             self.current = next;
         }
-        let b = self.current.0 as usize;
+        let b = self.current.index();
         self.defs[b].insert(name.to_string(), value);
     }
 
@@ -546,10 +546,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn read_var_in(&mut self, name: &str, block: BlockId, span: Span) -> ValueId {
-        if let Some(v) = self.defs[block.0 as usize].get(name) {
+        if let Some(v) = self.defs[block.index()].get(name) {
             return *v;
         }
-        let b = block.0 as usize;
+        let b = block.index();
         let value = if !self.sealed[b] {
             let phi = self.add_phi(block, name);
             self.incomplete_phis[b].push((name.to_string(), phi));
@@ -573,15 +573,15 @@ impl<'a> Lowerer<'a> {
 
     fn add_phi(&mut self, block: BlockId, name: &str) -> ValueId {
         let dest = self.new_value();
-        self.blocks[block.0 as usize].phis.push(Phi { dest, var: name.to_string(), incoming: vec![] });
+        self.blocks[block.index()].phis.push(Phi { dest, var: name.to_string(), incoming: vec![] });
         dest
     }
 
     fn add_phi_operands(&mut self, block: BlockId, name: &str, phi: ValueId) {
-        let preds = self.blocks[block.0 as usize].preds.clone();
+        let preds = self.blocks[block.index()].preds.clone();
         let span = Span::default();
         let incoming: Vec<_> = preds.iter().map(|&p| (p, self.read_var_in(name, p, span))).collect();
-        let phis = &mut self.blocks[block.0 as usize].phis;
+        let phis = &mut self.blocks[block.index()].phis;
         phis.iter_mut().find(|p| p.dest == phi).expect("phi exists").incoming = incoming;
     }
 
@@ -592,11 +592,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn emit_multi(&mut self, op: Op, args: Vec<ValueId>, dests: Vec<ValueId>, span: Span) {
-        let (b, handler) = (self.current.0 as usize, self.handler);
+        let (b, handler) = (self.current.index(), self.handler);
         // A block's first instruction inside `try` adds its edge to the landing.
         if let (Some(landing), None) = (handler, self.blocks[b].handler) {
             self.blocks[b].handler = Some(landing);
-            self.blocks[landing.0 as usize].preds.push(self.current);
+            self.blocks[landing.index()].preds.push(self.current);
         }
         self.blocks[b].insts.push(Inst { dests, op, args, span, inlined: None });
     }
@@ -875,7 +875,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Field { .. } | ExprKind::CellIndex { .. } => self.lower_arg(rhs)?,
             _ => {
                 self.lower_multi(rhs, 1)?;
-                let block = self.current.0 as usize;
+                let block = self.current.index();
                 let call = self.blocks[block].insts.pop().expect("the call just lowered");
                 if !matches!(call.op, Op::Prim(_) | Op::Call(_) | Op::Apply(_) | Op::Index) {
                     return Err(self.err("this assignment to a cs-list", span));
@@ -1397,7 +1397,7 @@ impl<'a> Lowerer<'a> {
         for (k, a) in args.iter().enumerate() {
             operands.push(match (callee, k, &a.kind) {
                 // `cellfun('f', c)` is `cellfun(@f, c)` unless 'f' is one of cellfun's own legacy forms.
-                (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if !h.has_legacy_form(value) => {
+                (Callee::HigherOrder(h), 0, ExprKind::Str { value, .. }) if h.legacy_form(value).is_none() => {
                     self.named_handle(value, a.span)?
                 }
                 _ => self.lower_arg(a)?,

@@ -7,75 +7,27 @@ pub mod lower;
 pub mod program;
 
 use crate::diag::{Diagnostic, ErrorKind, SourceFile, Span};
-use crate::exec::host::HostCall;
-use crate::exec::primitives::PrimId;
-use crate::exec::value::Value;
+use crate::host::HostCall;
+use crate::ids::IdVec;
+pub use crate::prim::{Callee, FuncId, HigherOrder};
+use crate::primitives::PrimId;
+use crate::value::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ValueId(pub u32);
+crate::ids::opaque_id!(
+    /// An SSA value of a function.
+    ValueId
+);
+crate::ids::opaque_id!(
+    /// A basic block of a function.
+    BlockId
+);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FuncId(pub u32);
-
-/// What a function name or handle refers to, once resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Callee {
-    Prim(PrimId),
-    User(FuncId),
-    HigherOrder(HigherOrder),
+impl BlockId {
+    /// A function's first block.
+    pub const ENTRY: BlockId = BlockId::new(0);
 }
-
-/// Builtins that call the function handles they are given: the evaluator runs them, since a primitive's
-/// kernel cannot call code. They are resolved before the primitive table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HigherOrder {
-    Feval,
-    Cellfun,
-    Arrayfun,
-    /// `accumarray` with a function handle; without one it runs its primitive.
-    Accumarray,
-    /// `__slope__(f, t)`: the exact derivative of a scalar function at a real scalar (the library's
-    /// fzero takes the implicit function theorem's chord steps with it, fminbnd their slope).
-    Slope,
-}
-
-impl HigherOrder {
-    pub const ALL: [HigherOrder; 5] =
-        [HigherOrder::Feval, HigherOrder::Cellfun, HigherOrder::Arrayfun, HigherOrder::Accumarray, HigherOrder::Slope];
-
-    pub fn named(name: &str) -> Option<HigherOrder> {
-        match name {
-            "feval" => Some(HigherOrder::Feval),
-            "cellfun" => Some(HigherOrder::Cellfun),
-            "arrayfun" => Some(HigherOrder::Arrayfun),
-            "accumarray" => Some(HigherOrder::Accumarray),
-            "__slope__" => Some(HigherOrder::Slope),
-            _ => None,
-        }
-    }
-    /// Whether `name` is one of the legacy string forms `cellfun('isempty', c)` that name no function.
-    pub fn has_legacy_form(self, name: &str) -> bool {
-        self == HigherOrder::Cellfun && CELLFUN_LEGACY.contains(&name)
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            HigherOrder::Feval => "feval",
-            HigherOrder::Cellfun => "cellfun",
-            HigherOrder::Arrayfun => "arrayfun",
-            HigherOrder::Accumarray => "accumarray",
-            HigherOrder::Slope => "__slope__",
-        }
-    }
-}
-
-/// `cellfun(name, c)` forms Octave computes itself (`size` and `isclass` take one more argument).
-pub const CELLFUN_LEGACY: [&str; 10] =
-    ["isempty", "islogical", "isnumeric", "isreal", "length", "ndims", "numel", "prodofsize", "size", "isclass"];
 
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -296,6 +248,26 @@ pub struct Inst {
     pub inlined: Option<Arc<InlinedFrom>>,
 }
 
+impl Inst {
+    /// What a read or an assignment acts on (`args[0]` of `Index`, `Element`, `Field`, `CellIndex`,
+    /// `End`, `TargetCount`, `ListPart` and of the assignments).
+    pub fn base(&self) -> ValueId {
+        self.args[0]
+    }
+    /// The value an assignment stores (`args[1]` of `IndexAssign`, `ElementAssign`, `FieldAssign`,
+    /// `CellAssign`, `ListAssign`).
+    pub fn stored(&self) -> ValueId {
+        self.args[1]
+    }
+    /// The subscripts of a read (`args[1..]`) or of an assignment (`args[2..]`).
+    pub fn subscripts(&self) -> &[ValueId] {
+        match self.op {
+            Op::IndexAssign | Op::ElementAssign | Op::CellAssign | Op::ListAssign { .. } => &self.args[2..],
+            _ => &self.args[1..],
+        }
+    }
+}
+
 /// The call an inlined instruction replaces: its errors name the callee, then the caller at the call.
 #[derive(Clone, Debug)]
 pub struct InlinedFrom {
@@ -343,8 +315,8 @@ pub struct Function {
     pub file: Arc<SourceFile>,
     pub params: Vec<String>,
     pub outputs: Vec<String>,
-    /// `blocks[0]` is the entry.
-    pub blocks: Vec<Block>,
+    /// `BlockId::ENTRY` is the entry.
+    pub blocks: IdVec<BlockId, Block>,
     pub value_count: u32,
     pub span: Span,
     /// The variable an indexing instruction (by its result) reads or assigns into, for Octave's index
@@ -354,7 +326,7 @@ pub struct Function {
 
 impl Function {
     pub fn block(&self, id: BlockId) -> &Block {
-        &self.blocks[id.0 as usize]
+        &self.blocks[id]
     }
     /// Successors of a block, in branch order, then its `catch` landing.
     pub fn successors(&self, id: BlockId) -> Vec<BlockId> {
@@ -371,18 +343,18 @@ impl Function {
     pub fn reverse_postorder(&self) -> Vec<BlockId> {
         let mut seen = vec![false; self.blocks.len()];
         let mut order = Vec::with_capacity(self.blocks.len());
-        let mut stack = vec![(BlockId(0), false)];
+        let mut stack = vec![(BlockId::new(0), false)];
         while let Some((b, done)) = stack.pop() {
             if done {
                 order.push(b);
                 continue;
             }
-            if std::mem::replace(&mut seen[b.0 as usize], true) {
+            if std::mem::replace(&mut seen[b.index()], true) {
                 continue;
             }
             stack.push((b, true));
             for s in self.successors(b).into_iter().rev() {
-                if !seen[s.0 as usize] {
+                if !seen[s.index()] {
                     stack.push((s, false));
                 }
             }
@@ -438,13 +410,13 @@ impl Function {
 /// All functions of one prepared call: `functions[0]` is the entry.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
-    pub functions: Vec<Function>,
+    pub functions: IdVec<FuncId, Function>,
     /// Every source file read, for cache invalidation.
     pub sources: Vec<Arc<SourceFile>>,
 }
 
 impl Program {
     pub fn function(&self, id: FuncId) -> &Function {
-        &self.functions[id.0 as usize]
+        &self.functions[id]
     }
 }

@@ -10,10 +10,10 @@ use super::lower::{self, Captures, Resolver};
 use super::{Callee, HigherOrder};
 use super::{FuncId, Function, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile};
-use crate::exec::host::Host;
-use crate::exec::primitives;
-use crate::exec::value::Value;
+use crate::host::Host;
+use crate::primitives;
 use crate::syntax::{self, ast};
+use crate::value::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -113,9 +113,9 @@ impl<'h> Loader<'h> {
 
     fn finish(mut self) -> Result<Program> {
         while let Some((id, Pending::Named { file, index, fixed })) = self.pending.pop() {
-            let fixed = if id == FuncId(0) { std::mem::take(&mut self.fixed) } else { fixed };
+            let fixed = if id == FuncId::new(0) { std::mem::take(&mut self.fixed) } else { fixed };
             let func = lower::lower_function(&file.ast.functions[index], &file.source, &fixed, &mut self)?;
-            self.functions[id.0 as usize] = Some(func);
+            self.functions[id.index()] = Some(func);
         }
         let functions = self.functions.into_iter().map(|f| f.expect("every queued function is lowered")).collect();
         Ok(Program { functions, sources: self.sources })
@@ -153,7 +153,7 @@ impl<'h> Loader<'h> {
 
     /// A new id for function `index` of `file`, queued for lowering with the arguments `fixed`.
     fn queue(&mut self, file: &Arc<ParsedFile>, index: usize, fixed: Vec<Option<Value>>) -> FuncId {
-        let id = FuncId(self.functions.len() as u32);
+        let id = FuncId::new(self.functions.len());
         self.functions.push(None);
         self.pending.push((id, Pending::Named { file: file.clone(), index, fixed }));
         id
@@ -197,7 +197,7 @@ impl Resolver for Loader<'_> {
 
     fn add_function(&mut self, func: Function) -> FuncId {
         self.functions.push(Some(func));
-        FuncId(self.functions.len() as u32 - 1)
+        FuncId::new(self.functions.len() - 1)
     }
 
     fn with_texts(&mut self, id: FuncId, texts: &[Option<String>]) -> FuncId {

@@ -10,7 +10,7 @@ use super::convert::{self, Place};
 use super::ffi;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::apply::{self, Operand};
-use crate::exec::value::Value;
+use crate::value::Value;
 use std::ffi::CStr;
 
 const NAME: &str = "msad_apply";

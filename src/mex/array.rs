@@ -4,9 +4,9 @@
 
 use super::ffi;
 pub use super::ffi::msad_kind as Kind;
-use crate::exec::buffers;
-use crate::exec::memory::OutOfMemory;
-use crate::exec::value::SparseMatrix;
+use crate::value::SparseMatrix;
+use crate::value::buffers;
+use crate::value::memory::OutOfMemory;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::marker::PhantomData;
 use std::panic::panic_any;

@@ -4,7 +4,7 @@
 use super::array::{self, ArrayRef, CallOutput, Kind, OwnedArray};
 use super::request;
 use crate::diag::{Diagnostic, ErrorKind, Result, err};
-use crate::exec::value::{Array, Complex64, ComplexSparse, FunctionHandle, HostFrame, IntClass, StructArray, Value};
+use crate::value::{Array, Complex64, ComplexSparse, FunctionHandle, HostFrame, IntClass, StructArray, Value};
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -4,7 +4,7 @@
 use crate::ad::pattern::Pattern;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::engine::{JacobianStorage, MAX_THREADS, Mode, Options, Request, Sparsity};
-use crate::exec::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
+use crate::value::{Array, FunctionHandle, SparseMatrix, StructArray, Value};
 use std::sync::Arc;
 
 pub const USAGE: &str = "[f, J] = msad_eval(fun, x, opts, extra...), or [f, g, H] for a scalar f";

@@ -1,7 +1,7 @@
 //! Expressions of x that exercise every differentiable builtin, shared by the reverse-mode and the
 //! Hessian consistency tests.
 
-use msad::exec::value::{Array, SparseMatrix, Value};
+use msad::value::{Array, SparseMatrix, Value};
 
 /// One expression per primitive with a reverse rule (x is a 6-element column in (0.3, 0.8)); `A` is a
 /// 3 x 6 matrix and `S` a sparse 6 x 6 one (see `captured`).

@@ -7,7 +7,7 @@ mod expressions;
 
 pub use expressions::*;
 use msad::engine::{Engine, Evaluation, Options, PathHost, Request};
-use msad::exec::value::{Array, FunctionHandle, Value};
+use msad::value::{Array, FunctionHandle, Value};
 use std::path::PathBuf;
 
 pub fn repo_path(relative: &str) -> PathBuf {

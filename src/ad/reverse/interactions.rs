@@ -9,10 +9,10 @@
 use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
 use crate::ad::pattern::Pattern;
 use crate::diag::Result;
-use crate::exec::deriv::{Deriv, RowMap, SparseDeriv};
-use crate::exec::primitives::second_order::{SecondOrder, interactions};
-use crate::exec::primitives::{Forward, forward_output};
-use crate::exec::value::Value;
+use crate::primitives::second_order::{SecondOrder, interactions};
+use crate::primitives::{Forward, forward_output};
+use crate::value::Value;
+use crate::value::deriv::{Deriv, RowMap, SparseDeriv};
 use std::borrow::Cow;
 
 /// The (structurally symmetric) Hessian pattern, `n x n`, of the tape's output with respect to `x`.
@@ -82,7 +82,7 @@ fn needed_variables(tape: &Tape) -> Vec<bool> {
 fn add_interactions(
     rows: &mut [Vec<usize>],
     every: &[usize],
-    (id, second): (crate::exec::primitives::PrimId, SecondOrder),
+    (id, second): (crate::primitives::PrimId, SecondOrder),
     (values, output, taped): (&[&Value], &Value, &[bool]),
     operands: &[&Deriv],
 ) {

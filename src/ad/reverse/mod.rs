@@ -12,10 +12,10 @@ mod sweep;
 pub mod tape;
 
 use crate::ad::pattern::Pattern;
+use crate::ad::slot::Slot;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::slot::Slot;
-use crate::exec::value::Value;
+use crate::value::Value;
+use crate::value::deriv::{DenseDeriv, Deriv};
 use tape::Tape;
 
 /// What records a tape: a run of the entry function on its arguments, x carrying a tape variable (the
@@ -143,7 +143,7 @@ fn record_hessian<R: Recorder>(
         .collect();
     let (result, tape, control) = interpreter.record(tape, slots)?;
     result.value.check_function_result()?;
-    if crate::exec::primitives::complex::is_complex(&result.value) {
+    if crate::primitives::complex::is_complex(&result.value) {
         return Err(complex_objective());
     }
     let recorded = (result.value.numel() == 1).then_some((tape, result.tape, x));

@@ -4,11 +4,11 @@
 
 use super::tape::{AssignStep, Kept, PrimStep, Step, Tape, TapeVar};
 use crate::diag::{ErrorKind, Result, err};
-use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::primitives::reverse::{Reverse, Seen, adjoint, elementwise_adjoint};
-use crate::exec::primitives::second_order::{SecondOrder, Tangents, second_order_term};
-use crate::exec::primitives::sparse_reverse::adjoint_rows;
-use crate::exec::value::Value;
+use crate::primitives::reverse::{Reverse, Seen, adjoint, elementwise_adjoint};
+use crate::primitives::second_order::{SecondOrder, Tangents, second_order_term};
+use crate::primitives::sparse_reverse::adjoint_rows;
+use crate::value::Value;
+use crate::value::deriv::{DenseDeriv, Deriv};
 use std::borrow::Cow;
 
 /// The adjoint block of x (`numel(x) x (1 + directions)`, column-major) for the scalar `output`: the

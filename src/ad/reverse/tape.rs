@@ -5,19 +5,19 @@
 //! Gradient tapes record scalar code compactly (`Scalar`, `Element`): loop code runs one scalar
 //! operation per step, and a general step's cloned values would cost more than the arithmetic.
 
+use crate::ad::slot::Slot;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::Deriv;
-use crate::exec::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
-use crate::exec::primitives::reverse::Seen;
-use crate::exec::primitives::second_order::{SecondOrder, no_second_order, second_order};
-use crate::exec::primitives::sparse_reverse;
-use crate::exec::primitives::{self, Kernel, PrimId, Reads, complex};
-use crate::exec::slot::Slot;
-use crate::exec::value::{Array, Value};
+use crate::primitives::index::{Subscript, assign_plan, gather_plan, pick_sparse, resize_map};
+use crate::primitives::reverse::Seen;
+use crate::primitives::second_order::{SecondOrder, no_second_order, second_order};
+use crate::primitives::sparse_reverse;
+use crate::primitives::{self, Kernel, PrimId, Reads, complex};
+use crate::value::deriv::Deriv;
+use crate::value::{Array, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub use crate::exec::slot::TapeVar;
+pub use crate::ad::slot::TapeVar;
 
 /// A step of the tape. The large ones are boxed: a scalar loop records millions of small steps.
 pub(super) enum Step {
@@ -66,12 +66,12 @@ impl Step {
 fn value_bytes(value: &Value) -> usize {
     let elements = match value {
         Value::Double(a) | Value::Int(_, a) => a.data.len() * size_of::<f64>(),
-        Value::Complex(a) => a.data.len() * size_of::<crate::exec::value::Complex64>(),
+        Value::Complex(a) => a.data.len() * size_of::<crate::value::Complex64>(),
         Value::Logical(a) => a.data.len(),
         Value::Char(a) => a.data.len() * size_of::<u16>(),
         Value::Sparse(s) => s.nnz() * (size_of::<f64>() + size_of::<usize>()) + size_of_val(s.colptr()),
         Value::ComplexSparse(s) => {
-            s.nnz() * (size_of::<crate::exec::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>()
+            s.nnz() * (size_of::<crate::value::Complex64>() + size_of::<usize>()) + (s.cols() + 1) * size_of::<usize>()
         }
         Value::Cell(a) => a.data.iter().map(|v| size_of::<Value>() + value_bytes(v)).sum(),
         Value::Struct(_) | Value::Handle(_) => 0,
@@ -155,7 +155,7 @@ pub struct Tape {
     /// Keeps every value whole: the Hessian pattern runs forward rules on them.
     pub(super) keep_values: bool,
     /// The parts' variables of each container variable (see `container`), by its index.
-    containers: HashMap<u32, Vec<Option<TapeVar>>>,
+    containers: HashMap<TapeVar, Vec<Option<TapeVar>>>,
 }
 
 impl Tape {
@@ -179,7 +179,7 @@ impl Tape {
     /// A new variable for an input of `numel` elements.
     pub fn input(&mut self, numel: usize) -> TapeVar {
         self.sizes.push(numel);
-        TapeVar(self.sizes.len() as u32 - 1)
+        TapeVar::new(self.sizes.len() - 1)
     }
 
     /// A variable for a cell or struct holding values that depend on x: it names its parts'
@@ -191,17 +191,17 @@ impl Tape {
             return None;
         }
         let var = self.input(0);
-        self.containers.insert(var.0, parts);
+        self.containers.insert(var, parts);
         Some(var)
     }
 
     /// The variable of part `k` of a container (see `container`).
     pub fn part(&self, container: Option<TapeVar>, k: usize) -> Option<TapeVar> {
-        self.containers.get(&container?.0)?.get(k).copied().flatten()
+        self.containers.get(&container?)?.get(k).copied().flatten()
     }
 
     fn is_container(&self, var: Option<TapeVar>) -> bool {
-        var.is_some_and(|v| self.containers.contains_key(&v.0))
+        var.is_some_and(|v| self.containers.contains_key(&v))
     }
 
     /// Records a primitive's first result when an operand is taped; returns its variable.

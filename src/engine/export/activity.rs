@@ -3,7 +3,7 @@
 //! variable is differentiated on every path; where it holds a constant its derivative is zero).
 
 use super::rules::{self, ExportRule};
-use crate::exec::primitives::{self, Prim};
+use crate::primitives::{self, Prim};
 use crate::syntax::ast::*;
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! Values as Octave source text, for the constants an exported file carries (captured variables and
 //! extra arguments): numbers written so that they read back bit for bit.
 
-use crate::exec::value::{Array, SparseMatrix, Value};
+use crate::value::{Array, SparseMatrix, Value};
 
 /// `value` as an expression, or `None` for values that have no source form (function handles).
 pub(super) fn literal(value: &Value) -> Option<String> {

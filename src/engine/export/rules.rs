@@ -2,7 +2,7 @@
 //! file runs without msad. A primitive with no rule here is refused by `msad_export` when a
 //! differentiated value reaches it (msad_eval itself still differentiates it).
 
-use crate::exec::primitives::{self, Prim, Primitive};
+use crate::primitives::{self, Prim, Primitive};
 use crate::syntax::ast::BinOp;
 
 /// The exported derivative of one primitive call.

@@ -6,7 +6,7 @@
 use super::activity::{Name, Scope};
 use super::rules::{self, ExportRule};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span};
-use crate::exec::primitives;
+use crate::primitives;
 use crate::syntax::ast::*;
 use crate::syntax::printer::{print_args, print_expr, print_stmts};
 use std::collections::HashSet;

@@ -7,11 +7,12 @@
 use super::{Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::containers;
-use crate::exec::deriv::{DenseDeriv, Deriv};
-use crate::exec::index::{Subscript, assign};
-use crate::exec::primitives::{self, Forward, Prim, PrimId, runtime};
-use crate::exec::value::{Array, FunctionHandle, StructArray, Value};
 use crate::ir::{Callee, HigherOrder};
+use crate::prim::CellfunLegacy;
+use crate::primitives::index::{Subscript, assign};
+use crate::primitives::{self, Forward, Prim, PrimId, runtime};
+use crate::value::deriv::{DenseDeriv, Deriv};
+use crate::value::{Array, FunctionHandle, StructArray, Value};
 
 /// `cellfun`'s and `arrayfun`'s options after the inputs.
 struct MapOptions {
@@ -90,10 +91,11 @@ impl Interpreter<'_> {
         match (&func.value, kind) {
             (Value::Handle(_), HigherOrder::Feval) => self.call_handle(&func, args, nargout.max(1)),
             (Value::Char(_), HigherOrder::Cellfun) => {
-                let Some(legacy) = func.value.as_string().filter(|n| kind.has_legacy_form(n)) else {
+                let text = func.value.as_string().unwrap_or_default();
+                let Some(legacy) = kind.legacy_form(&text) else {
                     return Err(function_name_at_run_time(name));
                 };
-                Ok(vec![Slot::inactive(cellfun_legacy(&legacy, &args)?)])
+                Ok(vec![Slot::inactive(cellfun_legacy(legacy, &text, &args)?)])
             }
             (Value::Handle(_), _) => self.map(kind, &func, args, nargout),
             (Value::Char(_), _) => Err(function_name_at_run_time(name)),
@@ -293,32 +295,33 @@ fn error_struct(e: &Diagnostic, k: usize) -> Value {
     })
 }
 
-/// `cellfun('isempty', c)` and the other legacy forms: a property of every element, computed directly.
-fn cellfun_legacy(name: &str, args: &[Slot]) -> Result<Value> {
+/// `cellfun('isempty', c)` and the other legacy forms (`text` as the code wrote it): a property of every
+/// element, computed directly.
+fn cellfun_legacy(form: CellfunLegacy, text: &str, args: &[Slot]) -> Result<Value> {
     let Some(Value::Cell(cell)) = args.first().map(|s| &s.value) else {
         return Err(runtime("cellfun: C must be a cell array"));
     };
     let extra = args.get(1).map(|s| &s.value);
     let logical = |f: &dyn Fn(&Value) -> bool| Value::Logical(cell.map(f));
     let double = |f: &dyn Fn(&Value) -> f64| Value::Double(cell.map(f));
-    Ok(match (name, extra) {
-        ("isempty", None) => logical(&|v| v.numel() == 0),
-        ("islogical", None) => logical(&|v| matches!(v, Value::Logical(_))),
-        ("isnumeric", None) => logical(&|v| matches!(v, Value::Double(_) | Value::Sparse(_))),
-        ("isreal", None) => logical(&|v| v.numeric().is_some()),
-        ("length", None) => double(&|v| if v.numel() == 0 { 0.0 } else { v.dims().into_iter().max().unwrap_or(0) as f64 }),
-        ("ndims", None) => double(&|v| v.dims().len() as f64),
-        ("numel" | "prodofsize", None) => double(&|v| v.numel() as f64),
-        ("size", Some(k)) => {
+    Ok(match (form, extra) {
+        (CellfunLegacy::Isempty, None) => logical(&|v| v.numel() == 0),
+        (CellfunLegacy::Islogical, None) => logical(&|v| matches!(v, Value::Logical(_))),
+        (CellfunLegacy::Isnumeric, None) => logical(&|v| matches!(v, Value::Double(_) | Value::Sparse(_))),
+        (CellfunLegacy::Isreal, None) => logical(&|v| v.numeric().is_some()),
+        (CellfunLegacy::Length, None) => double(&|v| if v.numel() == 0 { 0.0 } else { v.dims().into_iter().max().unwrap_or(0) as f64 }),
+        (CellfunLegacy::Ndims, None) => double(&|v| v.dims().len() as f64),
+        (CellfunLegacy::Numel, None) => double(&|v| v.numel() as f64),
+        (CellfunLegacy::Size, Some(k)) => {
             let k = k.numeric().filter(|a| a.numel() == 1 && a.data[0] >= 1.0).map(|a| a.data[0] as usize);
             let k = k.ok_or_else(|| runtime("cellfun: K must be a positive integer"))?;
             double(&|v| v.dims().get(k - 1).copied().unwrap_or(1) as f64)
         }
-        ("isclass", Some(class)) => {
+        (CellfunLegacy::Isclass, Some(class)) => {
             let class = class.as_string().ok_or_else(|| runtime("cellfun: CLASS must be a string"))?;
             logical(&|v| v.class_name() == class)
         }
-        _ => return Err(runtime(format!("cellfun: wrong number of arguments for '{name}'"))),
+        _ => return Err(runtime(format!("cellfun: wrong number of arguments for '{text}'"))),
     })
 }
 

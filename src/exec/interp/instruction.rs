@@ -10,17 +10,17 @@ use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::exec::containers;
-use crate::exec::deriv::Deriv;
-use crate::exec::index::{end_value, index, index_owned, index_seed};
-use crate::exec::primitives;
-use crate::exec::value::{FunctionHandle, Value};
 use crate::ir::{Function, Inst, Op, ValueId};
+use crate::primitives;
+use crate::primitives::index::{end_value, index, index_owned, index_seed};
+use crate::value::deriv::Deriv;
+use crate::value::{FunctionHandle, Value};
 use std::sync::Arc;
 
 /// Sets register `v` to `r`. A register may still hold the previous call's value (see
 /// `Reg::worth_keeping`): its buffers go back to the pool.
 pub(super) fn set(regs: &mut [Reg], v: ValueId, r: Reg) {
-    recycle(std::mem::replace(&mut regs[v.0 as usize], r));
+    recycle(std::mem::replace(&mut regs[v.index()], r));
 }
 
 /// Sets the results of a call to the instruction's destinations.
@@ -41,7 +41,7 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.0 as usize], Reg::List(_) | Reg::Stray(_))) {
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.index()], Reg::List(_) | Reg::Stray(_))) {
             return self.exec_spread(inst, activity, frame);
         }
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
@@ -53,7 +53,7 @@ impl Interpreter<'_> {
         }
         let regs = &mut frame.regs[..];
         match &inst.op {
-            Op::Const(v) => set_constant(&mut regs[inst.dests[0].0 as usize], v),
+            Op::Const(v) => set_constant(&mut regs[inst.dests[0].index()], v),
             Op::Param(i) => self.exec_param(func, inst, *i, frame),
             Op::Undefined(name) => set(regs, inst.dests[0], Reg::Undefined(name.clone())),
             Op::MagicColon => set(regs, inst.dests[0], Reg::Colon),
@@ -61,17 +61,17 @@ impl Interpreter<'_> {
             Op::Prim(id) if self.tape.is_none() => self.exec_prim::<Tangents>(*id, inst, activity, cache_key, movable, regs)?,
             Op::Prim(id) => self.exec_prim::<Recording>(*id, inst, activity, cache_key, movable, regs)?,
             Op::MakeHandle { .. } | Op::Apply(_) | Op::Call(_) => self.exec_call(inst, movable, regs)?,
-            Op::Index if matches!(slot(regs, inst.args[0])?.value, Value::Handle(_)) => self.exec_call(inst, movable, regs)?,
+            Op::Index if matches!(slot(regs, inst.base())?.value, Value::Handle(_)) => self.exec_call(inst, movable, regs)?,
             Op::Index => self.exec_index(inst, activity, movable, regs)?,
             Op::IndexAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let subs = subscripts(regs, &inst.args[2..])?;
+                let base = defined(take_or_clone(regs, inst.base(), movable(0)));
+                let subs = subscripts(regs, inst.subscripts())?;
                 let active = activity.is_active(inst.dests[0]);
-                let result = self.assign_slot(base, slot(regs, inst.args[1])?, &subs, active)?;
+                let result = self.assign_slot(base, slot(regs, inst.stored())?, &subs, active)?;
                 set(regs, inst.dests[0], Reg::Val(result));
             }
             Op::End { position, count } => {
-                let base = slot(regs, inst.args[0])?;
+                let base = slot(regs, inst.base())?;
                 let n = end_value(&base.value.shape(), *position, *count);
                 set(regs, inst.dests[0], Reg::Val(Slot::inactive(Value::scalar(n as f64))));
             }
@@ -143,7 +143,7 @@ impl Interpreter<'_> {
                 set_results(regs, inst, results);
             }
             Op::Index => {
-                let handle = slot(regs, inst.args[0])?.clone();
+                let handle = slot(regs, inst.base())?.clone();
                 let operands = inst.args[1..].iter().map(|&v| argument(regs, v)).collect::<Result<_>>()?;
                 let results = self.call_handle(&handle, operands, inst.dests.len())?;
                 set_results(regs, inst, results);
@@ -159,22 +159,22 @@ impl Interpreter<'_> {
         if inst.dests.len() > 1 {
             return Err(Diagnostic::new(ErrorKind::Unsupported, "multiple results from indexing (cs-lists)"));
         }
-        let subs = subscripts(regs, &inst.args[1..])?;
+        let subs = subscripts(regs, inst.subscripts())?;
         let active = activity.is_active(inst.dests[0]);
         let seed = self.seed.filter(|_| active && self.depth == 1 && self.tape.is_none() && self.seeded_value == Some(inst.args[0]));
         let seeded = match seed {
-            Some((_, colours)) => Some(index_seed(&slot(regs, inst.args[0])?.value, &colours, &subs)?),
+            Some((_, colours)) => Some(index_seed(&slot(regs, inst.base())?.value, &colours, &subs)?),
             None => None,
         };
         let result = match (seeded, active, movable(0), &self.tape) {
             (Some((value, deriv)), ..) => Slot::new(value, deriv),
-            (None, false, _, _) => Slot::inactive(index(&slot(regs, inst.args[0])?.value, &Deriv::Zero, &subs)?.0),
+            (None, false, _, _) => Slot::inactive(index(&slot(regs, inst.base())?.value, &Deriv::Zero, &subs)?.0),
             (None, true, true, None) => {
-                let base = into_slot(take_or_clone(regs, inst.args[0], true))?;
+                let base = into_slot(take_or_clone(regs, inst.base(), true))?;
                 let (value, deriv) = index_owned(base.value, base.deriv, &subs)?;
                 Slot::new(value, deriv)
             }
-            (None, true, _, _) => self.index_slot(slot(regs, inst.args[0])?, &subs)?,
+            (None, true, _, _) => self.index_slot(slot(regs, inst.base())?, &subs)?,
         };
         set(regs, inst.dests[0], Reg::Val(result));
         Ok(())
@@ -235,9 +235,9 @@ impl Interpreter<'_> {
     fn exec_container(&mut self, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> Result<()> {
         let result = match &inst.op {
             Op::Field { name, tolerant, list } => {
-                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                let found = match (&regs[inst.base().index()], tolerant) {
                     (Reg::Undefined(_), true) => None,
-                    _ => containers::field(slot(regs, inst.args[0])?, name, &self.tape)?,
+                    _ => containers::field(slot(regs, inst.base())?, name, &self.tape)?,
                 };
                 match found {
                     Some(items) => spread::list_register(items, *list)?,
@@ -246,16 +246,16 @@ impl Interpreter<'_> {
                 }
             }
             Op::FieldAssign(name) => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
+                let base = defined(take_or_clone(regs, inst.base(), movable(0)));
+                let rhs = slot(regs, inst.stored())?.clone();
                 Reg::Val(containers::assign_field(base, name, rhs, &mut self.tape)?)
             }
             Op::CellIndex { tolerant, list } => {
-                let found = match (&regs[inst.args[0].0 as usize], tolerant) {
+                let found = match (&regs[inst.base().index()], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => {
-                        let subs = subscripts(regs, &inst.args[1..])?;
-                        containers::cell_elements(slot(regs, inst.args[0])?, &subs, *tolerant, &self.tape)?
+                        let subs = subscripts(regs, inst.subscripts())?;
+                        containers::cell_elements(slot(regs, inst.base())?, &subs, *tolerant, &self.tape)?
                     }
                 };
                 match found {
@@ -264,49 +264,49 @@ impl Interpreter<'_> {
                 }
             }
             Op::CellAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
-                let subs = subscripts(regs, &inst.args[2..])?;
+                let base = defined(take_or_clone(regs, inst.base(), movable(0)));
+                let rhs = slot(regs, inst.stored())?.clone();
+                let subs = subscripts(regs, inst.subscripts())?;
                 Reg::Val(containers::assign_cell(base, &subs, rhs, &mut self.tape)?)
             }
             Op::Element => {
-                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let base = defined(regs[inst.base().index()].clone());
                 base.as_ref().map(|b| self.untaped(b)).transpose()?;
-                let subs = subscripts(regs, &inst.args[1..])?;
+                let subs = subscripts(regs, inst.subscripts())?;
                 match containers::element(base.as_ref(), &subs)? {
                     Some(element) => Reg::Val(element),
                     None => Reg::Undefined("struct element".into()),
                 }
             }
             Op::ElementAssign => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
+                let base = defined(take_or_clone(regs, inst.base(), movable(0)));
                 base.as_ref().map(|b| self.untaped(b)).transpose()?;
-                let rhs = slot(regs, inst.args[1])?.clone();
+                let rhs = slot(regs, inst.stored())?.clone();
                 self.untaped(&rhs)?;
-                let subs = subscripts(regs, &inst.args[2..])?;
+                let subs = subscripts(regs, inst.subscripts())?;
                 Reg::Val(containers::assign_elements(base, &subs, rhs, true)?)
             }
             Op::TargetCount { field } => {
-                let base = defined(regs[inst.args[0].0 as usize].clone());
+                let base = defined(regs[inst.base().index()].clone());
                 let count = match field {
                     true => containers::field_target_count(base.as_ref()),
-                    false => containers::cell_target_count(base.as_ref(), &subscripts(regs, &inst.args[1..])?)?,
+                    false => containers::cell_target_count(base.as_ref(), &subscripts(regs, inst.subscripts())?)?,
                 };
                 Reg::Val(Slot::inactive(Value::scalar(count as f64)))
             }
             Op::ListPart { cell } => {
                 let [start, count] = [inst.args[1], inst.args[2]].map(|v| slot(regs, v).map(|s| spread::count_of(&s.value)));
-                let Reg::List(list) = &regs[inst.args[0].0 as usize] else {
-                    return Err(not_a_value(&regs[inst.args[0].0 as usize]));
+                let Reg::List(list) = &regs[inst.base().index()] else {
+                    return Err(not_a_value(&regs[inst.base().index()]));
                 };
                 Reg::Val(spread::list_part(list, start?, count?, *cell, &mut self.tape)?)
             }
             Op::ListAssign { field } => {
-                let base = defined(take_or_clone(regs, inst.args[0], movable(0)));
-                let rhs = slot(regs, inst.args[1])?.clone();
+                let base = defined(take_or_clone(regs, inst.base(), movable(0)));
+                let rhs = slot(regs, inst.stored())?.clone();
                 Reg::Val(match field {
                     Some(name) => containers::assign_fields(base, name, rhs, &mut self.tape)?,
-                    None => containers::assign_cells(base, &subscripts(regs, &inst.args[2..])?, rhs, &mut self.tape)?,
+                    None => containers::assign_cells(base, &subscripts(regs, inst.subscripts())?, rhs, &mut self.tape)?,
                 })
             }
             Op::CellLiteral { widths } => {

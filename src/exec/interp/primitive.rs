@@ -5,14 +5,14 @@
 use super::instruction::set;
 use super::{Interpreter, Reg, Slot, complex_results, recycle, slots, take_dying_block, take_dying_value, take_or_clone};
 use crate::ad::reverse::tape::Tape;
+use crate::ad::slot::TapeVar;
 use crate::analysis::Activity;
 use crate::diag::Result;
-use crate::exec::deriv::Deriv;
-use crate::exec::primitives::{self, Forward, PrimId};
-use crate::exec::slot::TapeVar;
-use crate::exec::small_list::{Few, Operands};
-use crate::exec::value::{Array, Value};
 use crate::ir::{Inst, ValueId};
+use crate::primitives::{self, Forward, PrimId};
+use crate::value::deriv::Deriv;
+use crate::value::small_list::{Few, Operands};
+use crate::value::{Array, Value};
 
 /// How a run carries derivatives.
 pub(super) trait DerivativeMode {

@@ -15,12 +15,12 @@
 use super::{Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
-use crate::exec::deriv::Deriv;
-use crate::exec::interrupt;
-use crate::exec::primitives::Kernel;
 use crate::exec::scalar::{self, Operand, Outcome};
-use crate::exec::value::Value;
 use crate::ir::{BlockId, Function, Op, Terminator, ValueId};
+use crate::primitives::Kernel;
+use crate::value::Value;
+use crate::value::deriv::Deriv;
+use crate::value::interrupt;
 use std::collections::HashMap;
 
 /// A register of the program's file.
@@ -121,7 +121,7 @@ enum Scalar {
 
 impl ScalarLoop {
     pub(super) fn contains(&self, block: BlockId) -> bool {
-        self.position[block.0 as usize].is_some()
+        self.position[block.index()].is_some()
     }
 
     /// Whether the program reads array `v` from the interpreter's registers.
@@ -133,7 +133,7 @@ impl ScalarLoop {
 /// The programs of the function's loops, by header block (None: not a header, or not scalar code).
 pub(super) fn compile_all(func: &Function, facts: &Facts) -> Vec<Option<ScalarLoop>> {
     let idom = immediate_forward_dominators(func);
-    (0..func.blocks.len()).map(|b| compile(func, BlockId(b as u32), &idom, facts)).collect()
+    (0..func.blocks.len()).map(|b| compile(func, BlockId::new(b), &idom, facts)).collect()
 }
 
 /// What the plan knows of the function that compilation reads.
@@ -148,12 +148,12 @@ pub(super) struct Facts<'a> {
 /// back edges (from a block it dominates) without passing through it (None: not a loop header).
 /// Blocks the entry does not reach (lowering leaves some after `break` and `continue`) are left out.
 fn loop_blocks(func: &Function, header: BlockId, idom: &[Option<BlockId>]) -> Option<Vec<bool>> {
-    let reachable = |b: BlockId| b == BlockId(0) || idom[b.0 as usize].is_some();
+    let reachable = |b: BlockId| b == BlockId::new(0) || idom[b.index()].is_some();
     let dominated = |mut b: BlockId| loop {
         if b == header {
             return true;
         }
-        match idom[b.0 as usize] {
+        match idom[b.index()] {
             Some(d) => b = d,
             None => return false,
         }
@@ -163,10 +163,10 @@ fn loop_blocks(func: &Function, header: BlockId, idom: &[Option<BlockId>]) -> Op
         return None;
     }
     let mut inside = vec![false; func.blocks.len()];
-    inside[header.0 as usize] = true;
+    inside[header.index()] = true;
     let mut stack = latches;
     while let Some(b) = stack.pop() {
-        if !std::mem::replace(&mut inside[b.0 as usize], true) {
+        if !std::mem::replace(&mut inside[b.index()], true) {
             stack.extend(func.block(b).preds.iter().copied().filter(|&p| reachable(p)));
         }
     }
@@ -191,7 +191,7 @@ impl Registers {
 fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &Facts) -> Option<ScalarLoop> {
     let Facts { activity, moves, subscript_ranges, joins } = facts;
     let inside = loop_blocks(func, header, idom)?;
-    let blocks: Vec<BlockId> = (0..func.blocks.len()).filter(|&b| inside[b]).map(|b| BlockId(b as u32)).collect();
+    let blocks: Vec<BlockId> = func.blocks.ids().filter(|b| inside[b.index()]).collect();
     // Values defined inside the loop, by kind: arrays (assignment results, bases of reads and
     // assignments, and the phis passing them on), the rest scalars.
     let mut defined = std::collections::HashSet::new();
@@ -259,7 +259,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
         let (mut scalar_phis, mut array_phis) = (Vec::new(), Vec::new());
         for (k, phi) in block.phis.iter().enumerate() {
             if arrays.contains(&phi.dest) {
-                if phi.incoming.iter().any(|(from, v)| inside[from.0 as usize] && defined.contains(v) && !arrays.contains(v)) {
+                if phi.incoming.iter().any(|(from, v)| inside[from.index()] && defined.contains(v) && !arrays.contains(v)) {
                     return None;
                 }
                 array_phis.push(k);
@@ -275,7 +275,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
             scalar_phis.push((dest, phi));
         }
         let mut edges = Vec::new();
-        for (position, &pred) in block.preds.iter().enumerate().filter(|(_, p)| inside[p.0 as usize]) {
+        for (position, &pred) in block.preds.iter().enumerate().filter(|(_, p)| inside[p.index()]) {
             let mut scalars = Vec::new();
             for &(dest, phi) in &scalar_phis {
                 scalars.push((dest, scalar(phi_input(phi, pred), &mut registers)?));
@@ -296,7 +296,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
             }
             // A scalar read as an array would need writing back first.
             let array_result = matches!(inst.op, Op::IndexAssign);
-            if subscript_ranges[dest.0 as usize] || arrays.contains(&dest) != array_result {
+            if subscript_ranges[dest.index()] || arrays.contains(&dest) != array_result {
                 return None;
             }
             let subscripts = |vs: &[ValueId], registers: &mut Registers, scalar: &mut dyn FnMut(ValueId, &mut Registers) -> Option<R>| {
@@ -343,14 +343,14 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
                     Step::Apply { dest: registers.get(dest), kernel, a, b, active: activity.is_active(dest) }
                 }
                 Op::Index => {
-                    let base = array(inst.args[0])?;
-                    let subs = subscripts(&inst.args[1..], &mut registers, &mut scalar)?;
+                    let base = array(inst.base())?;
+                    let subs = subscripts(inst.subscripts(), &mut registers, &mut scalar)?;
                     Step::Element { dest: registers.get(dest), base, subs, active: activity.is_active(dest) }
                 }
                 Op::IndexAssign => {
-                    let base = array(inst.args[0])?;
-                    let rhs = scalar(inst.args[1], &mut registers)?;
-                    let subs = subscripts(&inst.args[2..], &mut registers, &mut scalar)?;
+                    let base = array(inst.base())?;
+                    let rhs = scalar(inst.stored(), &mut registers)?;
+                    let subs = subscripts(inst.subscripts(), &mut registers, &mut scalar)?;
                     Step::Assign { dest, base, rhs, subs, movable: moves.arg(b, k, 0) }
                 }
                 _ => return None,
@@ -364,7 +364,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
                 // varies is recorded, and makes the pattern local unless the branch is a two-sided
                 // `if` on x and no tape records.
                 let record = activity.varies(*cond);
-                let local = !(activity.depends_on_x(*cond) && joins[b.0 as usize].is_some());
+                let local = !(activity.depends_on_x(*cond) && joins[b.index()].is_some());
                 let cond = scalar(*cond, &mut registers)?;
                 Next::Branch { cond, then_block: *then_block, else_block: *else_block, record, local }
             }
@@ -374,7 +374,7 @@ fn compile(func: &Function, header: BlockId, idom: &[Option<BlockId>], facts: &F
     }
     let mut position = vec![None; func.blocks.len()];
     for (k, block) in compiled.iter().enumerate() {
-        position[block.id.0 as usize] = Some(k);
+        position[block.id.index()] = Some(k);
     }
     let from_before = (0..registers.values.len()).map(|r| inputs.contains(&r)).collect();
     inputs.extend(header_phis);
@@ -440,7 +440,7 @@ impl File {
     /// Writes the registers set inside the loop back into the interpreter's.
     fn leave(&self, program: &ScalarLoop, regs: &mut [Reg]) {
         for (r, &v) in program.values.iter().enumerate().filter(|(r, _)| !program.from_before[*r]) {
-            let dest = match &mut regs[v.0 as usize] {
+            let dest = match &mut regs[v.index()] {
                 Reg::Val(slot) => Some(slot),
                 _ => None,
             };
@@ -451,9 +451,9 @@ impl File {
                 Scalar::Logical(t) => scalar::write_logical(dest, t),
             };
             if let Some(slot) = written {
-                regs[v.0 as usize] = Reg::Val(*slot);
+                regs[v.index()] = Reg::Val(*slot);
             }
-            if let (Reg::Val(slot), Some(&var)) = (&mut regs[v.0 as usize], self.tapes.get(r)) {
+            if let (Reg::Val(slot), Some(&var)) = (&mut regs[v.index()], self.tapes.get(r)) {
                 slot.tape = var;
             }
         }
@@ -613,12 +613,12 @@ impl File {
             Scalar::Row(x) => Operand { x, dx: Some(self.row(rhs)) },
             _ => return false,
         };
-        let Reg::Val(slot) = &mut regs[base.0 as usize] else { unreachable!("read above") };
+        let Reg::Val(slot) = &mut regs[base.index()] else { unreachable!("read above") };
         // `assign_operand` changes nothing when it refuses. The base is dead: it keeps the
         // destination's old slot as storage.
         let assigned = scalar::assign_operand(slot, k, &r);
         if assigned {
-            regs.swap(base.0 as usize, dest.0 as usize);
+            regs.swap(base.index(), dest.index());
         }
         assigned
     }
@@ -633,12 +633,12 @@ impl Interpreter<'_> {
         };
         let (mut block, mut pred) = (program.header, None);
         loop {
-            let compiled = &program.blocks[program.position[block.0 as usize].expect("inside the loop")];
+            let compiled = &program.blocks[program.position[block.index()].expect("inside the loop")];
             if let Some(p) = pred {
                 let edge = compiled.edges.iter().find(|e| e.pred == p).expect("an edge inside the loop");
                 file.set_phis(edge);
                 match &edge.swaps {
-                    Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(dest.0 as usize, input.0 as usize)),
+                    Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(dest.index(), input.index())),
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }

@@ -5,9 +5,9 @@
 
 use super::{Interpreter, Reg};
 use crate::analysis::Activity;
-use crate::exec::primitives::{self, PatternRule, Prim, PrimId};
-use crate::exec::value::Value;
 use crate::ir::{HigherOrder, Inst, Op, ValueId};
+use crate::primitives::{self, PatternRule, Prim, PrimId};
+use crate::value::Value;
 use std::hash::{Hash, Hasher};
 
 /// What of an operand decides the pattern.
@@ -88,7 +88,7 @@ impl Interpreter<'_> {
             return;
         }
         // Indexing a function handle calls it: its arguments are no subscripts.
-        if matches!(inst.op, Op::Index) && matches!(&regs[inst.args[0].0 as usize], Reg::Val(s) if matches!(s.value, Value::Handle(_))) {
+        if matches!(inst.op, Op::Index) && matches!(&regs[inst.args[0].index()], Reg::Val(s) if matches!(s.value, Value::Handle(_))) {
             return;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -96,10 +96,10 @@ impl Interpreter<'_> {
         for (k, decides) in deciding_operands(inst, activity) {
             shapes_only &= matches!(decides, Decides::Shape);
             match decides {
-                Decides::Values => hash_values(&regs[inst.args[k].0 as usize], &mut h),
-                Decides::Shape => hash_shape(&regs[inst.args[k].0 as usize], &mut h),
+                Decides::Values => hash_values(&regs[inst.args[k].index()], &mut h),
+                Decides::Shape => hash_shape(&regs[inst.args[k].index()], &mut h),
                 Decides::Selection(select) => {
-                    let operands: Option<Vec<&Value>> = inst.args.iter().map(|a| value_of(&regs[a.0 as usize])).collect();
+                    let operands: Option<Vec<&Value>> = inst.args.iter().map(|a| value_of(&regs[a.index()])).collect();
                     // An operand the kernel cannot take fails the instruction itself next.
                     operands.and_then(|values| select(&values).ok()).hash(&mut h);
                 }

@@ -8,8 +8,8 @@
 
 use super::{Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::value::{Array, Value};
 use crate::ir::SharedVar;
+use crate::value::{Array, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The shared variables' values when an evaluation starts; a variable missing does not exist yet.

@@ -10,12 +10,12 @@
 //! join unites the two sides' patterns only in the rows either side assigned.
 
 use super::{Exit, Frame, Interpreter, Reg, element_position, phi_input};
+use crate::ad::slot::Slot;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::Deriv;
-use crate::exec::slot::Slot;
-use crate::exec::value::Value;
 use crate::ir::{BlockId, FuncId, Function, Inst, Op, Phi, ValueId};
+use crate::value::Value;
+use crate::value::deriv::Deriv;
 
 /// What a side may not consume of its frame, and the element assignments it made in place.
 pub(super) struct Journal {
@@ -53,13 +53,13 @@ enum Arrival {
 impl Journal {
     fn new(size: usize, guarded: impl Iterator<Item = ValueId>) -> Journal {
         let mut flags = vec![false; size];
-        guarded.for_each(|v| flags[v.0 as usize] = true);
+        guarded.for_each(|v| flags[v.index()] = true);
         Journal { guarded: flags, chains: Vec::new() }
     }
 
     /// Whether register `v` must stay in place: guarded, or holding an edited array.
     pub(super) fn holds(&self, v: ValueId) -> bool {
-        self.guarded[v.0 as usize] || self.chain_ending_at(v).is_some()
+        self.guarded[v.index()] || self.chain_ending_at(v).is_some()
     }
 
     fn chain_ending_at(&self, v: ValueId) -> Option<&Chain> {
@@ -76,7 +76,7 @@ impl Journal {
             return false;
         }
         let (Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Sparse(rows), tape: None }), Reg::Val(r)) =
-            (&regs[base.0 as usize], &regs[rhs.0 as usize])
+            (&regs[base.index()], &regs[rhs.index()])
         else {
             return false;
         };
@@ -96,7 +96,7 @@ impl Journal {
     /// Puts every edited array back, as it was, into its guarded register.
     fn undo(self, regs: &mut [Reg]) -> Result<()> {
         for chain in self.chains {
-            let Reg::Val(mut slot) = std::mem::replace(&mut regs[chain.tip.0 as usize], Reg::Unset) else {
+            let Reg::Val(mut slot) = std::mem::replace(&mut regs[chain.tip.index()], Reg::Unset) else {
                 return Err(lost_array());
             };
             let (Value::Double(a), Deriv::Sparse(rows)) = (&mut slot.value, &mut slot.deriv) else { return Err(lost_array()) };
@@ -104,14 +104,14 @@ impl Journal {
                 a.data[edit.position] = edit.value;
                 rows.replace_row(edit.position, &edit.cols, &edit.vals);
             }
-            regs[chain.origin.0 as usize] = Reg::Val(slot);
+            regs[chain.origin.index()] = Reg::Val(slot);
         }
         Ok(())
     }
 
     /// The other side's value of a join variable, read from register `v` where it arrived.
     fn arrival(&self, v: ValueId, regs: &[Reg]) -> Arrival {
-        match (&regs[v.0 as usize], self.chain_ending_at(v)) {
+        match (&regs[v.index()], self.chain_ending_at(v)) {
             (Reg::Val(Slot { deriv: Deriv::Sparse(block), .. }), Some(chain)) => {
                 let mut positions: Vec<usize> = chain.edits.iter().map(|e| e.position).collect();
                 positions.sort_unstable();
@@ -119,7 +119,7 @@ impl Journal {
                 let rows = positions.into_iter().map(|p| (p, block.row(p).0.to_vec())).collect();
                 Arrival::Edited { origin: chain.origin, rows }
             }
-            (Reg::Val(_), None) if self.guarded[v.0 as usize] => Arrival::Edited { origin: v, rows: Vec::new() },
+            (Reg::Val(_), None) if self.guarded[v.index()] => Arrival::Edited { origin: v, rows: Vec::new() },
             (Reg::Val(slot), _) => Arrival::Whole(Box::new(slot.clone())),
             _ => Arrival::Nothing,
         }
@@ -168,7 +168,7 @@ impl Interpreter<'_> {
         join: BlockId,
         nargout: usize,
     ) -> Result<BlockId> {
-        let moves = &self.plan.moves[id.0 as usize];
+        let moves = &self.plan.moves[id.index()];
         let taken_reads = moves.live_in(taken).iter().copied().chain(func.block(taken).phis.iter().map(|phi| phi_input(phi, branch)));
         frame.side = Some(Journal::new(frame.regs.len(), taken_reads));
         let caught = frame.caught.clone();
@@ -206,12 +206,12 @@ impl Interpreter<'_> {
             // The taken side's array edited in place is read by this phi only: it moves in.
             let only_reader = phis.iter().enumerate().all(|(j, p)| j == k || arriving(p, (from, phis_set)) != v);
             let taken_input = match journal.chain_ending_at(v) {
-                Some(_) if only_reader => std::mem::replace(&mut frame.regs[v.0 as usize], Reg::Unset),
-                _ => frame.regs[v.0 as usize].clone(),
+                Some(_) if only_reader => std::mem::replace(&mut frame.regs[v.index()], Reg::Unset),
+                _ => frame.regs[v.index()].clone(),
             };
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
-                frame.regs[phi.dest.0 as usize] = taken_input;
+                frame.regs[phi.dest.index()] = taken_input;
                 continue;
             };
             match arrival {
@@ -225,10 +225,10 @@ impl Interpreter<'_> {
                         let unassigned = originals.into_iter().filter(|(r, _)| rows.binary_search_by_key(r, |o| o.0).is_err());
                         unassigned.for_each(|(r, cols)| block.unite_row(r, cols));
                     }
-                    _ => self.unite_with_edited(&mut slot, &frame.regs[origin.0 as usize], &rows),
+                    _ => self.unite_with_edited(&mut slot, &frame.regs[origin.index()], &rows),
                 },
             }
-            frame.regs[phi.dest.0 as usize] = Reg::Val(slot);
+            frame.regs[phi.dest.index()] = Reg::Val(slot);
         }
         Ok(from)
     }

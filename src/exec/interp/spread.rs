@@ -6,10 +6,10 @@ use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
 use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::primitives::Prim;
-use crate::exec::primitives::integers::OPERATORS;
-use crate::exec::value::Value;
 use crate::ir::{Inst, ListUse, Op};
+use crate::primitives::Prim;
+use crate::primitives::integers::OPERATORS;
+use crate::value::Value;
 
 impl Interpreter<'_> {
     /// Runs `inst`, one of whose operands is a cs-list, on the spread operands.
@@ -20,7 +20,7 @@ impl Interpreter<'_> {
         }
         let spread = |args: &[crate::ir::ValueId]| -> Vec<Reg> {
             args.iter()
-                .flat_map(|a| match &regs[a.0 as usize] {
+                .flat_map(|a| match &regs[a.index()] {
                     Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
                     other => vec![other.clone()],
                 })
@@ -68,7 +68,7 @@ impl Interpreter<'_> {
             op => self.run_call(op, spread(&inst.args), n)?,
         };
         for (d, s) in inst.dests.iter().zip(results) {
-            frame.regs[d.0 as usize] = Reg::Val(s);
+            frame.regs[d.index()] = Reg::Val(s);
         }
         Ok(())
     }
@@ -98,14 +98,14 @@ impl Interpreter<'_> {
 
     /// `Op::Outputs`: the inner call asked for as many results as the count operand says.
     pub(super) fn exec_outputs(&mut self, inner: &Op, inst: &Inst, frame: &mut Frame) -> Result<()> {
-        let count = into_slot(frame.regs[inst.args[0].0 as usize].clone())?;
+        let count = into_slot(frame.regs[inst.args[0].index()].clone())?;
         let nargout = count_of(&count.value);
-        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a.0 as usize] {
+        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a.index()] {
             Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
             other => vec![other.clone()],
         });
         let results = self.run_call(inner, operands.collect(), nargout)?;
-        frame.regs[inst.dests[0].0 as usize] = Reg::List(results);
+        frame.regs[inst.dests[0].index()] = Reg::List(results);
         Ok(())
     }
 }
@@ -153,12 +153,12 @@ const UNARY_OPERATORS: &[(Prim, &str)] =
 /// Octave's error for an instruction reading a `Reg::Stray` operand: an operator's names the operand
 /// types, an index's says the list cannot be indexed.
 fn stray_list_error(inst: &Inst, regs: &[Reg]) -> Option<Diagnostic> {
-    let stray = |a: &crate::ir::ValueId| match &regs[a.0 as usize] {
+    let stray = |a: &crate::ir::ValueId| match &regs[a.index()] {
         Reg::Stray(items) => Some(items.len()),
         _ => None,
     };
     let (position, count) = inst.args.iter().enumerate().find_map(|(k, a)| stray(a).map(|n| (k, n)))?;
-    let type_of = |a: &crate::ir::ValueId| match &regs[a.0 as usize] {
+    let type_of = |a: &crate::ir::ValueId| match &regs[a.index()] {
         Reg::Val(s) => octave_type(&s.value),
         _ => "cs-list".to_string(),
     };

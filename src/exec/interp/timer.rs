@@ -6,10 +6,10 @@
 
 use super::Interpreter;
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::host::HostCall;
-use crate::exec::primitives::runtime;
-use crate::exec::value::{Array, IntClass, Value};
+use crate::host::HostCall;
 use crate::ir::Timer;
+use crate::primitives::runtime;
+use crate::value::{Array, IntClass, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 impl Interpreter<'_> {

@@ -3,10 +3,10 @@
 
 use super::{HostCall, Interpreter, Slot};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::primitives::errors::{identified_message, raised};
-use crate::exec::value::Value;
-use crate::exec::warnings::WarningState;
+use crate::host::warnings::WarningState;
 use crate::ir::Output;
+use crate::primitives::errors::{identified_message, raised};
+use crate::value::Value;
 
 impl Interpreter<'_> {
     fn warning_state(&mut self) -> &mut WarningState {
