@@ -18,6 +18,17 @@ pub(super) trait Field:
     /// Its first derivatives along the directions it carries (zero where it carries fewer).
     fn slopes(self) -> [f64; 2];
     fn sqrt(self) -> Self;
+    /// `a * b` (m x k times k x n, column-major).
+    fn product(a: &[Self], b: &[Self], m: usize, k: usize, n: usize) -> Vec<Self> {
+        let mut c = vec![Self::constant(0.0); m * n];
+        for j in 0..n {
+            for l in 0..k {
+                let factor = b[l + k * j];
+                (0..m).for_each(|i| c[i + m * j] = c[i + m * j] + a[i + m * l] * factor);
+            }
+        }
+        c
+    }
 }
 
 impl Field for f64 {
@@ -32,6 +43,11 @@ impl Field for f64 {
     }
     fn sqrt(self) -> f64 {
         f64::sqrt(self)
+    }
+    fn product(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+        let mut c = vec![0.0; m * n];
+        super::matrix::gemm(&mut c, a, b, m, k, n, false);
+        c
     }
 }
 
