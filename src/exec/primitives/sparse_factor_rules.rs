@@ -19,9 +19,6 @@ use crate::exec::deriv::Deriv;
 use crate::exec::value::{SparseMatrix, Value};
 use std::collections::BTreeSet;
 
-/// A square matrix by columns, each a list of (row, value) in increasing row order.
-type Columns<T> = Vec<Vec<(usize, T)>>;
-
 /// Which result a rule differentiates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Form {
@@ -99,6 +96,8 @@ struct Plan {
     row_perm: Vec<usize>,
     /// The columns of L formed (chol's leading rows).
     pivots: usize,
+    /// The patterns of the left-looking solve: see `Structure`.
+    structure: Structure,
     /// sign(P) sign(Q), for `det`.
     sign: f64,
 }
@@ -117,7 +116,9 @@ impl Plan {
                 }
             }
             columns.iter_mut().for_each(|c| c.sort_unstable());
-            return Ok(Plan { columns, row_perm: (0..n).collect(), pivots: output.dims()[0], sign: 1.0 });
+            let pivots = output.dims()[0];
+            let structure = Structure::new(&columns, pivots);
+            return Ok(Plan { columns, row_perm: (0..n).collect(), pivots, structure, sign: 1.0 });
         }
         let ordered = matches!(form, Form::Determinant | Form::Lower { ordered: true, .. } | Form::Upper { ordered: true });
         let f = sparse_factor::pivoted(a, ordered)?;
@@ -127,19 +128,23 @@ impl Plan {
         entries.for_each(|(e, (i, j))| columns[column_of[j]].push((row_of[i], e)));
         columns.iter_mut().for_each(|c| c.sort_unstable());
         let sign = sparse_factor::sign(&f.row_perm) * sparse_factor::sign(&f.col_perm);
-        Ok(Plan { columns, row_perm: f.row_perm, pivots: n, sign })
+        let structure = Structure::new(&columns, n);
+        Ok(Plan { columns, row_perm: f.row_perm, pivots: n, structure, sign })
     }
 }
 
 /// The result of `form` at its stored entries (`det`: the one value), from A's stored entries.
 fn results<T: Field>(form: Form, plan: &Plan, values: &[T], output: &Value) -> Result<Vec<T>> {
-    let b: Columns<T> = plan.columns.iter().map(|c| c.iter().map(|&(i, e)| (i, values[e])).collect()).collect();
-    let n = b.len();
+    let n = plan.columns.len();
     let pivoting = !matches!(form, Form::Cholesky | Form::Determinant);
-    let (lower, upper) = left_looking(&b, plan.pivots, pivoting)?;
-    let diagonal = |j: usize| upper[j].last().filter(|&&(i, _)| i == j).map_or(T::constant(0.0), |&(_, v)| v);
-    let strict = lower.iter().enumerate().flat_map(|(j, c)| c.iter().map(move |&(i, v)| (i, j, v)));
-    let in_upper = upper.iter().enumerate().flat_map(|(j, c)| c.iter().map(move |&(i, v)| (i, j, v)));
+    let (lower, upper) = left_looking(plan, values, pivoting)?;
+    let (lower, upper, l, u) = (&lower, &upper, &plan.structure.lower, &plan.structure.upper);
+    let diagonal = |j: usize| match u.column(j).last() {
+        Some(&i) if i == j => upper[u.starts[j + 1] - 1],
+        _ => T::constant(0.0),
+    };
+    let strict = (0..l.columns()).flat_map(|j| (l.starts[j]..l.starts[j + 1]).map(move |p| (l.rows[p], j, lower[p])));
+    let in_upper = (0..n).flat_map(|j| (u.starts[j]..u.starts[j + 1]).map(move |p| (u.rows[p], j, upper[p])));
     let entries: Vec<(usize, usize, T)> = match form {
         Form::Determinant => return Ok(vec![(0..n).fold(T::constant(plan.sign), |d, j| d * diagonal(j))]),
         Form::Packed => strict.chain(in_upper).collect(),
@@ -174,51 +179,103 @@ fn at_stored_entries<T: Field>(output: &SparseMatrix, entries: Vec<(usize, usize
     Ok(stored)
 }
 
-/// Left-looking LU without pivoting of B (its rows and columns in pivot order), on the factors'
-/// structural patterns: L strictly below its unit diagonal, and U, by columns. Only the first `pivots`
-/// columns of L are formed, and U's rows above them (chol's leading rows). With `pivoting`, a pivot
-/// tie that the direction breaks has no derivative.
-fn left_looking<T: Field>(b: &Columns<T>, pivots: usize, pivoting: bool) -> Result<(Columns<T>, Columns<T>)> {
-    let n = b.len();
-    let (mut lower, mut upper): (Columns<T>, Columns<T>) = (Vec::with_capacity(pivots), Vec::with_capacity(n));
-    let mut x = vec![T::constant(0.0); n];
-    for (j, column) in b.iter().enumerate() {
-        column.iter().for_each(|&(i, v)| x[i] = v);
-        let mut pending: BTreeSet<usize> = column.iter().map(|&(i, _)| i).collect();
-        let mut reach = Vec::with_capacity(pending.len());
-        let solved = j.min(pivots);
-        // Rows in increasing order: L is lower triangular, so x[k] is final when k is taken.
-        while let Some(k) = pending.pop_first() {
-            reach.push(k);
-            if k < solved {
-                let xk = x[k];
-                for &(i, l) in &lower[k] {
-                    pending.insert(i);
-                    x[i] = x[i] - l * xk;
+/// A pattern by columns (compressed): column j's rows are `rows[starts[j]..starts[j + 1]]`.
+struct Pattern {
+    starts: Vec<usize>,
+    rows: Vec<usize>,
+}
+
+impl Pattern {
+    fn new() -> Pattern {
+        Pattern { starts: vec![0], rows: vec![] }
+    }
+
+    fn push(&mut self, rows: impl Iterator<Item = usize>) {
+        self.rows.extend(rows);
+        self.starts.push(self.rows.len());
+    }
+
+    fn column(&self, j: usize) -> &[usize] {
+        &self.rows[self.starts[j]..self.starts[j + 1]]
+    }
+
+    fn columns(&self) -> usize {
+        self.starts.len() - 1
+    }
+}
+
+/// The patterns of the left-looking LU of B, found once per plan: per column j, its `reach` (where the
+/// solve's x is not structurally zero, in increasing order: B's rows and those L's columns before j
+/// reach), and the rows of L's and U's columns (only the first `pivots` columns of L are formed, and
+/// U's rows above them: chol's leading rows).
+struct Structure {
+    reach: Pattern,
+    lower: Pattern,
+    upper: Pattern,
+}
+
+impl Structure {
+    fn new(columns: &[Vec<(usize, usize)>], pivots: usize) -> Structure {
+        let mut s = Structure { reach: Pattern::new(), lower: Pattern::new(), upper: Pattern::new() };
+        for (j, column) in columns.iter().enumerate() {
+            let mut pending: BTreeSet<usize> = column.iter().map(|&(i, _)| i).collect();
+            let mut reach = Vec::with_capacity(pending.len());
+            // Rows in increasing order: L is lower triangular, so row k reaches only rows after it.
+            while let Some(k) = pending.pop_first() {
+                reach.push(k);
+                if k < j.min(pivots) {
+                    pending.extend(s.lower.column(k));
                 }
             }
+            s.upper.push(reach.iter().copied().filter(|&k| k <= j && k < pivots));
+            if j < pivots {
+                s.lower.push(reach.iter().copied().filter(|&k| k > j));
+            }
+            s.reach.push(reach.into_iter());
         }
-        upper.push(reach.iter().filter(|&&k| k <= j && k < pivots).map(|&k| (k, x[k])).collect());
+        s
+    }
+}
+
+/// Left-looking LU without pivoting of B (the plan's matrix, its rows and columns in pivot order) on
+/// the plan's structure: the values of L (strictly below its unit diagonal) and of U, in the order of
+/// their patterns. With `pivoting`, a pivot tie that the direction breaks has no derivative.
+fn left_looking<T: Field>(plan: &Plan, values: &[T], pivoting: bool) -> Result<(Vec<T>, Vec<T>)> {
+    let (n, pivots, s) = (plan.columns.len(), plan.pivots, &plan.structure);
+    let (mut lower, mut upper) = (Vec::with_capacity(s.lower.rows.len()), Vec::with_capacity(s.upper.rows.len()));
+    let mut x = vec![T::constant(0.0); n];
+    for (j, column) in plan.columns.iter().enumerate() {
+        column.iter().for_each(|&(i, e)| x[i] = values[e]);
+        let reach = s.reach.column(j);
+        // x[k] is final when k is taken: the rows before it update it first.
+        for &k in reach.iter().take_while(|&&k| k < j.min(pivots)) {
+            let xk = x[k];
+            for p in s.lower.starts[k]..s.lower.starts[k + 1] {
+                let i = s.lower.rows[p];
+                x[i] = x[i] - lower[p] * xk;
+            }
+        }
+        upper.extend(s.upper.column(j).iter().map(|&k| x[k]));
         if j < pivots {
-            lower.push(multipliers(j, &reach, &x, pivoting)?);
+            let pivot = checked_pivot(&x, j, s.lower.column(j), pivoting)?;
+            lower.extend(s.lower.column(j).iter().map(|&k| x[k] / pivot));
         }
         reach.iter().for_each(|&k| x[k] = T::constant(0.0));
     }
     Ok((lower, upper))
 }
 
-/// Column j of L: the entries of x below the pivot x[j], divided by it.
-fn multipliers<T: Field>(j: usize, reach: &[usize], x: &[T], pivoting: bool) -> Result<Vec<(usize, T)>> {
+/// The pivot x[j], checked against the entries below it (`below`, rows of L's column j).
+fn checked_pivot<T: Field>(x: &[T], j: usize, below: &[usize], pivoting: bool) -> Result<T> {
     let pivot = x[j];
     if pivot.value() == 0.0 {
         return Err(not_differentiable("a zero pivot (the matrix is singular): its factors have no derivative"));
     }
-    let below = reach.iter().copied().filter(|&k| k > j);
     let slope = |v: T| v.slopes().map(|d| d * v.value().signum());
-    if pivoting && below.clone().any(|k| x[k].value().abs() == pivot.value().abs() && slope(x[k]) != slope(pivot)) {
+    if pivoting && below.iter().any(|&k| x[k].value().abs() == pivot.value().abs() && slope(x[k]) != slope(pivot)) {
         return Err(not_differentiable("two pivot candidates have equal magnitude: the factors jump where they part"));
     }
-    Ok(below.map(|k| (k, x[k] / pivot)).collect())
+    Ok(pivot)
 }
 
 fn not_differentiable(message: &str) -> Diagnostic {
