@@ -250,9 +250,9 @@ fn left_looking<T: Field>(plan: &Plan, values: &[T], pivoting: bool) -> Result<(
         // x[k] is final when k is taken: the rows before it update it first.
         for &k in reach.iter().take_while(|&&k| k < j.min(pivots)) {
             let xk = x[k];
-            for p in s.lower.starts[k]..s.lower.starts[k + 1] {
-                let i = s.lower.rows[p];
-                x[i] = x[i] - lower[p] * xk;
+            let range = s.lower.starts[k]..s.lower.starts[k + 1];
+            for (&i, &l) in s.lower.rows[range.clone()].iter().zip(&lower[range]) {
+                x[i] = x[i] - l * xk;
             }
         }
         upper.extend(s.upper.column(j).iter().map(|&k| x[k]));
