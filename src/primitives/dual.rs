@@ -192,14 +192,25 @@ impl Field for HyperDual {
 /// (da_i ddA)`, the kernel run on hyper-duals with e1 along a_i and e2 along dA. Exact, at the cost of
 /// numel(A) kernel runs per direction.
 pub(super) fn kernel_second_order(t: &Tangents, kernel: impl Fn(&[HyperDual]) -> Result<Vec<HyperDual>>) -> Result<Adjoints> {
+    if t.tangents[0].is_none() || !t.wanted[0] {
+        return Ok(vec![None; t.inputs.len()]);
+    }
+    kernel_second_order_at(t, &super::matrix::matrix_2d("", t.inputs[0])?.data, kernel)
+}
+
+/// `kernel_second_order` with the first operand's entries given (a sparse operand's stored entries).
+pub(super) fn kernel_second_order_at(
+    t: &Tangents,
+    values: &[f64],
+    kernel: impl Fn(&[HyperDual]) -> Result<Vec<HyperDual>>,
+) -> Result<Adjoints> {
     let mut terms = vec![None; t.inputs.len()];
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
-    let a = super::matrix::matrix_2d("", t.inputs[0])?;
-    let n = a.numel();
+    let n = values.len();
     let mut term = Vec::with_capacity(n * t.directions);
     for j in 0..t.directions {
         let direction = da.column(j);
-        let mut entries: Vec<HyperDual> = a.data.iter().zip(direction).map(|(&v, &b)| HyperDual { v, a: 0.0, b, ab: 0.0 }).collect();
+        let mut entries: Vec<HyperDual> = values.iter().zip(direction).map(|(&v, &b)| HyperDual { v, a: 0.0, b, ab: 0.0 }).collect();
         for i in 0..n {
             entries[i].a = 1.0;
             let result = kernel(&entries)?;
