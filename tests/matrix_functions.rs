@@ -41,10 +41,8 @@ fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
     let m = forward.len() / n;
     let w = weights(m, 5);
     let jtw: Vec<f64> = (0..n).map(|j| (0..m).map(|i| forward[j * m + i] * w[i]).sum()).collect();
-    let weighted = anonymous(
-        "@(x) sum(w(:) .* reshape(f(x), [], 1))",
-        vec![("w", column(w)), ("f", Value::Handle(std::sync::Arc::new(f.clone())))],
-    );
+    let weighted =
+        anonymous("@(x) sum(w(:) .* reshape(f(x), [], 1))", vec![("w", column(w)), ("f", Value::Handle(std::sync::Arc::new(f.clone())))]);
     let reverse = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
     let gradient = jacobian(&mut engine, &weighted, &X, reverse);
     assert!(relative_error(&gradient, &jtw) <= 1e-12, "{f:?}: reverse {gradient:?} vs J'w {jtw:?}");

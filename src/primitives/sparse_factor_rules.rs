@@ -15,8 +15,8 @@ use super::reverse::Adjoints;
 use super::second_order::Tangents;
 use super::{Forward, Prim, sparse_deriv, sparse_factor};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::exec::deriv::Deriv;
-use crate::exec::value::{SparseMatrix, Value};
+use crate::value::deriv::Deriv;
+use crate::value::{SparseMatrix, Value};
 use std::collections::BTreeSet;
 
 /// Which result a rule differentiates.
