@@ -281,7 +281,6 @@ prims! {
     Orth = "orth",
     Constant = "__constant__",
     // Issue #24, second pass.
-    FirstOrder = "__first_order__",
     Getfield = "getfield",
     Setfield = "setfield",
 }
@@ -320,7 +319,7 @@ pub enum HigherOrder {
     /// `accumarray` with a function handle; without one it runs its primitive.
     Accumarray,
     /// `__slope__(f, t)`: the exact derivative of a scalar function at a real scalar (the library's
-    /// fzero takes the implicit function theorem's chord steps with it).
+    /// fzero takes the implicit function theorem's chord steps with it, fminbnd their slope).
     Slope,
 }
 

@@ -113,7 +113,7 @@ const NOTES: &[(&str, &str)] = &[
     ),
     (
         "svd",
-        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse rules for every result (the transposed thin-factor rules); Hessian of `s = svd(A)` (the thin factors' tangents in `U1 diag(sbar) V1'`), not of `[U, S, V]`",
+        "`s = svd(A)`; `[U, S, V] = svd(A)`, `svd(A, 0)`, `svd(A, 'econ')` with Octave's shapes, each v_k's largest component positive (LAPACK's signs may differ); closed-form rules for the thin factors; repeated or zero singular values, and the columns completing a full U or V: msad:notDifferentiable; reverse rules for every result (the transposed thin-factor rules); Hessian of every result (the reverse rules, one formula in the thin factors, on dual numbers carrying the thin factors' tangents); where the first derivative is refused, so is the Hessian",
     ),
     (
         "lu",
@@ -126,10 +126,6 @@ const NOTES: &[(&str, &str)] = &[
     (
         "__constant__",
         "its argument without derivative: the library's fzero and fminbnd search on values, then take the implicit function theorem's step",
-    ),
-    (
-        "__first_order__",
-        "its argument, with an exact first derivative and no second: the library's fminbnd marks its implicit step with it, so a Hessian through fminbnd is msad:notDifferentiable (fzero's two chord steps have exact first and second derivatives)",
     ),
     ("getfield", "`getfield(s, name)` of a 1 x 1 struct (the library's optimget reads options with it); no derivative rule"),
     ("setfield", "`setfield(s, name, v)` of a 1 x 1 struct, a new field after the others (the library's optimset); no derivative rule"),
@@ -149,7 +145,7 @@ const HIGHER_ORDER: &[(&str, &str)] = &[
     ("accumarray", "with a FUNC handle: FUNC gets each group's values as a column, in order of appearance; numeric scalar results"),
     (
         "__slope__",
-        "`__slope__(f, t)`: the exact derivative of a scalar function at a real scalar, f run once more in forward mode in t (the library's fzero takes its implicit function theorem's chord steps with it); a constant",
+        "`__slope__(f, t)`: the exact derivative of a scalar function at a real scalar, f run once more in forward mode in t (the library's fzero takes its implicit function theorem's chord steps with it, fminbnd the slope of its chord steps on df/dt); a constant",
     ),
 ];
 

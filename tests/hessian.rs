@@ -125,7 +125,9 @@ fn every_builtin_has_a_second_order_rule() {
 /// The decompositions' second-order terms (issue 24): every differentiable result of `lu`, `qr` and
 /// `[R, p] = chol` (the kernels on hyper-duals), chol, svd's values, a general matrix's eigenvalues and
 /// `[V, D] = eig` of a symmetric one;
-/// and fzero's zero (two chord steps), at several points.
+/// `[U, S, V] = svd` (every result, thin factors: the reverse rules on duals), and fzero's zero and
+/// fminbnd's minimiser (two chord steps; searched to 1e-14 on a function whose minimum is 0, so that
+/// the differences of the gradient see no search noise), at several points.
 #[test]
 fn decompositions_and_zeros_have_exact_hessians() {
     const DECOMPOSITIONS: &[&str] = &[
@@ -139,6 +141,9 @@ fn decompositions_and_zeros_have_exact_hessians() {
         "sum(eig_vectors_of(x) .^ 2 .* (1:12)') + sum(eig_vectors_of(x) .* (12:-1:1)')",
         "fzero(@(t) t ^ 3 + (x(1) + 2) * t - x(2) * x(3), [-3 3]) ^ 2 * x(4)",
         "fzero(@(t) cos(x(1) * t) - (x(2) + 1) * t - x(5) * t ^ 3 / 10, [0 2]) * x(6)",
+        "sum(sin(svd_vectors_of(x)))",
+        "svd_factors_objective(x)",
+        "fminbnd(@(t) (t + (1 + x(2) ^ 2) * t ^ 3 / 3 - x(1)) ^ 2 * (1 + x(3) ^ 2), -3, 3, optimset('TolX', 1e-14)) ^ 2 * x(4)",
     ];
     let points = [x0(), x0().iter().map(|v| v + 0.013).collect(), vec![0.9, -0.4, 0.2, 1.1, -0.7, 0.5]];
     for expression in DECOMPOSITIONS {

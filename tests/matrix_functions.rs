@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use msad::diag::ErrorKind;
 use msad::engine::{Engine, JacobianStorage, Mode, Options, Request};
-use msad::value::FunctionHandle;
+use msad::value::{FunctionHandle, Value};
 
 const X: [f64; 6] = [0.31, 0.52, 0.74, 0.43, 0.65, 0.86];
 
@@ -41,10 +41,8 @@ fn check_forward(f: &FunctionHandle, tol: f64, reverse: bool) {
     let m = forward.len() / n;
     let w = weights(m, 5);
     let jtw: Vec<f64> = (0..n).map(|j| (0..m).map(|i| forward[j * m + i] * w[i]).sum()).collect();
-    let weighted = anonymous(
-        "@(x) sum(w(:) .* reshape(f(x), [], 1))",
-        vec![("w", column(w)), ("f", msad::value::Value::Handle(std::sync::Arc::new(f.clone())))],
-    );
+    let weighted =
+        anonymous("@(x) sum(w(:) .* reshape(f(x), [], 1))", vec![("w", column(w)), ("f", Value::Handle(std::sync::Arc::new(f.clone())))]);
     let reverse = Options { mode: Mode::Reverse, jacobian: JacobianStorage::Full, ..Options::default() };
     let gradient = jacobian(&mut engine, &weighted, &X, reverse);
     assert!(relative_error(&gradient, &jtw) <= 1e-12, "{f:?}: reverse {gradient:?} vs J'w {jtw:?}");
@@ -103,11 +101,14 @@ fn factors_without_derivatives_are_clear_errors() {
 }
 
 #[test]
-fn hessians_through_several_results_are_clear_errors() {
-    // The singular vectors' second-order rule is missing: the Hessian says so rather than dropping the term.
-    let f = anonymous("@(x) sum(svd_vectors_of(x) .^ 2)", vec![]);
-    let e = evaluate(&mut Engine::new(), &f, vec![column(X.to_vec())], 3).expect_err("svd vectors");
-    assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("'[U, S, V] = svd"), "{e}");
+fn singular_vectors_of_equal_values_have_no_derivatives() {
+    // The value exists; its gradient and Hessian are refused (Hessians elsewhere: tests/hessian.rs).
+    let f = named("svd_repeated_objective");
+    assert!(evaluate(&mut Engine::new(), &f, vec![column(X.to_vec())], 1).is_ok());
+    for nargout in [2, 3] {
+        let e = evaluate(&mut Engine::new(), &f, vec![column(X.to_vec())], nargout).expect_err("equal singular values");
+        assert!(e.kind == ErrorKind::NotDifferentiable && e.message.contains("repeated"), "{nargout}: {e}");
+    }
 }
 
 #[test]
@@ -270,8 +271,49 @@ fn roots_and_minima_follow_the_implicit_function_theorem() {
     // Where the slope vanishes at the zero, there is no derivative.
     let e = error_of("fzero(@(t) t ^ 3 - x(1) + 0.31, [-1 1])", 2);
     assert_eq!(e.user_identifier.as_deref(), Some("msad:notDifferentiable"), "{e}");
-    // fminbnd's implicit step has no second derivative: a Hessian says so instead of dropping its term
-    // (fzero's Hessian: tests/hessian.rs).
-    let e = error_of("fminbnd(@(t) (t - x(1)) ^ 2, -3, 3)", 3);
-    assert!(e.kind == ErrorKind::NotDifferentiable && e.message.starts_with("fminbnd: msad has no Hessian"), "{e}");
+    // A minimum of zero curvature has no derivative.
+    let e = error_of("fminbnd(@(t) (t - x(1)) ^ 4, -3, 3, optimset('TolX', 1e-10))", 2);
+    assert!(e.user_identifier.as_deref() == Some("msad:notDifferentiable") && e.message.contains("curvature"), "{e}");
+}
+
+/// The value, gradient and Hessian (full, 6 x 6) of `fminbnd_minimum_of(x, k)`.
+fn minimum_hessian(x: &[f64], k: f64) -> (f64, Vec<f64>, Vec<f64>) {
+    let options = Options { jacobian: JacobianStorage::Full, ..Options::default() };
+    let request = Request { function: named("fminbnd_minimum_of"), args: vec![column(x.to_vec()), Value::scalar(k)], options, nargout: 3 };
+    let result = Engine::new().evaluate(&mut host(), &request).unwrap_or_else(|d| panic!("{d}"));
+    (values(&result.value)[0], values(&result.jacobian.expect("gradient")), values(&result.hessian.expect("Hessian")))
+}
+
+/// The minimiser r(a, b) of f = (t - a)^2 w + t^4, w = 1 + b^2, and the minimum f(r): their exact
+/// Hessians in (a, b) against the implicit function theorem's at the computed r, with g = df/dt:
+/// `r_i = -g_i / g_t`, `r_ij = -(g_ij + g_ti r_j + g_tj r_i + g_tt r_i r_j) / g_t` (msad's slope g is
+/// a five-point difference of f's derivatives: relative error near 1e-13), at several points.
+#[test]
+fn minima_have_exact_hessians() {
+    for x in [X.to_vec(), vec![-0.8, 1.7, 0.0, 0.0, 0.0, 0.0], vec![2.2, -0.3, 0.0, 0.0, 0.0, 0.0]] {
+        let [a, b] = [x[0], x[1]];
+        let w = 1.0 + b * b;
+        let (scaled, _, h_scaled) = minimum_hessian(&x, 1.0);
+        let r = scaled / b;
+        let g_t = 2.0 * w + 12.0 * r * r;
+        let g_i = [-2.0 * w, 4.0 * b * (r - a)];
+        let (g_ti, g_tt) = ([0.0, 4.0 * b], 24.0 * r);
+        let g_ij = [[0.0, -4.0 * b], [-4.0 * b, 4.0 * (r - a)]];
+        let r_i = g_i.map(|g| -g / g_t);
+        let r_ij = |i: usize, j: usize| -(g_ij[i][j] + g_ti[i] * r_i[j] + g_ti[j] * r_i[i] + g_tt * r_i[i] * r_i[j]) / g_t;
+        // b r, and f(r): f's own partials f_i, f_ij, with f_ti = g_i and f_tt = g_t.
+        let f_t = 2.0 * (r - a) * w + 4.0 * r.powi(3);
+        let f_ij = [[2.0 * w, -4.0 * b * (r - a)], [-4.0 * b * (r - a), 2.0 * (r - a).powi(2)]];
+        let embedded = |h: &dyn Fn(usize, usize) -> f64| -> Vec<f64> {
+            (0..36).map(|e| (e % 6, e / 6)).map(|(i, j)| if i < 2 && j < 2 { h(i, j) } else { 0.0 }).collect()
+        };
+        let expected_scaled = embedded(&|i, j| b * r_ij(i, j) + if i == 1 { r_i[j] } else { 0.0 } + if j == 1 { r_i[i] } else { 0.0 });
+        assert!(relative_error(&h_scaled, &expected_scaled) < 1e-11, "{x:?}: {h_scaled:?} vs {expected_scaled:?}");
+        let (_, g_minimum, h_minimum) = minimum_hessian(&x, 2.0);
+        let f_i = [-2.0 * (r - a) * w, 2.0 * b * (r - a).powi(2)];
+        let expected_gradient = [f_i[0] + f_t * r_i[0], f_i[1] + f_t * r_i[1], 0.0, 0.0, 0.0, 0.0];
+        assert!(relative_error(&g_minimum, &expected_gradient) < 1e-12, "{x:?}: {g_minimum:?} vs {expected_gradient:?}");
+        let expected_minimum = embedded(&|i, j| g_t * r_i[i] * r_i[j] + g_i[i] * r_i[j] + g_i[j] * r_i[i] + f_t * r_ij(i, j) + f_ij[i][j]);
+        assert!(relative_error(&h_minimum, &expected_minimum) < 1e-11, "{x:?}: {h_minimum:?} vs {expected_minimum:?}");
+    }
 }

@@ -16,10 +16,8 @@ use msad::value::{Array, FunctionHandle, Value};
 /// derivatives only on complex values (zero on real ones), and `fft`, `ifft` make complex values:
 /// their reverse rules on complex values are checked against forward mode in
 /// tests/complex_derivatives.rs; sparse matrices that depend on x in tests/sparse_derivatives.rs
-/// (`sparse`, `spdiags`). `__first_order__` marks the implicit step of the library's fminbnd,
-/// whose reverse mode tests/matrix_functions.rs checks against forward mode (it has no Hessian).
-const NOT_COVERED: [&str; 18] = [
-    "__first_order__",
+/// (`sparse`, `spdiags`).
+const NOT_COVERED: [&str; 17] = [
     "find",
     "struct",
     "num2cell",

@@ -33,7 +33,7 @@ fn constant_sparse() -> Value {
 
 /// x-dependent sparse matrices (`S(x)` tridiagonal from `sparse(i, j, v)`, `D(x)` from `spdiags`)
 /// through every operation with a stored-entry rule, and through indexing and `full` in element form.
-const EXPRESSIONS: [&str; 30] = [
+const EXPRESSIONS: [&str; 32] = [
     "S(x) * x",
     "S(x).' * x",
     "S(x)' * K * x",
@@ -66,6 +66,9 @@ const EXPRESSIONS: [&str; 30] = [
     // On sparse LU factors: d det = det tr(S^-1 dS).
     "det(speye(6) * 4 + 0.3 * S(x) + D(x).') * x",
     "kron(S(x)(1:2, 1:2), K(1:3, 1:3) + D(x)(2:4, 2:4)) * x",
+    // The factors of chol and lu of S(x), by a sparse LU on dual numbers.
+    "full(chol(speye(6) * 6 + S(x) + S(x).'))(:)",
+    "full(lu(K + S(x) + D(x).'))(:)",
 ];
 
 fn captured() -> Vec<(&'static str, Value)> {
@@ -107,7 +110,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Expressions with x-dependent sparse matrices that reverse mode follows (per stored entry).
-const REVERSE_EXPRESSIONS: [&str; 25] = [
+const REVERSE_EXPRESSIONS: [&str; 27] = [
     "K \\ x",
     "(K \\ [x, 2 * x]) * [1; -1]",
     "[x.'; x.'] / K",
@@ -133,6 +136,9 @@ const REVERSE_EXPRESSIONS: [&str; 25] = [
     "[S(x), x] * [x; 1]",
     "det(speye(6) * 4 + 0.3 * S(x) + D(x).') * x",
     "kron(S(x)(1:2, 1:2), K(1:3, 1:3) + D(x)(2:4, 2:4)) * x",
+    // The factors of chol and lu of S(x), by a sparse LU on dual numbers.
+    "full(chol(speye(6) * 6 + S(x) + S(x).'))(:)",
+    "full(lu(K + S(x) + D(x).'))(:)",
 ];
 
 /// `<J v, w>` from forward mode equals `<v, J' w>` from one reverse sweep of `sum(w .* f(x))`.
@@ -212,6 +218,8 @@ fn hessians_through_sparse_matrices_match_differences_of_the_gradient() {
         "x.' * S(x) * x + sum(sum(S(x) * D(x))) + sum(x(1) * S(x)) * x",
         "sum(sum(S(x) .* D(x))) + sum(sum((x(2) * D(x)).'))",
         "x.' * ((x * x.') .* S(x)) * x + sum(sum([S(x), D(x)] .* [D(x), K]))",
+        "det(speye(6) * 4 + S(x) + D(x).') + x.' * full(chol(speye(6) * 6 + S(x) + S(x).')) * x",
+        "x.' * full(lu(K + S(x) + D(x).')) * x",
     ];
     let x = x0();
     for text in objectives {

@@ -3,10 +3,7 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::second_order::SecondOrder;
-use super::{
-    Derivative, EvalFn, Forward, ForwardFn, Hessian, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, check_arity, runtime,
-};
+use super::{Derivative, EvalFn, Forward, ForwardFn, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::primitives::index::{Subscript, index};
 use crate::value::buffers;
@@ -90,25 +87,7 @@ pub(super) fn entries() -> Vec<Primitive> {
             Ok(vec![a[0].clone()])
         })
         .integers(IntegerArgs::KeepClass),
-        with_rule(Prim::FirstOrder, eval_first_order, |fw| Ok(fw.derivs[0].clone())).hessian(Hessian::Own(no_second_order_through)),
     ]
-}
-
-/// `__first_order__(v, solver)`: v, whose first derivative is exact but whose second is not (the
-/// library's fminbnd takes the implicit function theorem's step with a slope that carries no
-/// derivative).
-fn eval_first_order(args: &[&Value], _: usize) -> Result<Vec<Value>> {
-    super::check_arity("__first_order__", args, 2, 2)?;
-    Ok(vec![args[0].clone()])
-}
-
-fn no_second_order_through(operands: &[&Value], _: &[bool]) -> Result<SecondOrder> {
-    let solver = operands.get(1).and_then(|v| v.as_string()).unwrap_or_default();
-    Err(Diagnostic::new(
-        ErrorKind::NotDifferentiable,
-        format!("{solver}: msad has no Hessian of the solution: its second derivative needs the function's second derivatives at it"),
-    )
-    .with_hint("gradients and Jacobians of the solution work (request two outputs)"))
 }
 
 /// Dims from size arguments: `f(n)` is n x n, `f(m, n, ...)`, `f([m n ...])`. As in Octave, a size

@@ -18,6 +18,17 @@ pub(super) trait Field:
     /// Its first derivatives along the directions it carries (zero where it carries fewer).
     fn slopes(self) -> [f64; 2];
     fn sqrt(self) -> Self;
+    /// `a * b` (m x k times k x n, column-major).
+    fn product(a: &[Self], b: &[Self], m: usize, k: usize, n: usize) -> Vec<Self> {
+        let mut c = vec![Self::constant(0.0); m * n];
+        for j in 0..n {
+            for l in 0..k {
+                let factor = b[l + k * j];
+                (0..m).for_each(|i| c[i + m * j] = c[i + m * j] + a[i + m * l] * factor);
+            }
+        }
+        c
+    }
 }
 
 impl Field for f64 {
@@ -32,6 +43,11 @@ impl Field for f64 {
     }
     fn sqrt(self) -> f64 {
         f64::sqrt(self)
+    }
+    fn product(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+        let mut c = vec![0.0; m * n];
+        super::matrix::gemm(&mut c, a, b, m, k, n, false);
+        c
     }
 }
 
@@ -176,14 +192,25 @@ impl Field for HyperDual {
 /// (da_i ddA)`, the kernel run on hyper-duals with e1 along a_i and e2 along dA. Exact, at the cost of
 /// numel(A) kernel runs per direction.
 pub(super) fn kernel_second_order(t: &Tangents, kernel: impl Fn(&[HyperDual]) -> Result<Vec<HyperDual>>) -> Result<Adjoints> {
+    if t.tangents[0].is_none() || !t.wanted[0] {
+        return Ok(vec![None; t.inputs.len()]);
+    }
+    kernel_second_order_at(t, &super::matrix::matrix_2d("", t.inputs[0])?.data, kernel)
+}
+
+/// `kernel_second_order` with the first operand's entries given (a sparse operand's stored entries).
+pub(super) fn kernel_second_order_at(
+    t: &Tangents,
+    values: &[f64],
+    kernel: impl Fn(&[HyperDual]) -> Result<Vec<HyperDual>>,
+) -> Result<Adjoints> {
     let mut terms = vec![None; t.inputs.len()];
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
-    let a = super::matrix::matrix_2d("", t.inputs[0])?;
-    let n = a.numel();
+    let n = values.len();
     let mut term = Vec::with_capacity(n * t.directions);
     for j in 0..t.directions {
         let direction = da.column(j);
-        let mut entries: Vec<HyperDual> = a.data.iter().zip(direction).map(|(&v, &b)| HyperDual { v, a: 0.0, b, ab: 0.0 }).collect();
+        let mut entries: Vec<HyperDual> = values.iter().zip(direction).map(|(&v, &b)| HyperDual { v, a: 0.0, b, ab: 0.0 }).collect();
         for i in 0..n {
             entries[i].a = 1.0;
             let result = kernel(&entries)?;

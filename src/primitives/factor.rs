@@ -13,7 +13,7 @@ pub(super) fn to_vec(m: MatRef<'_, f64>) -> Vec<f64> {
 }
 
 /// Column-major transpose of an m x n matrix.
-pub(super) fn transpose(a: &[f64], m: usize, n: usize) -> Vec<f64> {
+pub(super) fn transpose<T: Copy>(a: &[T], m: usize, n: usize) -> Vec<T> {
     (0..m).flat_map(|i| (0..n).map(move |j| a[i + m * j])).collect()
 }
 

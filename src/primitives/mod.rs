@@ -39,6 +39,7 @@ mod sort;
 mod sparse;
 mod sparse_deriv;
 mod sparse_factor;
+mod sparse_factor_rules;
 mod sparse_lu;
 pub mod sparse_reverse;
 mod special;
@@ -658,7 +659,7 @@ pub fn forward_into(id: PrimId, fw: &Forward, reused: elementwise::Reused) -> Re
 /// `Derivative::Outputs`.
 pub fn forward_output(id: PrimId, fw: &Forward, k: usize) -> Result<Deriv> {
     if k > 0
-        && let Some(rule) = sparse_factor::forward(id, fw)
+        && let Some(rule) = sparse_factor::forward(id, fw, k)
     {
         return rule;
     }

@@ -12,15 +12,20 @@
 //! exists for the columns that complete U or V to a square matrix (any orthonormal completion does:
 //! msad returns LAPACK-like ones, not a smooth choice). `null` and `orth` have no derivative: their
 //! bases are not unique.
+//!
+//! Second order: each reverse rule is a formula in the thin factors (`thin_adjoint`), written once
+//! for `f64` and for duals; on duals carrying the thin factors' tangents along dA it gives the exact
+//! tangent of A's adjoint (see `dual`).
 
+use super::dual::{Dual, Field};
 use super::factor::transpose;
-use super::matrix::{gemm, matrix_2d};
+use super::matrix::matrix_2d;
 use super::matrix_functions::linear_in;
 use super::reverse::{Adjoints, Reverse, by_column};
 use super::second_order::{SecondOrder, Tangents};
 use super::{Derivative, Forward, Hessian, Kernel, Prim, Primitive, general, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::value::deriv::Deriv;
+use crate::value::deriv::{DenseDeriv, Deriv};
 use crate::value::{Array, Value};
 use std::borrow::Cow;
 
@@ -30,7 +35,9 @@ pub(super) fn entries() -> Vec<Primitive> {
         general(Prim::Svd, eval_values, forward_values)
             .more_outputs(Prim::SvdVectors)
             .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(values_second_order)))),
-        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative }).vjp(reverse_vectors),
+        Primitive::new(Prim::SvdVectors, Kernel::General { eval: eval_vectors, derivative })
+            .vjp(reverse_vectors)
+            .hessian(Hessian::Own(|_, _| Ok(SecondOrder::Term(vectors_second_order)))),
         Primitive::new(Prim::Null, Kernel::General { eval: eval_null, derivative: Derivative::Missing }),
         Primitive::new(Prim::Orth, Kernel::General { eval: eval_orth, derivative: Derivative::Missing }),
     ]
@@ -160,25 +167,39 @@ fn forward_values(fw: &Forward) -> Result<Deriv> {
     linear_in(fw.derivs[0], m * n, t, |da| Ok(projected(&d, da).diagonal))
 }
 
-/// The tangent of the values' adjoint `Abar = U1 diag(sbar) V1'` along dA:
-/// `dU1 diag(sbar) V1' + U1 diag(sbar) dV1'`, with the thin factors' tangents of `vectors_tangent`.
+/// The tangent along dA of the values' adjoint `Abar = U1 diag(sbar) V1'` (`thin_adjoint`).
 fn values_second_order(t: &Tangents) -> Result<Adjoints> {
     let mut terms = vec![None; t.inputs.len()];
     let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
     let (d, _) = differentiable(t.inputs)?;
-    let (m, n, r) = (d.m, d.n, d.s.len());
-    let scaled = |x: &[f64], rows: usize| -> Vec<f64> { x.iter().enumerate().map(|(e, v)| v * t.adjoint[e / rows]).collect() };
-    let (u1, v1t) = (scaled(&d.u[..m * r], m), transpose(&d.v[..n * r], n, r));
-    let mut term = Vec::with_capacity(m * n * t.directions);
-    for j in 0..t.directions {
-        let column = da.column(j);
-        let (du, dv) = (vectors_tangent(&d, Size::Economy, 0, column), vectors_tangent(&d, Size::Economy, 2, column));
-        let along_u = product(&scaled(&du, m), &v1t, m, r, n);
-        let along_v = product(&u1, &transpose(&dv, n, r), m, r, n);
-        term.extend(along_u.iter().zip(&along_v).map(|(a, b)| a + b));
-    }
-    terms[0] = Some(term);
+    terms[0] = Some(adjoint_tangents(&d, 1, t.adjoint, da, t.directions));
     Ok(terms)
+}
+
+/// The tangent along dA of A's adjoint from that of U, S or V (`thin_adjoint`).
+fn vectors_second_order(t: &Tangents) -> Result<Adjoints> {
+    let mut terms = vec![None; t.inputs.len()];
+    let Some(da) = t.tangents[0].filter(|_| t.wanted[0]) else { return Ok(terms) };
+    let (d, size) = differentiable_result(t.inputs, t.result)?;
+    let adjoint = result_adjoint(&d, size, t.result, t.adjoint);
+    terms[0] = Some(adjoint_tangents(&d, t.result, &adjoint, da, t.directions));
+    Ok(terms)
+}
+
+/// Per direction of `da`, the tangent of `thin_adjoint(k, adjoint)`: the formula on duals whose
+/// tangents are those of U1, s and V1 along the direction (the adjoint itself is held).
+fn adjoint_tangents(d: &Decomposition, k: usize, adjoint: &[f64], da: &DenseDeriv, directions: usize) -> Vec<f64> {
+    let (m, n, t) = (d.m, d.n, d.s.len());
+    let dual = |values: &[f64], tangents: &[f64]| -> Vec<Dual> { values.iter().zip(tangents).map(|(&v, &d)| Dual { v, d }).collect() };
+    let mut term = Vec::with_capacity(m * n * directions);
+    for j in 0..directions {
+        let column = da.column(j);
+        let u = dual(&d.u[..m * t], &vectors_tangent(d, Size::Economy, 0, column));
+        let s = dual(&d.s, &projected(d, column).diagonal);
+        let v = dual(&d.v[..n * t], &vectors_tangent(d, Size::Economy, 2, column));
+        term.extend(thin_adjoint(&u, &s, &v, (m, n), k, adjoint).iter().map(|e| e.d));
+    }
+    term
 }
 
 /// `P = U1' dA V1` (t x t): its diagonal, and the whole of it for the vectors' rules.
@@ -187,16 +208,10 @@ struct Projection {
     diagonal: Vec<f64>,
 }
 
-fn product(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
-    let mut c = vec![0.0; m * n];
-    gemm(&mut c, a, b, m, k, n, false);
-    c
-}
-
 fn projected(d: &Decomposition, da: &[f64]) -> Projection {
     let (m, n, t) = (d.m, d.n, d.s.len());
     let ut = transpose(&d.u[..m * t], m, t);
-    let p = product(&product(&ut, da, t, m, n), &d.v[..n * t], t, n, t);
+    let p = f64::product(&f64::product(&ut, da, t, m, n), &d.v[..n * t], t, n, t);
     let diagonal = (0..t).map(|k| p[k + t * k]).collect();
     Projection { p, diagonal }
 }
@@ -210,14 +225,14 @@ fn tall_tangents(x: &[f64], y: &[f64], s: &[f64], db: &[f64], p: &[f64], rows: u
     };
     let cx = coupling(&|i, j| p[i + q * j] * s[j] + s[i] * p[j + q * i]);
     let cy = coupling(&|i, j| s[i] * p[i + q * j] + p[j + q * i] * s[j]);
-    let mut dx = product(x, &cx, rows, q, q);
+    let mut dx = f64::product(x, &cx, rows, q, q);
     // (I - X X') dB Y S^-1 = dB Y S^-1 - X P S^-1.
-    let dby = product(db, y, rows, q, q);
-    let xp = product(x, p, rows, q, q);
+    let dby = f64::product(db, y, rows, q, q);
+    let xp = f64::product(x, p, rows, q, q);
     for (e, v) in dx.iter_mut().enumerate() {
         *v += (dby[e] - xp[e]) / s[e / rows];
     }
-    (dx, product(y, &cy, q, q, q))
+    (dx, f64::product(y, &cy, q, q, q))
 }
 
 /// The tangent of U (k = 0), S (1) or V (2) along dA.
@@ -268,50 +283,61 @@ fn forward_vectors(fw: &Forward, k: usize) -> Result<Deriv> {
 /// the transpose of `tall_tangents`: with `E_ij = 1 / (s_j^2 - s_i^2)` and `H = G ∘ E`, X's adjoint
 /// gives `Pbar = (H + H') S - X' Xbar S^-1` (G = X' Xbar) and `Bbar = Xbar S^-1 Y'`, Y's gives
 /// `Pbar = S (H + H')` (G = Y' Ybar); then `Bbar += X Pbar Y'`.
-fn tall_adjoint(x: &[f64], y: &[f64], s: &[f64], xbar: Option<&[f64]>, ybar: Option<&[f64]>, rows: usize) -> Vec<f64> {
+fn tall_adjoint<T: Field>(x: &[T], y: &[T], s: &[T], xbar: Option<&[f64]>, ybar: Option<&[f64]>, rows: usize) -> Vec<T> {
     let q = s.len();
+    let zero = T::constant(0.0);
+    let held = |adjoint: &[f64]| -> Vec<T> { adjoint.iter().map(|&v| T::constant(v)).collect() };
     // H + H' for G: (G_ij - G_ji) E_ij, as E is antisymmetric.
-    let symmetrised = |g: Vec<f64>| -> Vec<f64> {
+    let symmetrised = |g: Vec<T>| -> Vec<T> {
         (0..q * q)
             .map(|e| (e % q, e / q))
-            .map(|(i, j)| if i == j { 0.0 } else { (g[i + q * j] - g[j + q * i]) / (s[j] * s[j] - s[i] * s[i]) })
+            .map(|(i, j)| if i == j { zero } else { (g[i + q * j] - g[j + q * i]) / (s[j] * s[j] - s[i] * s[i]) })
             .collect()
     };
     let (xt, yt) = (transpose(x, rows, q), transpose(y, q, q));
-    let mut pbar = vec![0.0; q * q];
-    let mut bbar = vec![0.0; rows * q];
+    let mut pbar = vec![zero; q * q];
+    let mut bbar = vec![zero; rows * q];
     if let Some(xbar) = xbar {
-        let h = symmetrised(product(&xt, xbar, q, rows, q));
-        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += h[e] * s[e / q]);
-        let scaled: Vec<f64> = xbar.iter().enumerate().map(|(e, v)| v / s[e / rows]).collect();
-        bbar = product(&scaled, &yt, rows, q, q);
-        pbar.iter_mut().zip(product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p -= v);
+        let xbar = held(xbar);
+        let h = symmetrised(T::product(&xt, &xbar, q, rows, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + h[e] * s[e / q]);
+        let scaled: Vec<T> = xbar.iter().enumerate().map(|(e, &v)| v / s[e / rows]).collect();
+        bbar = T::product(&scaled, &yt, rows, q, q);
+        pbar.iter_mut().zip(T::product(&xt, &scaled, q, rows, q)).for_each(|(p, v)| *p = *p - v);
     }
     if let Some(ybar) = ybar {
-        let h = symmetrised(product(&yt, ybar, q, q, q));
-        pbar.iter_mut().enumerate().for_each(|(e, p)| *p += s[e % q] * h[e]);
+        let h = symmetrised(T::product(&yt, &held(ybar), q, q, q));
+        pbar.iter_mut().enumerate().for_each(|(e, p)| *p = *p + s[e % q] * h[e]);
     }
-    let coupled = product(&product(x, &pbar, rows, q, q), &yt, rows, q, q);
-    bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b += c);
+    let coupled = T::product(&T::product(x, &pbar, rows, q, q), &yt, rows, q, q);
+    bbar.iter_mut().zip(coupled).for_each(|(b, c)| *b = *b + c);
     bbar
 }
 
-/// A's adjoint from that of U (k = 0), S (1) or V (2): the transpose of `vectors_tangent`.
-fn vectors_adjoint(d: &Decomposition, size: Size, k: usize, adjoint: &[f64]) -> Vec<f64> {
-    let (m, n, t) = (d.m, d.n, d.s.len());
-    let (u1, v1) = (&d.u[..m * t], &d.v[..n * t]);
+/// A's adjoint from that of U1 (k = 0), s (1: the t values) or V1 (2), with U1 (m x t), s and V1
+/// (n x t) the thin factors of the m x n A: the transpose of `vectors_tangent`.
+fn thin_adjoint<T: Field>(u1: &[T], s: &[T], v1: &[T], (m, n): (usize, usize), k: usize, adjoint: &[f64]) -> Vec<T> {
+    let t = s.len();
     if k == 1 {
         // ds = diag(U1' dA V1): Abar = U1 diag(sbar) V1'.
-        let uc = d.columns(size).0;
-        let scaled: Vec<f64> = u1.iter().enumerate().map(|(e, u)| u * adjoint[e / m + uc * (e / m)]).collect();
-        return product(&scaled, &transpose(v1, n, t), m, t, n);
+        let scaled: Vec<T> = u1.iter().enumerate().map(|(e, &u)| u * T::constant(adjoint[e / m])).collect();
+        return T::product(&scaled, &transpose(v1, n, t), m, t, n);
     }
     if m >= n {
         let (xbar, ybar) = if k == 0 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
-        return tall_adjoint(u1, v1, &d.s, xbar, ybar, m);
+        return tall_adjoint(u1, v1, s, xbar, ybar, m);
     }
     let (xbar, ybar) = if k == 2 { (Some(adjoint), None) } else { (None, Some(adjoint)) };
-    transpose(&tall_adjoint(v1, u1, &d.s, xbar, ybar, n), n, m)
+    transpose(&tall_adjoint(v1, u1, s, xbar, ybar, n), n, m)
+}
+
+/// Result k's adjoint as `thin_adjoint` reads it: S's diagonal, U's or V's whole.
+fn result_adjoint(d: &Decomposition, size: Size, k: usize, adjoint: &[f64]) -> Vec<f64> {
+    let uc = d.columns(size).0;
+    match k {
+        1 => (0..d.s.len()).map(|i| adjoint[i + uc * i]).collect(),
+        _ => adjoint.to_vec(),
+    }
 }
 
 fn reverse_vectors(rv: &Reverse) -> Result<Adjoints> {
@@ -320,7 +346,12 @@ fn reverse_vectors(rv: &Reverse) -> Result<Adjoints> {
     }
     let (d, size) = differentiable_result(rv.inputs, rv.result)?;
     let others = rv.inputs.len() - 1;
-    by_column(rv, |adjoint| Ok(std::iter::once(Some(vectors_adjoint(&d, size, rv.result, adjoint))).chain(vec![None; others]).collect()))
+    let (m, n, t) = (d.m, d.n, d.s.len());
+    let (u1, v1) = (&d.u[..m * t], &d.v[..n * t]);
+    by_column(rv, |adjoint| {
+        let abar = thin_adjoint(u1, &d.s, v1, (m, n), rv.result, &result_adjoint(&d, size, rv.result, adjoint));
+        Ok(std::iter::once(Some(abar)).chain(vec![None; others]).collect())
+    })
 }
 
 /// Octave's `null(A)`: the right singular vectors past A's numerical rank, entries below eps set to 0.
@@ -386,8 +417,8 @@ mod tests {
             let (u, s, v) = (data(&parts[0]), data(&parts[1]), data(&parts[2]));
             let (m, k, n) = (dims[0][0], dims[1][0], dims[2][0]);
             let (kc, vc) = (dims[1][1], dims[2][1]);
-            let us = super::product(&u, &s, m, k, kc);
-            let usv = super::product(&us, &super::transpose(&v, n, vc), m, vc, n);
+            let us = <f64 as super::Field>::product(&u, &s, m, k, kc);
+            let usv = <f64 as super::Field>::product(&us, &super::transpose(&v, n, vc), m, vc, n);
             let original = data(a);
             assert!(usv.iter().zip(&original).all(|(x, y)| (x - y).abs() < 1e-13), "{usv:?}");
         }
@@ -405,7 +436,7 @@ mod tests {
         let a = matrix(2, 3, &[1.0, 2.0, 2.0, 4.0, 3.0, 6.0]);
         let z = value("null", std::slice::from_ref(&a), 1).remove(0);
         assert_eq!(z.dims(), vec![3, 2]);
-        let az = super::product(&data(&a), &data(&z), 2, 3, 2);
+        let az = <f64 as super::Field>::product(&data(&a), &data(&z), 2, 3, 2);
         assert!(az.iter().all(|v| v.abs() < 1e-14), "{az:?}");
         assert_eq!(value("null", &[matrix(2, 2, &[2.0, 1.0, 1.0, 3.0])], 1)[0].dims(), vec![2, 0]);
     }

@@ -34,7 +34,7 @@ fn scalar(v: &Value) -> Option<f64> {
 
 /// The rules written on stored-entry blocks.
 fn own_rule(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
-    if let Some(rule) = super::sparse_factor::forward(id, fw) {
+    if let Some(rule) = super::sparse_factor::forward(id, fw, 0) {
         return Some(rule);
     }
     let (d, out) = (fw.derivs, fw.output);

@@ -8,8 +8,7 @@
 //!
 //! Derivatives: `d det = det tr(A^-1 dA)`, the gradient `det A^-T` read at A's stored entries (one
 //! solve per column of A^-1 on the factors, no n x n array); forward and reverse. The factors of
-//! `chol` and `lu` of a sparse matrix that depends on x are msad:notDifferentiable (the dense forms
-//! differentiate), as are Hessians through `det`.
+//! `chol` and `lu`, and every second-order term, by a sparse LU on dual numbers (`sparse_factor_rules`).
 
 use super::sparse::from_triplets;
 use super::sparse_lu::SparseLu;
@@ -27,7 +26,7 @@ use faer::sparse::linalg::{LuError, colamd};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 
 /// The primitives computed here when their matrix is sparse.
-fn factors_sparse(id: Prim) -> bool {
+pub(super) fn factors_sparse(id: Prim) -> bool {
     matches!(id, Prim::Det | Prim::Chol | Prim::CholFlag | Prim::Lu | Prim::LuFactors)
 }
 
@@ -50,7 +49,7 @@ pub(super) fn eval(id: Prim, args: &[&Value], nargout: usize) -> Option<Result<V
 }
 
 /// The derivative of result `k` of `id` on a sparse operand that depends on x (None: not computed here).
-pub(super) fn forward(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
+pub(super) fn forward(id: Prim, fw: &Forward, k: usize) -> Option<Result<Deriv>> {
     let [Value::Sparse(a)] = fw.inputs else { return None };
     if !factors_sparse(id) {
         return None;
@@ -59,13 +58,7 @@ pub(super) fn forward(id: Prim, fw: &Forward) -> Option<Result<Deriv>> {
         Prim::Det => {
             det_gradient(a).map(|g| fw.derivs[0].apply(&RowOperator { ptr: vec![0, g.len()], src: (0..g.len()).collect(), coef: g }))
         }
-        _ => Err(Diagnostic::new(
-            ErrorKind::NotDifferentiable,
-            format!("msad has no derivative of the factors of '{}' of a sparse matrix that depends on x", id.name()),
-        )
-        .with_hint(
-            "factor full(S) instead (the dense factors differentiate), or solve with S \\ b, which differentiates on sparse factors",
-        )),
+        _ => super::sparse_factor_rules::forward(id, a, fw, k),
     })
 }
 
@@ -83,9 +76,9 @@ fn symbolic(a: &SparseMatrix) -> SymbolicSparseColMatRef<'_, usize> {
 /// `P A Q = L U`: L unit lower triangular, U upper triangular; `row_perm[k]` is the row of A that is
 /// row k of `P A`, `col_perm[k]` the column of A that is column k of `A Q`. None: structurally
 /// singular (a column without a pivot).
-struct Factors {
-    row_perm: Vec<usize>,
-    col_perm: Vec<usize>,
+pub(super) struct Factors {
+    pub(super) row_perm: Vec<usize>,
+    pub(super) col_perm: Vec<usize>,
     lu: simplicial_lu::SimplicialLu<usize, f64>,
 }
 
@@ -121,7 +114,7 @@ fn to_sparse(m: SparseColMatRef<'_, usize, f64>) -> SparseMatrix {
 }
 
 /// The sign of a permutation: (-1)^(n - cycles).
-fn sign(perm: &[usize]) -> f64 {
+pub(super) fn sign(perm: &[usize]) -> f64 {
     let mut seen = vec![false; perm.len()];
     let mut flips = 0;
     for start in 0..perm.len() {
@@ -249,7 +242,7 @@ fn leading_rows(a: &SparseMatrix, q: usize) -> Result<SparseMatrix> {
 }
 
 /// The factors of a square A with partial pivoting only (`P A = L U`), or the error Octave gives.
-fn pivoted(a: &SparseMatrix, ordered: bool) -> Result<Factors> {
+pub(super) fn pivoted(a: &SparseMatrix, ordered: bool) -> Result<Factors> {
     square("lu", "A must be a square matrix (msad factors square sparse matrices)", a)?;
     lu_factors_of(a, ordered)?.ok_or_else(|| runtime("lu: the sparse matrix is structurally singular (a column has no pivot)"))
 }
@@ -257,7 +250,7 @@ fn pivoted(a: &SparseMatrix, ordered: bool) -> Result<Factors> {
 /// `Y = lu(S)`: `L + U - I` of `P S = L U`, sparse.
 fn lu_packed(a: &SparseMatrix) -> Result<Vec<Value>> {
     let f = pivoted(a, false)?;
-    let (l, u) = (to_sparse(f.lu.l_factor_unsorted()), to_sparse(f.lu.u_factor_unsorted()));
+    let (l, u) = (lower(&f, false), upper(&f));
     let strict_l = super::sparse::triplets(&l).into_iter().filter(|&(i, j, _)| i != j);
     Ok(vec![Value::Sparse(from_triplets(a.nrows(), a.ncols(), strict_l.chain(super::sparse::triplets(&u)).collect()))])
 }
@@ -267,10 +260,8 @@ fn lu_packed(a: &SparseMatrix) -> Result<Vec<Value>> {
 fn lu_factors(a: &SparseMatrix, nargout: usize) -> Result<Vec<Value>> {
     let f = pivoted(a, nargout >= 4)?;
     let n = a.nrows();
-    let (l, u) = (to_sparse(f.lu.l_factor_unsorted()), to_sparse(f.lu.u_factor_unsorted()));
     if nargout < 3 {
-        let in_a_order = super::sparse::triplets(&l).into_iter().map(|(i, j, v)| (f.row_perm[i], j, v));
-        return Ok(vec![Value::Sparse(from_triplets(n, n, in_a_order.collect())), Value::Sparse(u)]);
+        return Ok(vec![Value::Sparse(lower(&f, true)), Value::Sparse(upper(&f))]);
     }
     // P(k, row_perm[k]) = 1; Q(col_perm[k], k) = 1.
     let permutation = |pairs: &mut dyn Iterator<Item = (usize, usize)>| -> Result<Value> {
@@ -279,9 +270,24 @@ fn lu_factors(a: &SparseMatrix, nargout: usize) -> Result<Vec<Value>> {
         pairs.for_each(|(i, j)| data[i + n * j] = 1.0);
         Ok(Value::Double(Array::new(vec![n, n], data)))
     };
-    let mut results = vec![Value::Sparse(l), Value::Sparse(u), permutation(&mut f.row_perm.iter().enumerate().map(|(k, &r)| (k, r)))?];
+    let mut results = vec![
+        Value::Sparse(lower(&f, false)),
+        Value::Sparse(upper(&f)),
+        permutation(&mut f.row_perm.iter().enumerate().map(|(k, &r)| (k, r)))?,
+    ];
     if nargout >= 4 {
         results.push(permutation(&mut f.col_perm.iter().enumerate().map(|(k, &c)| (c, k)))?);
     }
     Ok(results)
+}
+
+/// L of `P A Q = L U`, unit lower triangular, or with `in_a_order` its rows in A's order (`P' L`).
+pub(super) fn lower(f: &Factors, in_a_order: bool) -> SparseMatrix {
+    let l = to_sparse(f.lu.l_factor_unsorted());
+    let rows = |i: usize| if in_a_order { f.row_perm[i] } else { i };
+    from_triplets(l.nrows(), l.ncols(), super::sparse::triplets(&l).into_iter().map(|(i, j, v)| (rows(i), j, v)).collect())
+}
+
+pub(super) fn upper(f: &Factors) -> SparseMatrix {
+    to_sparse(f.lu.u_factor_unsorted())
 }

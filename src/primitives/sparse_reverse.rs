@@ -6,8 +6,9 @@
 //!   entries for `sparse(i, j, v)`, `spdiags`, transposes, sums, scalings, `A * X`, `A * B`, `full`),
 //!   except `A\B` and `B/A`, whose adjoint solves with A' on the one factorisation (`sparse_lu`).
 //! - Second-order terms: products (`*`, `.*`) take the reverse rule with the other operand replaced by
-//!   its tangent, keeping a sparse operand's pattern; solves have their own (`sparse_lu`). Linear steps
-//!   have none. Anything else is msad:notDifferentiable in a Hessian.
+//!   its tangent, keeping a sparse operand's pattern; solves have their own (`sparse_lu`), `det`, `chol`
+//!   and `lu` theirs (`sparse_factor_rules`). Linear steps have none. Anything else is
+//!   msad:notDifferentiable in a Hessian.
 
 use super::reverse::{Adjoints, Reverse, transposed_forward};
 use super::second_order::{Element, Tangents};
@@ -57,22 +58,31 @@ pub(super) fn adjoint(id: PrimId, rv: &Reverse) -> Result<Adjoints> {
     }
 }
 
+/// Whether `id` factors a sparse matrix (`det`, `chol`, `lu`).
+fn factors(id: PrimId, inputs: &[&Value]) -> bool {
+    matches!(inputs, [Value::Sparse(_)]) && super::sparse_factor::factors_sparse(id)
+}
+
 /// Checks, at recording time, that a Hessian can follow a nonlinear step on sparse values.
 pub fn check_second_order(id: PrimId, inputs: &[&Value]) -> Result<()> {
     match (id, solve_operands(id, inputs)) {
         (Prim::Times | Prim::Mtimes, _) | (_, Some(_)) => Ok(()),
+        _ if factors(id, inputs) => Ok(()),
         _ => Err(Diagnostic::new(
             ErrorKind::NotDifferentiable,
             format!("msad has no second-order (Hessian) rule for '{}' of a sparse matrix that depends on x", id.name()),
         )
         .with_hint(
-            "gradients work (request two outputs); Hessians follow sparse(i, j, v), spdiags, sums, transposes, products and solves",
+            "gradients work (request two outputs); Hessians follow sparse(i, j, v), spdiags, sums, transposes, products, solves, det, chol and lu",
         )),
     }
 }
 
 /// Per wanted operand, its second-order contribution to the adjoint tangents.
 pub(super) fn second_order_term(id: PrimId, t: &Tangents) -> Result<Adjoints> {
+    if factors(id, t.inputs) {
+        return super::sparse_factor_rules::second_order(id, t);
+    }
     match solve_operands(id, t.inputs) {
         Some((a, _)) if t.tangents[if id == Prim::Mldivide { 0 } else { 1 }].is_some() => {
             let x = super::elementwise::numeric("", t.output)?;
@@ -99,6 +109,11 @@ pub fn interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element
     if solve_operands(id, inputs).is_some() {
         let sizes: Vec<usize> = inputs.iter().map(|v| adjoint_rows(v)).collect();
         return super::matrix_second_order::matrix_pairs(id, &sizes, pair);
+    }
+    if let [Value::Sparse(a)] = inputs
+        && factors(id, inputs)
+    {
+        return factor_pairs(id, a, pair);
     }
     let [a, b] = inputs else { return };
     match (a, b) {
@@ -140,5 +155,18 @@ pub fn interactions(id: PrimId, inputs: &[&Value], pair: &mut impl FnMut(Element
             }
         }
         _ => {}
+    }
+}
+
+/// Every two stored entries of a factored A interact, but `det`, linear in each row and column, pairs
+/// only entries in different rows and columns.
+fn factor_pairs(id: PrimId, a: &SparseMatrix, pair: &mut impl FnMut(Element, Element)) {
+    let at: Vec<(usize, usize)> = sparse_deriv::entries(a).collect();
+    for (u, &(i, j)) in at.iter().enumerate() {
+        for (v, &(k, l)) in at.iter().enumerate().skip(u) {
+            if id != Prim::Det || (i != k && j != l) {
+                pair((0, u), (0, v));
+            }
+        }
     }
 }

@@ -2,11 +2,13 @@ function [x, fval, info, output] = fminbnd(fun, a, b, options)
 % FMINBND  A minimum of a function of one variable on [a, b], written for msad: Brent's golden
 %   section search with parabolic steps, with Octave's tolerance 2 |x| eps + TolX / 3 (options.TolX,
 %   default 1e-4) and limits (500 iterations and evaluations): the same steps as Octave's fminbnd.
-%   Its derivative follows the implicit function theorem at an interior minimum,
-%   dx = -(d2f/dx dp) / (d2f/dx2), both by five-point central differences of fun (d2f/dx dp from the
-%   derivative of the slope; relative error near 1e-10); at a minimum on a bound, the bound's
-%   derivative. A minimum where the curvature is not positive has no derivative (msad:notDifferentiable);
-%   an interior minimum has no Hessian (the curvature carries no derivative).
+%   Its derivatives follow the implicit function theorem at an interior minimum, the zero of the
+%   slope g(t) = df/dt: two chord steps in the derivatives only, as fzero's on its function (the
+%   first gives the exact first derivative, the second the exact second). g is fun's five-point
+%   central difference (fun's own derivatives in x at four points; relative error near 1e-13), the
+%   chord's slope dg/dt at the minimum the same difference of fun's exact slopes in t (__slope__).
+%   At a minimum on a bound, the bound's derivative. A minimum where the curvature is not positive
+%   has no derivative (msad:notDifferentiable).
   if nargin < 4
     options = struct();
   end
@@ -27,22 +29,25 @@ function [x, fval, info, output] = fminbnd(fun, a, b, options)
   elseif b - x < 3 * tol
     x = x + (b - __constant__(b));
   else
-    x = __first_order__(x - implicit_step(fun, value, x), 'fminbnd');
+    x = implicit_steps(fun, x);
   end
   fval = fun(x);
 end
 
-function step = implicit_step(fun, value, x)
-  % The implicit function theorem at a minimum: a Newton step on the slope in the derivative only
-  % (its value is 0).
+function x = implicit_steps(fun, x)
+  % Chord steps on the slope g from the minimum x in the derivatives only (their values are 0).
   h = eps ^ (1 / 5) * max(1, abs(x));
-  slope = (fun(x - 2 * h) - 8 * fun(x - h) + 8 * fun(x + h) - fun(x + 2 * h)) / (12 * h);
-  k = eps ^ (1 / 6) * max(1, abs(x));
-  curvature = (-value(x - 2 * k) + 16 * value(x - k) - 30 * value(x) + 16 * value(x + k) - value(x + 2 * k)) / (12 * k ^ 2);
-  if ~(curvature > 0)
+  g = @(t) (fun(t - 2 * h) - 8 * fun(t - h) + 8 * fun(t + h) - fun(t + 2 * h)) / (12 * h);
+  slopes = [__slope__(fun, x - 2 * h), __slope__(fun, x - h), __slope__(fun, x + h), __slope__(fun, x + 2 * h)];
+  curvature = slopes * [1; -8; 8; -1] / (12 * h);
+  % A minimum of zero curvature (t^4): the slope's linear term is lost among the others over a step.
+  if ~(curvature * h > 1e-3 * max(abs(slopes)))
     error('msad:notDifferentiable', 'fminbnd: the curvature at the minimum %g is not positive: the minimum has no derivative', x);
   end
-  step = (slope - __constant__(slope)) / curvature;
+  at_x = g(x);
+  first = x - (at_x - __constant__(at_x)) / curvature;
+  at_first = g(first);
+  x = first - (at_first - __constant__(at_first)) / curvature;
 end
 
 function [x, a, b, iterations, info] = golden_parabolic(value, a, b, tolx)

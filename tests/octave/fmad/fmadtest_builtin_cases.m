@@ -163,8 +163,7 @@ function cases = fmadtest_builtin_cases()
     'fzero', 'other', 'solves with a function handle (fmad passes no derivatives through a handle''s captured values)'
     'fminbnd', 'other', 'minimises a function handle (fmad passes no derivatives through a handle''s captured values)'
     '__constant__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
-    '__first_order__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
-    '__slope__', 'other', 'msad''s helper for its library fzero.m'
+    '__slope__', 'other', 'msad''s helper for its library fzero.m and fminbnd.m'
     '__optim_name__', 'other', 'msad''s helper for its library optimset.m and optimget.m'
     'optimset', 'other', text
     'optimget', 'other', text
