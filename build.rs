@@ -1,5 +1,6 @@
-//! Builds the MEX boundary when a `mex.h` is found: compiles the shim in `mex/` and generates its
-//! Rust bindings, then sets `cfg(msad_mex)`. Without headers only the engine builds.
+//! Gathers the primitives' names from their record files (the `Prim` enum), and builds the MEX
+//! boundary when a `mex.h` is found: compiles the shim in `mex/` and generates its Rust bindings, then
+//! sets `cfg(msad_mex)`. Without headers only the engine builds.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ const OCTAVE_SOURCE: &str = "mex/msad_octave.cpp";
 const OCTAVE_HANDLE_HEADER: &str = "octave/ov-fcn-handle.h";
 
 fn main() {
+    gather_primitive_names();
     println!("cargo::rustc-check-cfg=cfg(msad_mex)");
     println!("cargo::rerun-if-env-changed=MSAD_MEX_INCLUDE");
     println!("cargo::rerun-if-env-changed=MATLAB_ROOT");
@@ -34,6 +36,40 @@ fn main() {
     // our code, so the library must stay mapped. The engine itself is freed through mexAtExit.
     println!("cargo::rustc-cdylib-link-arg=-Wl,-z,nodelete");
     println!("cargo::rustc-cfg=msad_mex");
+}
+
+/// Where the records declare the names of their primitives (`primitive_names! { Erf = "erf", }`).
+const PRIMITIVES_DIR: &str = "src/primitives";
+
+/// Gathers every record file's `primitive_names!` block, in file order, into one `prims!` invocation
+/// (`$OUT_DIR/primitive_names.rs`, included by src/prim.rs): adding a builtin touches its record file only.
+fn gather_primitive_names() {
+    println!("cargo::rerun-if-changed={PRIMITIVES_DIR}");
+    let mut files = Vec::new();
+    collect_rust_files(Path::new(PRIMITIVES_DIR), &mut files);
+    files.sort();
+    let mut declarations = String::new();
+    for file in &files {
+        println!("cargo::rerun-if-changed={}", file.display());
+        let text = std::fs::read_to_string(file).expect("a record file");
+        for block in text.split("primitive_names! {\n").skip(1) {
+            let body = block.split("\n}").next().expect("a closed primitive_names! block");
+            declarations.extend(body.lines().map(|line| format!("{}\n", line.trim_end())));
+        }
+    }
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR")).join("primitive_names.rs");
+    std::fs::write(out, format!("prims! {{\n{declarations}}}\n")).expect("write primitive_names.rs");
+}
+
+fn collect_rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/primitives").flatten() {
+        let path = entry.path();
+        match path.is_dir() {
+            true => collect_rust_files(&path, files),
+            false if path.extension().is_some_and(|e| e == "rs") => files.push(path),
+            false => {}
+        }
+    }
 }
 
 /// Directories to add to the include path so that `#include "mex.h"` works: `MSAD_MEX_INCLUDE`

@@ -1,7 +1,9 @@
 """Sites that pick a rule by a primitive's name string: a match arm or comparison on a string literal that is
-a primitive's name, outside the resolver (src/prim.rs) and the front end (syntax/, ir/lower.rs's resolution)."""
+a primitive's name (declared in the records' primitive_names! blocks), outside the resolver (src/prim.rs) and the front end (syntax/, ir/lower.rs's resolution)."""
 import re,os,sys
-names=set(re.findall(r'^\s+\w+ = "([^"]+)",',open('src/prim.rs').read(),re.M))
+import glob
+blocks=[b.split('\n}')[0] for f in glob.glob('src/primitives/**/*.rs',recursive=True) for b in open(f).read().split('primitive_names! {\n')[1:]]
+names=set(n for b in blocks for n in re.findall(r'^\s+\w+ = "([^"]+)",',b,re.M))
 alt='|'.join(re.escape(n) for n in sorted(names,key=len,reverse=True))
 pat=re.compile(r'"(%s)"\s*(=>|\|[^|])|(==|!=)\s*"(%s)"|"(%s)"\s*(==|!=)|matches!\([^)]*"(%s)"'%(alt,alt,alt,alt))
 hits=[]

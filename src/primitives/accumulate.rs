@@ -9,6 +9,14 @@ use crate::primitives::index::gather_value;
 use crate::value::deriv::{Deriv, RowMap, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Accumarray = "accumarray",
+    Num2cell = "num2cell",
+    Deal = "deal",
+    Merge = "merge",
+    Ifelse = "ifelse",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     let general = |prim, eval, derivative| Primitive::new(prim, Kernel::General { eval, derivative });
     vec![

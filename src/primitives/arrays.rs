@@ -10,6 +10,19 @@ use crate::value::deriv::{DenseDeriv, Deriv, RowMap};
 use crate::value::{Array, SparseMatrix, Value, normalize_dims};
 use crate::value::{buffers, memory};
 
+primitive_names! {
+    Repmat = "repmat",
+    Permute = "permute",
+    Ipermute = "ipermute",
+    Squeeze = "squeeze",
+    Flip = "flip",
+    Fliplr = "fliplr",
+    Flipud = "flipud",
+    Rot90 = "rot90",
+    Circshift = "circshift",
+    Cat = "cat",
+}
+
 fn structural(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }

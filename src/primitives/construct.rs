@@ -11,6 +11,38 @@ use crate::value::deriv::Deriv;
 use crate::value::memory;
 use crate::value::{Array, IntClass, SparseMatrix, Value, normalize_dims};
 
+primitive_names! {
+    Zeros = "zeros",
+    Ones = "ones",
+    Eye = "eye",
+    Pi = "pi",
+    E = "e",
+    InfCapitalised = "Inf",
+    Inf = "inf",
+    NaN = "NaN",
+    Nan = "nan",
+    Eps = "eps",
+    Flintmax = "flintmax",
+    True = "true",
+    False = "false",
+    Size = "size",
+    Numel = "numel",
+    Length = "length",
+    Ndims = "ndims",
+    Isempty = "isempty",
+    Colon = "colon",
+    Not = "not",
+    Truth = "truth",
+    SwitchMatch = "switch_match",
+    ForCount = "for_count",
+    ForItem = "for_item",
+    Horzcat = "horzcat",
+    Vertcat = "vertcat",
+    Reshape = "reshape",
+    Double = "double",
+    Constant = "__constant__",
+}
+
 fn zero_derivative(prim: Prim, eval: EvalFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }

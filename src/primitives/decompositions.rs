@@ -25,6 +25,13 @@ use crate::value::{Array, Value};
 use faer::linalg::solvers::DenseSolveCore;
 use faer::{MatRef, Side};
 
+primitive_names! {
+    Chol = "chol",
+    CholFlag = "[R, p] = chol",
+    Eig = "eig",
+    EigVectors = "[V, D] = eig",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     let outputs = |prim, eval, rule, differentiable| {
         Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })

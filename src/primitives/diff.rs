@@ -9,6 +9,10 @@ use crate::value::buffers;
 use crate::value::deriv::{DenseDeriv, Deriv, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Diff = "diff",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![general(Prim::Diff, eval_diff, forward_diff).linear(Linearity::Additive).integers(IntegerArgs::KeepClass)]
 }

@@ -12,6 +12,13 @@ use super::{IntegerArgs, Prim, Primitive};
 use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
 use crate::value::{StructArray, Value};
 
+primitive_names! {
+    Error = "error",
+    Rethrow = "rethrow",
+    Throw = "throw",
+    MException = "MException",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         text_function(Prim::Error, eval_error).integers(IntegerArgs::ClassFree).raises(),

@@ -19,6 +19,13 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::deriv::Deriv;
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Lu = "lu",
+    LuFactors = "[L, U, P] = lu",
+    Qr = "qr",
+    QrFactors = "[Q, R] = qr",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     let outputs = |prim, eval, rule, differentiable| {
         Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Outputs { rule, differentiable } })

@@ -9,6 +9,10 @@ use crate::primitives::index::gather_value;
 use crate::value::deriv::{Deriv, RowMap};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Find = "find",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_values, differentiable: |k| k == 2 };
     vec![Primitive::new(Prim::Find, Kernel::General { eval: eval_find, derivative }).pattern(PatternRule::Selection(hits))]

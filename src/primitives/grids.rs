@@ -13,6 +13,13 @@ use crate::diag::Result;
 use crate::value::deriv::{Deriv, RowMap, combine};
 use crate::value::{Array, Value, normalize_dims};
 
+primitive_names! {
+    Linspace = "linspace",
+    Logspace = "logspace",
+    Meshgrid = "meshgrid",
+    Ndgrid = "ndgrid",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     fn entry(prim: Prim, eval: super::EvalFn, derivative: Derivative) -> Primitive {
         Primitive::new(prim, Kernel::General { eval, derivative })

@@ -11,6 +11,24 @@ use super::{Prim, Primitive, check_arity, runtime};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::{Array, IntClass, Value};
 
+primitive_names! {
+    Int8 = "int8",
+    Int16 = "int16",
+    Int32 = "int32",
+    Int64 = "int64",
+    Uint8 = "uint8",
+    Uint16 = "uint16",
+    Uint32 = "uint32",
+    Uint64 = "uint64",
+    Intmax = "intmax",
+    Intmin = "intmin",
+    Idivide = "idivide",
+    Bitand = "bitand",
+    Bitor = "bitor",
+    Bitxor = "bitxor",
+    Bitshift = "bitshift",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         text_function(Prim::Int8, |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),

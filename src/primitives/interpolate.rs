@@ -10,6 +10,11 @@ use crate::value::deriv::{self, Deriv, RowMap, RowOperator, combine};
 use crate::value::interrupt;
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Interp1 = "__interp1__",
+    Polyval = "polyval",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Interp1, eval_interp1, forward_interp1).hessian(Hessian::Own(|_, _| Ok(SecondOrder::Interpolation))),

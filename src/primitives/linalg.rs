@@ -10,6 +10,14 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::deriv::{Deriv, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Inv = "inv",
+    Inverse = "inverse",
+    Det = "det",
+    Mpower = "mpower",
+    Trace = "trace",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Inv, eval_inv, forward_inv).hessian(Hessian::Own(|a, t| matrix_function(Prim::Inv, a, t))),

@@ -16,6 +16,11 @@ use crate::value::deriv::{Deriv, RowMap, combine};
 use crate::value::{Array, Value};
 use std::rc::Rc;
 
+primitive_names! {
+    Mldivide = "mldivide",
+    Mrdivide = "mrdivide",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Mldivide, eval_mldivide, forward_mldivide)

@@ -11,6 +11,13 @@ use crate::value::{Array, Value};
 use crate::value::{interrupt, memory};
 use faer::{Accum, MatMut, MatRef, Par};
 
+primitive_names! {
+    Mtimes = "mtimes",
+    Transpose = "transpose",
+    Ctranspose = "ctranspose",
+    Diag = "diag",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Mtimes, eval_mtimes, forward_mtimes)

@@ -15,6 +15,12 @@ use crate::value::deriv::{DenseDeriv, Deriv, RowOperator};
 use crate::value::interrupt;
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Expm = "expm",
+    Logm = "logm",
+    Sqrtm = "sqrtm",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Expm, |a, _| eval(Analytic::Exp, a), |fw| forward(Analytic::Exp, fw))

@@ -14,6 +14,11 @@ use crate::value::deriv::{Deriv, RowMap, RowOperator, combine};
 use crate::value::{Array, Value};
 use std::borrow::Cow;
 
+primitive_names! {
+    Max = "max",
+    Min = "min",
+}
+
 #[derive(Clone, Copy)]
 enum Extreme {
     Max,

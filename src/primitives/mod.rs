@@ -1,6 +1,14 @@
 //! The primitive table: one entry per operator or builtin, holding everything msad knows about it —
 //! its kernel (primal), its forward derivative rule and what the analysis can infer about its result.
-//! Adding a builtin means adding one entry in one of the submodules' `entries()`.
+//! Adding a builtin means adding, in one record file, its name to the file's `primitive_names!` block
+//! and its record to the file's `entries()` (plus its tests).
+
+/// Declares the primitives of a record file, each with the name code calls it by (`Erf = "erf",`):
+/// build.rs gathers every file's block into the `Prim` enum (src/prim.rs), so a builtin is added in its
+/// record file alone.
+macro_rules! primitive_names {
+    ($($variant:ident = $name:literal,)*) => {};
+}
 
 mod accumulate;
 mod arrays;

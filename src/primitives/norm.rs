@@ -12,6 +12,10 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::deriv::{Deriv, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Norm = "norm",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![general(Prim::Norm, eval_norm, forward_norm).hessian(Hessian::Own(second_order))]
 }

@@ -8,6 +8,42 @@ use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arit
 use crate::diag::Result;
 use crate::value::{Array, Value, normalize_dims};
 
+primitive_names! {
+    Isnumeric = "isnumeric",
+    Isreal = "isreal",
+    Isfloat = "isfloat",
+    Isinteger = "isinteger",
+    Iscomplex = "iscomplex",
+    Islogical = "islogical",
+    Isbool = "isbool",
+    Ischar = "ischar",
+    Iscell = "iscell",
+    Iscellstr = "iscellstr",
+    Isstruct = "isstruct",
+    Isobject = "isobject",
+    IsFunctionHandle = "is_function_handle",
+    Func2str = "func2str",
+    Isscalar = "isscalar",
+    Isvector = "isvector",
+    Isrow = "isrow",
+    Iscolumn = "iscolumn",
+    Ismatrix = "ismatrix",
+    Issquare = "issquare",
+    Isnan = "isnan",
+    Isinf = "isinf",
+    Isfinite = "isfinite",
+    Class = "class",
+    Isa = "isa",
+    Isequal = "isequal",
+    SizeEqual = "size_equal",
+    Columns = "columns",
+    Rows = "rows",
+    Logical = "logical",
+    Any = "any",
+    All = "all",
+    Xor = "xor",
+}
+
 fn query(prim: Prim, eval: EvalFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }

@@ -11,6 +11,13 @@ use crate::diag::Result;
 use crate::value::deriv::{self, Deriv, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Prod = "prod",
+    Cumprod = "cumprod",
+    Dot = "dot",
+    Kron = "kron",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Prod, eval_prod, forward_prod)

@@ -9,6 +9,12 @@ use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::deriv::{Deriv, RowOperator};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Sum = "sum",
+    Mean = "mean",
+    Cumsum = "cumsum",
+}
+
 #[derive(Clone, Copy)]
 enum Reduction {
     Sum,

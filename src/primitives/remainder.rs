@@ -9,6 +9,11 @@ use super::{Derivative, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primi
 use crate::diag::Result;
 use crate::value::Value;
 
+primitive_names! {
+    Mod = "mod",
+    Rem = "rem",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         Primitive::new(

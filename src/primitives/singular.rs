@@ -29,6 +29,13 @@ use crate::value::deriv::{DenseDeriv, Deriv};
 use crate::value::{Array, Value};
 use std::borrow::Cow;
 
+primitive_names! {
+    Svd = "svd",
+    SvdVectors = "[U, S, V] = svd",
+    Null = "null",
+    Orth = "orth",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     let derivative = Derivative::Outputs { rule: forward_vectors, differentiable: |_| true };
     vec![

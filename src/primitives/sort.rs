@@ -11,6 +11,10 @@ use crate::value::deriv::{Deriv, RowMap};
 use crate::value::{Array, Value};
 use std::cmp::Ordering;
 
+primitive_names! {
+    Sort = "sort",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Sort, eval_sort, forward_sort)

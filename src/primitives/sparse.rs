@@ -15,6 +15,15 @@ use crate::value::memory;
 use crate::value::{Array, SparseMatrix, Value};
 use sprs::TriMat;
 
+primitive_names! {
+    Sparse = "sparse",
+    Speye = "speye",
+    Spdiags = "spdiags",
+    Full = "full",
+    Issparse = "issparse",
+    Nnz = "nnz",
+}
+
 fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative })
 }

@@ -7,6 +7,27 @@ use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arit
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Strcmp = "strcmp",
+    Strcmpi = "strcmpi",
+    Strncmp = "strncmp",
+    Strncmpi = "strncmpi",
+    Upper = "upper",
+    Toupper = "toupper",
+    Lower = "lower",
+    Tolower = "tolower",
+    Strtrim = "strtrim",
+    Deblank = "deblank",
+    Blanks = "blanks",
+    Char = "char",
+    Strcat = "strcat",
+    Sprintf = "sprintf",
+    PrintUsage = "print_usage",
+    Num2str = "num2str",
+    Int2str = "int2str",
+    Mat2str = "mat2str",
+}
+
 pub(super) fn text_function(prim: Prim, eval: EvalFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }

@@ -6,6 +6,15 @@ use crate::diag::Result;
 use crate::value::deriv::Deriv;
 use crate::value::{Array, StructArray, Value};
 
+primitive_names! {
+    Struct = "struct",
+    Cell = "cell",
+    Fieldnames = "fieldnames",
+    Isfield = "isfield",
+    Getfield = "getfield",
+    Setfield = "setfield",
+}
+
 fn entry(prim: Prim, eval: EvalFn, derivative: Derivative) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative })
 }

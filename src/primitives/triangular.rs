@@ -8,6 +8,11 @@ use crate::diag::Result;
 use crate::value::deriv::Deriv;
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Tril = "tril",
+    Triu = "triu",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         general(Prim::Tril, |a, _| eval(Side::Lower, a), |fw| forward(Side::Lower, fw))

@@ -27,6 +27,14 @@ pub(crate) use logic::COLON_WARNING;
 pub(super) use math::{divide, out_of_domain, real_power};
 pub(crate) use second_order::{interactions, second_order, second_order_term, with_rows};
 
+primitive_names! {
+    Complex = "complex",
+    Angle = "angle",
+    Arg = "arg",
+    Fft = "fft",
+    Ifft = "ifft",
+}
+
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
         Primitive::new(Prim::Complex, Kernel::General { eval: eval_complex, derivative: Derivative::Rule(derivative::forward_complex) })

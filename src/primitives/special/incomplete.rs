@@ -12,6 +12,11 @@ use crate::primitives::{Forward, Hessian, PatternRule, Prim, Primitive, check_ar
 use crate::value::deriv::{Deriv, RowMap, combine};
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Gammainc = "gammainc",
+    Betainc = "betainc",
+}
+
 pub(super) fn gammainc_entry() -> Primitive {
     general(Prim::Gammainc, |args, _| eval_pair(gammainc_spec(args)?, &args[..2]), forward_gammainc)
         .pattern(PatternRule::Structural)

@@ -13,6 +13,10 @@ use crate::value::deriv::{Deriv, RowOperator};
 use crate::value::memory;
 use crate::value::{Array, Value};
 
+primitive_names! {
+    Legendre = "legendre",
+}
+
 /// The largest degree msad evaluates (beyond it the unnormalised functions overflow).
 const MAX_DEGREE: f64 = 1000.0;
 

@@ -22,6 +22,25 @@ use crate::value::{Array, Value};
 use bessel::Kind;
 use functions::{gaussian_slope, polygamma};
 
+primitive_names! {
+    Erfc = "erfc",
+    Erfcx = "erfcx",
+    Erfinv = "erfinv",
+    Erfcinv = "erfcinv",
+    Gamma = "gamma",
+    Gammaln = "gammaln",
+    Lgamma = "lgamma",
+    Psi = "psi",
+    Beta = "beta",
+    Betaln = "betaln",
+    Expint = "expint",
+    Besselj = "besselj",
+    Bessely = "bessely",
+    Besseli = "besseli",
+    Besselk = "besselk",
+    Airy = "airy",
+}
+
 /// The record of a `Pair`: elementwise, with its second partials as the Hessian's term.
 macro_rules! pair {
     ($spec:ident) => {
