@@ -78,6 +78,13 @@ impl<I: Id, T> IdVec<I, T> {
     pub fn iter_ids(&self) -> impl DoubleEndedIterator<Item = (I, &T)> {
         self.items.iter().enumerate().map(|(k, item)| (I::from_index(k), item))
     }
+    /// The entries by position, for code that splits the table around one entry.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items
+    }
+    pub fn swap(&mut self, a: I, b: I) {
+        self.items.swap(a.index(), b.index());
+    }
     /// Adds an entry; its id.
     pub fn push(&mut self, item: T) -> I {
         self.items.push(item);

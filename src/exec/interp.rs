@@ -22,6 +22,7 @@ use crate::analysis::{Activity, Moves};
 use crate::diag::{Diagnostic, ErrorKind, Result, SourceFile, Span, StackFrame};
 use crate::host::HostCall;
 use crate::host::warnings::WarningState;
+use crate::ids::IdVec;
 use crate::ir::{Block, BlockId, FuncId, Function, Inst, Op, PerFunction, Phi, Program, Terminator, ValueId, ValueTable};
 use crate::primitives::index::{Subscript, Subscripts, assign, index};
 use crate::primitives::{self, Forward, PrimId, Reused};
@@ -106,7 +107,9 @@ pub struct Frames {
 }
 
 /// A frame's registers and its phi-input buffer (see `Frame`).
-type KeptFrame = (Vec<Reg>, Vec<Reg>);
+type KeptFrame = (Regs, Vec<Reg>);
+/// A frame's registers: one per value of its function.
+type Regs = ValueTable<Reg>;
 
 /// A register keeps its slot between runs when it holds a scalar whose derivative row has at most this
 /// many entries: big blocks are not reused in place, and would only hold memory.
@@ -140,10 +143,10 @@ impl Frames {
     /// their own).
     fn take(&self, id: FuncId, size: usize) -> KeptFrame {
         let kept = self.kept[id].lock().unwrap_or_else(|e| e.into_inner()).pop();
-        kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (vec![Reg::Unset; size], Vec::new()))
+        kept.filter(|(regs, _)| regs.len() == size).unwrap_or_else(|| (IdVec::filled(Reg::Unset, size), Vec::new()))
     }
 
-    fn give_back(&self, id: FuncId, mut regs: Vec<Reg>, incoming: Vec<Reg>) {
+    fn give_back(&self, id: FuncId, mut regs: Regs, incoming: Vec<Reg>) {
         // Registers not kept give their large buffers to the pool for the next call's kernels.
         for reg in regs.iter_mut().filter(|reg| !reg.worth_keeping()) {
             recycle(std::mem::replace(reg, Reg::Unset));
@@ -169,7 +172,7 @@ impl Recorder for Interpreter<'_> {
 pub type DerivativeCache = std::sync::Mutex<HashMap<(u64, ValueId), Deriv>>;
 
 struct Frame {
-    regs: Vec<Reg>,
+    regs: Regs,
     /// Phi inputs on their way into the phis (kept to reuse its buffer).
     incoming: Vec<Reg>,
     args: Vec<Option<Slot>>,
@@ -187,10 +190,10 @@ impl Frame {
     /// registers it can read (those live into it and its phis' inputs from `pred`), the others unset.
     /// Copying the whole frame made each x-dependent `if` in a loop cost the size of every array.
     fn for_region(&self, live_in: &[ValueId], start: &Block, pred: BlockId) -> Frame {
-        let mut regs: Vec<Reg> = std::iter::repeat_with(|| Reg::Unset).take(self.regs.len()).collect();
+        let mut regs: Regs = std::iter::repeat_with(|| Reg::Unset).take(self.regs.len()).collect();
         let phi_inputs = start.phis.iter().map(|phi| phi_input(phi, pred));
         for v in live_in.iter().copied().chain(phi_inputs) {
-            regs[v.index()] = self.regs[v.index()].clone();
+            regs[v] = self.regs[v].clone();
         }
         Frame {
             regs,
@@ -276,9 +279,9 @@ impl<'p> Interpreter<'p> {
 
     /// Gives the seeded value the seed block its selections did without, for code that reads the block
     /// itself (a loop's register program); later selections read the block too.
-    fn write_seed_block(&mut self, regs: &mut [Reg]) {
+    fn write_seed_block(&mut self, regs: &mut Regs) {
         let (Some(v), Some((_, colours))) = (self.seeded_value.take(), self.seed.take()) else { return };
-        if let Reg::Val(slot) = &mut regs[v.index()] {
+        if let Reg::Val(slot) = &mut regs[v] {
             let n = slot.value.numel();
             slot.deriv = colours.gather(0..n, n);
         }
@@ -414,7 +417,7 @@ impl<'p> Interpreter<'p> {
             let held = frame.side.as_mut().map_or(0, |side| held_operands(side, inst, base_last_use(), activity, &frame.regs));
             let movable = |arg: usize| moves.arg(block, k, arg) && held >> arg.min(63) & 1 == 0;
             if let Some(range) = subscript_range(inst, subscript_ranges, &frame.regs) {
-                frame.regs[inst.dests[0].index()] = range;
+                frame.regs[inst.dests[0]] = range;
                 continue;
             }
             self.note_selection(inst, activity, &frame.regs);
@@ -455,7 +458,7 @@ impl<'p> Interpreter<'p> {
         [then_block, else_block]: [BlockId; 2],
         nargout: usize,
     ) -> Result<(Option<BlockId>, BlockId, bool)> {
-        let taken = match &frame.regs[cond.index()] {
+        let taken = match &frame.regs[cond] {
             Reg::Val(Slot { value: Value::Logical(a), .. }) => a.data[0],
             _ => unreachable!("branch conditions are logical scalars from 'truth'"),
         };
@@ -486,7 +489,7 @@ impl<'p> Interpreter<'p> {
             .iter()
             .take(nargout.min(fixed))
             .zip(&func.outputs)
-            .map(|(v, name)| match std::mem::replace(&mut frame.regs[v.index()], Reg::Unset) {
+            .map(|(v, name)| match std::mem::replace(&mut frame.regs[v], Reg::Unset) {
                 Reg::Val(s) => Ok(s),
                 _ => Err(Diagnostic::new(
                     ErrorKind::Runtime,
@@ -496,7 +499,7 @@ impl<'p> Interpreter<'p> {
             })
             .collect::<Result<Vec<_>>>()?;
         if nargout > fixed {
-            results.extend(varargout_values(func, &frame.regs[outputs[fixed].index()], nargout - fixed, &self.tape)?);
+            results.extend(varargout_values(func, &frame.regs[outputs[fixed]], nargout - fixed, &self.tape)?);
         }
         Ok(results)
     }
@@ -550,18 +553,18 @@ impl<'p> Interpreter<'p> {
             }
         };
         for phi in &func.block(join).phis {
-            let taken_input = frame.regs[sides::arriving(phi, (from_taken, taken_phis_set)).index()].clone();
+            let taken_input = frame.regs[sides::arriving(phi, (from_taken, taken_phis_set))].clone();
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
-                frame.regs[phi.dest.index()] = taken_input;
+                frame.regs[phi.dest] = taken_input;
                 continue;
             };
             if let Some(arrival) = from_other
-                && let Reg::Val(alt) = &other_frame.regs[sides::arriving(phi, arrival).index()]
+                && let Reg::Val(alt) = &other_frame.regs[sides::arriving(phi, arrival)]
             {
                 self.unite_sides(&mut slot, alt);
             }
-            frame.regs[phi.dest.index()] = Reg::Val(slot);
+            frame.regs[phi.dest] = Reg::Val(slot);
         }
         Ok(from_taken)
     }
@@ -628,17 +631,17 @@ impl<'p> Interpreter<'p> {
 /// primitive or a branch condition, an element read `x(i)`/`x(i, j)` or an element write `a(i) = s`/
 /// `a(i, j) = s` on real scalars, or a constant already in its register; false: nothing was done, run the
 /// general path. `tape`: a gradient tape, which records elementwise primitives and element reads here.
-fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg], tape: Option<&mut Tape>) -> bool {
+fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut Regs, tape: Option<&mut Tape>) -> bool {
     let [dest] = inst.dests[..] else { return false };
-    let taped = tape.is_some() && inst.args.iter().any(|v| matches!(&regs[v.index()], Reg::Val(s) if s.tape.is_some()));
+    let taped = tape.is_some() && inst.args.iter().any(|v| matches!(&regs[v], Reg::Val(s) if s.tape.is_some()));
     let written = match &inst.op {
         Op::Prim(id) if scalar::is_concatenation(*id) && !taped => {
             // SSA: the destination is none of the operands, so its old slot can be taken out meanwhile.
-            let mut out = defined(std::mem::replace(&mut regs[dest.index()], Reg::Unset));
+            let mut out = defined(std::mem::replace(&mut regs[dest], Reg::Unset));
             let operand_at = |k: usize| value_slot(regs, inst.args[k]);
             let written = scalar::concatenate(*id, inst.args.len(), operand_at, activity.is_active(dest), out.as_mut());
             if let (Some(None), Some(out)) = (&written, out) {
-                regs[dest.index()] = Reg::Val(out);
+                regs[dest] = Reg::Val(out);
             }
             written
         }
@@ -656,7 +659,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         // Constants are set again on every pass through a loop: a register that holds one already
         // keeps it.
         Op::Const(v) => {
-            return matches!(&regs[dest.index()], Reg::Val(Slot { value, deriv: Deriv::Zero, tape: None }) if value == v);
+            return matches!(&regs[dest], Reg::Val(Slot { value, deriv: Deriv::Zero, tape: None }) if value == v);
         }
         _ => None,
     };
@@ -664,7 +667,7 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
         None => false,
         Some(None) => true,
         Some(Some(slot)) => {
-            regs[dest.index()] = Reg::Val(*slot);
+            regs[dest] = Reg::Val(*slot);
             true
         }
     }
@@ -673,13 +676,13 @@ fn scalar_fast_path(inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) ->
 /// Calls `f` with the destination register's slot (mutable, when it holds one) and the operand slots:
 /// `None` when an operand is not a value.
 fn with_destination<R>(
-    regs: &mut [Reg],
+    regs: &mut Regs,
     dest: ValueId,
     args: &[ValueId],
     f: impl FnOnce(Option<&mut Slot>, &[&Slot]) -> Option<R>,
 ) -> Option<R> {
     let d = dest.index();
-    let (before, rest) = regs.split_at_mut(d);
+    let (before, rest) = regs.as_mut_slice().split_at_mut(d);
     let (out, after) = rest.split_first_mut()?;
     let operand = |v: &ValueId| match v.index() {
         i if i < d => Some(&before[i]),
@@ -703,21 +706,21 @@ fn with_destination<R>(
 }
 
 /// `a(i) = s` or `a(i, j) = s` in place, for a scalar `s` inside a real double `a` (see `scalar_fast_path`).
-fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> bool {
+fn assign_element(inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut Regs) -> bool {
     let Some(k) = element_position(regs, &inst.base(), inst.subscripts()) else { return false };
     let Reg::Val(mut base) = take_or_clone(regs, inst.args[0], movable(0)) else { return false };
     let assigned = value_slot(regs, inst.args[1]).is_some_and(|rhs| scalar::assign_element(&mut base, k, rhs));
     if assigned {
-        regs[inst.dests[0].index()] = Reg::Val(base);
+        regs[inst.dests[0]] = Reg::Val(base);
     } else if movable(0) {
-        regs[inst.args[0].index()] = Reg::Val(base);
+        regs[inst.args[0]] = Reg::Val(base);
     }
     assigned
 }
 
 /// The 0-based linear position `base(subs...)` names when `subs` are one or two scalar positions inside
 /// a 2-D `base` (None: anything else, including out-of-range and growing subscripts).
-fn element_position(regs: &[Reg], base: &ValueId, subs: &[ValueId]) -> Option<usize> {
+fn element_position(regs: &Regs, base: &ValueId, subs: &[ValueId]) -> Option<usize> {
     linear_position(value_slot(regs, *base)?, subs.len(), |k| value_slot(regs, subs[k]).and_then(scalar::position))
 }
 
@@ -739,7 +742,7 @@ fn linear_position(base: &Slot, count: usize, at: impl Fn(usize) -> Option<usize
 
 /// The operands of `inst` a side of a branch must leave in place, as bits by position (see
 /// `sides::Journal`; from the 64th on, all): an element assignment it records moves its base.
-fn held_operands(side: &mut sides::Journal, inst: &Inst, base_last_use: bool, activity: &Activity, regs: &[Reg]) -> u64 {
+fn held_operands(side: &mut sides::Journal, inst: &Inst, base_last_use: bool, activity: &Activity, regs: &Regs) -> u64 {
     let recorded = side.record(inst, base_last_use, activity, regs);
     let held = |(k, v): (usize, &ValueId)| if (k == 0 && recorded) || !side.holds(*v) { 0 } else { 1 << k.min(63) };
     inst.args.iter().enumerate().map(held).fold(0, |bits, bit| bits | bit)
@@ -759,10 +762,10 @@ fn set_phis(frame: &mut Frame, b: &Block, moves: &Moves, block: BlockId, pred: B
     });
     frame.incoming.extend(incoming);
     for ((_, phi), r) in phis.zip(frame.incoming.drain(..)) {
-        let old = std::mem::replace(&mut frame.regs[phi.dest.index()], r);
+        let old = std::mem::replace(&mut frame.regs[phi.dest], r);
         // An input moved out is dead: it gets the phi's old slot as storage, which the loop's next
         // iteration rewrites in place.
-        let input = &mut frame.regs[phi_input(phi, pred).index()];
+        let input = &mut frame.regs[phi_input(phi, pred)];
         if matches!(input, Reg::Unset) {
             *input = old;
         }
@@ -891,7 +894,7 @@ fn pack_varargin(func: &Function, args: Vec<Slot>, tape: &mut Option<Tape>) -> R
 
 /// `a:s:b` as `Reg::Range` when the analysis found it read only as a subscript and its elements are
 /// valid positions (see `primitives::subscript_range`).
-fn subscript_range(inst: &Inst, subscript_ranges: &ValueTable<bool>, regs: &[Reg]) -> Option<Reg> {
+fn subscript_range(inst: &Inst, subscript_ranges: &ValueTable<bool>, regs: &Regs) -> Option<Reg> {
     let [dest] = inst.dests[..] else { return None };
     if !subscript_ranges[dest] {
         return None;
@@ -903,8 +906,8 @@ fn subscript_range(inst: &Inst, subscript_ranges: &ValueTable<bool>, regs: &[Reg
 }
 
 /// An argument of a call: a subscript range is built as the row it stands for.
-fn argument(regs: &[Reg], v: ValueId) -> Result<Slot> {
-    match regs[v.index()] {
+fn argument(regs: &Regs, v: ValueId) -> Result<Slot> {
+    match regs[v] {
         Reg::Range(first, step, count) => {
             let mut row = buffers::take(count);
             row.extend((0..count).map(|k| (first as f64 + 1.0) + k as f64 * step as f64));
@@ -930,7 +933,7 @@ fn set_constant(reg: &mut Reg, v: &Value) {
 
 /// The values and derivatives of an elementwise instruction's one or two operands, on the stack: the
 /// in-place checks run for every primitive and must not allocate.
-fn operand_pair<'r>(regs: &'r [Reg], inst: &Inst) -> Option<([&'r Value; 2], [&'r Deriv; 2])> {
+fn operand_pair<'r>(regs: &'r Regs, inst: &Inst) -> Option<([&'r Value; 2], [&'r Deriv; 2])> {
     let first = value_slot(regs, *inst.args.first()?)?;
     let second = match inst.args.len() {
         1 => first,
@@ -946,7 +949,7 @@ fn take_dying_block(
     id: PrimId,
     inst: &Inst,
     movable: &dyn Fn(usize) -> bool,
-    regs: &mut [Reg],
+    regs: &mut Regs,
     output: &Value,
     written_into: Option<usize>,
 ) -> Option<Reused> {
@@ -960,7 +963,7 @@ fn take_dying_block(
     let n = inst.args.len();
     let forward = Forward { inputs: &values[..n], derivs: &derivs[..n], output };
     let position = (0..n).find(|&k| movable(k) && primitives::writes_into_operand(id, &forward, k))?;
-    let Reg::Val(dying) = &mut regs[inst.args[position].index()] else { return None };
+    let Reg::Val(dying) = &mut regs[inst.args[position]] else { return None };
     match std::mem::replace(&mut dying.deriv, Deriv::Zero) {
         Deriv::Dense(block) => Some(Reused { position, block }),
         _ => unreachable!("writes_into_operand accepts dense blocks only"),
@@ -974,7 +977,7 @@ fn take_dying_value(
     id: PrimId,
     inst: &Inst,
     movable: &dyn Fn(usize) -> bool,
-    regs: &mut [Reg],
+    regs: &mut Regs,
     derivative: bool,
 ) -> Option<(usize, Array<f64>)> {
     if !(0..inst.args.len()).any(movable) {
@@ -983,7 +986,7 @@ fn take_dying_value(
     let (values, derivs) = operand_pair(regs, inst)?;
     let n = inst.args.len();
     let position = (0..n).find(|&k| movable(k) && primitives::value_into_operand(id, &values[..n], &derivs[..n], k, derivative))?;
-    let Reg::Val(dying) = &mut regs[inst.args[position].index()] else { return None };
+    let Reg::Val(dying) = &mut regs[inst.args[position]] else { return None };
     match std::mem::replace(&mut dying.value, Value::Double(Array { dims: Vec::new(), data: Vec::new() })) {
         Value::Double(own) => Some((position, own)),
         _ => unreachable!("value_into_operand accepts full doubles only"),
@@ -999,18 +1002,18 @@ fn recycle(reg: Reg) {
 }
 
 /// The register's content, moved out when this is its last read.
-fn take_or_clone(regs: &mut [Reg], v: ValueId, last_use: bool) -> Reg {
-    let r = &mut regs[v.index()];
+fn take_or_clone(regs: &mut Regs, v: ValueId, last_use: bool) -> Reg {
+    let r = &mut regs[v];
     if last_use { std::mem::replace(r, Reg::Unset) } else { r.clone() }
 }
 
-fn slot(regs: &[Reg], v: ValueId) -> Result<&Slot> {
-    value_slot(regs, v).ok_or_else(|| not_a_value(&regs[v.index()]))
+fn slot(regs: &Regs, v: ValueId) -> Result<&Slot> {
+    value_slot(regs, v).ok_or_else(|| not_a_value(&regs[v]))
 }
 
 /// The register's slot, when it holds a value (without building the error the fast paths drop).
-fn value_slot(regs: &[Reg], v: ValueId) -> Option<&Slot> {
-    match &regs[v.index()] {
+fn value_slot(regs: &Regs, v: ValueId) -> Option<&Slot> {
+    match &regs[v] {
         Reg::Val(s) => Some(s),
         _ => None,
     }
@@ -1034,12 +1037,12 @@ fn not_a_value(reg: &Reg) -> Diagnostic {
     }
 }
 
-fn slots<'r>(regs: &'r [Reg], vs: &[ValueId]) -> Result<Operands<&'r Slot>> {
+fn slots<'r>(regs: &'r Regs, vs: &[ValueId]) -> Result<Operands<&'r Slot>> {
     vs.iter().map(|&v| slot(regs, v)).collect()
 }
 
-fn subscripts(regs: &[Reg], vs: &[ValueId]) -> Result<Subscripts> {
-    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v.index()], k, vs.len())).collect()
+fn subscripts(regs: &Regs, vs: &[ValueId]) -> Result<Subscripts> {
+    vs.iter().enumerate().map(|(k, &v)| subscript_of(&regs[v], k, vs.len())).collect()
 }
 
 /// Subscript `position` of `count`.

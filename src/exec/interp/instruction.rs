@@ -3,8 +3,8 @@
 
 use super::primitive::{Recording, Tangents};
 use super::{
-    Frame, Interpreter, Reg, Slot, argument, defined, into_slot, not_a_value, recycle, scalar_fast_path, set_constant, slot, slots, spread,
-    subscripts, take_or_clone,
+    Frame, Interpreter, Reg, Regs, Slot, argument, defined, into_slot, not_a_value, recycle, scalar_fast_path, set_constant, slot, slots,
+    spread, subscripts, take_or_clone,
 };
 use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
@@ -19,12 +19,12 @@ use std::sync::Arc;
 
 /// Sets register `v` to `r`. A register may still hold the previous call's value (see
 /// `Reg::worth_keeping`): its buffers go back to the pool.
-pub(super) fn set(regs: &mut [Reg], v: ValueId, r: Reg) {
-    recycle(std::mem::replace(&mut regs[v.index()], r));
+pub(super) fn set(regs: &mut Regs, v: ValueId, r: Reg) {
+    recycle(std::mem::replace(&mut regs[v], r));
 }
 
 /// Sets the results of a call to the instruction's destinations.
-fn set_results(regs: &mut [Reg], inst: &Inst, results: Vec<Slot>) {
+fn set_results(regs: &mut Regs, inst: &Inst, results: Vec<Slot>) {
     for (d, s) in inst.dests.iter().zip(results) {
         set(regs, *d, Reg::Val(s));
     }
@@ -41,7 +41,7 @@ impl Interpreter<'_> {
         frame: &mut Frame,
     ) -> Result<()> {
         let reads_lists = matches!(inst.op, Op::ListPart { .. } | Op::Outputs(_));
-        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a.index()], Reg::List(_) | Reg::Stray(_))) {
+        if !reads_lists && inst.args.iter().any(|a| matches!(frame.regs[a], Reg::List(_) | Reg::Stray(_))) {
             return self.exec_spread(inst, activity, frame);
         }
         // Hessian tapes record the general path only. Scalars skip the derivative cache: computing
@@ -51,9 +51,9 @@ impl Interpreter<'_> {
         if fast && scalar_fast_path(inst, activity, movable, &mut frame.regs, self.tape.as_mut()) {
             return Ok(());
         }
-        let regs = &mut frame.regs[..];
+        let regs = &mut frame.regs;
         match &inst.op {
-            Op::Const(v) => set_constant(&mut regs[inst.dests[0].index()], v),
+            Op::Const(v) => set_constant(&mut regs[inst.dests[0]], v),
             Op::Param(i) => self.exec_param(func, inst, *i, frame),
             Op::Undefined(name) => set(regs, inst.dests[0], Reg::Undefined(name.clone())),
             Op::MagicColon => set(regs, inst.dests[0], Reg::Colon),
@@ -120,7 +120,7 @@ impl Interpreter<'_> {
 
     /// Calls: of a compiled function, of a handle (`f(x)` on a handle), of a higher-order builtin, and
     /// the making of a handle.
-    fn exec_call(&mut self, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> Result<()> {
+    fn exec_call(&mut self, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut Regs) -> Result<()> {
         match &inst.op {
             Op::MakeHandle { target, text } => {
                 let captured = slots(regs, &inst.args)?;
@@ -155,7 +155,7 @@ impl Interpreter<'_> {
 
     /// `base(subs...)`: from the seed's colours, in place (the base read for the last time, untaped),
     /// or copied.
-    fn exec_index(&mut self, inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> Result<()> {
+    fn exec_index(&mut self, inst: &Inst, activity: &Activity, movable: &dyn Fn(usize) -> bool, regs: &mut Regs) -> Result<()> {
         if inst.dests.len() > 1 {
             return Err(Diagnostic::new(ErrorKind::Unsupported, "multiple results from indexing (cs-lists)"));
         }
@@ -183,7 +183,7 @@ impl Interpreter<'_> {
     /// What the user's code asks of the host (warnings, output, `global`/`persistent` variables) and
     /// the errors it raises and catches.
     fn exec_effect(&mut self, inst: &Inst, activity: &Activity, frame: &mut Frame) -> Result<()> {
-        let regs = &mut frame.regs[..];
+        let regs = &mut frame.regs;
         match &inst.op {
             Op::Warning => {
                 let values: Vec<&Value> = slots(regs, &inst.args)?.iter().map(|s| &s.value).collect();
@@ -232,10 +232,10 @@ impl Interpreter<'_> {
     }
 
     /// Structs, cells and cs-lists: reading and assigning fields, cell elements and struct elements.
-    fn exec_container(&mut self, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut [Reg]) -> Result<()> {
+    fn exec_container(&mut self, inst: &Inst, movable: &dyn Fn(usize) -> bool, regs: &mut Regs) -> Result<()> {
         let result = match &inst.op {
             Op::Field { name, tolerant, list } => {
-                let found = match (&regs[inst.base().index()], tolerant) {
+                let found = match (&regs[inst.base()], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => containers::field(slot(regs, inst.base())?, name, &self.tape)?,
                 };
@@ -251,7 +251,7 @@ impl Interpreter<'_> {
                 Reg::Val(containers::assign_field(base, name, rhs, &mut self.tape)?)
             }
             Op::CellIndex { tolerant, list } => {
-                let found = match (&regs[inst.base().index()], tolerant) {
+                let found = match (&regs[inst.base()], tolerant) {
                     (Reg::Undefined(_), true) => None,
                     _ => {
                         let subs = subscripts(regs, inst.subscripts())?;
@@ -270,7 +270,7 @@ impl Interpreter<'_> {
                 Reg::Val(containers::assign_cell(base, &subs, rhs, &mut self.tape)?)
             }
             Op::Element => {
-                let base = defined(regs[inst.base().index()].clone());
+                let base = defined(regs[inst.base()].clone());
                 base.as_ref().map(|b| self.untaped(b)).transpose()?;
                 let subs = subscripts(regs, inst.subscripts())?;
                 match containers::element(base.as_ref(), &subs)? {
@@ -287,7 +287,7 @@ impl Interpreter<'_> {
                 Reg::Val(containers::assign_elements(base, &subs, rhs, true)?)
             }
             Op::TargetCount { field } => {
-                let base = defined(regs[inst.base().index()].clone());
+                let base = defined(regs[inst.base()].clone());
                 let count = match field {
                     true => containers::field_target_count(base.as_ref()),
                     false => containers::cell_target_count(base.as_ref(), &subscripts(regs, inst.subscripts())?)?,
@@ -296,8 +296,8 @@ impl Interpreter<'_> {
             }
             Op::ListPart { cell } => {
                 let [start, count] = [inst.args[1], inst.args[2]].map(|v| slot(regs, v).map(|s| spread::count_of(&s.value)));
-                let Reg::List(list) = &regs[inst.base().index()] else {
-                    return Err(not_a_value(&regs[inst.base().index()]));
+                let Reg::List(list) = &regs[inst.base()] else {
+                    return Err(not_a_value(&regs[inst.base()]));
                 };
                 Reg::Val(spread::list_part(list, start?, count?, *cell, &mut self.tape)?)
             }

@@ -3,7 +3,7 @@
 //! parameter, so each mode's path is compiled on its own and the untaped one carries no tape checks.
 
 use super::instruction::set;
-use super::{Interpreter, Reg, Slot, complex_results, recycle, slots, take_dying_block, take_dying_value, take_or_clone};
+use super::{Interpreter, Reg, Regs, Slot, complex_results, recycle, slots, take_dying_block, take_dying_value, take_or_clone};
 use crate::ad::reverse::tape::Tape;
 use crate::ad::slot::TapeVar;
 use crate::analysis::Activity;
@@ -47,7 +47,7 @@ impl Interpreter<'_> {
         activity: &Activity,
         cache_key: Option<(u64, ValueId)>,
         movable: &dyn Fn(usize) -> bool,
-        regs: &mut [Reg],
+        regs: &mut Regs,
     ) -> Result<()> {
         let first_active = inst.dests.first().is_some_and(|d| activity.is_active(*d));
         let cached = cache_key.and_then(|key| self.plan.derivative_cache.lock().ok()?.get(&key).cloned());
@@ -104,7 +104,7 @@ impl Interpreter<'_> {
 
     /// The values of primitive `id` (into the operand buffer `taken`, when one was taken over), after
     /// its warning; results that cannot carry the operands' derivatives are errors.
-    fn primal(&mut self, id: PrimId, inst: &Inst, regs: &[Reg], taken: Option<(usize, Array<f64>)>) -> Result<Few<Value>> {
+    fn primal(&mut self, id: PrimId, inst: &Inst, regs: &Regs, taken: Option<(usize, Array<f64>)>) -> Result<Few<Value>> {
         let operands = slots(regs, &inst.args)?;
         let values: Operands<&Value> = operands.iter().map(|s| &s.value).collect();
         let results: Few<Value> = match taken {
@@ -145,7 +145,7 @@ impl Interpreter<'_> {
 }
 
 /// The results into the destinations, each with its derivative and tape variable.
-fn store_results(regs: &mut [Reg], inst: &Inst, results: Few<Value>, tangents: impl Iterator<Item = (Deriv, Option<TapeVar>)>) {
+fn store_results(regs: &mut Regs, inst: &Inst, results: Few<Value>, tangents: impl Iterator<Item = (Deriv, Option<TapeVar>)>) {
     for ((d, value), (deriv, tape)) in inst.dests.iter().zip(results).zip(tangents) {
         set(regs, *d, Reg::Val(Slot { value, deriv, tape }));
     }

@@ -12,7 +12,7 @@
 //! registers it holds are written back and the interpreter resumes at that instruction, so errors,
 //! their locations and the general semantics are the interpreter's own.
 
-use super::{Frame, Interpreter, Reg, Slot, linear_position, phi_input, set_phis, value_slot};
+use super::{Frame, Interpreter, Reg, Regs, Slot, linear_position, phi_input, set_phis, value_slot};
 use crate::ad::reverse::tape::{Tape, TapeVar};
 use crate::analysis::{Activity, Moves, immediate_forward_dominators};
 use crate::exec::scalar::{self, Operand, Outcome};
@@ -398,7 +398,7 @@ struct File {
 impl File {
     /// The file on entry, read from the interpreter's registers; None when an input is not a real or
     /// logical scalar, or derivative widths differ.
-    fn enter(program: &ScalarLoop, regs: &[Reg], taping: bool) -> Option<File> {
+    fn enter(program: &ScalarLoop, regs: &Regs, taping: bool) -> Option<File> {
         let mut nd = None;
         let mut width = |deriv: &Deriv| match (deriv, nd) {
             (Deriv::Dense(d), None) => {
@@ -438,9 +438,9 @@ impl File {
     }
 
     /// Writes the registers set inside the loop back into the interpreter's.
-    fn leave(&self, program: &ScalarLoop, regs: &mut [Reg]) {
+    fn leave(&self, program: &ScalarLoop, regs: &mut Regs) {
         for (r, &v) in program.values.iter().enumerate().filter(|(r, _)| !program.from_before[*r]) {
-            let dest = match &mut regs[v.index()] {
+            let dest = match &mut regs[v] {
                 Reg::Val(slot) => Some(slot),
                 _ => None,
             };
@@ -451,9 +451,9 @@ impl File {
                 Scalar::Logical(t) => scalar::write_logical(dest, t),
             };
             if let Some(slot) = written {
-                regs[v.index()] = Reg::Val(*slot);
+                regs[v] = Reg::Val(*slot);
             }
-            if let (Reg::Val(slot), Some(&var)) = (&mut regs[v.index()], self.tapes.get(r)) {
+            if let (Reg::Val(slot), Some(&var)) = (&mut regs[v], self.tapes.get(r)) {
                 slot.tape = var;
             }
         }
@@ -514,7 +514,7 @@ impl File {
     }
 
     /// Runs `step` as the scalar fast path would; false: the fast path would not take it.
-    fn run(&mut self, step: &Step, regs: &mut [Reg], tape: Option<&mut Tape>) -> bool {
+    fn run(&mut self, step: &Step, regs: &mut Regs, tape: Option<&mut Tape>) -> bool {
         match *step {
             Step::Apply { dest, kernel, a, b, active } => self.apply(dest, kernel, a, b, active, tape).is_some(),
             Step::Truth { dest, a } => {
@@ -604,7 +604,7 @@ impl File {
 
     /// `dest = base; dest(subs) = rhs` in place, as the interpreter's `assign_element` with a base read
     /// for the last time.
-    fn assign(&self, dest: ValueId, base: ValueId, rhs: R, subs: Subscripts, regs: &mut [Reg]) -> bool {
+    fn assign(&self, dest: ValueId, base: ValueId, rhs: R, subs: Subscripts, regs: &mut Regs) -> bool {
         let Some(k) = value_slot(regs, base).and_then(|b| linear_position(b, subs.count, |i| self.position(subs.at[i]))) else {
             return false;
         };
@@ -613,12 +613,12 @@ impl File {
             Scalar::Row(x) => Operand { x, dx: Some(self.row(rhs)) },
             _ => return false,
         };
-        let Reg::Val(slot) = &mut regs[base.index()] else { unreachable!("read above") };
+        let Reg::Val(slot) = &mut regs[base] else { unreachable!("read above") };
         // `assign_operand` changes nothing when it refuses. The base is dead: it keeps the
         // destination's old slot as storage.
         let assigned = scalar::assign_operand(slot, k, &r);
         if assigned {
-            regs.swap(base.index(), dest.index());
+            regs.swap(base, dest);
         }
         assigned
     }
@@ -638,7 +638,7 @@ impl Interpreter<'_> {
                 let edge = compiled.edges.iter().find(|e| e.pred == p).expect("an edge inside the loop");
                 file.set_phis(edge);
                 match &edge.swaps {
-                    Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(dest.index(), input.index())),
+                    Some(swaps) => swaps.iter().for_each(|(dest, input)| frame.regs.swap(*dest, *input)),
                     None => set_phis(frame, func.block(block), moves, block, p, |k| compiled.array_phis.contains(&k)),
                 }
             }

@@ -3,7 +3,7 @@
 //! records a fingerprint of them in its control record, so a sparsity pattern detected on one call is
 //! reused only where every selection made the same choice (see `engine::jacobian`).
 
-use super::{Interpreter, Reg};
+use super::{Interpreter, Reg, Regs};
 use crate::analysis::Activity;
 use crate::ir::{HigherOrder, Inst, Op, ValueId};
 use crate::primitives::{self, PatternRule, Prim, PrimId};
@@ -83,12 +83,12 @@ fn deciding_operands(inst: &Inst, activity: &Activity) -> Vec<(usize, Decides)> 
 impl Interpreter<'_> {
     /// Records in the control record what decides the pattern of `inst`'s derivative, when that may
     /// differ between calls: the pattern found on this run then holds only where it is the same.
-    pub(super) fn note_selection(&mut self, inst: &Inst, activity: &Activity, regs: &[Reg]) {
+    pub(super) fn note_selection(&mut self, inst: &Inst, activity: &Activity, regs: &Regs) {
         if !decides_pattern(inst, activity) {
             return;
         }
         // Indexing a function handle calls it: its arguments are no subscripts.
-        if matches!(inst.op, Op::Index) && matches!(&regs[inst.args[0].index()], Reg::Val(s) if matches!(s.value, Value::Handle(_))) {
+        if matches!(inst.op, Op::Index) && matches!(&regs[inst.args[0]], Reg::Val(s) if matches!(s.value, Value::Handle(_))) {
             return;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -96,10 +96,10 @@ impl Interpreter<'_> {
         for (k, decides) in deciding_operands(inst, activity) {
             shapes_only &= matches!(decides, Decides::Shape);
             match decides {
-                Decides::Values => hash_values(&regs[inst.args[k].index()], &mut h),
-                Decides::Shape => hash_shape(&regs[inst.args[k].index()], &mut h),
+                Decides::Values => hash_values(&regs[inst.args[k]], &mut h),
+                Decides::Shape => hash_shape(&regs[inst.args[k]], &mut h),
                 Decides::Selection(select) => {
-                    let operands: Option<Vec<&Value>> = inst.args.iter().map(|a| value_of(&regs[a.index()])).collect();
+                    let operands: Option<Vec<&Value>> = inst.args.iter().map(|a| value_of(&regs[a])).collect();
                     // An operand the kernel cannot take fails the instruction itself next.
                     operands.and_then(|values| select(&values).ok()).hash(&mut h);
                 }

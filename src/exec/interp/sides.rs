@@ -9,7 +9,7 @@
 //! gives the taken side the state the branch left; its own edits are journaled the same way, and the
 //! join unites the two sides' patterns only in the rows either side assigned.
 
-use super::{Exit, Frame, Interpreter, Reg, element_position, phi_input};
+use super::{Exit, Frame, Interpreter, Reg, Regs, element_position, phi_input};
 use crate::ad::slot::Slot;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -70,13 +70,12 @@ impl Journal {
     /// `a(i, j) = s` of a real scalar inside a real double array with a sparse derivative, read for the
     /// last time (`last_use`) from a register this journal holds; the array then moves into the
     /// result, which the journal holds from now on. False: `inst` is no such assignment.
-    pub(super) fn record(&mut self, inst: &Inst, last_use: bool, activity: &Activity, regs: &[Reg]) -> bool {
+    pub(super) fn record(&mut self, inst: &Inst, last_use: bool, activity: &Activity, regs: &Regs) -> bool {
         let (Op::IndexAssign, [base, rhs, subs @ ..], [dest]) = (&inst.op, &inst.args[..], &inst.dests[..]) else { return false };
         if !last_use || !self.holds(*base) || self.holds(*dest) || !activity.is_active(*dest) {
             return false;
         }
-        let (Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Sparse(rows), tape: None }), Reg::Val(r)) =
-            (&regs[base.index()], &regs[rhs.index()])
+        let (Reg::Val(Slot { value: Value::Double(a), deriv: Deriv::Sparse(rows), tape: None }), Reg::Val(r)) = (&regs[base], &regs[rhs])
         else {
             return false;
         };
@@ -94,9 +93,9 @@ impl Journal {
     }
 
     /// Puts every edited array back, as it was, into its guarded register.
-    fn undo(self, regs: &mut [Reg]) -> Result<()> {
+    fn undo(self, regs: &mut Regs) -> Result<()> {
         for chain in self.chains {
-            let Reg::Val(mut slot) = std::mem::replace(&mut regs[chain.tip.index()], Reg::Unset) else {
+            let Reg::Val(mut slot) = std::mem::replace(&mut regs[chain.tip], Reg::Unset) else {
                 return Err(lost_array());
             };
             let (Value::Double(a), Deriv::Sparse(rows)) = (&mut slot.value, &mut slot.deriv) else { return Err(lost_array()) };
@@ -104,14 +103,14 @@ impl Journal {
                 a.data[edit.position] = edit.value;
                 rows.replace_row(edit.position, &edit.cols, &edit.vals);
             }
-            regs[chain.origin.index()] = Reg::Val(slot);
+            regs[chain.origin] = Reg::Val(slot);
         }
         Ok(())
     }
 
     /// The other side's value of a join variable, read from register `v` where it arrived.
-    fn arrival(&self, v: ValueId, regs: &[Reg]) -> Arrival {
-        match (&regs[v.index()], self.chain_ending_at(v)) {
+    fn arrival(&self, v: ValueId, regs: &Regs) -> Arrival {
+        match (&regs[v], self.chain_ending_at(v)) {
             (Reg::Val(Slot { deriv: Deriv::Sparse(block), .. }), Some(chain)) => {
                 let mut positions: Vec<usize> = chain.edits.iter().map(|e| e.position).collect();
                 positions.sort_unstable();
@@ -206,12 +205,12 @@ impl Interpreter<'_> {
             // The taken side's array edited in place is read by this phi only: it moves in.
             let only_reader = phis.iter().enumerate().all(|(j, p)| j == k || arriving(p, (from, phis_set)) != v);
             let taken_input = match journal.chain_ending_at(v) {
-                Some(_) if only_reader => std::mem::replace(&mut frame.regs[v.index()], Reg::Unset),
-                _ => frame.regs[v.index()].clone(),
+                Some(_) if only_reader => std::mem::replace(&mut frame.regs[v], Reg::Unset),
+                _ => frame.regs[v].clone(),
             };
             // A variable the taken side leaves undefined stays so (reading it later is an error).
             let Reg::Val(mut slot) = taken_input else {
-                frame.regs[phi.dest.index()] = taken_input;
+                frame.regs[phi.dest] = taken_input;
                 continue;
             };
             match arrival {
@@ -225,10 +224,10 @@ impl Interpreter<'_> {
                         let unassigned = originals.into_iter().filter(|(r, _)| rows.binary_search_by_key(r, |o| o.0).is_err());
                         unassigned.for_each(|(r, cols)| block.unite_row(r, cols));
                     }
-                    _ => self.unite_with_edited(&mut slot, &frame.regs[origin.index()], &rows),
+                    _ => self.unite_with_edited(&mut slot, &frame.regs[origin], &rows),
                 },
             }
-            frame.regs[phi.dest.index()] = Reg::Val(slot);
+            frame.regs[phi.dest] = Reg::Val(slot);
         }
         Ok(from)
     }

@@ -2,7 +2,7 @@
 //! `Reg::List` of values, and the instruction that reads it (a call, an index, a concatenation, a cell
 //! literal) runs once on its operands with every list spread in place.
 
-use super::{Frame, Interpreter, Reg, Slot, containers, into_slot, subscript_of};
+use super::{Frame, Interpreter, Reg, Regs, Slot, containers, into_slot, subscript_of};
 use crate::ad::reverse::tape::Tape;
 use crate::analysis::Activity;
 use crate::diag::{Diagnostic, ErrorKind, Result};
@@ -20,7 +20,7 @@ impl Interpreter<'_> {
         }
         let spread = |args: &[crate::ir::ValueId]| -> Vec<Reg> {
             args.iter()
-                .flat_map(|a| match &regs[a.index()] {
+                .flat_map(|a| match &regs[a] {
                     Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
                     other => vec![other.clone()],
                 })
@@ -68,7 +68,7 @@ impl Interpreter<'_> {
             op => self.run_call(op, spread(&inst.args), n)?,
         };
         for (d, s) in inst.dests.iter().zip(results) {
-            frame.regs[d.index()] = Reg::Val(s);
+            frame.regs[d] = Reg::Val(s);
         }
         Ok(())
     }
@@ -98,14 +98,14 @@ impl Interpreter<'_> {
 
     /// `Op::Outputs`: the inner call asked for as many results as the count operand says.
     pub(super) fn exec_outputs(&mut self, inner: &Op, inst: &Inst, frame: &mut Frame) -> Result<()> {
-        let count = into_slot(frame.regs[inst.args[0].index()].clone())?;
+        let count = into_slot(frame.regs[inst.args[0]].clone())?;
         let nargout = count_of(&count.value);
-        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a.index()] {
+        let operands = inst.args[1..].iter().flat_map(|a| match &frame.regs[a] {
             Reg::List(items) => items.iter().cloned().map(Reg::Val).collect(),
             other => vec![other.clone()],
         });
         let results = self.run_call(inner, operands.collect(), nargout)?;
-        frame.regs[inst.dests[0].index()] = Reg::List(results);
+        frame.regs[inst.dests[0]] = Reg::List(results);
         Ok(())
     }
 }
@@ -152,13 +152,13 @@ const UNARY_OPERATORS: &[(Prim, &str)] =
 
 /// Octave's error for an instruction reading a `Reg::Stray` operand: an operator's names the operand
 /// types, an index's says the list cannot be indexed.
-fn stray_list_error(inst: &Inst, regs: &[Reg]) -> Option<Diagnostic> {
-    let stray = |a: &crate::ir::ValueId| match &regs[a.index()] {
+fn stray_list_error(inst: &Inst, regs: &Regs) -> Option<Diagnostic> {
+    let stray = |a: &crate::ir::ValueId| match &regs[a] {
         Reg::Stray(items) => Some(items.len()),
         _ => None,
     };
     let (position, count) = inst.args.iter().enumerate().find_map(|(k, a)| stray(a).map(|n| (k, n)))?;
-    let type_of = |a: &crate::ir::ValueId| match &regs[a.index()] {
+    let type_of = |a: &crate::ir::ValueId| match &regs[a] {
         Reg::Val(s) => octave_type(&s.value),
         _ => "cs-list".to_string(),
     };
