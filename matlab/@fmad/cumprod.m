@@ -2,14 +2,6 @@ function y = cumprod(x, dim)
 %CUMPROD  Cumulative product of an fmad object along a dimension.
 %   A prefix scan of log2(n) elementwise products: no division, so exact
 %   where elements are zero.
-  if nargin < 2
-    [y, done] = on_engine('cumprod', x);
-  else
-    [y, done] = on_engine('cumprod', x, dim);
-  end
-  if done
-    return
-  end
   sz = size(x.value);
   if nargin < 2
     dim = default_dim(sz);

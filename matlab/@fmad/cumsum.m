@@ -1,13 +1,5 @@
 function y = cumsum(x, dim)
 %CUMSUM  Cumulative sum of an fmad object along a dimension.
-  if nargin < 2
-    [y, done] = on_engine('cumsum', x);
-  else
-    [y, done] = on_engine('cumsum', x, dim);
-  end
-  if done
-    return
-  end
   sz = size(x.value);
   if nargin < 2
     dim = default_dim(sz);

@@ -1,14 +1,6 @@
 function z = dot(a, b, dim)
 %DOT  Scalar product of fmad objects: sum(conj(a) .* b) (vectors of any
 %   orientation, else along the first non-singleton or the given dimension).
-  if nargin < 3
-    [z, done] = on_engine('dot', a, b);
-  else
-    [z, done] = on_engine('dot', a, b, dim);
-  end
-  if done
-    return
-  end
   if nargin == 3
     z = sum(conj(a) .* b, dim);
   elseif is_vector(a) && is_vector(b)

@@ -2,11 +2,5 @@ function [z, index] = min(varargin)
 %MIN  Smallest elements of fmad objects: min(x), min(x, [], dim) (with the
 %   index as second output) and min(a, b). The derivative is that of the
 %   selected element.
-  if nargout < 2
-    [z, done] = on_engine('min', varargin{:});
-    if done
-      return
-    end
-  end
   [z, index] = extreme(@min, varargin);
 end

@@ -1,10 +1,6 @@
 function x = mldivide(a, b)
 %MLDIVIDE  Linear solve a \ b with fmad objects (a square when active).
 %   With a fixed, one solve handles the value and all derivative columns.
-  [x, done] = on_engine('mldivide', a, b);
-  if done
-    return
-  end
   if numel(a) == 1
     x = binary_elementwise(b, a, 'rdivide');
     return

@@ -1,9 +1,5 @@
 function x = mrdivide(a, b)
 %MRDIVIDE  a / b with fmad objects (a / b = (b.' \ a.').').
-  [x, done] = on_engine('mrdivide', a, b);
-  if done
-    return
-  end
   if numel(b) == 1
     x = binary_elementwise(a, b, 'rdivide');
   else

@@ -1,9 +1,5 @@
 function z = mtimes(a, b)
 %MTIMES  Matrix product a * b with fmad objects.
-  [z, done] = on_engine('mtimes', a, b);
-  if done
-    return
-  end
   if numel(a) == 1 || numel(b) == 1
     z = binary_elementwise(a, b, 'times');
     return

@@ -3,14 +3,6 @@ function y = norm(x, p)
 %   matrix norms 2 (default), 'fro', 1 and Inf of fmad objects. The matrix
 %   2-norm has first derivatives only (not under nesting).
   if nargin < 2
-    [y, done] = on_engine('norm', x);
-  else
-    [y, done] = on_engine('norm', x, p);
-  end
-  if done
-    return
-  end
-  if nargin < 2
     p = 2;
   end
   sz = size(x.value);

@@ -2,14 +2,6 @@ function y = prod(x, dim)
 %PROD  Product of the elements of an fmad object along a dimension.
 %   Computed as a tree of elementwise products (log2 steps), which needs no
 %   division and so stays exact when elements are zero.
-  if nargin < 2
-    [y, done] = on_engine('prod', x);
-  else
-    [y, done] = on_engine('prod', x, dim);
-  end
-  if done
-    return
-  end
   sz = size(x.value);
   if nargin < 2
     dim = default_dim(sz);

@@ -7,13 +7,6 @@ function x = subsasgn(x, s, rhs)
     error('fmad:badIndex', 'fmad: ''%s'' assignment is not supported', s(1).type);
   end
   subs = s(1).subs;
-  if numel(s) == 1
-    [z, done] = on_engine('subsasgn', x, rhs, subs{:});
-    if done
-      x = z;
-      return
-    end
-  end
   if numel(s) > 1
     rhs = subsasgn(subsref(x, s(1)), s(2:end), rhs);
   end

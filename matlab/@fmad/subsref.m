@@ -8,13 +8,6 @@ function varargout = subsref(x, s)
           'getvalue(x) and getinternalderivs(x)'], s(1).type);
   end
   subs = s(1).subs;
-  if numel(s) == 1
-    [r, done] = on_engine('subsref', x, subs{:});
-    if done
-      varargout{1} = r;
-      return
-    end
-  end
   value = x.value;
   derivs = x.derivs;
   if numel(subs) == 1 && isnumeric(subs{1})

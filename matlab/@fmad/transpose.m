@@ -1,10 +1,5 @@
 function x = transpose(x)
 %TRANSPOSE  x.' for fmad objects.
-  [z, done] = on_engine('transpose', x);
-  if done
-    x = z;
-    return
-  end
   sz = size(x.value);
   x.value = x.value.';
   if numel(sz) == 2 && min(sz) > 1     % a vector keeps its element order
