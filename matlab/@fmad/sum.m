@@ -4,9 +4,10 @@ function y = sum(x, dim)
   if nargin < 2
     dim = default_dim(sz);
   end
-  if dim_layout(sz, dim) > 1
-    % Along a later dimension the .m rule reorders the derivative rows;
-    % msad_apply sums them where they are (faster, the same bits).
+  if prod(sz(1:min(dim - 1, end))) > 1
+    % Along a dimension with elements before it the .m rule reorders the
+    % derivative rows; msad_apply sums them where they are (faster, the same
+    % bits).
     [y, done] = on_engine('sum', x, dim);
     if done
       return
