@@ -4,7 +4,7 @@ function y = sum(x, dim)
   if nargin < 2
     dim = default_dim(sz);
   end
-  if prod(sz(1:min(dim - 1, end))) > 1
+  if dim > 1 && prod(sz(1:min(dim - 1, end))) > 1
     % Along a dimension with elements before it the .m rule reorders the
     % derivative rows; msad_apply sums them where they are (faster, the same
     % bits).
