@@ -5,6 +5,7 @@
 
 use super::jacobian::csr_to_csc;
 use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::primitives::index::{Subscript, assign, index_owned};
 use crate::primitives::{self, Forward, Prim};
 use crate::value::deriv::{DenseDeriv, Deriv, SparseDeriv};
 use crate::value::{Array, SparseMatrix, Value};
@@ -25,17 +26,31 @@ pub struct Applied {
     pub finite: bool,
 }
 
-/// The primitive a call by `name` runs: a builtin user code can call (the resolver is the only
-/// place that knows names).
-pub fn resolve(name: &str) -> Result<Prim> {
-    primitives::builtin(name).ok_or_else(|| not_applicable(format!("'{name}' is not a primitive")))
+/// What `msad_apply` runs: a primitive, or the interpreter's indexing `x(subs...)` and indexed
+/// assignment `x(subs...) = rhs` (operations of the IR, not primitives), whose subscripts come as
+/// constant operands after the array (and the right side).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    Prim(Prim),
+    Index,
+    Assign,
 }
 
-/// Runs `prim`'s kernel on the operands' values and its forward rule on their derivatives. Only
-/// real double operands (logical constants too) and a real double result: anything else is an
-/// error, for the caller to take its own path. The operands' buffers serve later calls (freed, large
-/// ones would go back to the system and every call would fault their pages in again).
-pub fn apply(prim: Prim, operands: Vec<Operand>) -> Result<Applied> {
+/// The rule a call by `name` runs: `subsref` and `subsasgn` (the methods fmad routes) or a builtin
+/// user code can call (the resolvers are the only places that know names).
+pub fn resolve(name: &str) -> Result<Rule> {
+    match name {
+        "subsref" => Ok(Rule::Index),
+        "subsasgn" => Ok(Rule::Assign),
+        _ => primitives::builtin(name).map(Rule::Prim).ok_or_else(|| not_applicable(format!("'{name}' is not a primitive"))),
+    }
+}
+
+/// Runs the rule's kernel on the operands' values and its forward rule on their derivatives. Only
+/// real double operands (logical and char constants too) and a real double result: anything else
+/// is an error, for the caller to take its own path. The operands' buffers serve later calls
+/// (freed, large ones would go back to the system and every call would fault their pages in again).
+pub fn apply(rule: Rule, operands: Vec<Operand>) -> Result<Applied> {
     let mut values = Vec::with_capacity(operands.len());
     let mut derivs = Vec::with_capacity(operands.len());
     for operand in operands {
@@ -43,22 +58,56 @@ pub fn apply(prim: Prim, operands: Vec<Operand>) -> Result<Applied> {
         values.push(operand.value);
     }
     let directions = directions(&derivs)?;
+    let sparse = derivs.iter().any(|d| matches!(d, Deriv::Sparse(_)));
+    let (value, deriv) = match rule {
+        Rule::Prim(prim) => primitive(prim, &values, &derivs)?,
+        Rule::Index => index_rule(&mut values, &mut derivs)?,
+        Rule::Assign => assign_rule(&mut values, &mut derivs)?,
+    };
+    if !matches!(value, Value::Double(_)) {
+        return Err(not_applicable(format!("a {} result", value.class_name())));
+    }
+    let rows = value.numel();
+    values.into_iter().for_each(Value::recycle);
+    derivs.into_iter().for_each(Deriv::recycle);
+    let (derivs, finite) = derivative_matrix(deriv, rows, directions, sparse)?;
+    Ok(Applied { value, derivs, finite })
+}
+
+/// The primitive's kernel and forward rule.
+fn primitive(prim: Prim, values: &[Value], derivs: &[Deriv]) -> Result<(Value, Deriv)> {
     let operands: Vec<&Value> = values.iter().collect();
     if raises_warning(prim, &operands) {
         return Err(not_applicable(format!("'{}' warns on these operands", prim.name())));
     }
     let value = primitives::eval(prim, &operands, 1)?.swap_remove(0);
-    let Value::Double(result) = &value else {
-        return Err(not_applicable(format!("'{}' gives a {} here", prim.name(), value.class_name())));
-    };
-    let rows = result.data.len();
     let blocks: Vec<&Deriv> = derivs.iter().collect();
     let deriv = primitives::forward(prim, &Forward { inputs: &operands, derivs: &blocks, output: &value })?;
-    let sparse = derivs.iter().any(|d| matches!(d, Deriv::Sparse(_)));
-    values.into_iter().for_each(Value::recycle);
-    derivs.into_iter().for_each(Deriv::recycle);
-    let (derivs, finite) = derivative_matrix(deriv, rows, directions, sparse)?;
-    Ok(Applied { value, derivs, finite })
+    Ok((value, deriv))
+}
+
+/// `x(subs...)`: operands x, then the subscripts. The array's value and block are moved out (their
+/// buffers may become the result's).
+fn index_rule(values: &mut Vec<Value>, derivs: &mut Vec<Deriv>) -> Result<(Value, Deriv)> {
+    let subs = subscripts(values, derivs, 1)?;
+    index_owned(values.remove(0), derivs.remove(0), &subs)
+}
+
+/// `x(subs...) = rhs`: operands x, rhs, then the subscripts.
+fn assign_rule(values: &mut Vec<Value>, derivs: &mut Vec<Deriv>) -> Result<(Value, Deriv)> {
+    let subs = subscripts(values, derivs, 2)?;
+    let base = (values.remove(0), derivs.remove(0));
+    assign(Some(base), &values[0], &derivs[0], &subs)
+}
+
+/// The operands from `first` on as subscripts: constants all (an index that depends on the input
+/// is no subscript).
+fn subscripts(values: &[Value], derivs: &[Deriv], first: usize) -> Result<Vec<Subscript>> {
+    if values.len() < first || !derivs[first..].iter().all(Deriv::is_zero) {
+        return Err(not_applicable("indexing takes the array (and the right side), then constant subscripts"));
+    }
+    let count = values.len() - first;
+    values[first..].iter().enumerate().map(|(k, v)| Subscript::from_value(v, k, count)).collect()
 }
 
 /// The warning facet of the primitive's record: a call that would warn takes the caller's path,
@@ -71,7 +120,7 @@ fn raises_warning(prim: Prim, values: &[&Value]) -> bool {
 fn deriv_block(value: &Value, derivs: Option<Value>) -> Result<Deriv> {
     let rows = value.numel();
     match (value, derivs) {
-        (Value::Double(_) | Value::Logical(_), None) => Ok(Deriv::Zero),
+        (Value::Double(_) | Value::Logical(_) | Value::Char(_), None) => Ok(Deriv::Zero),
         (Value::Double(_), Some(Value::Double(d))) if d.dims.len() == 2 && d.dims[0] == rows => {
             Ok(Deriv::Dense(DenseDeriv::from_seed(rows, d.dims[1], d.data)))
         }
@@ -170,11 +219,35 @@ mod tests {
         assert!(resolve("no_such_function").is_err());
         assert!(resolve("for_count").is_err(), "internal primitives are not callable");
         let constant = || Operand { value: column(&[1.0]), derivs: None };
-        assert!(apply(Prim::Plus, vec![constant(), constant()]).is_err(), "no operand carries derivatives");
+        assert!(apply(Rule::Prim(Prim::Plus), vec![constant(), constant()]).is_err(), "no operand carries derivatives");
         let x = Operand { value: column(&[1.0, 2.0]), derivs: Some(matrix(2, 1, &[1.0, 1.0])) };
         let y = Operand { value: column(&[1.0, 2.0]), derivs: Some(matrix(2, 2, &[1.0, 1.0, 0.0, 0.0])) };
-        assert!(apply(Prim::Plus, vec![x, y]).is_err(), "different numbers of directions");
+        assert!(apply(Rule::Prim(Prim::Plus), vec![x, y]).is_err(), "different numbers of directions");
         let negative = Operand { value: column(&[-1.0]), derivs: Some(matrix(1, 1, &[1.0])) };
-        assert!(apply(Prim::Sqrt, vec![negative]).is_err(), "a complex result");
+        assert!(apply(Rule::Prim(Prim::Sqrt), vec![negative]).is_err(), "a complex result");
+        let x = || Operand { value: column(&[1.0, 2.0]), derivs: Some(matrix(2, 1, &[1.0, 1.0])) };
+        let active_subscript = Operand { value: column(&[1.0]), derivs: Some(matrix(1, 1, &[1.0])) };
+        assert!(apply(Rule::Index, vec![x(), active_subscript]).is_err(), "a subscript with derivatives");
+        assert!(apply(Rule::Assign, vec![x()]).is_err(), "an assignment without a right side");
+    }
+
+    #[test]
+    fn indexing_picks_rows_of_the_block() {
+        let x = Operand { value: column(&[2.0, 3.0, 5.0]), derivs: Some(matrix(3, 2, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])) };
+        let subscript = Operand { value: matrix(1, 2, &[3.0, 1.0]), derivs: None };
+        let applied = apply(resolve("subsref").unwrap(), vec![x, subscript]).unwrap();
+        assert_eq!(doubles(&applied.value), &[5.0, 2.0]);
+        assert_eq!(doubles(&applied.derivs), &[3.0, 1.0, 6.0, 4.0]);
+    }
+
+    #[test]
+    fn assignment_writes_the_right_sides_rows() {
+        let x = Operand { value: column(&[2.0, 3.0]), derivs: None };
+        let rhs = Operand { value: column(&[7.0]), derivs: Some(matrix(1, 2, &[1.0, 2.0])) };
+        let colon = Operand { value: Value::string(":"), derivs: None };
+        let at = Operand { value: column(&[2.0]), derivs: None };
+        let applied = apply(resolve("subsasgn").unwrap(), vec![x, rhs, at, colon]).unwrap();
+        assert_eq!(doubles(&applied.value), &[2.0, 7.0]);
+        assert_eq!(doubles(&applied.derivs), &[0.0, 1.0, 0.0, 2.0]);
     }
 }

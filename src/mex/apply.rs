@@ -1,6 +1,7 @@
 //! `[y, dy, done] = msad_apply(name, x1, dx1, x2, dx2, ...)`: the msad_eval library called by another
 //! name (matlab/msad_apply.mex, a copy) runs one primitive on operands and their derivative matrices
-//! (`numel x nd`, full or sparse; `[]` for a constant operand) for `@fmad`; see `engine::apply`.
+//! (`numel x nd`, full or sparse; `[]` for a constant operand) for `@fmad`; name `subsref` or
+//! `subsasgn` indexes (operands x, subscripts) or assigns (x, rhs, subscripts); see `engine::apply`.
 //! Where the engine's rules do not apply (an operand or result they do not take, the operation's own
 //! error, an infinite partial) `done` is false and y, dy are []: fmad's own rule decides, and raises
 //! the error as Octave does. Only a malformed call or an internal error is raised here.
@@ -29,9 +30,9 @@ pub fn outputs(inputs: &[ArrayRef], nlhs: usize) -> Result<Vec<CallOutput>> {
         return Err(usage());
     };
     let name = convert::to_value(*name, &Place::Argument("name"))?.as_string().ok_or_else(usage)?;
-    let applied = apply::resolve(&name).and_then(|prim| {
+    let applied = apply::resolve(&name).and_then(|rule| {
         let operands = operands.chunks(2).map(|pair| operand(pair[0], pair[1])).collect::<Result<Vec<_>>>()?;
-        apply::apply(prim, operands)
+        apply::apply(rule, operands)
     });
     let (value, derivs, done) = match applied {
         Ok(applied) if applied.finite => {

@@ -9,10 +9,17 @@ function [z, done] = on_engine(name, varargin)
 % not depend on zero) or one operand's derivatives are full and the other's
 % sparse (the .m rule's sum is full). The methods call it where
 % benches/octave/bench_fmad_engine.sh finds it faster with the same bits:
-% products, quotients, powers, atan2 and hypot. Elementwise functions (sin,
-% exp, ...), sums, differences, mod and rem cost the same either way (one
-% MEX call costs what the .m rule's few vectorised operations do), so they
-% keep their .m rules.
+% elementwise products, quotients and powers, atan2, hypot, max and min of
+% two operands, and sums along a dimension with elements before it (sum(X,
+% 2)). The rest
+% keep their .m rules: elementwise functions (sin, exp, ...), sums along
+% the first dimension, differences, mod and rem cost the same or less (one
+% MEX call costs what the .m rule's few vectorised operations do); indexing,
+% assignment, concatenation, reshape, transposes, cumsum and the max/min
+% reductions cost more at large n (the MEX copies the derivative block in
+% and out where the .m rule indexes it once); matrix products, solves,
+% prod, cumprod, dot and norm are faster through msad_apply but differ in
+% the last bits (another order of the sums and products).
   persistent available
   if isempty(available)
     available = exist('msad_apply', 'file') == 3;
