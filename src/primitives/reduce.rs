@@ -6,7 +6,7 @@ use super::reverse::{Adjoints, Reverse, by_column};
 use super::slices::{Slices, working_dim};
 use super::{Forward, IntegerArgs, Linearity, Prim, Primitive, general, sparse_deriv};
 use crate::diag::{Diagnostic, ErrorKind, Result};
-use crate::value::deriv::{Deriv, RowOperator};
+use crate::value::deriv::{DenseDeriv, Deriv, RowOperator};
 use crate::value::{Array, Value};
 
 primitive_names! {
@@ -159,7 +159,26 @@ fn operator(op: Reduction, p: &Plan) -> RowOperator {
 
 fn forward(op: Reduction, fw: &Forward) -> Result<Deriv> {
     let p = plan(op.prim(), fw.inputs, matches!(op, Reduction::CumSum))?;
-    Ok(fw.derivs[0].apply(&operator(op, &p)))
+    Ok(match (op, fw.derivs[0]) {
+        (Reduction::CumSum, Deriv::Dense(d)) => Deriv::Dense(running_sums(d, &p.slices)),
+        (_, d) => d.apply(&operator(op, &p)),
+    })
+}
+
+/// `cumsum`'s rule on a dense block: each row adds the sum before it in its slice, linear in the
+/// slice's length (the row operator lists every earlier row: quadratic), adding in the operator's
+/// order.
+fn running_sums(d: &DenseDeriv, s: &Slices) -> DenseDeriv {
+    let mut out = d.clone();
+    for j in 0..out.nd {
+        let column = out.column_mut(j);
+        for slice in 0..s.count() {
+            for k in 1..s.len {
+                column[s.index(slice, k)] += column[s.index(slice, k - 1)];
+            }
+        }
+    }
+    out
 }
 
 /// Reverse rule of `sum`, `mean` and `cumsum`: the first operand's adjoint, the others' none.
