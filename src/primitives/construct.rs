@@ -3,7 +3,10 @@
 
 use super::arrays::{Joining, concatenate, forward_concatenate};
 use super::elementwise::numeric;
-use super::{Derivative, EvalFn, Forward, ForwardFn, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, check_arity, runtime};
+use super::{
+    Derivative, EvalFn, Forward, ForwardFn, IntegerArgs, Kernel, Linearity, PatternRule, Prim, Primitive, check_arity, runtime,
+    zero_derivative,
+};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::primitives::index::{Subscript, index};
 use crate::value::buffers;
@@ -41,10 +44,6 @@ primitive_names! {
     Reshape = "reshape",
     Double = "double",
     Constant = "__constant__",
-}
-
-fn zero_derivative(prim: Prim, eval: EvalFn) -> Primitive {
-    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
 }
 
 fn with_rule(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {

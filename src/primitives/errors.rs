@@ -7,8 +7,8 @@
 use super::check_arity;
 use super::printf::sprintf;
 use super::runtime;
-use super::strings::{template, text_function};
-use super::{IntegerArgs, Prim, Primitive};
+use super::strings::template;
+use super::{IntegerArgs, Prim, Primitive, zero_derivative};
 use crate::diag::{Diagnostic, ErrorKind, Result, StackFrame};
 use crate::value::{StructArray, Value};
 
@@ -21,10 +21,10 @@ primitive_names! {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function(Prim::Error, eval_error).integers(IntegerArgs::ClassFree).raises(),
-        text_function(Prim::Rethrow, |args, _| eval_rethrow("rethrow", args)).raises(),
-        text_function(Prim::Throw, |args, _| eval_rethrow("throw", args)).raises(),
-        text_function(Prim::MException, eval_mexception),
+        zero_derivative(Prim::Error, eval_error).integers(IntegerArgs::ClassFree).raises(),
+        zero_derivative(Prim::Rethrow, |args, _| eval_rethrow("rethrow", args)).raises(),
+        zero_derivative(Prim::Throw, |args, _| eval_rethrow("throw", args)).raises(),
+        zero_derivative(Prim::MException, eval_mexception),
     ]
 }
 

@@ -6,8 +6,7 @@
 //! msad:unsupported on integers rather than risk a result of the wrong class; so are mixed integer
 //! classes where Octave accepts them.
 
-use super::strings::text_function;
-use super::{Prim, Primitive, check_arity, runtime};
+use super::{Prim, Primitive, check_arity, runtime, zero_derivative};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::{Array, IntClass, Value};
 
@@ -31,21 +30,21 @@ primitive_names! {
 
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function(Prim::Int8, |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Int16, |a, _| cast(IntClass::Int16, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Int32, |a, _| cast(IntClass::Int32, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Int64, |a, _| cast(IntClass::Int64, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Uint8, |a, _| cast(IntClass::Uint8, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Uint16, |a, _| cast(IntClass::Uint16, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Uint32, |a, _| cast(IntClass::Uint32, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Uint64, |a, _| cast(IntClass::Uint64, a)).integers(IntegerArgs::Own),
-        text_function(Prim::Intmax, |a, _| extreme("intmax", a, |c| c.range().1)).integers(IntegerArgs::Own),
-        text_function(Prim::Intmin, |a, _| extreme("intmin", a, |c| c.range().0)).integers(IntegerArgs::Own),
-        text_function(Prim::Idivide, eval_idivide).integers(IntegerArgs::Own),
-        text_function(Prim::Bitand, |a, _| bitwise(Prim::Bitand, a, |x, y| x & y)).integers(IntegerArgs::Own),
-        text_function(Prim::Bitor, |a, _| bitwise(Prim::Bitor, a, |x, y| x | y)).integers(IntegerArgs::Own),
-        text_function(Prim::Bitxor, |a, _| bitwise(Prim::Bitxor, a, |x, y| x ^ y)).integers(IntegerArgs::Own),
-        text_function(Prim::Bitshift, |a, _| bitwise(Prim::Bitshift, a, shift)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Int8, |a, _| cast(IntClass::Int8, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Int16, |a, _| cast(IntClass::Int16, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Int32, |a, _| cast(IntClass::Int32, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Int64, |a, _| cast(IntClass::Int64, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Uint8, |a, _| cast(IntClass::Uint8, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Uint16, |a, _| cast(IntClass::Uint16, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Uint32, |a, _| cast(IntClass::Uint32, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Uint64, |a, _| cast(IntClass::Uint64, a)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Intmax, |a, _| extreme("intmax", a, |c| c.range().1)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Intmin, |a, _| extreme("intmin", a, |c| c.range().0)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Idivide, eval_idivide).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Bitand, |a, _| bitwise(Prim::Bitand, a, |x, y| x & y)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Bitor, |a, _| bitwise(Prim::Bitor, a, |x, y| x | y)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Bitxor, |a, _| bitwise(Prim::Bitxor, a, |x, y| x ^ y)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Bitshift, |a, _| bitwise(Prim::Bitshift, a, shift)).integers(IntegerArgs::Own),
     ]
 }
 

@@ -381,6 +381,11 @@ fn general(prim: Prim, eval: EvalFn, rule: ForwardFn) -> Primitive {
     Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Rule(rule) })
 }
 
+/// A primitive of its own kernel whose result never carries a derivative (queries, text, casts).
+fn zero_derivative(prim: Prim, eval: EvalFn) -> Primitive {
+    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
+}
+
 /// Which values a rule reads besides the operands' and result's shapes (a general primitive's rules
 /// also read its parameters: the operands that do not depend on x, such as sizes and dimensions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

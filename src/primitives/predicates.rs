@@ -4,7 +4,7 @@
 
 use super::arrays::{first_non_singleton, padded};
 use super::elementwise::{broadcast_dims, dims_text, numeric, row_maps};
-use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Prim, Primitive, check_arity, runtime, zero_derivative};
 use crate::diag::Result;
 use crate::value::{Array, Value, normalize_dims};
 
@@ -44,14 +44,10 @@ primitive_names! {
     Xor = "xor",
 }
 
-fn query(prim: Prim, eval: EvalFn) -> Primitive {
-    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
-}
-
 /// A predicate on one value's class or shape, giving a logical scalar.
 macro_rules! is {
     ($prim:expr, $test:expr) => {
-        query($prim, |a, _| {
+        zero_derivative($prim, |a, _| {
             check_arity($prim.name(), a, 1, 1)?;
             let test: fn(&Value) -> bool = $test;
             Ok(vec![truth(test(a[0]))])
@@ -83,7 +79,7 @@ pub(super) fn entries() -> Vec<Primitive> {
         // Values msad runs on are never objects (a captured value-class object is answered when the
         // code is lowered: `Lowerer::object_query`).
         is!(Prim::Isobject, |_| false),
-        query(Prim::Func2str, |a, _| {
+        zero_derivative(Prim::Func2str, |a, _| {
             check_arity("func2str", a, 1, 1)?;
             match a[0] {
                 Value::Handle(h) => Ok(vec![Value::string(h.text())]),
@@ -96,27 +92,27 @@ pub(super) fn entries() -> Vec<Primitive> {
         is!(Prim::Iscolumn, |v| is_2d(v, |_, c| c == 1)).size_query(),
         is!(Prim::Ismatrix, |v| is_2d(v, |_, _| true)).size_query(),
         is!(Prim::Issquare, |v| is_2d(v, |r, c| r == c)).size_query(),
-        query(Prim::Isnan, |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
-        query(Prim::Isinf, |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
-        query(Prim::Isfinite, |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
-        query(Prim::Class, |a, _| {
+        zero_derivative(Prim::Isnan, |a, _| elementwise_test("isnan", a, f64::is_nan)).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Isinf, |a, _| elementwise_test("isinf", a, f64::is_infinite)).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Isfinite, |a, _| elementwise_test("isfinite", a, f64::is_finite)).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Class, |a, _| {
             check_arity("class", a, 1, 1)?;
             Ok(vec![Value::string(a[0].class_name())])
         })
         .integers(IntegerArgs::Own),
-        query(Prim::Isa, eval_isa).integers(IntegerArgs::Own),
-        query(Prim::Isequal, eval_isequal).integers(IntegerArgs::ClassFree),
-        query(Prim::SizeEqual, eval_size_equal).integers(IntegerArgs::ClassFree),
-        query(Prim::Columns, |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree).size_query(),
-        query(Prim::Rows, |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree).size_query(),
-        query(Prim::Logical, |a, _| {
+        zero_derivative(Prim::Isa, eval_isa).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Isequal, eval_isequal).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::SizeEqual, eval_size_equal).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Columns, |a, _| extent("columns", a, 1)).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Rows, |a, _| extent("rows", a, 0)).integers(IntegerArgs::ClassFree).size_query(),
+        zero_derivative(Prim::Logical, |a, _| {
             check_arity("logical", a, 1, 1)?;
             Ok(vec![Value::Logical(logical("logical", a[0])?)])
         })
         .integers(IntegerArgs::ClassFree),
-        query(Prim::Any, |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
-        query(Prim::All, |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
-        query(Prim::Xor, eval_xor).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Any, |a, _| eval_any_all("any", a, false)).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::All, |a, _| eval_any_all("all", a, true)).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Xor, eval_xor).integers(IntegerArgs::ClassFree),
     ]
 }
 

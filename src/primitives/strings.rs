@@ -3,7 +3,7 @@
 //! derivative.
 
 use super::printf::{sprintf, unescape};
-use super::{Derivative, EvalFn, IntegerArgs, Kernel, Prim, Primitive, check_arity, runtime};
+use super::{IntegerArgs, Prim, Primitive, check_arity, runtime, zero_derivative};
 use crate::diag::{Diagnostic, ErrorKind, Result};
 use crate::value::{Array, Value};
 
@@ -28,30 +28,26 @@ primitive_names! {
     Mat2str = "mat2str",
 }
 
-pub(super) fn text_function(prim: Prim, eval: EvalFn) -> Primitive {
-    Primitive::new(prim, Kernel::General { eval, derivative: Derivative::Zero })
-}
-
 pub(super) fn entries() -> Vec<Primitive> {
     vec![
-        text_function(Prim::Strcmp, |a, _| compare("strcmp", a, None, false)).integers(IntegerArgs::Own),
-        text_function(Prim::Strcmpi, |a, _| compare("strcmpi", a, None, true)).integers(IntegerArgs::Own),
-        text_function(Prim::Strncmp, |a, _| compare_prefix("strncmp", a, false)).integers(IntegerArgs::Own),
-        text_function(Prim::Strncmpi, |a, _| compare_prefix("strncmpi", a, true)).integers(IntegerArgs::Own),
-        text_function(Prim::Upper, |a, _| change_case("upper", a, to_upper)),
-        text_function(Prim::Toupper, |a, _| change_case("toupper", a, to_upper)),
-        text_function(Prim::Lower, |a, _| change_case("lower", a, to_lower)),
-        text_function(Prim::Tolower, |a, _| change_case("tolower", a, to_lower)),
-        text_function(Prim::Strtrim, eval_strtrim),
-        text_function(Prim::Deblank, eval_deblank),
-        text_function(Prim::Blanks, eval_blanks),
-        text_function(Prim::Char, eval_char),
-        text_function(Prim::Strcat, eval_strcat),
-        text_function(Prim::Sprintf, eval_sprintf).integers(IntegerArgs::ClassFree),
-        text_function(Prim::PrintUsage, eval_print_usage).raises(),
-        text_function(Prim::Num2str, eval_num2str).integers(IntegerArgs::ClassFree),
-        text_function(Prim::Int2str, eval_int2str).integers(IntegerArgs::ClassFree),
-        text_function(Prim::Mat2str, eval_mat2str),
+        zero_derivative(Prim::Strcmp, |a, _| compare("strcmp", a, None, false)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Strcmpi, |a, _| compare("strcmpi", a, None, true)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Strncmp, |a, _| compare_prefix("strncmp", a, false)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Strncmpi, |a, _| compare_prefix("strncmpi", a, true)).integers(IntegerArgs::Own),
+        zero_derivative(Prim::Upper, |a, _| change_case("upper", a, to_upper)),
+        zero_derivative(Prim::Toupper, |a, _| change_case("toupper", a, to_upper)),
+        zero_derivative(Prim::Lower, |a, _| change_case("lower", a, to_lower)),
+        zero_derivative(Prim::Tolower, |a, _| change_case("tolower", a, to_lower)),
+        zero_derivative(Prim::Strtrim, eval_strtrim),
+        zero_derivative(Prim::Deblank, eval_deblank),
+        zero_derivative(Prim::Blanks, eval_blanks),
+        zero_derivative(Prim::Char, eval_char),
+        zero_derivative(Prim::Strcat, eval_strcat),
+        zero_derivative(Prim::Sprintf, eval_sprintf).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::PrintUsage, eval_print_usage).raises(),
+        zero_derivative(Prim::Num2str, eval_num2str).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Int2str, eval_int2str).integers(IntegerArgs::ClassFree),
+        zero_derivative(Prim::Mat2str, eval_mat2str),
     ]
 }
 
